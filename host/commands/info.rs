@@ -1,0 +1,85 @@
+use kernels_gpu::global_memory::COPY_BLOCK_THREADS;
+
+use crate::error::Result;
+use crate::gpu::Gpu;
+use crate::report::{PtxRecord, kernel_records};
+
+/// `ptxsuite info`: the device, the bandwidth the guide's formula gives for
+/// it, the PTX target, and every kernel's resource use and occupancy.
+pub fn info(device: usize, json: bool) -> Result<String> {
+    let gpu = Gpu::open(device)?;
+    let d = gpu.info();
+    let ptx = PtxRecord::embedded();
+    let kernels = kernel_records(&gpu, COPY_BLOCK_THREADS)?;
+    if json {
+        let value = serde_json::json!({ "device": d, "ptx": ptx, "kernels": kernels });
+        return Ok(serde_json::to_string_pretty(&value).expect("serializable"));
+    }
+    let mut out = String::new();
+    let mut line = |k: &str, v: String| out.push_str(&format!("{k:<32} {v}\n"));
+    line("GPU", format!("{} (device {})", d.name, d.ordinal));
+    line(
+        "Compute capability",
+        format!(
+            "{}.{} ({})",
+            d.compute_capability.0,
+            d.compute_capability.1,
+            d.sm_name()
+        ),
+    );
+    line("Multiprocessors", d.multiprocessors.to_string());
+    line("SM clock (peak)", format!("{} MHz", d.sm_clock_khz / 1000));
+    line(
+        "Memory",
+        format!("{:.1} GiB", d.total_memory_bytes as f64 / (1u64 << 30) as f64),
+    );
+    line("Memory clock (peak)", format!("{} MHz", d.memory_clock_khz / 1000));
+    line("Memory bus width", format!("{} bit", d.memory_bus_width_bits));
+    line(
+        "Theoretical bandwidth",
+        format!(
+            "{:.1} GB/s  (= {} MHz × {} bit / 8 × 2 / 1e9)",
+            d.theoretical_bandwidth_gbps,
+            d.memory_clock_khz / 1000,
+            d.memory_bus_width_bits
+        ),
+    );
+    line(
+        "L2 cache",
+        format!("{:.1} MiB", d.l2_cache_bytes as f64 / (1 << 20) as f64),
+    );
+    line("Max threads per SM", d.max_threads_per_multiprocessor.to_string());
+    line(
+        "Shared memory per SM",
+        format!("{} KiB", d.max_shared_memory_per_multiprocessor / 1024),
+    );
+    line("ECC", if d.ecc_enabled { "enabled" } else { "disabled" }.into());
+    line("canMapHostMemory", d.can_map_host_memory.to_string());
+    line("Async copy engines", d.async_copy_engines.to_string());
+    line("PCI bus id", d.pci_bus_id.clone());
+    line(
+        "Driver",
+        format!("CUDA {} ({})", d.driver_version_string(), d.driver_version),
+    );
+    line("PTX", format!("target {}, ISA {}", ptx.target, ptx.isa_version));
+    out.push_str("\nKernels (resource use from the driver's JIT; occupancy at the suite's launch shape):\n");
+    out.push_str(&format!(
+        "{:<16} {:>5} {:>11} {:>11} {:>9} {:>6} {:>10} {:>10}\n",
+        "kernel", "regs", "local B/thr", "static smem", "max block", "block", "blocks/SM", "occupancy"
+    ));
+    for k in &kernels {
+        let r = &k.resources;
+        out.push_str(&format!(
+            "{:<16} {:>5} {:>11} {:>11} {:>9} {:>6} {:>10} {:>9.0}%\n",
+            k.name,
+            r.registers_per_thread,
+            r.local_bytes_per_thread,
+            r.static_shared_bytes,
+            r.max_threads_per_block,
+            k.block_threads,
+            k.active_blocks_per_sm,
+            100.0 * k.theoretical_occupancy
+        ));
+    }
+    Ok(out)
+}

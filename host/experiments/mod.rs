@@ -1,0 +1,56 @@
+//! The registry of experiments (nvbandwidth-style): each has a name for
+//! `--only`, a title, the guide section it reproduces, and a runner that
+//! times and verifies every sweep point.
+
+mod copy_sweep;
+mod offset_sweep;
+mod run_settings;
+mod stride_sweep;
+mod sweep_result;
+
+use indicatif::ProgressBar;
+
+use crate::error::{Error, Result};
+use crate::gpu::Gpu;
+
+pub use run_settings::RunSettings;
+pub use sweep_result::{SweepPoint, SweepResult};
+
+/// One experiment of the suite.
+pub struct Experiment {
+    /// The name `--only` takes.
+    pub name: &'static str,
+    pub title: &'static str,
+    /// Where in the source documents the experiment comes from.
+    pub guide_section: &'static str,
+    /// How many points the sweep has (for the progress bar).
+    pub points: fn(&RunSettings) -> u64,
+    pub run: fn(&Gpu, &RunSettings, &ProgressBar) -> Result<SweepResult>,
+}
+
+/// Every experiment, in report order.
+pub const EXPERIMENTS: &[Experiment] = &[offset_sweep::EXPERIMENT, stride_sweep::EXPERIMENT];
+
+/// The experiments named in a comma-separated `--only` list, or all of them.
+pub fn select(only: Option<&str>) -> Result<Vec<&'static Experiment>> {
+    let Some(list) = only else {
+        return Ok(EXPERIMENTS.iter().collect());
+    };
+    let mut chosen: Vec<&'static Experiment> = Vec::new();
+    for name in list.split(',').map(str::trim) {
+        if name.is_empty() {
+            continue;
+        }
+        let experiment = EXPERIMENTS.iter().find(|e| e.name == name).ok_or_else(|| {
+            let known: Vec<&str> = EXPERIMENTS.iter().map(|e| e.name).collect();
+            Error::InvalidInput(format!("unknown experiment {name:?}; known: {}", known.join(", ")))
+        })?;
+        if !chosen.iter().any(|c| c.name == experiment.name) {
+            chosen.push(experiment);
+        }
+    }
+    if chosen.is_empty() {
+        return Err(Error::InvalidInput("--only names no experiment".into()));
+    }
+    Ok(chosen)
+}

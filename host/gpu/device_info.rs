@@ -1,0 +1,83 @@
+use std::sync::Arc;
+
+use cudarc::driver::{CudaContext, sys};
+use serde::{Deserialize, Serialize};
+
+use crate::bandwidth::theoretical_bandwidth_gbps;
+use crate::error::{DriverResultExt, Result};
+
+/// What the suite reports about a GPU (in `ptxsuite info` and every report).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DeviceInfo {
+    pub ordinal: usize,
+    pub name: String,
+    pub compute_capability: (i32, i32),
+    pub multiprocessors: i32,
+    pub l2_cache_bytes: i64,
+    pub total_memory_bytes: u64,
+    /// Peak memory clock in kHz, as the driver reports it (0 if it does not).
+    pub memory_clock_khz: i64,
+    pub memory_bus_width_bits: i64,
+    /// Peak SM clock in kHz, as the driver reports it.
+    pub sm_clock_khz: i64,
+    /// `memory clock × bus width / 8 × 2` (double data rate), GB = 1e9 bytes.
+    pub theoretical_bandwidth_gbps: f64,
+    pub ecc_enabled: bool,
+    pub can_map_host_memory: bool,
+    pub async_copy_engines: i32,
+    pub max_threads_per_multiprocessor: i32,
+    pub max_shared_memory_per_multiprocessor: i64,
+    pub pci_bus_id: String,
+    /// `cuDriverGetVersion`, e.g. 13000 for CUDA 13.0.
+    pub driver_version: i32,
+}
+
+impl DeviceInfo {
+    pub fn query(ctx: &Arc<CudaContext>) -> Result<Self> {
+        use sys::CUdevice_attribute::*;
+        let attr = |a: sys::CUdevice_attribute| ctx.attribute(a).during("cuDeviceGetAttribute");
+        let memory_clock_khz = attr(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE)? as i64;
+        let memory_bus_width_bits = attr(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH)? as i64;
+        let pci_bus_id = format!(
+            "{:04x}:{:02x}:{:02x}",
+            attr(CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID)?,
+            attr(CU_DEVICE_ATTRIBUTE_PCI_BUS_ID)?,
+            attr(CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID)?
+        );
+        let mut driver_version = 0;
+        // SAFETY: cuDriverGetVersion writes one int through a valid pointer.
+        unsafe { sys::cuDriverGetVersion(&mut driver_version) }
+            .result()
+            .during("cuDriverGetVersion")?;
+        Ok(Self {
+            ordinal: ctx.ordinal(),
+            name: ctx.name().during("cuDeviceGetName")?,
+            compute_capability: ctx.compute_capability().during("cuDeviceGetAttribute")?,
+            multiprocessors: attr(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?,
+            l2_cache_bytes: attr(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE)? as i64,
+            total_memory_bytes: ctx.total_mem().during("cuDeviceTotalMem")? as u64,
+            memory_clock_khz,
+            memory_bus_width_bits,
+            sm_clock_khz: attr(CU_DEVICE_ATTRIBUTE_CLOCK_RATE)? as i64,
+            theoretical_bandwidth_gbps: theoretical_bandwidth_gbps(memory_clock_khz, memory_bus_width_bits),
+            ecc_enabled: attr(CU_DEVICE_ATTRIBUTE_ECC_ENABLED)? != 0,
+            can_map_host_memory: attr(CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY)? != 0,
+            async_copy_engines: attr(CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT)?,
+            max_threads_per_multiprocessor: attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR)?,
+            max_shared_memory_per_multiprocessor: attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR)?
+                as i64,
+            pci_bus_id,
+            driver_version,
+        })
+    }
+
+    /// `13.0` from 13000.
+    pub fn driver_version_string(&self) -> String {
+        format!("{}.{}", self.driver_version / 1000, (self.driver_version % 1000) / 10)
+    }
+
+    /// `sm_90` for compute capability 9.0.
+    pub fn sm_name(&self) -> String {
+        format!("sm_{}{}", self.compute_capability.0, self.compute_capability.1)
+    }
+}

@@ -1,0 +1,33 @@
+use cudarc::driver::{CudaEvent, CudaStream, sys};
+
+use super::Gpu;
+use crate::error::{DriverResultExt, Result};
+
+/// A pair of timing events around work on a stream.
+///
+/// Created with `CU_EVENT_DEFAULT`: cudarc's `new_event(None)` makes events
+/// with timing disabled, which `cuEventElapsedTime` rejects.
+pub struct EventTimer {
+    start: CudaEvent,
+    stop: CudaEvent,
+}
+
+impl EventTimer {
+    pub fn new(gpu: &Gpu) -> Result<Self> {
+        let flags = Some(sys::CUevent_flags::CU_EVENT_DEFAULT);
+        Ok(Self {
+            start: gpu.context().new_event(flags).during("cuEventCreate")?,
+            stop: gpu.context().new_event(flags).during("cuEventCreate")?,
+        })
+    }
+
+    /// Milliseconds of GPU time that `work` (which enqueues on `stream`) takes.
+    pub fn time_ms(&self, stream: &CudaStream, work: impl FnOnce() -> Result<()>) -> Result<f64> {
+        self.start.record(stream).during("cuEventRecord")?;
+        work()?;
+        self.stop.record(stream).during("cuEventRecord")?;
+        self.stop.synchronize().during("cuEventSynchronize")?;
+        let ms = self.start.elapsed_ms(&self.stop).during("cuEventElapsedTime")?;
+        Ok(ms as f64)
+    }
+}

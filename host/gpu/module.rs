@@ -1,0 +1,235 @@
+use std::ffi::{CString, c_void};
+use std::sync::Arc;
+
+use cudarc::driver::{CudaContext, CudaStream, result, sys};
+use kernels_gpu::device::Dim3;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{DriverResultExt, Error, Result};
+use crate::ptx;
+
+const JIT_LOG_BYTES: usize = 16 * 1024;
+
+/// What the driver's JIT made of one kernel (`cuFuncGetAttribute`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KernelResources {
+    pub registers_per_thread: i32,
+    /// Local memory per thread: register spills and stack.
+    pub local_bytes_per_thread: i32,
+    pub static_shared_bytes: i32,
+    pub max_threads_per_block: i32,
+    /// PTX ISA version the kernel was compiled from, as 10 × major + minor.
+    pub ptx_version: i32,
+    /// SASS architecture it was compiled to, as 10 × major + minor.
+    pub binary_version: i32,
+}
+
+/// A grid, block and dynamic shared memory size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LaunchShape {
+    pub grid: Dim3,
+    pub block: Dim3,
+    pub shared_bytes: u32,
+}
+
+/// One kernel of a loaded module.
+pub struct Kernel {
+    name: String,
+    function: sys::CUfunction,
+    resources: KernelResources,
+}
+
+/// A PTX module loaded on a context, with all of its kernels looked up.
+pub struct Module {
+    kernels: Vec<Kernel>,
+    module: sys::CUmodule,
+    ctx: Arc<CudaContext>,
+    jit_info_log: String,
+}
+
+fn log_text(buffer: &[u8]) -> String {
+    let end = buffer.iter().position(|&b| b == 0).unwrap_or(buffer.len());
+    String::from_utf8_lossy(&buffer[..end]).trim().to_string()
+}
+
+impl Module {
+    /// JIT-compiles `ptx` with info and error log buffers, so a rejected module
+    /// reports ptxas's own message, and reads every kernel's resource use.
+    pub fn load(ctx: &Arc<CudaContext>, ptx_text: &str) -> Result<Self> {
+        ctx.bind_to_thread().during("cuCtxSetCurrent")?;
+        let image = CString::new(ptx_text).map_err(|_| Error::InvalidInput("PTX text contains a NUL byte".into()))?;
+        let mut info_log = vec![0u8; JIT_LOG_BYTES];
+        let mut error_log = vec![0u8; JIT_LOG_BYTES];
+        let mut options = [
+            sys::CUjit_option::CU_JIT_INFO_LOG_BUFFER,
+            sys::CUjit_option::CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+            sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER,
+            sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+            sys::CUjit_option::CU_JIT_LOG_VERBOSE,
+        ];
+        // Option values are passed as pointer-sized words, as the driver API specifies.
+        let mut values: [*mut c_void; 5] = [
+            info_log.as_mut_ptr().cast(),
+            std::ptr::without_provenance_mut(JIT_LOG_BYTES),
+            error_log.as_mut_ptr().cast(),
+            std::ptr::without_provenance_mut(JIT_LOG_BYTES),
+            std::ptr::without_provenance_mut(1),
+        ];
+        let mut module: sys::CUmodule = std::ptr::null_mut();
+        // SAFETY: image is NUL-terminated; the log buffers outlive the call and their sizes are passed.
+        let status = unsafe {
+            sys::cuModuleLoadDataEx(
+                &mut module,
+                image.as_ptr().cast(),
+                options.len() as u32,
+                options.as_mut_ptr(),
+                values.as_mut_ptr(),
+            )
+        };
+        if let Err(source) = status.result() {
+            return Err(Error::ModuleLoad {
+                source,
+                log: log_text(&error_log),
+                hint: load_hint(source.0, ptx_text),
+            });
+        }
+        let mut loaded = Self {
+            kernels: Vec::new(),
+            module,
+            ctx: ctx.clone(),
+            jit_info_log: log_text(&info_log),
+        };
+        for name in ptx::entry_points(ptx_text) {
+            let kernel = loaded.lookup(&name)?;
+            loaded.kernels.push(kernel);
+        }
+        Ok(loaded)
+    }
+
+    fn lookup(&self, name: &str) -> Result<Kernel> {
+        let c_name = CString::new(name).map_err(|_| Error::MissingKernel(name.to_string()))?;
+        // SAFETY: self.module is a live module of the current context.
+        let function = unsafe { result::module::get_function(self.module, c_name) }
+            .map_err(|_| Error::MissingKernel(name.to_string()))?;
+        use sys::CUfunction_attribute::*;
+        let attr = |a| {
+            // SAFETY: function is a live function handle of this module.
+            unsafe { result::function::get_function_attribute(function, a) }.during("cuFuncGetAttribute")
+        };
+        let resources = KernelResources {
+            registers_per_thread: attr(CU_FUNC_ATTRIBUTE_NUM_REGS)?,
+            local_bytes_per_thread: attr(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)?,
+            static_shared_bytes: attr(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)?,
+            max_threads_per_block: attr(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)?,
+            ptx_version: attr(CU_FUNC_ATTRIBUTE_PTX_VERSION)?,
+            binary_version: attr(CU_FUNC_ATTRIBUTE_BINARY_VERSION)?,
+        };
+        Ok(Kernel {
+            name: name.to_string(),
+            function,
+            resources,
+        })
+    }
+
+    /// A kernel by name.
+    pub fn kernel(&self, name: &str) -> Result<&Kernel> {
+        self.kernels
+            .iter()
+            .find(|k| k.name == name)
+            .ok_or_else(|| Error::MissingKernel(name.to_string()))
+    }
+
+    pub fn kernels(&self) -> &[Kernel] {
+        &self.kernels
+    }
+
+    /// What the JIT compiler printed (ptxas's `-v` style resource lines).
+    pub fn jit_info_log(&self) -> &str {
+        &self.jit_info_log
+    }
+}
+
+/// A sentence saying what to do about a rejected module, where the code tells.
+fn load_hint(code: sys::CUresult, ptx_text: &str) -> String {
+    use sys::CUresult::*;
+    let isa = ptx::isa_version(ptx_text).unwrap_or("?");
+    let target = ptx::target(ptx_text).unwrap_or("?");
+    match code {
+        CUDA_ERROR_UNSUPPORTED_PTX_VERSION => match ptx::minimum_cuda_for_isa(isa) {
+            Some(cuda) => format!(
+                "\nThe PTX is ISA {isa}, which needs a driver of CUDA {cuda} or newer: update the NVIDIA driver, or rebuild with an older PTXSUITE_PTX_ARCH"
+            ),
+            None => format!("\nThe PTX is ISA {isa}, newer than this driver knows: update the NVIDIA driver"),
+        },
+        CUDA_ERROR_NO_BINARY_FOR_GPU | CUDA_ERROR_INVALID_PTX => format!(
+            "\nThe PTX targets {target} (ISA {isa}); this GPU may be older than {target}: rebuild with PTXSUITE_PTX_ARCH set to this GPU's sm_XY"
+        ),
+        _ => String::new(),
+    }
+}
+
+impl Drop for Module {
+    fn drop(&mut self) {
+        // Errors cannot be reported from drop; a failed unload only leaks the module.
+        if self.ctx.bind_to_thread().is_ok() {
+            // SAFETY: the module was loaded by this struct and no Kernel outlives it (they are owned here).
+            let _ = unsafe { result::module::unload(self.module) };
+        }
+    }
+}
+
+impl Kernel {
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn resources(&self) -> &KernelResources {
+        &self.resources
+    }
+
+    /// Blocks of `block_threads` threads that fit on one SM at once (`cuOccupancyMaxActiveBlocksPerMultiprocessor`).
+    pub fn max_active_blocks_per_sm(&self, block_threads: u32, dynamic_shared_bytes: usize) -> Result<i32> {
+        // SAFETY: the function handle is live while self (owned by its Module) is.
+        unsafe {
+            result::occupancy::max_active_block_per_multiprocessor(
+                self.function,
+                block_threads as i32,
+                dynamic_shared_bytes,
+            )
+        }
+        .during("cuOccupancyMaxActiveBlocksPerMultiprocessor")
+    }
+
+    /// Enqueues the kernel on `stream`.
+    ///
+    /// # Safety
+    /// `params` must point at values whose types and order match the kernel's
+    /// PTX parameters, and every access the kernel makes with them at this
+    /// shape must stay inside live allocations: the typed launchers in
+    /// [`crate::launchers`] prove that before calling this.
+    pub unsafe fn launch(&self, stream: &CudaStream, shape: LaunchShape, params: &mut [*mut c_void]) -> Result<()> {
+        if shape.block.count() > self.resources.max_threads_per_block as u64 {
+            return Err(Error::InvalidLaunch {
+                kernel: "kernel",
+                reason: format!(
+                    "{} has at most {} threads per block, {} requested",
+                    self.name,
+                    self.resources.max_threads_per_block,
+                    shape.block.count()
+                ),
+            });
+        }
+        // SAFETY: forwarded contract; the function belongs to the stream's context.
+        unsafe {
+            result::launch_kernel(
+                self.function,
+                (shape.grid.x, shape.grid.y, shape.grid.z),
+                (shape.block.x, shape.block.y, shape.block.z),
+                shape.shared_bytes,
+                stream.cu_stream(),
+                params,
+            )
+        }
+        .during("cuLaunchKernel")
+    }
+}

@@ -1,0 +1,9 @@
+//! Typed launchers: one function per kernel, taking device buffers (which
+//! carry their lengths) and proving before the launch that every index the
+//! kernel will compute stays inside them.
+//!
+//! The shape checks are pure functions (`*_shape`) so they are tested without a GPU.
+
+mod global_copy;
+
+pub use global_copy::{offset_copy, offset_copy_shape, stride_copy, stride_copy_shape};

@@ -1,0 +1,90 @@
+//! The `ptxsuite` command line.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use ptxsuite::commands::{self, RunOptions};
+use ptxsuite::experiments::{EXPERIMENTS, RunSettings};
+
+/// CUDA kernels written in Rust, measured on your GPU against the CUDA C Best Practices Guide.
+#[derive(Parser)]
+#[command(name = "ptxsuite", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Show the GPU, its theoretical bandwidth, the PTX target and each kernel's resource use.
+    Info {
+        /// CUDA device index.
+        #[arg(long, default_value_t = 0)]
+        device: usize,
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run experiments and write report.json, report.md and SVG plots.
+    Run {
+        /// Comma-separated experiment names (see `ptxsuite list`); all if omitted.
+        #[arg(long)]
+        only: Option<String>,
+        /// Output directory.
+        #[arg(long, default_value = "report")]
+        out: PathBuf,
+        /// CUDA device index.
+        #[arg(long, default_value_t = 0)]
+        device: usize,
+        /// Size of each buffer in MiB (default: 8 × the GPU's L2, at least 64).
+        #[arg(long)]
+        size_mib: Option<u64>,
+        /// Launches between the two timing events of a sample.
+        #[arg(long, default_value_t = RunSettings::default().reps)]
+        reps: u32,
+        /// Samples per point (min / median / max are reported).
+        #[arg(long, default_value_t = RunSettings::default().samples)]
+        samples: u32,
+    },
+    /// List the experiments.
+    List,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Info { device, json } => commands::info(device, json),
+        Command::Run {
+            only,
+            out,
+            device,
+            size_mib,
+            reps,
+            samples,
+        } => commands::run(&RunOptions {
+            only,
+            out_dir: out,
+            device,
+            settings: RunSettings {
+                buffer_mib: size_mib,
+                reps,
+                samples,
+            },
+        }),
+        Command::List => Ok(EXPERIMENTS
+            .iter()
+            .map(|e| format!("{:<10} {} — {}\n", e.name, e.title, e.guide_section))
+            .collect()),
+    };
+    match outcome {
+        Ok(text) => {
+            print!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,50 @@
+//! The PTX that `build.rs` compiled from the `kernels-gpu` crate, embedded in the binary.
+
+/// The PTX module text (Rust-CUDA's `include_str!` pattern).
+pub const KERNELS_PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/kernels.ptx"));
+
+/// The architecture the PTX was built for (`PTXSUITE_PTX_ARCH` at build time).
+pub const PTX_ARCH: &str = env!("PTXSUITE_PTX_ARCH");
+
+/// The `.version` directive of a PTX module (the PTX ISA version), e.g. `"7.0"`.
+pub fn isa_version(ptx: &str) -> Option<&str> {
+    directive(ptx, ".version")
+}
+
+/// The `.target` directive of a PTX module, e.g. `"sm_75"`.
+pub fn target(ptx: &str) -> Option<&str> {
+    directive(ptx, ".target")
+}
+
+fn directive<'a>(ptx: &'a str, name: &str) -> Option<&'a str> {
+    ptx.lines()
+        .map(str::trim)
+        .find_map(|line| line.strip_prefix(name))
+        .and_then(|rest| rest.split_whitespace().next())
+}
+
+/// The names of the `.entry` points (kernels) a PTX module defines.
+pub fn entry_points(ptx: &str) -> Vec<String> {
+    ptx.lines()
+        .filter_map(|line| line.trim().strip_prefix(".visible .entry "))
+        .map(|rest| rest.split(['(', ' ']).next().unwrap_or(rest).to_string())
+        .collect()
+}
+
+/// The oldest CUDA release whose driver accepts a PTX ISA version (from the
+/// PTX ISA release history), e.g. `"7.0"` → `"11.0"`.
+pub fn minimum_cuda_for_isa(isa: &str) -> Option<String> {
+    let (major, minor) = isa.split_once('.')?;
+    let (major, minor) = (major.parse::<u32>().ok()?, minor.parse::<u32>().ok()?);
+    let cuda = match (major, minor) {
+        (6, 0..=3) => "10.0".to_string(),
+        (6, 4) => "10.1".to_string(),
+        (6, _) => "10.2".to_string(),
+        (7, m) => format!("11.{m}"),
+        (8, m @ 0..=5) => format!("12.{m}"),
+        (8, m) => format!("12.{}", m + 1),
+        (9, m) => format!("13.{m}"),
+        _ => return None,
+    };
+    Some(cuda)
+}

@@ -1,0 +1,129 @@
+//! Pointers into global (device) memory, as kernel parameters.
+//!
+//! Both types are `#[repr(transparent)]` over a raw pointer, so in PTX they are
+//! plain `.param .u64` arguments and the host passes a `CUdeviceptr`. On the
+//! GPU `load`/`store` are single `ld.global`/`st.global` instructions with no
+//! bounds check; in the emulator every access is checked against the buffers
+//! registered for the launch and a stray one is reported as a fault.
+
+use core::marker::PhantomData;
+
+/// A read-only pointer to `T`s in global memory (`const T*` in CUDA C).
+#[repr(transparent)]
+pub struct GlobalPtr<T> {
+    ptr: *const T,
+    _elem: PhantomData<T>,
+}
+
+/// A read-write pointer to `T`s in global memory (`T*` in CUDA C).
+#[repr(transparent)]
+pub struct GlobalMutPtr<T> {
+    ptr: *mut T,
+    _elem: PhantomData<T>,
+}
+
+// Manual impls: derive would demand `T: Clone`, which a pointer does not need.
+impl<T> Clone for GlobalPtr<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for GlobalPtr<T> {}
+impl<T> Clone for GlobalMutPtr<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for GlobalMutPtr<T> {}
+
+// SAFETY: these are device addresses handed to every thread of a launch, as in CUDA;
+// races between threads are the kernel's responsibility, as on the GPU.
+unsafe impl<T> Send for GlobalPtr<T> {}
+// SAFETY: as above.
+unsafe impl<T> Sync for GlobalPtr<T> {}
+// SAFETY: as above.
+unsafe impl<T> Send for GlobalMutPtr<T> {}
+// SAFETY: as above.
+unsafe impl<T> Sync for GlobalMutPtr<T> {}
+
+impl<T: Copy> GlobalPtr<T> {
+    /// Wraps a raw address (a device pointer, or a host address registered with the emulator).
+    pub const fn from_raw(ptr: *const T) -> Self {
+        Self {
+            ptr,
+            _elem: PhantomData,
+        }
+    }
+
+    /// The raw address.
+    pub const fn as_raw(self) -> *const T {
+        self.ptr
+    }
+
+    /// Reads element `index` (`p[index]` in CUDA C).
+    ///
+    /// # Safety
+    /// `index` must lie inside the buffer this pointer points into.
+    #[inline(always)]
+    #[track_caller]
+    pub unsafe fn load(self, index: isize) -> T {
+        #[cfg(target_arch = "nvptx64")]
+        {
+            // SAFETY: the caller guarantees `index` is inside the buffer.
+            unsafe { self.ptr.offset(index).read() }
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            crate::emulator::thread_context::global_load(self.ptr, index)
+        }
+    }
+}
+
+impl<T: Copy> GlobalMutPtr<T> {
+    /// Wraps a raw address (a device pointer, or a host address registered with the emulator).
+    pub const fn from_raw(ptr: *mut T) -> Self {
+        Self {
+            ptr,
+            _elem: PhantomData,
+        }
+    }
+
+    /// The raw address.
+    pub const fn as_raw(self) -> *mut T {
+        self.ptr
+    }
+
+    /// The same buffer, read-only.
+    pub const fn as_const(self) -> GlobalPtr<T> {
+        GlobalPtr::from_raw(self.ptr)
+    }
+
+    /// Reads element `index`.
+    ///
+    /// # Safety
+    /// `index` must lie inside the buffer this pointer points into.
+    #[inline(always)]
+    #[track_caller]
+    pub unsafe fn load(self, index: isize) -> T {
+        // SAFETY: forwarded contract.
+        unsafe { self.as_const().load(index) }
+    }
+
+    /// Writes element `index` (`p[index] = value` in CUDA C).
+    ///
+    /// # Safety
+    /// `index` must lie inside the buffer this pointer points into.
+    #[inline(always)]
+    #[track_caller]
+    pub unsafe fn store(self, index: isize, value: T) {
+        #[cfg(target_arch = "nvptx64")]
+        {
+            // SAFETY: the caller guarantees `index` is inside the buffer.
+            unsafe { self.ptr.offset(index).write(value) }
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            crate::emulator::thread_context::global_store(self.ptr, index, value)
+        }
+    }
+}

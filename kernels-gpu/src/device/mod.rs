@@ -1,0 +1,26 @@
+//! The device layer: what a kernel may call.
+//!
+//! Each function has two implementations selected by `target_arch`: the GPU
+//! one (PTX special registers, `bar.sync`, `ld.global`, `tex`, `fma.rn`) and
+//! the CPU-emulator one, which reads the emulated thread's context and checks
+//! every memory access. Kernels written only against this module therefore
+//! run unchanged in both places.
+
+mod dim3;
+mod global_ptr;
+mod index;
+mod math;
+mod shared_memory;
+mod sync;
+mod texture;
+
+pub use dim3::Dim3;
+pub use global_ptr::{GlobalMutPtr, GlobalPtr};
+pub use index::{
+    block_dim_x, block_dim_y, block_dim_z, block_idx_x, block_idx_y, block_idx_z, grid_dim_x, grid_dim_y, grid_dim_z,
+    thread_idx_x, thread_idx_y, thread_idx_z,
+};
+pub use math::fma;
+pub use shared_memory::{SharedPtr, dynamic_shared_memory};
+pub use sync::sync_threads;
+pub use texture::{TextureObject, tex1d_fetch_f32x4};

@@ -1,0 +1,77 @@
+//! Dynamic shared memory (`extern __shared__ T s[];` in CUDA C).
+
+use core::marker::PhantomData;
+
+/// A pointer to the block's dynamic shared memory, viewed as an array of `T`.
+///
+/// Its size is the `sharedMemBytes` of the launch. On the GPU the accessors
+/// are plain `ld.shared`/`st.shared`; the emulator checks each index against
+/// that size.
+#[derive(Clone, Copy)]
+pub struct SharedPtr<T> {
+    ptr: *mut T,
+    _elem: PhantomData<T>,
+}
+
+/// The block's dynamic shared memory as an array of `T`.
+///
+/// Every call returns the same base address: carve several arrays out of it
+/// with [`SharedPtr::offset_elems`].
+#[inline(always)]
+pub fn dynamic_shared_memory<T: Copy>() -> SharedPtr<T> {
+    #[cfg(target_arch = "nvptx64")]
+    let ptr = core::intrinsics::gpu::gpu_launch_sized_workgroup_mem::<T>();
+    #[cfg(not(target_arch = "nvptx64"))]
+    let ptr = crate::emulator::thread_context::shared_base::<T>();
+    SharedPtr {
+        ptr,
+        _elem: PhantomData,
+    }
+}
+
+impl<T: Copy> SharedPtr<T> {
+    /// Reads element `index`.
+    ///
+    /// # Safety
+    /// `index` must lie inside the launch's dynamic shared memory.
+    #[inline(always)]
+    #[track_caller]
+    pub unsafe fn load(self, index: usize) -> T {
+        #[cfg(target_arch = "nvptx64")]
+        {
+            // SAFETY: the caller guarantees `index` is inside shared memory.
+            unsafe { self.ptr.add(index).read() }
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            crate::emulator::thread_context::shared_load(self.ptr, index)
+        }
+    }
+
+    /// Writes element `index`.
+    ///
+    /// # Safety
+    /// `index` must lie inside the launch's dynamic shared memory.
+    #[inline(always)]
+    #[track_caller]
+    pub unsafe fn store(self, index: usize, value: T) {
+        #[cfg(target_arch = "nvptx64")]
+        {
+            // SAFETY: the caller guarantees `index` is inside shared memory.
+            unsafe { self.ptr.add(index).write(value) }
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            crate::emulator::thread_context::shared_store(self.ptr, index, value)
+        }
+    }
+
+    /// The array that starts `count` elements further on (a second tile, say).
+    #[inline(always)]
+    pub fn offset_elems(self, count: usize) -> Self {
+        SharedPtr {
+            ptr: self.ptr.wrapping_add(count),
+            _elem: PhantomData,
+        }
+    }
+}

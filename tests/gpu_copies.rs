@@ -1,0 +1,167 @@
+//! Integration tests on a real GPU: every launcher's output against the CPU
+//! reference, the launchers' refusals, the JIT error path and event timing.
+//!
+//! Without a CUDA driver or device each test prints `skipped: ...` and passes.
+
+use ptxsuite::gpu::{DeviceBuffer, EventTimer, Gpu};
+use ptxsuite::{Error, launchers, reference};
+
+fn gpu_or_skip(test: &str) -> Option<Gpu> {
+    match Gpu::open(0) {
+        Ok(gpu) => Some(gpu),
+        Err(e @ (Error::NoDriver | Error::NoDevice)) => {
+            eprintln!("skipped {test}: {e}");
+            None
+        }
+        Err(e) => panic!("opening the GPU failed: {e}"),
+    }
+}
+
+const SENTINEL: f32 = -1.0;
+
+fn pattern(len: usize) -> Vec<f32> {
+    (0..len).map(|i| (i % 1_000_003) as f32 + 0.25).collect()
+}
+
+#[test]
+fn gpu_offset_copy_matches_reference() {
+    let Some(gpu) = gpu_or_skip("gpu_offset_copy_matches_reference") else {
+        return;
+    };
+    let threads = 1 << 20;
+    let len = threads + 32 + 100; // a tail past the last offset, not a multiple of the block
+    let input = pattern(len);
+    let idata = DeviceBuffer::from_host(&gpu, &input).unwrap();
+    let mut odata = DeviceBuffer::<f32>::uninit(&gpu, len).unwrap();
+    for offset in [0, 1, 7, 8, 15, 16, 17, 31, 32] {
+        odata.fill(SENTINEL).unwrap();
+        launchers::offset_copy(&gpu, &mut odata, &idata, threads as u64, offset).unwrap();
+        gpu.synchronize().unwrap();
+        let got = odata.to_host().unwrap();
+        let mut expected = vec![SENTINEL; len];
+        reference::offset_copy(&mut expected, &input, threads, offset as usize);
+        assert!(
+            got == expected,
+            "offset {offset}: device result differs from the CPU reference"
+        );
+    }
+}
+
+#[test]
+fn gpu_stride_copy_matches_reference() {
+    let Some(gpu) = gpu_or_skip("gpu_stride_copy_matches_reference") else {
+        return;
+    };
+    let len = (1 << 22) + 3;
+    let input = pattern(len);
+    let idata = DeviceBuffer::from_host(&gpu, &input).unwrap();
+    let mut odata = DeviceBuffer::<f32>::uninit(&gpu, len).unwrap();
+    for stride in [1usize, 2, 3, 8, 16, 31, 32] {
+        let threads = len / stride / 256 * 256;
+        odata.fill(SENTINEL).unwrap();
+        launchers::stride_copy(&gpu, &mut odata, &idata, threads as u64, stride as i32).unwrap();
+        gpu.synchronize().unwrap();
+        let got = odata.to_host().unwrap();
+        let mut expected = vec![SENTINEL; len];
+        reference::stride_copy(&mut expected, &input, threads, stride);
+        assert!(
+            got == expected,
+            "stride {stride}: device result differs from the CPU reference"
+        );
+    }
+}
+
+#[test]
+fn gpu_launchers_refuse_out_of_bounds_launches() {
+    let Some(gpu) = gpu_or_skip("gpu_launchers_refuse_out_of_bounds_launches") else {
+        return;
+    };
+    let idata = DeviceBuffer::from_host(&gpu, &pattern(1024)).unwrap();
+    let mut odata = DeviceBuffer::<f32>::uninit(&gpu, 1024).unwrap();
+    let err = launchers::offset_copy(&gpu, &mut odata, &idata, 1024, 1).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::InvalidLaunch {
+                kernel: "offset_copy",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let err = launchers::stride_copy(&gpu, &mut odata, &idata, 512, 2).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::InvalidLaunch {
+                kernel: "stride_copy",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    // The context is still healthy: nothing was launched.
+    launchers::offset_copy(&gpu, &mut odata, &idata, 768, 256).unwrap();
+    gpu.synchronize().unwrap();
+}
+
+#[test]
+fn gpu_rejected_ptx_reports_the_jit_log() {
+    if gpu_or_skip("gpu_rejected_ptx_reports_the_jit_log").is_none() {
+        return;
+    }
+    let broken = ".version 7.0\n.target sm_75\n.address_size 64\n.visible .entry broken() { bogus.instruction; }\n";
+    let err = Gpu::open_with_ptx(0, broken).err().expect("broken PTX must not load");
+    match &err {
+        Error::ModuleLoad { log, .. } => assert!(!log.is_empty(), "the JIT error log should explain: {err}"),
+        other => panic!("expected ModuleLoad, got {other}"),
+    }
+}
+
+#[test]
+fn gpu_kernels_report_resources_and_occupancy() {
+    let Some(gpu) = gpu_or_skip("gpu_kernels_report_resources_and_occupancy") else {
+        return;
+    };
+    for name in ["offset_copy", "stride_copy"] {
+        let kernel = gpu.kernel(name).unwrap();
+        let r = kernel.resources();
+        assert!(
+            r.registers_per_thread > 0 && r.registers_per_thread <= 255,
+            "{name}: {r:?}"
+        );
+        assert_eq!(r.local_bytes_per_thread, 0, "{name} spills");
+        assert!(kernel.max_active_blocks_per_sm(256, 0).unwrap() >= 1);
+    }
+    assert!(gpu.info().theoretical_bandwidth_gbps > 0.0);
+    assert!(matches!(gpu.kernel("no_such_kernel"), Err(Error::MissingKernel(_))));
+}
+
+#[test]
+fn gpu_event_timer_measures_positive_time() {
+    let Some(gpu) = gpu_or_skip("gpu_event_timer_measures_positive_time") else {
+        return;
+    };
+    let len = 1 << 24;
+    let idata = DeviceBuffer::from_host(&gpu, &vec![1.0f32; len]).unwrap();
+    let mut odata = DeviceBuffer::<f32>::uninit(&gpu, len).unwrap();
+    let timer = EventTimer::new(&gpu).unwrap();
+    let ms = timer
+        .time_ms(gpu.stream(), || {
+            for _ in 0..5 {
+                launchers::offset_copy(&gpu, &mut odata, &idata, len as u64, 0)?;
+            }
+            Ok(())
+        })
+        .unwrap();
+    assert!(ms > 0.0 && ms < 10_000.0, "{ms} ms");
+}
+
+#[test]
+fn gpu_bad_device_index_is_an_error() {
+    if gpu_or_skip("gpu_bad_device_index_is_an_error").is_none() {
+        return;
+    }
+    let err = Gpu::open(4096).err().expect("device 4096 does not exist");
+    assert!(matches!(err, Error::DeviceIndex { requested: 4096, .. }), "{err}");
+}

@@ -1,0 +1,119 @@
+//! Host-side arithmetic and checks that need no GPU: bandwidth formulas,
+//! launch-bounds proofs, statistics, settings and experiment selection.
+
+use ptxsuite::bandwidth::{effective_bandwidth_gbps, percent_of, theoretical_bandwidth_gbps};
+use ptxsuite::experiments::{self, RunSettings};
+use ptxsuite::launchers::{offset_copy_shape, stride_copy_shape};
+use ptxsuite::stats::Summary;
+use ptxsuite::{Error, ptx};
+
+#[test]
+fn theoretical_bandwidth_reproduces_the_guides_examples() {
+    // GTX 280: 1107 MHz DDR, 512-bit bus -> 141.6 GB/s in the guide (141.696 before its truncation).
+    let gtx280 = theoretical_bandwidth_gbps(1_107_000, 512);
+    assert!((gtx280 - 141.696).abs() < 1e-9, "{gtx280}");
+    // 8800 GTX: 900 MHz, 384-bit -> 86.4 GB/s.
+    assert!((theoretical_bandwidth_gbps(900_000, 384) - 86.4).abs() < 1e-9);
+    // H200 as its driver reports it: 3201 MHz, 6016-bit.
+    assert!((theoretical_bandwidth_gbps(3_201_000, 6016) - 4814.304).abs() < 1e-6);
+    assert_eq!(
+        theoretical_bandwidth_gbps(0, 512),
+        0.0,
+        "unknown clock gives 0, not garbage"
+    );
+}
+
+#[test]
+fn effective_bandwidth_uses_1e9_and_counts_reads_plus_writes() {
+    // The guide's 2048x2048 float copy: 2048^2 * 4 bytes read and written in 1 ms.
+    let bytes = 2048u64 * 2048 * 4;
+    let gbps = effective_bandwidth_gbps(bytes, bytes, 1e-3);
+    assert!((gbps - 33.554432).abs() < 1e-9, "{gbps}");
+    assert_eq!(effective_bandwidth_gbps(bytes, bytes, 0.0), 0.0);
+    assert!((percent_of(70.8, 141.6) - 50.0).abs() < 1e-9);
+    assert_eq!(percent_of(1.0, 0.0), 0.0);
+}
+
+#[test]
+fn summary_gives_min_median_max() {
+    let s = Summary::of(&[3.0, 1.0, 2.0]).unwrap();
+    assert_eq!((s.min, s.median, s.max), (1.0, 2.0, 3.0));
+    let even = Summary::of(&[4.0, 1.0, 3.0, 2.0]).unwrap();
+    assert_eq!(even.median, 2.5);
+    assert!(Summary::of(&[]).is_none());
+    assert!(Summary::of(&[1.0, f64::NAN]).is_none());
+}
+
+#[test]
+fn offset_copy_shape_admits_exact_fit_and_refuses_one_past() {
+    let shape = offset_copy_shape(1024, 32, 1056, 1056).unwrap();
+    assert_eq!((shape.grid.x, shape.block.x), (4, 256));
+    assert!(matches!(
+        offset_copy_shape(1024, 33, 1056, 1056),
+        Err(Error::InvalidLaunch { .. })
+    ));
+    assert!(
+        offset_copy_shape(1024, 0, 1056, 1023).is_err(),
+        "the shorter buffer decides"
+    );
+    assert!(offset_copy_shape(1024, -1, 2048, 2048).is_err(), "negative offset");
+    assert!(offset_copy_shape(1000, 0, 2048, 2048).is_err(), "not whole blocks");
+    assert!(offset_copy_shape(0, 0, 2048, 2048).is_err(), "no threads");
+    let huge = (1u64 << 31) + 256; // last index 2^31 + 255 does not fit an int
+    assert!(
+        offset_copy_shape(huge, 0, usize::MAX, usize::MAX).is_err(),
+        "int index overflow"
+    );
+}
+
+#[test]
+fn stride_copy_shape_checks_the_last_strided_index() {
+    // 256 threads at stride 4: the last element touched is 1020.
+    assert!(stride_copy_shape(256, 4, 1021, 1021).is_ok());
+    assert!(stride_copy_shape(256, 4, 1020, 4096).is_err());
+    assert!(stride_copy_shape(256, 0, 4096, 4096).is_err());
+    assert!(
+        stride_copy_shape(1 << 24, 1 << 8, usize::MAX, usize::MAX).is_err(),
+        "int index overflow"
+    );
+}
+
+#[test]
+fn experiment_selection_accepts_known_names_only() {
+    let all = experiments::select(None).unwrap();
+    assert_eq!(all.iter().map(|e| e.name).collect::<Vec<_>>(), ["offset", "stride"]);
+    let one = experiments::select(Some("stride, stride")).unwrap();
+    assert_eq!(one.len(), 1);
+    let err = experiments::select(Some("offset,nope"))
+        .err()
+        .expect("nope is unknown")
+        .to_string();
+    assert!(err.contains("nope") && err.contains("offset, stride"), "{err}");
+    assert!(experiments::select(Some(",")).is_err());
+}
+
+#[test]
+fn run_settings_validate_ranges() {
+    assert!(RunSettings::default().validate().is_ok());
+    let bad = |f: fn(&mut RunSettings)| {
+        let mut s = RunSettings::default();
+        f(&mut s);
+        s.validate().is_err()
+    };
+    assert!(bad(|s| s.reps = 0));
+    assert!(bad(|s| s.samples = 0));
+    assert!(bad(|s| s.buffer_mib = Some(0)));
+    assert!(bad(|s| s.buffer_mib = Some(1 << 40)));
+}
+
+#[test]
+fn ptx_directives_and_driver_requirements_parse() {
+    let text = "//\n.version 7.0\n.target sm_75\n.address_size 64\n.visible .entry foo(\n.visible .entry bar(\n";
+    assert_eq!(ptx::isa_version(text), Some("7.0"));
+    assert_eq!(ptx::target(text), Some("sm_75"));
+    assert_eq!(ptx::entry_points(text), ["foo", "bar"]);
+    assert_eq!(ptx::minimum_cuda_for_isa("7.0").as_deref(), Some("11.0"));
+    assert_eq!(ptx::minimum_cuda_for_isa("8.7").as_deref(), Some("12.8"));
+    assert_eq!(ptx::minimum_cuda_for_isa("9.0").as_deref(), Some("13.0"));
+    assert_eq!(ptx::minimum_cuda_for_isa("x"), None);
+}

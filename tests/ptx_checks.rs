@@ -1,0 +1,107 @@
+//! The embedded PTX: its entry points and target, and what NVIDIA's own
+//! assembler `ptxas` says of it for sm_75 and sm_90 (it must assemble, with
+//! no register spills).
+//!
+//! `ptxas` comes from the `nvidia-cuda-nvcc` wheel (see README); the test
+//! looks at `$PTXAS`, then `PATH`. Without it the ptxas checks are skipped
+//! with a message, except under CI (`CI` set), where that is a failure.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use ptxsuite::ptx::{self, KERNELS_PTX, PTX_ARCH};
+
+#[test]
+fn ptx_has_every_kernel_entry_point() {
+    let entries = ptx::entry_points(KERNELS_PTX);
+    for name in ["offset_copy", "stride_copy"] {
+        assert!(entries.iter().any(|e| e == name), "{name} missing from {entries:?}");
+    }
+}
+
+#[test]
+fn ptx_target_is_the_recorded_architecture() {
+    assert_eq!(ptx::target(KERNELS_PTX), Some(PTX_ARCH));
+    assert!(ptx::isa_version(KERNELS_PTX).is_some());
+    assert!(KERNELS_PTX.contains(".address_size 64"));
+}
+
+fn find_ptxas() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("PTXAS") {
+        return Some(PathBuf::from(path));
+    }
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|dir| dir.join("ptxas"))
+            .find(|candidate| candidate.is_file())
+    })
+}
+
+/// (function, spill store bytes, spill load bytes) for each function ptxas reports.
+fn spills(ptxas_log: &str) -> Vec<(String, u64, u64)> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    for line in ptxas_log.lines() {
+        if let Some(rest) = line.split("Compiling entry function '").nth(1) {
+            current = rest.split('\'').next().unwrap_or("").to_string();
+        }
+        if line.contains("bytes spill stores") {
+            let numbers: Vec<u64> = line
+                .split(|c: char| !c.is_ascii_digit())
+                .filter_map(|w| w.parse().ok())
+                .collect();
+            // "N bytes stack frame, S bytes spill stores, L bytes spill loads"
+            if numbers.len() >= 3 {
+                out.push((current.clone(), numbers[1], numbers[2]));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn ptxas_assembles_for_sm75_and_sm90_without_spills() {
+    let Some(ptxas) = find_ptxas() else {
+        assert!(std::env::var_os("CI").is_none(), "CI must provide ptxas (set PTXAS)");
+        eprintln!("skipped: ptxas not found (set PTXAS or put it on PATH; see README)");
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("ptxsuite-ptxas-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let source = dir.join("kernels.ptx");
+    std::fs::write(&source, KERNELS_PTX).unwrap();
+    for arch in ["sm_75", "sm_90"] {
+        let output = Command::new(&ptxas)
+            .arg(format!("-arch={arch}"))
+            .arg("-v")
+            .arg(&source)
+            .arg("-o")
+            .arg(dir.join(format!("kernels-{arch}.cubin")))
+            .output()
+            .expect("running ptxas");
+        let log = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "ptxas -arch={arch} failed:\n{log}");
+        let report = spills(&log);
+        for name in ptx::entry_points(KERNELS_PTX) {
+            assert!(
+                report.iter().any(|(f, _, _)| *f == name),
+                "ptxas did not report {name} for {arch}:\n{log}"
+            );
+        }
+        for (function, stores, loads) in report {
+            assert_eq!((stores, loads), (0, 0), "{function} spills registers on {arch}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn spill_parser_reads_ptxas_verbose_output() {
+    let log = "ptxas info    : Compiling entry function 'a' for 'sm_90'\n\
+               ptxas info    : Function properties for a\n    \
+               0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n\
+               ptxas info    : Compiling entry function 'b' for 'sm_90'\n\
+               ptxas info    : Function properties for b\n    \
+               16 bytes stack frame, 12 bytes spill stores, 8 bytes spill loads\n";
+    assert_eq!(spills(log), [("a".to_string(), 0, 0), ("b".to_string(), 12, 8)]);
+}

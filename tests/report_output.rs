@@ -1,0 +1,140 @@
+//! Report serialization, schema checks and rendering, on synthetic results.
+
+use ptxsuite::experiments::{RunSettings, SweepPoint, SweepResult};
+use ptxsuite::gpu::{DeviceInfo, KernelResources};
+use ptxsuite::report::{KernelRecord, PtxRecord, Report, SCHEMA, SCHEMA_VERSION};
+use ptxsuite::stats::Summary;
+
+fn device() -> DeviceInfo {
+    DeviceInfo {
+        ordinal: 0,
+        name: "Test GPU".into(),
+        compute_capability: (9, 0),
+        multiprocessors: 132,
+        l2_cache_bytes: 50 << 20,
+        total_memory_bytes: 80 << 30,
+        memory_clock_khz: 2_619_000,
+        memory_bus_width_bits: 5120,
+        sm_clock_khz: 1_980_000,
+        theoretical_bandwidth_gbps: 3352.32,
+        ecc_enabled: true,
+        can_map_host_memory: true,
+        async_copy_engines: 3,
+        max_threads_per_multiprocessor: 2048,
+        max_shared_memory_per_multiprocessor: 233_472,
+        pci_bus_id: "0000:00:06".into(),
+        driver_version: 13000,
+    }
+}
+
+fn point(value: i64, gbps: Option<f64>) -> SweepPoint {
+    SweepPoint {
+        value,
+        threads: 1 << 20,
+        bytes_per_launch: 8 << 20,
+        time_ms: Summary {
+            min: 0.1,
+            median: 0.11,
+            max: 0.12,
+        },
+        effective_gbps: gbps.map(|g| Summary {
+            min: g - 1.0,
+            median: g,
+            max: g + 1.0,
+        }),
+        percent_of_theoretical: gbps.map(|g| 100.0 * g / 3352.32),
+        verified: gbps.is_some(),
+        failure: if gbps.is_some() {
+            None
+        } else {
+            Some("element 5 is 0 but the CPU reference says 5".into())
+        },
+    }
+}
+
+fn report() -> Report {
+    Report {
+        schema: SCHEMA.into(),
+        schema_version: SCHEMA_VERSION,
+        tool_version: "0.1.0".into(),
+        generated_unix_s: 1,
+        ptx: PtxRecord {
+            target: "sm_75".into(),
+            isa_version: "7.0".into(),
+        },
+        device: device(),
+        settings: RunSettings::default(),
+        kernels: vec![KernelRecord {
+            name: "offset_copy".into(),
+            resources: KernelResources {
+                registers_per_thread: 10,
+                local_bytes_per_thread: 0,
+                static_shared_bytes: 0,
+                max_threads_per_block: 1024,
+                ptx_version: 70,
+                binary_version: 90,
+            },
+            block_threads: 256,
+            active_blocks_per_sm: 8,
+            theoretical_occupancy: 1.0,
+        }],
+        experiments: vec![SweepResult {
+            experiment: "offset".into(),
+            title: "Misaligned access: offset copy".into(),
+            guide_section: "§3.2.1.3".into(),
+            kernel: "offset_copy".into(),
+            parameter: "offset".into(),
+            byte_counting: "Br + Bw".into(),
+            buffer_bytes: 400 << 20,
+            block_threads: 256,
+            points: vec![point(0, Some(2600.0)), point(1, Some(2500.0)), point(2, None)],
+        }],
+    }
+}
+
+#[test]
+fn json_round_trips() {
+    let r = report();
+    assert_eq!(Report::from_json(&r.to_json()).unwrap(), r);
+}
+
+#[test]
+fn other_schemas_versions_and_garbage_are_refused() {
+    let mut value: serde_json::Value = serde_json::from_str(&report().to_json()).unwrap();
+    value["schema_version"] = serde_json::json!(SCHEMA_VERSION + 1);
+    let err = Report::from_json(&value.to_string()).unwrap_err().to_string();
+    assert!(err.contains("schema version"), "{err}");
+    value["schema"] = serde_json::json!("something-else");
+    assert!(Report::from_json(&value.to_string()).is_err());
+    assert!(Report::from_json("{ not json").is_err());
+    let mut truncated: serde_json::Value = serde_json::from_str(&report().to_json()).unwrap();
+    truncated.as_object_mut().unwrap().remove("device");
+    assert!(Report::from_json(&truncated.to_string()).is_err());
+}
+
+#[test]
+fn markdown_names_the_gpu_and_marks_failed_points() {
+    let dir = std::env::temp_dir().join(format!("ptxsuite-report-{}", std::process::id()));
+    report().write(&dir).unwrap();
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(md.contains("Test GPU") && md.contains("sm_75") && md.contains("CUDA 13.0"));
+    assert!(md.contains("| 0 | 1048576 | 2599.0 | 2600.0 | 2601.0 |"), "{md}");
+    assert!(
+        md.contains("| 2 | 1048576 | — | — | — | — |"),
+        "a failed point shows no bandwidth:\n{md}"
+    );
+    assert!(md.contains("**FAILED**: element 5"));
+    assert!(
+        md.contains("74") && md.contains("120"),
+        "the guide's figures are quoted"
+    );
+    let svg = std::fs::read_to_string(dir.join("offset.svg")).unwrap();
+    assert!(
+        svg.starts_with("<svg") && svg.contains("offset"),
+        "{}",
+        &svg[..200.min(svg.len())]
+    );
+    let json = std::fs::read_to_string(dir.join("report.json")).unwrap();
+    assert!(Report::from_json(&json).is_ok());
+    let _ = std::fs::remove_dir_all(dir);
+}
