@@ -42,7 +42,7 @@ fn bench_sweep(
     let mut group = c.benchmark_group(name);
     for &value in values {
         let threads = threads_for(elements, value);
-        group.throughput(Throughput::Bytes(2 * 4 * threads));
+        group.throughput(Throughput::BytesDecimal(2 * 4 * threads)); // GB = 1e9 B
         group.bench_with_input(BenchmarkId::from_parameter(value), &value, |b, &value| {
             launch(gpu, &mut odata, &idata, threads, value).expect("warm-up launch");
             b.iter_custom(|iters| gpu_time(gpu, &timer, iters, || launch(gpu, &mut odata, &idata, threads, value)));

@@ -47,6 +47,14 @@ enum Command {
         #[arg(long, default_value_t = RunSettings::default().samples)]
         samples: u32,
     },
+    /// Re-render report.md and the SVG plots from a report.json.
+    Render {
+        /// A report.json written by `ptxsuite run`.
+        report: PathBuf,
+        /// Output directory (default: the report's own directory).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// List the experiments.
     List,
 }
@@ -72,6 +80,7 @@ fn main() -> ExitCode {
                 samples,
             },
         }),
+        Command::Render { report, out } => commands::render(&report, out.as_deref()),
         Command::List => Ok(EXPERIMENTS
             .iter()
             .map(|e| format!("{:<10} {} — {}\n", e.name, e.title, e.guide_section))

@@ -89,7 +89,7 @@ fn gpu_launchers_refuse_out_of_bounds_launches() {
         ),
         "{err}"
     );
-    let err = launchers::stride_copy(&gpu, &mut odata, &idata, 512, 2).unwrap_err();
+    let err = launchers::stride_copy(&gpu, &mut odata, &idata, 512, 3).unwrap_err(); // touches 1533
     assert!(
         matches!(
             err,

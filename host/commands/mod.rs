@@ -1,7 +1,9 @@
 //! The CLI's subcommands, as library functions (the binary only parses arguments).
 
 mod info;
+mod render;
 mod run;
 
 pub use info::info;
+pub use render::render;
 pub use run::{RunOptions, run};

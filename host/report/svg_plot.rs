@@ -6,6 +6,14 @@ use super::guide_figures;
 use crate::error::{Error, Result};
 use crate::experiments::SweepResult;
 
+/// Distinct colours for the guide's reference lines.
+const GUIDE_COLORS: [RGBColor; 4] = [
+    RGBColor(214, 39, 40),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(148, 103, 189),
+];
+
 fn plot_error(e: impl std::fmt::Display) -> Error {
     Error::Plot(e.to_string())
 }
@@ -31,12 +39,14 @@ pub fn sweep_svg(sweep: &SweepResult, theoretical_gbps: f64) -> Result<String> {
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(60)
-            .build_cartesian_2d(x_min as f64 - 0.5..x_max as f64 + 0.5, 0.0..y_top)
+            .build_cartesian_2d(x_min as f64 - 0.5..x_max as f64 + 0.5, (1.0..y_top).log_scale())
             .map_err(plot_error)?;
         chart
             .configure_mesh()
             .x_desc(sweep.parameter.as_str())
-            .y_desc("effective bandwidth (GB/s, 1e9 B)")
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_desc("effective bandwidth (GB/s, 1e9 B; log scale)")
+            .y_label_formatter(&|y| format!("{y:.0}"))
             .draw()
             .map_err(plot_error)?;
 
@@ -55,7 +65,7 @@ pub fn sweep_svg(sweep: &SweepResult, theoretical_gbps: f64) -> Result<String> {
         }
         for (i, figure) in guide_figures(&sweep.experiment).iter().enumerate() {
             let Some(gbps) = figure.gbps else { continue };
-            let color = Palette99::pick(i + 2).to_rgba();
+            let color = GUIDE_COLORS[i % GUIDE_COLORS.len()];
             chart
                 .draw_series(LineSeries::new(
                     [(x_min as f64 - 0.5, gbps), (x_max as f64 + 0.5, gbps)],
