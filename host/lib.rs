@@ -12,6 +12,7 @@
 
 pub mod bandwidth;
 pub mod commands;
+pub mod copy_element;
 pub mod error;
 pub mod experiments;
 pub mod gpu;

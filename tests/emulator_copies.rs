@@ -109,3 +109,235 @@ fn stride_copy_past_the_buffer_is_reported() {
         }
     }
 }
+
+mod shifted_and_wide {
+    use kernels_gpu::device::F32x4;
+    use kernels_gpu::global_memory::{
+        offset_copy_f16, offset_copy_f32x4, offset_copy_f64, shift_copy, stride_copy_f16, stride_copy_f32x4,
+        stride_copy_f64, texture_shift_copy, vector_copy,
+    };
+    use ptxsuite::device::{Dim3, GlobalMutPtr, GlobalPtr};
+    use ptxsuite::emulator::{Emulator, FaultKind, LaunchConfig};
+    use ptxsuite::reference;
+
+    fn config(blocks: u32, block: u32) -> LaunchConfig {
+        LaunchConfig::new(Dim3::x(blocks), Dim3::x(block), 0)
+    }
+
+    #[test]
+    fn shift_copy_matches_reference_up_to_the_last_input_element() {
+        let (blocks, block) = (3, 64);
+        let threads = (blocks * block) as usize;
+        let input: Vec<f32> = (0..threads + 32).map(|i| i as f32 + 0.5).collect(); // shift 32 reads the last one
+        for shift in 0..=32 {
+            let mut output = vec![-1.0f32; threads + 7]; // a tail the kernel must not touch
+            {
+                let mut emu = Emulator::new();
+                let inp = emu.global(&input);
+                let out = emu.global_mut(&mut output);
+                emu.launch(config(blocks, block), || unsafe { shift_copy(out, inp, shift) })
+                    .unwrap();
+            }
+            let mut expected = vec![-1.0f32; threads + 7];
+            reference::shift_copy(&mut expected, &input, threads, shift as usize);
+            assert_eq!(output, expected, "shift {shift}");
+        }
+    }
+
+    #[test]
+    fn shift_copy_reading_past_the_input_is_reported() {
+        let input = vec![0.0f32; 64];
+        let mut output = vec![0.0f32; 64];
+        let mut emu = Emulator::new();
+        let inp = emu.global(&input);
+        let out = emu.global_mut(&mut output);
+        let err = emu
+            .launch(config(2, 32), || unsafe { shift_copy(out, inp, 1) })
+            .unwrap_err();
+        assert!(matches!(
+            err.faults()[0].kind,
+            FaultKind::GlobalOutOfBounds {
+                write: false,
+                index: 64,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn texture_shift_copy_reads_zero_past_the_texture() {
+        let (blocks, block) = (2, 96);
+        let threads = (blocks * block) as usize;
+        let input: Vec<f32> = (0..threads + 5).map(|i| i as f32 * 3.0 + 1.0).collect();
+        for shift in [0, 1, 5, 6, 17, 32] {
+            let mut output = vec![-1.0f32; threads + 3];
+            {
+                let mut emu = Emulator::new();
+                let texture = emu.texture_f32(&input);
+                let out = emu.global_mut(&mut output);
+                emu.launch(config(blocks, block), || unsafe {
+                    texture_shift_copy(out, texture, shift)
+                })
+                .unwrap();
+            }
+            let mut expected = vec![-1.0f32; threads + 3];
+            reference::texture_shift_copy(&mut expected, &input, threads, shift as usize);
+            assert_eq!(output, expected, "shift {shift}");
+        }
+    }
+
+    /// Runs an offset or stride kernel for element type `T` and compares with the reference.
+    fn check_width<T: Copy + PartialEq + std::fmt::Debug>(
+        make: impl Fn(usize) -> T,
+        sentinel: T,
+        kernel: unsafe fn(GlobalMutPtr<T>, GlobalPtr<T>, i32),
+        reference: fn(&mut [T], &[T], usize, usize),
+        params: &[i32],
+        len_for: impl Fn(usize, i32) -> usize,
+    ) {
+        let (blocks, block) = (2, 32);
+        let threads = (blocks * block) as usize;
+        for &param in params {
+            let len = len_for(threads, param);
+            let input: Vec<T> = (0..len).map(&make).collect();
+            let mut output = vec![sentinel; len];
+            {
+                let mut emu = Emulator::new();
+                let inp = emu.global(&input);
+                let out = emu.global_mut(&mut output);
+                emu.launch(config(blocks, block), || unsafe { kernel(out, inp, param) })
+                    .unwrap();
+            }
+            let mut expected = vec![sentinel; len];
+            reference(&mut expected, &input, threads, param as usize);
+            assert_eq!(output, expected, "parameter {param}");
+        }
+    }
+
+    fn f32x4(i: usize) -> F32x4 {
+        F32x4::from_array([i as f32, i as f32 + 0.25, i as f32 + 0.5, i as f32 + 0.75])
+    }
+
+    #[test]
+    fn offset_copies_of_every_width_match_reference() {
+        let offset_len = |threads: usize, offset: i32| threads + offset as usize + 3;
+        let offsets = [0, 1, 3, 16, 31, 32];
+        check_width(
+            |i| i as u16,
+            u16::MAX,
+            offset_copy_f16,
+            reference::offset_copy,
+            &offsets,
+            offset_len,
+        );
+        check_width(
+            |i| i as f64,
+            -1.0,
+            offset_copy_f64,
+            reference::offset_copy,
+            &offsets,
+            offset_len,
+        );
+        let sentinel = F32x4::from_array([-1.0; 4]);
+        check_width(
+            f32x4,
+            sentinel,
+            offset_copy_f32x4,
+            reference::offset_copy,
+            &offsets,
+            offset_len,
+        );
+    }
+
+    #[test]
+    fn stride_copies_of_every_width_match_reference() {
+        let stride_len = |threads: usize, stride: i32| (threads - 1) * stride as usize + 1 + 2;
+        let strides = [1, 2, 5, 8, 32];
+        check_width(
+            |i| i as u16,
+            u16::MAX,
+            stride_copy_f16,
+            reference::stride_copy,
+            &strides,
+            stride_len,
+        );
+        check_width(
+            |i| i as f64,
+            -1.0,
+            stride_copy_f64,
+            reference::stride_copy,
+            &strides,
+            stride_len,
+        );
+        let sentinel = F32x4::from_array([-1.0; 4]);
+        check_width(
+            f32x4,
+            sentinel,
+            stride_copy_f32x4,
+            reference::stride_copy,
+            &strides,
+            stride_len,
+        );
+    }
+
+    /// A 16-byte-aligned f32 buffer of `len` elements (as cuMemAlloc gives), filled by `value`.
+    fn aligned(len: usize, value: impl Fn(usize) -> f32) -> Vec<F32x4> {
+        let mut vectors = vec![F32x4::default(); len.div_ceil(4)];
+        for (i, v) in as_floats(&mut vectors).iter_mut().enumerate() {
+            *v = value(i);
+        }
+        vectors
+    }
+
+    fn as_floats(vectors: &mut [F32x4]) -> &mut [f32] {
+        // SAFETY: F32x4 is four f32 lanes with no padding; the slice covers exactly that memory.
+        unsafe { std::slice::from_raw_parts_mut(vectors.as_mut_ptr().cast::<f32>(), vectors.len() * 4) }
+    }
+
+    #[test]
+    fn vector_copy_handles_any_length_and_grid() {
+        for n in [1u64, 3, 4, 5, 63, 64, 1023, 4099] {
+            for (blocks, block) in [(1, 32), (3, 64), (2, 256)] {
+                let len = n as usize + 9;
+                let mut input_store = aligned(len, |i| i as f32 + 1.0);
+                let mut output_store = aligned(len, |_| -1.0);
+                let input = as_floats(&mut input_store)[..len].to_vec();
+                {
+                    let output = &mut as_floats(&mut output_store)[..len];
+                    let mut emu = Emulator::new();
+                    let inp_floats = as_floats(&mut input_store);
+                    let inp = emu.global(&inp_floats[..len]);
+                    let out = emu.global_mut(output);
+                    emu.launch(config(blocks, block), || unsafe { vector_copy(out, inp, n) })
+                        .unwrap_or_else(|e| panic!("n {n}, grid {blocks}x{block}: {e}"));
+                }
+                let mut expected = vec![-1.0f32; len];
+                reference::copy_prefix(&mut expected, &input, n as usize, 0);
+                assert_eq!(
+                    &as_floats(&mut output_store)[..len],
+                    &expected[..],
+                    "n {n}, grid {blocks}x{block}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn vector_copy_on_misaligned_buffers_is_reported() {
+        let mut store = aligned(64, |i| i as f32);
+        let floats = as_floats(&mut store);
+        let (head, tail) = floats.split_at_mut(1); // tail starts 4 bytes past a 16-byte boundary
+        let mut emu = Emulator::new();
+        let inp = emu.global(&head[..]);
+        let _ = inp;
+        let out = emu.global_mut(tail);
+        let inp_ptr = GlobalPtr::from_raw(out.as_raw() as *const f32);
+        let err = emu
+            .launch(config(1, 32), || unsafe { vector_copy(out, inp_ptr, 32) })
+            .unwrap_err();
+        assert!(
+            matches!(err.faults()[0].kind, FaultKind::Misaligned { align: 16, .. }),
+            "{err}"
+        );
+    }
+}

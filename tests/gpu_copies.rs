@@ -3,7 +3,10 @@
 //!
 //! Without a CUDA driver or device each test prints `skipped: ...` and passes.
 
-use ptxsuite::gpu::{DeviceBuffer, EventTimer, Gpu};
+use half::f16;
+use kernels_gpu::device::F32x4;
+use ptxsuite::copy_element::{CopyElement, pattern as element_pattern};
+use ptxsuite::gpu::{DeviceBuffer, EventTimer, Gpu, Implementation, TextureObject};
 use ptxsuite::{Error, launchers, reference};
 
 fn gpu_or_skip(test: &str) -> Option<Gpu> {
@@ -19,6 +22,17 @@ fn gpu_or_skip(test: &str) -> Option<Gpu> {
 
 const SENTINEL: f32 = -1.0;
 
+/// Rust, and CUDA C when NVRTC is there (a GPU machine without it says so).
+fn implementations(gpu: &Gpu) -> Vec<Implementation> {
+    match gpu.twins() {
+        Ok(_) => vec![Implementation::Rust, Implementation::CudaC],
+        Err(why) => {
+            eprintln!("CUDA C twins skipped: {why}");
+            vec![Implementation::Rust]
+        }
+    }
+}
+
 fn pattern(len: usize) -> Vec<f32> {
     (0..len).map(|i| (i % 1_000_003) as f32 + 0.25).collect()
 }
@@ -33,9 +47,12 @@ fn gpu_offset_copy_matches_reference() {
     let input = pattern(len);
     let idata = DeviceBuffer::from_host(&gpu, &input).unwrap();
     let mut odata = DeviceBuffer::<f32>::uninit(&gpu, len).unwrap();
-    for offset in [0, 1, 7, 8, 15, 16, 17, 31, 32] {
+    for (imp, offset) in implementations(&gpu)
+        .into_iter()
+        .flat_map(|i| [0, 1, 7, 8, 15, 16, 17, 31, 32].map(|o| (i, o)))
+    {
         odata.fill(SENTINEL).unwrap();
-        launchers::offset_copy(&gpu, &mut odata, &idata, threads as u64, offset).unwrap();
+        launchers::offset_copy(&gpu, imp, &mut odata, &idata, threads as u64, offset).unwrap();
         gpu.synchronize().unwrap();
         let got = odata.to_host().unwrap();
         let mut expected = vec![SENTINEL; len];
@@ -56,10 +73,13 @@ fn gpu_stride_copy_matches_reference() {
     let input = pattern(len);
     let idata = DeviceBuffer::from_host(&gpu, &input).unwrap();
     let mut odata = DeviceBuffer::<f32>::uninit(&gpu, len).unwrap();
-    for stride in [1usize, 2, 3, 8, 16, 31, 32] {
+    for (imp, stride) in implementations(&gpu)
+        .into_iter()
+        .flat_map(|i| [1usize, 2, 3, 8, 16, 31, 32].map(|s| (i, s)))
+    {
         let threads = len / stride / 256 * 256;
         odata.fill(SENTINEL).unwrap();
-        launchers::stride_copy(&gpu, &mut odata, &idata, threads as u64, stride as i32).unwrap();
+        launchers::stride_copy(&gpu, imp, &mut odata, &idata, threads as u64, stride as i32).unwrap();
         gpu.synchronize().unwrap();
         let got = odata.to_host().unwrap();
         let mut expected = vec![SENTINEL; len];
@@ -78,7 +98,8 @@ fn gpu_launchers_refuse_out_of_bounds_launches() {
     };
     let idata = DeviceBuffer::from_host(&gpu, &pattern(1024)).unwrap();
     let mut odata = DeviceBuffer::<f32>::uninit(&gpu, 1024).unwrap();
-    let err = launchers::offset_copy(&gpu, &mut odata, &idata, 1024, 1).unwrap_err();
+    let imp = Implementation::Rust;
+    let err = launchers::offset_copy(&gpu, imp, &mut odata, &idata, 1024, 1).unwrap_err();
     assert!(
         matches!(
             err,
@@ -89,7 +110,7 @@ fn gpu_launchers_refuse_out_of_bounds_launches() {
         ),
         "{err}"
     );
-    let err = launchers::stride_copy(&gpu, &mut odata, &idata, 512, 3).unwrap_err(); // touches 1533
+    let err = launchers::stride_copy(&gpu, imp, &mut odata, &idata, 512, 3).unwrap_err(); // touches 1533
     assert!(
         matches!(
             err,
@@ -101,7 +122,7 @@ fn gpu_launchers_refuse_out_of_bounds_launches() {
         "{err}"
     );
     // The context is still healthy: nothing was launched.
-    launchers::offset_copy(&gpu, &mut odata, &idata, 768, 256).unwrap();
+    launchers::offset_copy(&gpu, imp, &mut odata, &idata, 768, 256).unwrap();
     gpu.synchronize().unwrap();
 }
 
@@ -149,7 +170,7 @@ fn gpu_event_timer_measures_positive_time() {
     let ms = timer
         .time_ms(gpu.stream(), || {
             for _ in 0..5 {
-                launchers::offset_copy(&gpu, &mut odata, &idata, len as u64, 0)?;
+                launchers::offset_copy(&gpu, Implementation::Rust, &mut odata, &idata, len as u64, 0)?;
             }
             Ok(())
         })
@@ -164,4 +185,105 @@ fn gpu_bad_device_index_is_an_error() {
     }
     let err = Gpu::open(4096).err().expect("device 4096 does not exist");
     assert!(matches!(err, Error::DeviceIndex { requested: 4096, .. }), "{err}");
+}
+
+#[test]
+fn gpu_shift_and_texture_shift_copies_match_reference() {
+    let Some(gpu) = gpu_or_skip("gpu_shift_and_texture_shift_copies_match_reference") else {
+        return;
+    };
+    let threads = 1 << 20;
+    let len = threads + 32;
+    let input = pattern(len);
+    let idata = DeviceBuffer::from_host(&gpu, &input).unwrap();
+    let texture = TextureObject::over(&gpu, &idata).unwrap();
+    let mut odata = DeviceBuffer::<f32>::uninit(&gpu, len).unwrap();
+    for imp in implementations(&gpu) {
+        for shift in [0, 1, 8, 17, 32] {
+            let mut expected = vec![SENTINEL; len];
+            reference::shift_copy(&mut expected, &input, threads, shift as usize);
+            odata.fill(SENTINEL).unwrap();
+            launchers::shift_copy(&gpu, imp, &mut odata, &idata, threads as u64, shift).unwrap();
+            assert!(odata.to_host().unwrap() == expected, "{imp:?} shift_copy {shift}");
+
+            // A texture over the whole input: texels past its end read 0; shift 64 reaches past it.
+            for tex_shift in [shift, shift + 32] {
+                let mut expected = vec![SENTINEL; len];
+                reference::texture_shift_copy(&mut expected, &input, threads, tex_shift as usize);
+                odata.fill(SENTINEL).unwrap();
+                launchers::texture_shift_copy(&gpu, imp, &mut odata, &texture, threads as u64, tex_shift).unwrap();
+                assert!(
+                    odata.to_host().unwrap() == expected,
+                    "{imp:?} texture_shift_copy {tex_shift}"
+                );
+            }
+        }
+    }
+}
+
+fn check_widths<T: CopyElement + PartialEq>(gpu: &Gpu) {
+    let threads = 1 << 18;
+    let len = threads * 33 + 5; // room for stride 32 and offset 32
+    let input: Vec<T> = element_pattern(len);
+    let idata = DeviceBuffer::from_host(gpu, &input).unwrap();
+    let mut odata = DeviceBuffer::<T>::uninit(gpu, len).unwrap();
+    for imp in implementations(gpu) {
+        for param in [1, 2, 7, 32] {
+            let mut expected = vec![T::SENTINEL; len];
+            reference::offset_copy(&mut expected, &input, threads, param as usize);
+            odata.fill(T::SENTINEL).unwrap();
+            launchers::offset_copy(gpu, imp, &mut odata, &idata, threads as u64, param).unwrap();
+            assert!(
+                odata.to_host().unwrap() == expected,
+                "{imp:?} {} offset {param}",
+                T::NAME
+            );
+
+            let mut expected = vec![T::SENTINEL; len];
+            reference::stride_copy(&mut expected, &input, threads, param as usize);
+            odata.fill(T::SENTINEL).unwrap();
+            launchers::stride_copy(gpu, imp, &mut odata, &idata, threads as u64, param).unwrap();
+            assert!(
+                odata.to_host().unwrap() == expected,
+                "{imp:?} {} stride {param}",
+                T::NAME
+            );
+        }
+    }
+}
+
+#[test]
+fn gpu_offset_and_stride_copies_of_every_width_match_reference() {
+    let Some(gpu) = gpu_or_skip("gpu_offset_and_stride_copies_of_every_width_match_reference") else {
+        return;
+    };
+    check_widths::<f16>(&gpu);
+    check_widths::<f64>(&gpu);
+    check_widths::<F32x4>(&gpu);
+}
+
+#[test]
+fn gpu_vector_and_driver_copies_match_reference() {
+    let Some(gpu) = gpu_or_skip("gpu_vector_and_driver_copies_match_reference") else {
+        return;
+    };
+    let len = (1 << 22) + 7;
+    let input = pattern(len);
+    let idata = DeviceBuffer::from_host(&gpu, &input).unwrap();
+    let mut odata = DeviceBuffer::<f32>::uninit(&gpu, len).unwrap();
+    for n in [1u64, 5, 4096, (1 << 22) + 3, len as u64] {
+        let mut expected = vec![SENTINEL; len];
+        reference::copy_prefix(&mut expected, &input, n as usize, 0);
+        for imp in implementations(&gpu) {
+            odata.fill(SENTINEL).unwrap();
+            launchers::vector_copy(&gpu, imp, &mut odata, &idata, n).unwrap();
+            assert!(odata.to_host().unwrap() == expected, "{imp:?} vector_copy of {n}");
+        }
+        odata.fill(SENTINEL).unwrap();
+        launchers::driver_copy(&mut odata, &idata, n).unwrap();
+        gpu.synchronize().unwrap();
+        assert!(odata.to_host().unwrap() == expected, "cuMemcpyDtoD of {n}");
+    }
+    let err = launchers::vector_copy(&gpu, Implementation::Rust, &mut odata, &idata, len as u64 + 1).unwrap_err();
+    assert!(matches!(err, Error::InvalidLaunch { .. }), "{err}");
 }

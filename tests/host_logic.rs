@@ -81,14 +81,17 @@ fn stride_copy_shape_checks_the_last_strided_index() {
 #[test]
 fn experiment_selection_accepts_known_names_only() {
     let all = experiments::select(None).unwrap();
-    assert_eq!(all.iter().map(|e| e.name).collect::<Vec<_>>(), ["offset", "stride"]);
+    assert_eq!(
+        all.iter().map(|e| e.name).collect::<Vec<_>>(),
+        ["offset", "stride", "shift", "offset-width", "stride-width", "ceiling"]
+    );
     let one = experiments::select(Some("stride, stride")).unwrap();
     assert_eq!(one.len(), 1);
     let err = experiments::select(Some("offset,nope"))
         .err()
         .expect("nope is unknown")
         .to_string();
-    assert!(err.contains("nope") && err.contains("offset, stride"), "{err}");
+    assert!(err.contains("nope") && err.contains("offset, stride, shift"), "{err}");
     assert!(experiments::select(Some(",")).is_err());
 }
 
@@ -116,4 +119,41 @@ fn ptx_directives_and_driver_requirements_parse() {
     assert_eq!(ptx::minimum_cuda_for_isa("8.7").as_deref(), Some("12.8"));
     assert_eq!(ptx::minimum_cuda_for_isa("9.0").as_deref(), Some("13.0"));
     assert_eq!(ptx::minimum_cuda_for_isa("x"), None);
+}
+
+#[test]
+fn shift_shapes_check_reads_and_writes_separately() {
+    use ptxsuite::launchers::{shift_copy_shape, texture_shift_copy_shape};
+    assert!(
+        shift_copy_shape(256, 32, 256, 288).is_ok(),
+        "reads up to 287, writes up to 255"
+    );
+    assert!(shift_copy_shape(256, 33, 256, 288).is_err(), "reads 288");
+    assert!(shift_copy_shape(256, 0, 255, 4096).is_err(), "writes 255");
+    assert!(shift_copy_shape(256, -1, 256, 4096).is_err());
+    // The texture fetch past the end reads 0: only the writes bound the launch.
+    assert!(texture_shift_copy_shape(256, 1000, 256).is_ok());
+    assert!(texture_shift_copy_shape(512, 0, 256).is_err());
+    assert!(
+        texture_shift_copy_shape(256, i32::MAX, 256).is_err(),
+        "texel index overflows an int"
+    );
+}
+
+#[test]
+fn sector_model_counts_32_byte_sectors() {
+    use ptxsuite::experiments::sector_model::{offset_copy_bytes, shift_copy_bytes, stride_copy_bytes};
+    // 32 aligned f32 = 4 sectors read + 4 written.
+    assert_eq!(offset_copy_bytes(32, 0, 4), 2 * 4 * 32);
+    // Offset 1 spans one more sector each way.
+    assert_eq!(offset_copy_bytes(32, 1, 4), 2 * 5 * 32);
+    // Stride 8 of f32 = 32 bytes apart: one sector per element.
+    assert_eq!(stride_copy_bytes(32, 8, 4), 2 * 32 * 32);
+    assert_eq!(stride_copy_bytes(32, 32, 4), 2 * 32 * 32);
+    // Stride 2: 32 elements span 63 f32 = 252 bytes = 8 sectors.
+    assert_eq!(stride_copy_bytes(32, 2, 4), 2 * 8 * 32);
+    // f32x4 at stride 2: 32 bytes apart, one sector each.
+    assert_eq!(stride_copy_bytes(32, 2, 16), 2 * 32 * 32);
+    // Shift 1: the reads span 5 sectors, the writes 4.
+    assert_eq!(shift_copy_bytes(32, 1, 4), (5 + 4) * 32);
 }

@@ -14,7 +14,19 @@ use ptxsuite::ptx::{self, KERNELS_PTX, PTX_ARCH};
 #[test]
 fn ptx_has_every_kernel_entry_point() {
     let entries = ptx::entry_points(KERNELS_PTX);
-    for name in ["offset_copy", "stride_copy"] {
+    for name in [
+        "offset_copy",
+        "stride_copy",
+        "shift_copy",
+        "texture_shift_copy",
+        "offset_copy_f16",
+        "offset_copy_f64",
+        "offset_copy_f32x4",
+        "stride_copy_f16",
+        "stride_copy_f64",
+        "stride_copy_f32x4",
+        "vector_copy",
+    ] {
         assert!(entries.iter().any(|e| e == name), "{name} missing from {entries:?}");
     }
 }
@@ -104,4 +116,19 @@ fn spill_parser_reads_ptxas_verbose_output() {
                ptxas info    : Function properties for b\n    \
                16 bytes stack frame, 12 bytes spill stores, 8 bytes spill loads\n";
     assert_eq!(spills(log), [("a".to_string(), 0, 0), ("b".to_string(), 12, 8)]);
+}
+
+#[test]
+fn wide_copies_use_single_vector_instructions() {
+    // A 16-byte element must move as one ld/st.global.v4, not two 64-bit halves.
+    for name in ["offset_copy_f32x4", "stride_copy_f32x4", "vector_copy"] {
+        let body = KERNELS_PTX
+            .split(&format!(".entry {name}("))
+            .nth(1)
+            .and_then(|rest| rest.split("\n}").next())
+            .unwrap_or_else(|| panic!("{name} not in the PTX"));
+        assert!(body.contains("ld.global.v4"), "{name} has no 128-bit load");
+        assert!(body.contains("st.global.v4"), "{name} has no 128-bit store");
+        assert!(!body.contains("ld.global.b64"), "{name} splits its loads");
+    }
 }

@@ -1,7 +1,7 @@
 //! Report serialization, schema checks and rendering, on synthetic results.
 
-use ptxsuite::experiments::{RunSettings, SweepPoint, SweepResult};
-use ptxsuite::gpu::{DeviceInfo, KernelResources};
+use ptxsuite::experiments::{RunSettings, SeriesResult, SweepPoint, SweepResult};
+use ptxsuite::gpu::{DeviceInfo, Implementation, KernelResources};
 use ptxsuite::report::{KernelRecord, PtxRecord, Report, SCHEMA, SCHEMA_VERSION};
 use ptxsuite::stats::Summary;
 
@@ -30,8 +30,9 @@ fn device() -> DeviceInfo {
 fn point(value: i64, gbps: Option<f64>) -> SweepPoint {
     SweepPoint {
         value,
-        threads: 1 << 20,
+        elements: 1 << 20,
         bytes_per_launch: 8 << 20,
+        sector_bytes_per_launch: Some(8 << 20),
         time_ms: Summary {
             min: 0.1,
             median: 0.11,
@@ -43,12 +44,27 @@ fn point(value: i64, gbps: Option<f64>) -> SweepPoint {
             max: g + 1.0,
         }),
         percent_of_theoretical: gbps.map(|g| 100.0 * g / 3352.32),
+        sector_gbps: gbps,
         verified: gbps.is_some(),
         failure: if gbps.is_some() {
             None
         } else {
             Some("element 5 is 0 but the CPU reference says 5".into())
         },
+    }
+}
+
+fn series(implementation: Implementation, scale: f64, failed_at: Option<i64>) -> SeriesResult {
+    SeriesResult {
+        name: format!("offset_copy · {}", implementation.label()),
+        kernel: "offset_copy".into(),
+        implementation,
+        element: "f32".into(),
+        element_bytes: 4,
+        points: [(0, 2600.0), (1, 2500.0), (2, 2400.0)]
+            .into_iter()
+            .map(|(v, g)| point(v, if Some(v) == failed_at { None } else { Some(g * scale) }))
+            .collect(),
     }
 }
 
@@ -82,12 +98,15 @@ fn report() -> Report {
             experiment: "offset".into(),
             title: "Misaligned access: offset copy".into(),
             guide_section: "§3.2.1.3".into(),
-            kernel: "offset_copy".into(),
             parameter: "offset".into(),
             byte_counting: "Br + Bw".into(),
             buffer_bytes: 400 << 20,
             block_threads: 256,
-            points: vec![point(0, Some(2600.0)), point(1, Some(2500.0)), point(2, None)],
+            series: vec![
+                series(Implementation::Rust, 1.0, Some(2)),
+                series(Implementation::CudaC, 1.25, None),
+            ],
+            notes: vec!["a note about skipped twins".into()],
         }],
     }
 }
@@ -118,12 +137,23 @@ fn markdown_names_the_gpu_and_marks_failed_points() {
     report().write(&dir).unwrap();
     let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
     assert!(md.contains("Test GPU") && md.contains("sm_75") && md.contains("CUDA 13.0"));
-    assert!(md.contains("| 0 | 1048576 | 2599.0 | 2600.0 | 2601.0 |"), "{md}");
     assert!(
-        md.contains("| 2 | 1048576 | — | — | — | — |"),
+        md.contains("| 0 | 2600.0 (2599–2601) | 3250.0 (3249–3251) | 0.800 | 2600.0 |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| 2 | **FAILED** | 3000.0 (2999–3001) | — | — |"),
         "a failed point shows no bandwidth:\n{md}"
     );
-    assert!(md.contains("**FAILED**: element 5"));
+    assert!(
+        md.contains("**FAILED** offset_copy · Rust at offset 2: element 5"),
+        "{md}"
+    );
+    assert!(
+        md.contains("ranges 0.800 to 0.800 over 2 points; 0 of them within 3%"),
+        "{md}"
+    );
+    assert!(md.contains("*Note:* a note about skipped twins"));
     assert!(
         md.contains("74") && md.contains("120"),
         "the guide's figures are quoted"

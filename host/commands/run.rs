@@ -35,7 +35,7 @@ pub fn run(options: &RunOptions) -> Result<String> {
     check_writable(&options.out_dir)?;
     let gpu = Gpu::open(options.device)?;
 
-    let total: u64 = selected.iter().map(|e| (e.points)(&options.settings)).sum();
+    let total: u64 = selected.iter().map(|e| e.points).sum();
     let progress = ProgressBar::new(total);
     progress.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} points  {elapsed_precise}  {msg}").expect("valid template"),
@@ -59,15 +59,26 @@ pub fn run(options: &RunOptions) -> Result<String> {
         report.device.name, report.device.theoretical_bandwidth_gbps, report.ptx.target, report.ptx.isa_version
     );
     for sweep in &report.experiments {
-        let figures: Vec<String> = sweep
-            .points
-            .iter()
-            .map(|p| match p.effective_gbps {
-                Some(g) => format!("{}={:.0}", p.value, g.median),
-                None => format!("{}=FAILED", p.value),
-            })
-            .collect();
-        summary.push_str(&format!("{} (GB/s, median): {}\n", sweep.experiment, figures.join(" ")));
+        summary.push_str(&format!("{} ({}; median GB/s):\n", sweep.experiment, sweep.parameter));
+        for series in &sweep.series {
+            let figures: Vec<String> = series
+                .points
+                .iter()
+                .map(|p| match p.effective_gbps {
+                    Some(g) => format!("{}={:.0}", p.value, g.median),
+                    None => format!("{}=FAILED", p.value),
+                })
+                .collect();
+            summary.push_str(&format!(
+                "  {} [{}]: {}\n",
+                series.name,
+                series.element,
+                figures.join(" ")
+            ));
+        }
+        for note in &sweep.notes {
+            summary.push_str(&format!("  note: {note}\n"));
+        }
     }
     summary.push_str(&format!(
         "report written to {}\n",
@@ -76,11 +87,14 @@ pub fn run(options: &RunOptions) -> Result<String> {
     let failed: Vec<String> = report
         .experiments
         .iter()
-        .flat_map(|s| {
-            s.points
-                .iter()
-                .filter(|p| !p.verified)
-                .map(move |p| format!("{} {}={}", s.experiment, s.parameter, p.value))
+        .flat_map(|sweep| {
+            sweep.series.iter().flat_map(move |series| {
+                series
+                    .points
+                    .iter()
+                    .filter(|p| !p.verified)
+                    .map(move |p| format!("{} {} {}={}", sweep.experiment, series.name, sweep.parameter, p.value))
+            })
         })
         .collect();
     if !failed.is_empty() {

@@ -1,11 +1,14 @@
 //! The registry of experiments (nvbandwidth-style): each has a name for
 //! `--only`, a title, the guide section it reproduces, and a runner that
-//! times and verifies every sweep point.
+//! times and verifies every sweep point of every series.
 
+mod copy_ceiling;
 mod copy_sweep;
-mod offset_sweep;
+mod implementations;
+mod offset_stride;
 mod run_settings;
-mod stride_sweep;
+pub mod sector_model;
+mod shift_sweep;
 mod sweep_result;
 
 use indicatif::ProgressBar;
@@ -14,7 +17,7 @@ use crate::error::{Error, Result};
 use crate::gpu::Gpu;
 
 pub use run_settings::RunSettings;
-pub use sweep_result::{SweepPoint, SweepResult};
+pub use sweep_result::{SeriesResult, SweepPoint, SweepResult};
 
 /// One experiment of the suite.
 pub struct Experiment {
@@ -23,13 +26,20 @@ pub struct Experiment {
     pub title: &'static str,
     /// Where in the source documents the experiment comes from.
     pub guide_section: &'static str,
-    /// How many points the sweep has (for the progress bar).
-    pub points: fn(&RunSettings) -> u64,
+    /// How many parameter values it sweeps (for the progress bar).
+    pub points: u64,
     pub run: fn(&Gpu, &RunSettings, &ProgressBar) -> Result<SweepResult>,
 }
 
 /// Every experiment, in report order.
-pub const EXPERIMENTS: &[Experiment] = &[offset_sweep::EXPERIMENT, stride_sweep::EXPERIMENT];
+pub const EXPERIMENTS: &[Experiment] = &[
+    offset_stride::OFFSET,
+    offset_stride::STRIDE,
+    shift_sweep::SHIFT,
+    offset_stride::OFFSET_WIDTH,
+    offset_stride::STRIDE_WIDTH,
+    copy_ceiling::CEILING,
+];
 
 /// The experiments named in a comma-separated `--only` list, or all of them.
 pub fn select(only: Option<&str>) -> Result<Vec<&'static Experiment>> {

@@ -1,16 +1,20 @@
 use serde::{Deserialize, Serialize};
 
+use crate::gpu::Implementation;
 use crate::stats::Summary;
 
-/// One measured point of a sweep.
+/// One measured point of one series.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SweepPoint {
-    /// The swept parameter (offset, stride, ...).
+    /// The swept parameter (offset, stride, shift, ...).
     pub value: i64,
-    /// Threads launched (one element each).
-    pub threads: u64,
-    /// Bytes counted for effective bandwidth per launch: `Br + Bw`.
+    /// Elements copied per launch (one per thread in the guide's kernels).
+    pub elements: u64,
+    /// Bytes counted for effective bandwidth per launch: `Br + Bw` (useful bytes).
     pub bytes_per_launch: u64,
+    /// DRAM traffic per launch if every 32-byte sector touched moves once
+    /// (reads + writes), computed from the addresses; `None` where not modelled.
+    pub sector_bytes_per_launch: Option<u64>,
     /// Milliseconds per launch over the samples.
     pub time_ms: Summary,
     /// Effective bandwidth over the samples, GB/s (1e9). `None` when the
@@ -18,35 +22,73 @@ pub struct SweepPoint {
     pub effective_gbps: Option<Summary>,
     /// Median effective bandwidth as % of the theoretical peak.
     pub percent_of_theoretical: Option<f64>,
-    /// Whether the output matched the CPU reference exactly.
+    /// `sector_bytes_per_launch` over the median time, GB/s.
+    pub sector_gbps: Option<f64>,
+    /// Whether the output matched the CPU reference bit for bit.
     pub verified: bool,
     /// The first mismatch, when not verified.
     pub failure: Option<String>,
 }
 
-/// A whole sweep, as it appears in `report.json`.
+/// One kernel (or the driver's copy) measured over the sweep.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SeriesResult {
+    /// `kernel · implementation`, as plots and tables name it.
+    pub name: String,
+    pub kernel: String,
+    pub implementation: Implementation,
+    /// Element type moved (`f16`, `f32`, `f64`, `f32x4`).
+    pub element: String,
+    pub element_bytes: u32,
+    pub points: Vec<SweepPoint>,
+}
+
+/// A whole experiment, as it appears in `report.json`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SweepResult {
     pub experiment: String,
     pub title: String,
     pub guide_section: String,
-    pub kernel: String,
     /// Name of the swept parameter.
     pub parameter: String,
     /// How `bytes_per_launch` is counted.
     pub byte_counting: String,
+    /// Bytes of each of the two buffers.
     pub buffer_bytes: u64,
     pub block_threads: u32,
-    pub points: Vec<SweepPoint>,
+    pub series: Vec<SeriesResult>,
+    /// What was skipped and why (e.g. no NVRTC for the CUDA C twins).
+    pub notes: Vec<String>,
 }
 
 impl SweepResult {
     pub fn all_verified(&self) -> bool {
-        self.points.iter().all(|p| p.verified)
+        self.series.iter().all(|s| s.points.iter().all(|p| p.verified))
     }
 
-    /// The point for a parameter value.
+    /// A series by kernel, implementation and element.
+    pub fn series_for(&self, kernel: &str, implementation: Implementation) -> Option<&SeriesResult> {
+        self.series
+            .iter()
+            .find(|s| s.kernel == kernel && s.implementation == implementation)
+    }
+
+    /// The parameter values, in sweep order.
+    pub fn values(&self) -> Vec<i64> {
+        self.series
+            .first()
+            .map(|s| s.points.iter().map(|p| p.value).collect())
+            .unwrap_or_default()
+    }
+}
+
+impl SeriesResult {
     pub fn point(&self, value: i64) -> Option<&SweepPoint> {
         self.points.iter().find(|p| p.value == value)
+    }
+
+    /// Median effective GB/s at `value`, if measured and verified.
+    pub fn median_gbps(&self, value: i64) -> Option<f64> {
+        self.point(value).and_then(|p| p.effective_gbps).map(|g| g.median)
     }
 }

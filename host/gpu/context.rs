@@ -2,15 +2,17 @@ use std::sync::Arc;
 
 use cudarc::driver::{CudaContext, CudaStream, result, sys};
 
-use super::{DeviceInfo, Kernel, Module};
+use super::{DeviceInfo, Implementation, Kernel, Module, compile_twins};
 use crate::error::{DriverResultExt, Error, Result};
 use crate::ptx::KERNELS_PTX;
 
 /// One GPU, opened for the suite: its primary context, a non-blocking stream
 /// for all work, its properties and the suite's PTX module loaded on it.
 pub struct Gpu {
-    // Field order is drop order: the module is unloaded before the context is released.
+    // Field order is drop order: modules are unloaded before the context is released.
     module: Module,
+    /// The CUDA C twins, or why they are not available.
+    twins: std::result::Result<Module, String>,
     stream: Arc<CudaStream>,
     ctx: Arc<CudaContext>,
     info: DeviceInfo,
@@ -21,7 +23,12 @@ impl Gpu {
     ///
     /// No driver, no device or a wrong index give a typed error, never a panic.
     pub fn open(ordinal: usize) -> Result<Self> {
-        Self::open_with_ptx(ordinal, KERNELS_PTX)
+        let mut gpu = Self::open_with_ptx(ordinal, KERNELS_PTX)?;
+        gpu.twins = match compile_twins() {
+            Ok(ptx) => Module::load(&gpu.ctx, &ptx).map_err(|e| format!("the CUDA C twins did not load: {e}")),
+            Err(why) => Err(why),
+        };
+        Ok(gpu)
     }
 
     /// As [`open`](Self::open), with another PTX module (tests use a broken one).
@@ -32,6 +39,7 @@ impl Gpu {
         let module = Module::load(&ctx, ptx)?;
         Ok(Self {
             module,
+            twins: Err("CUDA C twins not loaded for this module".into()),
             stream,
             ctx,
             info,
@@ -88,6 +96,29 @@ impl Gpu {
     /// A kernel of the suite's module by name.
     pub fn kernel(&self, name: &str) -> Result<&Kernel> {
         self.module.kernel(name)
+    }
+
+    /// The Rust kernel or its CUDA C twin.
+    pub fn kernel_for(&self, implementation: Implementation, name: &str) -> Result<&Kernel> {
+        match implementation {
+            Implementation::Rust => self.module.kernel(name),
+            Implementation::CudaC => match &self.twins {
+                Ok(module) => module.kernel(name),
+                Err(why) => Err(Error::InvalidInput(why.clone())),
+            },
+            Implementation::Driver => Err(Error::MissingKernel(format!("{name} (the driver has no kernels)"))),
+        }
+    }
+
+    /// Whether the CUDA C twins are loaded; `Err` says why not.
+    pub fn twins(&self) -> std::result::Result<&Module, &str> {
+        self.twins.as_ref().map_err(String::as_str)
+    }
+
+    /// Blocks for one full wave of `kernel` at `block_threads` (SMs × resident blocks per SM).
+    pub fn full_wave_blocks(&self, kernel: &Kernel, block_threads: u32) -> Result<u32> {
+        let per_sm = kernel.max_active_blocks_per_sm(block_threads, 0)?.max(1) as u32;
+        Ok(per_sm * self.info.multiprocessors.max(1) as u32)
     }
 
     /// Waits for all work on the suite's stream; surfaces asynchronous launch errors.

@@ -1,7 +1,7 @@
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use cudarc::driver::{CudaContext, result, sys};
+use cudarc::driver::{CudaContext, CudaStream, result, sys};
 use kernels_gpu::device::{GlobalMutPtr, GlobalPtr};
 
 use super::Gpu;
@@ -30,13 +30,23 @@ unsafe impl DeviceCopy for u64 {}
 // SAFETY: as above.
 unsafe impl DeviceCopy for i32 {}
 // SAFETY: as above.
+unsafe impl DeviceCopy for half::f16 {}
+// SAFETY: four f32 lanes, no padding.
+unsafe impl DeviceCopy for kernels_gpu::device::F32x4 {}
+// SAFETY: as above.
 unsafe impl<T: DeviceCopy, const N: usize> DeviceCopy for [T; N] where [T; N]: Default {}
 
 /// `len` elements of `T` in device memory, freed on drop. The length always
 /// travels with the pointer, so launchers can check every index against it.
+///
+/// Every copy and fill is ordered on the suite's stream (the one kernels are
+/// launched on), then waited for: the legacy synchronous `cuMemcpy`/`cuMemset`
+/// calls run on the NULL stream, which does not wait for a non-blocking
+/// stream, and would race with the kernels.
 pub struct DeviceBuffer<T: DeviceCopy> {
     ptr: sys::CUdeviceptr,
     len: usize,
+    stream: Arc<CudaStream>,
     ctx: Arc<CudaContext>,
     _elem: PhantomData<T>,
 }
@@ -68,6 +78,7 @@ impl<T: DeviceCopy> DeviceBuffer<T> {
         Ok(Self {
             ptr,
             len,
+            stream: gpu.stream().clone(),
             ctx: gpu.context().clone(),
             _elem: PhantomData,
         })
@@ -117,8 +128,9 @@ impl<T: DeviceCopy> DeviceBuffer<T> {
             )));
         }
         self.ctx.bind_to_thread().during("cuCtxSetCurrent")?;
-        // SAFETY: both sides hold exactly self.len elements of T.
-        unsafe { result::memcpy_htod_sync(self.ptr, data) }.during("cuMemcpyHtoD")
+        // SAFETY: both sides hold exactly self.len elements of T; `data` outlives the copy (synchronized below).
+        unsafe { result::memcpy_htod_async(self.ptr, data, self.stream.cu_stream()) }.during("cuMemcpyHtoDAsync")?;
+        self.stream.synchronize().during("cuStreamSynchronize")
     }
 
     /// Copies the whole buffer into `out` (same length).
@@ -131,8 +143,10 @@ impl<T: DeviceCopy> DeviceBuffer<T> {
             )));
         }
         self.ctx.bind_to_thread().during("cuCtxSetCurrent")?;
-        // SAFETY: both sides hold exactly self.len elements; T accepts any bit pattern (DeviceCopy).
-        unsafe { result::memcpy_dtoh_sync(out, self.ptr) }.during("cuMemcpyDtoH")
+        // SAFETY: both sides hold exactly self.len elements; T accepts any bit pattern (DeviceCopy);
+        // `out` outlives the copy (synchronized below).
+        unsafe { result::memcpy_dtoh_async(out, self.ptr, self.stream.cu_stream()) }.during("cuMemcpyDtoHAsync")?;
+        self.stream.synchronize().during("cuStreamSynchronize")
     }
 
     /// Copies the whole buffer into a new vector.
@@ -142,22 +156,52 @@ impl<T: DeviceCopy> DeviceBuffer<T> {
         Ok(out)
     }
 
-    /// Sets every byte to `value` (`cuMemsetD8`).
+    /// Enqueues a copy of the first `count` elements of `src` into this buffer
+    /// on the suite's stream (`cuMemcpyDtoDAsync`, the driver's own copy).
+    pub fn copy_from_device_async(&mut self, src: &DeviceBuffer<T>, count: usize) -> Result<()> {
+        if count > self.len || count > src.len {
+            return Err(Error::InvalidInput(format!(
+                "device copy of {count} elements between buffers of {} and {}",
+                src.len, self.len
+            )));
+        }
+        // SAFETY: both ranges lie inside live allocations of this context (checked above).
+        unsafe { sys::cuMemcpyDtoDAsync_v2(self.ptr, src.ptr, count * size_of::<T>(), self.stream.cu_stream()) }
+            .result()
+            .during("cuMemcpyDtoDAsync")
+    }
+
+    /// Sets every byte to `value` (`cuMemsetD8Async` on the suite's stream).
     pub fn fill_bytes(&mut self, value: u8) -> Result<()> {
         self.ctx.bind_to_thread().during("cuCtxSetCurrent")?;
-        // SAFETY: writes exactly the allocation's bytes.
-        unsafe { result::memset_d8_sync(self.ptr, value, self.bytes()) }.during("cuMemsetD8")
+        // SAFETY: writes exactly the allocation's bytes, in stream order.
+        unsafe { result::memset_d8_async(self.ptr, value, self.bytes(), self.stream.cu_stream()) }
+            .during("cuMemsetD8Async")
     }
 }
 
-impl DeviceBuffer<f32> {
-    /// Sets every element to `value` (`cuMemsetD32`).
-    pub fn fill(&mut self, value: f32) -> Result<()> {
+impl<T: DeviceCopy> DeviceBuffer<T> {
+    /// Sets every element to `value` (in stream order). Uses `cuMemsetD32`/`D16` when the
+    /// element is a repetition of one 4- or 2-byte word, else an upload.
+    pub fn fill(&mut self, value: T) -> Result<()> {
+        // SAFETY: T is plain data without padding (DeviceCopy), so its bytes may be read.
+        let bytes = unsafe { std::slice::from_raw_parts((&raw const value).cast::<u8>(), size_of::<T>()) };
         self.ctx.bind_to_thread().during("cuCtxSetCurrent")?;
-        // SAFETY: writes exactly self.len 4-byte words of the allocation.
-        unsafe { sys::cuMemsetD32_v2(self.ptr, value.to_bits(), self.len) }
-            .result()
-            .during("cuMemsetD32")
+        if bytes.len() % 4 == 0 && bytes.chunks(4).all(|c| c == &bytes[..4]) {
+            let word = u32::from_ne_bytes(bytes[..4].try_into().expect("4 bytes"));
+            // SAFETY: writes exactly the allocation's bytes as 4-byte words, in stream order.
+            return unsafe { sys::cuMemsetD32Async(self.ptr, word, self.bytes() / 4, self.stream.cu_stream()) }
+                .result()
+                .during("cuMemsetD32Async");
+        }
+        if bytes.len() % 2 == 0 && bytes.chunks(2).all(|c| c == &bytes[..2]) {
+            let half_word = u16::from_ne_bytes(bytes[..2].try_into().expect("2 bytes"));
+            // SAFETY: writes exactly the allocation's bytes as 2-byte words, in stream order.
+            return unsafe { sys::cuMemsetD16Async(self.ptr, half_word, self.bytes() / 2, self.stream.cu_stream()) }
+                .result()
+                .during("cuMemsetD16Async");
+        }
+        self.copy_from_host(&vec![value; self.len])
     }
 }
 

@@ -1,13 +1,19 @@
 //! Safe RAII wrappers over the CUDA driver API (through cudarc's `sys` and `result` layers).
 
 mod context;
+mod cuda_c_twins;
 mod device_buffer;
 mod device_info;
 mod event_timer;
+mod implementation;
 mod module;
+mod texture_object;
 
 pub use context::Gpu;
+pub use cuda_c_twins::{CUDA_C_SOURCE, compile_twins};
 pub use device_buffer::{DeviceBuffer, DeviceCopy};
 pub use device_info::DeviceInfo;
 pub use event_timer::EventTimer;
+pub use implementation::Implementation;
 pub use module::{Kernel, KernelResources, LaunchShape, Module};
+pub use texture_object::TextureObject;

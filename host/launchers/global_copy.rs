@@ -1,10 +1,12 @@
 use std::ffi::c_void;
 
 use kernels_gpu::device::Dim3;
+use kernels_gpu::device::{GlobalMutPtr, GlobalPtr, TextureObject as TextureHandle};
 use kernels_gpu::global_memory::COPY_BLOCK_THREADS;
 
+use crate::copy_element::CopyElement;
 use crate::error::{Error, Result};
-use crate::gpu::{DeviceBuffer, Gpu, LaunchShape};
+use crate::gpu::{DeviceBuffer, Gpu, Implementation, LaunchShape, TextureObject};
 
 fn invalid(kernel: &'static str, reason: String) -> Error {
     Error::InvalidLaunch { kernel, reason }
@@ -92,44 +94,171 @@ pub fn stride_copy_shape(threads: u64, stride: i32, out_len: usize, in_len: usiz
     Ok(shape)
 }
 
-/// Launches `offset_copy` on the suite's stream: `odata[t + offset] = idata[t + offset]` for `t < threads`.
-pub fn offset_copy(
+/// Checks a `shift_copy` launch: thread `t` writes `t` and reads `t + shift`.
+pub fn shift_copy_shape(threads: u64, shift: i32, out_len: usize, in_len: usize) -> Result<LaunchShape> {
+    const K: &str = "shift_copy";
+    let shape = copy_grid(K, threads)?;
+    if shift < 0 {
+        return Err(invalid(
+            K,
+            format!("shift {shift} is negative: thread 0 would read before the buffer"),
+        ));
+    }
+    let read_end = threads + shift as u64;
+    if read_end - 1 > i32::MAX as u64 {
+        return Err(invalid(
+            K,
+            format!("last index {} overflows the kernel's int index", read_end - 1),
+        ));
+    }
+    if threads > out_len as u64 || read_end > in_len as u64 {
+        return Err(invalid(
+            K,
+            format!(
+                "{threads} threads at shift {shift} write {threads} of {out_len} elements and read up to element {} of {in_len}",
+                read_end - 1
+            ),
+        ));
+    }
+    Ok(shape)
+}
+
+/// Checks a `texture_shift_copy` launch: thread `t` writes `t`; its fetch
+/// of texel `t + shift` is always safe (past the end it reads 0) but the
+/// index must fit an `int`.
+pub fn texture_shift_copy_shape(threads: u64, shift: i32, out_len: usize) -> Result<LaunchShape> {
+    const K: &str = "texture_shift_copy";
+    let shape = copy_grid(K, threads)?;
+    if shift < 0 || threads - 1 + shift as u64 > i32::MAX as u64 {
+        return Err(invalid(
+            K,
+            format!("shift {shift} must be >= 0 and keep texel indices inside an int"),
+        ));
+    }
+    if threads > out_len as u64 {
+        return Err(invalid(
+            K,
+            format!("{threads} threads write past the {out_len}-element output"),
+        ));
+    }
+    Ok(shape)
+}
+
+/// Packs kernel arguments and launches `name` from `implementation`.
+///
+/// # Safety
+/// `args` must match the kernel's parameter list and `shape` must keep every
+/// access in bounds (the callers' shape checks).
+unsafe fn launch_with<A: Copy, B: Copy, C: Copy>(
     gpu: &Gpu,
-    odata: &mut DeviceBuffer<f32>,
-    idata: &DeviceBuffer<f32>,
+    implementation: Implementation,
+    name: &str,
+    shape: LaunchShape,
+    (mut a, mut b, mut c): (A, B, C),
+) -> Result<()> {
+    let mut params = [
+        (&raw mut a).cast::<c_void>(),
+        (&raw mut b).cast::<c_void>(),
+        (&raw mut c).cast::<c_void>(),
+    ];
+    let kernel = gpu.kernel_for(implementation, name)?;
+    // SAFETY: forwarded contract.
+    unsafe { kernel.launch(gpu.stream(), shape, &mut params) }
+}
+
+type Params<T> = (GlobalMutPtr<T>, GlobalPtr<T>, i32);
+
+/// Launches the offset copy for `T` (`offset_copy` for `f32`, `offset_copy_f16`, ...):
+/// `odata[t + offset] = idata[t + offset]` for `t < threads`.
+pub fn offset_copy<T: CopyElement>(
+    gpu: &Gpu,
+    implementation: Implementation,
+    odata: &mut DeviceBuffer<T>,
+    idata: &DeviceBuffer<T>,
     threads: u64,
     offset: i32,
 ) -> Result<()> {
     let shape = offset_copy_shape(threads, offset, odata.len(), idata.len())?;
-    let mut out = odata.as_global_mut();
-    let mut inp = idata.as_global();
-    let mut offset = offset;
-    let mut params = [
-        (&raw mut out).cast::<c_void>(),
-        (&raw mut inp).cast::<c_void>(),
-        (&raw mut offset).cast::<c_void>(),
-    ];
-    // SAFETY: parameters match `offset_copy(GlobalMutPtr<f32>, GlobalPtr<f32>, i32)`; the shape check proved all indices in bounds.
-    unsafe { gpu.kernel("offset_copy")?.launch(gpu.stream(), shape, &mut params) }
+    let args: Params<T> = (odata.as_global_mut(), idata.as_global(), offset);
+    // SAFETY: (out, in, int) matches every offset-copy kernel; the shape check proved all indices in bounds.
+    unsafe { launch_with(gpu, implementation, T::OFFSET_KERNEL, shape, args) }
 }
 
-/// Launches `stride_copy` on the suite's stream: `odata[t * stride] = idata[t * stride]` for `t < threads`.
-pub fn stride_copy(
+/// Launches the stride copy for `T`: `odata[t * stride] = idata[t * stride]` for `t < threads`.
+pub fn stride_copy<T: CopyElement>(
     gpu: &Gpu,
-    odata: &mut DeviceBuffer<f32>,
-    idata: &DeviceBuffer<f32>,
+    implementation: Implementation,
+    odata: &mut DeviceBuffer<T>,
+    idata: &DeviceBuffer<T>,
     threads: u64,
     stride: i32,
 ) -> Result<()> {
     let shape = stride_copy_shape(threads, stride, odata.len(), idata.len())?;
-    let mut out = odata.as_global_mut();
-    let mut inp = idata.as_global();
-    let mut stride = stride;
-    let mut params = [
-        (&raw mut out).cast::<c_void>(),
-        (&raw mut inp).cast::<c_void>(),
-        (&raw mut stride).cast::<c_void>(),
-    ];
-    // SAFETY: parameters match `stride_copy(GlobalMutPtr<f32>, GlobalPtr<f32>, i32)`; the shape check proved all indices in bounds.
-    unsafe { gpu.kernel("stride_copy")?.launch(gpu.stream(), shape, &mut params) }
+    let args: Params<T> = (odata.as_global_mut(), idata.as_global(), stride);
+    // SAFETY: (out, in, int) matches every stride-copy kernel; the shape check proved all indices in bounds.
+    unsafe { launch_with(gpu, implementation, T::STRIDE_KERNEL, shape, args) }
+}
+
+/// Launches `shift_copy`: `odata[t] = idata[t + shift]` for `t < threads`.
+pub fn shift_copy(
+    gpu: &Gpu,
+    implementation: Implementation,
+    odata: &mut DeviceBuffer<f32>,
+    idata: &DeviceBuffer<f32>,
+    threads: u64,
+    shift: i32,
+) -> Result<()> {
+    let shape = shift_copy_shape(threads, shift, odata.len(), idata.len())?;
+    let args: Params<f32> = (odata.as_global_mut(), idata.as_global(), shift);
+    // SAFETY: matches shift_copy(float*, const float*, int); the shape check proved all indices in bounds.
+    unsafe { launch_with(gpu, implementation, "shift_copy", shape, args) }
+}
+
+/// Launches `texture_shift_copy`: `odata[t] = texel(t + shift)` for `t < threads`.
+pub fn texture_shift_copy(
+    gpu: &Gpu,
+    implementation: Implementation,
+    odata: &mut DeviceBuffer<f32>,
+    texture: &TextureObject<'_>,
+    threads: u64,
+    shift: i32,
+) -> Result<()> {
+    let shape = texture_shift_copy_shape(threads, shift, odata.len())?;
+    let args: (GlobalMutPtr<f32>, TextureHandle, i32) = (odata.as_global_mut(), texture.handle(), shift);
+    // SAFETY: matches texture_shift_copy(float*, cudaTextureObject_t, int); writes proved in bounds, fetches are safe.
+    unsafe { launch_with(gpu, implementation, "texture_shift_copy", shape, args) }
+}
+
+/// Launches `vector_copy` for the first `n` elements, one full wave of blocks.
+pub fn vector_copy(
+    gpu: &Gpu,
+    implementation: Implementation,
+    out: &mut DeviceBuffer<f32>,
+    inp: &DeviceBuffer<f32>,
+    n: u64,
+) -> Result<()> {
+    const K: &str = "vector_copy";
+    if n == 0 || n > out.len() as u64 || n > inp.len() as u64 {
+        return Err(invalid(
+            K,
+            format!("{n} elements do not fit buffers of {} and {}", out.len(), inp.len()),
+        ));
+    }
+    if out.device_ptr() % 16 != 0 || inp.device_ptr() % 16 != 0 {
+        return Err(invalid(K, "buffers must be 16-byte aligned for float4 accesses".into()));
+    }
+    let kernel = gpu.kernel_for(implementation, K)?;
+    let shape = LaunchShape {
+        grid: Dim3::x(gpu.full_wave_blocks(kernel, COPY_BLOCK_THREADS)?),
+        block: Dim3::x(COPY_BLOCK_THREADS),
+        shared_bytes: 0,
+    };
+    let args = (out.as_global_mut(), inp.as_global(), n);
+    // SAFETY: matches vector_copy(float*, const float*, unsigned long long); n is within both buffers, which are 16-byte aligned.
+    unsafe { launch_with(gpu, implementation, K, shape, args) }
+}
+
+/// The driver's device-to-device copy of the first `n` elements, on the suite's stream.
+pub fn driver_copy<T: CopyElement>(out: &mut DeviceBuffer<T>, inp: &DeviceBuffer<T>, n: u64) -> Result<()> {
+    out.copy_from_device_async(inp, n as usize)
 }

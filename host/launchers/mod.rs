@@ -6,4 +6,7 @@
 
 mod global_copy;
 
-pub use global_copy::{offset_copy, offset_copy_shape, stride_copy, stride_copy_shape};
+pub use global_copy::{
+    driver_copy, offset_copy, offset_copy_shape, shift_copy, shift_copy_shape, stride_copy, stride_copy_shape,
+    texture_shift_copy, texture_shift_copy_shape, vector_copy,
+};

@@ -1,6 +1,7 @@
 //! CPU reference implementations: what each kernel must produce, written as
-//! plain loops over the thread index, independent of the device layer.
+//! plain loops or slice copies over the thread index, independent of the
+//! device layer.
 
 mod global_copy;
 
-pub use global_copy::{offset_copy, stride_copy};
+pub use global_copy::{copy_prefix, offset_copy, shift_copy, stride_copy, texture_shift_copy};

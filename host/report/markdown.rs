@@ -3,7 +3,8 @@
 use std::fmt::Write;
 
 use super::{Report, guide_figures};
-use crate::experiments::SweepResult;
+use crate::experiments::{SeriesResult, SweepPoint, SweepResult};
+use crate::gpu::Implementation;
 
 fn mhz(khz: i64) -> String {
     if khz > 0 {
@@ -103,56 +104,166 @@ fn kernels(report: &Report, out: &mut String) {
     let _ = writeln!(out);
 }
 
-/// One sentence comparing the worst point with the best aligned one.
-fn then_vs_now(sweep: &SweepResult) -> Option<String> {
-    let base = sweep.points.first()?.effective_gbps?.median;
-    let worst = sweep
+fn median(series: Option<&SeriesResult>, value: i64) -> Option<f64> {
+    series.and_then(|s| s.median_gbps(value))
+}
+
+/// The value with the lowest median bandwidth in a series.
+fn worst(series: &SeriesResult) -> Option<(i64, f64)> {
+    series
         .points
         .iter()
         .filter_map(|p| p.effective_gbps.map(|g| (p.value, g.median)))
-        .min_by(|a, b| a.1.total_cmp(&b.1))?;
-    let ratio = base / worst.1;
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+}
+
+/// A paragraph comparing today's measurements with the guide's cc 1.x story.
+fn then_vs_now(sweep: &SweepResult) -> Option<String> {
+    let rust = |kernel: &str| sweep.series_for(kernel, Implementation::Rust);
     Some(match sweep.experiment.as_str() {
-        "offset" => format!(
-            "The worst offset ({}) runs at {:.1} GB/s, {:.2}x slower than offset 0 ({:.1} GB/s). On the guide's 8800 GTX \
-             (cc 1.0) a misaligned offset cost about 10x (74 → 7 GB/s), on the GTX 280 (cc 1.3) about 1.7x (120 → 70 GB/s).",
-            worst.0, worst.1, ratio, base
-        ),
+        "offset" => {
+            let series = rust("offset_copy")?;
+            let base = series.median_gbps(0)?;
+            let (at, low) = worst(series)?;
+            format!(
+                "The worst offset ({at}) runs at {low:.1} GB/s, {:.2}x slower than offset 0 ({base:.1} GB/s). On the \
+                 guide's 8800 GTX (cc 1.0) a misaligned offset cost about 10x (74 → 7 GB/s), on the GTX 280 (cc 1.3) \
+                 about 1.7x (120 → 70 GB/s).",
+                base / low
+            )
+        }
         "stride" => {
-            // 32-byte sectors: below stride 8 a warp's 32 f32s span 4 * stride sectors, so the
-            // useful fraction is 1/stride; from stride 8 on each element costs a whole sector (1/8).
-            let model_floor = base / 8.0;
-            let at = |s: i64| sweep.point(s).and_then(|p| p.effective_gbps).map(|g| g.median);
+            let series = rust("stride_copy")?;
+            let base = series.median_gbps(1)?;
+            let (at, low) = worst(series)?;
+            let floor = base / 8.0;
             let mut text = format!(
-                "The slowest stride ({}) runs at {:.1} GB/s, {:.1}x slower than unit stride ({:.1} GB/s). \
-                 Counting 32-byte sectors predicts unit-stride bandwidth divided by the stride up to stride 8, \
-                 then a floor of 1/8 ({:.1} GB/s here), since each 4-byte element then costs a whole sector.",
-                worst.0, worst.1, ratio, base, model_floor
+                "The slowest stride ({at}) runs at {low:.1} GB/s, {:.1}x slower than unit stride ({base:.1} GB/s). \
+                 Counting 32-byte sectors predicts unit-stride bandwidth divided by the stride up to stride 8, then a \
+                 floor of 1/8 ({floor:.1} GB/s here), since each 4-byte element then costs a whole sector; the \
+                 \"DRAM-sector GB/s\" column is that actual traffic over the measured time.",
+                base / low
             );
-            if let (Some(s2), Some(s8)) = (at(2), at(8)) {
+            if let (Some(s2), Some(s8)) = (series.median_gbps(2), series.median_gbps(8)) {
                 text.push_str(&format!(
-                    " Measured: stride 2 gives {:.1} GB/s (model {:.1}), stride 8 gives {:.1} GB/s (model {:.1}).",
-                    s2,
-                    base / 2.0,
-                    s8,
-                    model_floor
+                    " Measured: stride 2 gives {s2:.1} GB/s (model {:.1}), stride 8 gives {s8:.1} GB/s (model {floor:.1}).",
+                    base / 2.0
                 ));
             }
-            if worst.1 < 0.9 * model_floor {
+            if low < 0.9 * floor {
                 text.push_str(
-                    " Past stride 8 the measured figure falls below the sector model: sector counting alone \
-                     does not explain the sparsest accesses.",
+                    " Past stride 8 the measured figure falls below the sector model: sector counting alone does not \
+                     explain the sparsest accesses.",
                 );
             }
             text.push_str(" On cc 1.0 any stride above 1 cost 16 transactions per half warp.");
+            text
+        }
+        "shift" => {
+            let plain = rust("shift_copy")?;
+            let texture = rust("texture_shift_copy")?;
+            let (at, low) = worst(plain)?;
+            let base = plain.median_gbps(0)?;
+            let tex_at = texture.median_gbps(at)?;
+            let offset_at = median(rust("offset_copy"), at);
+            let mut text = format!(
+                "At its worst shift ({at}) the plain shifted read runs at {low:.1} GB/s ({:.1}% below shift 0, \
+                 {base:.1} GB/s); the texture path gives {tex_at:.1} GB/s there ({:+.1}% vs plain loads).",
+                100.0 * (1.0 - low / base),
+                100.0 * (tex_at / low - 1.0)
+            );
+            if let Some(offset) = offset_at {
+                text.push_str(&format!(
+                    " offset_copy, with misaligned reads and writes, gives {offset:.1} GB/s."
+                ));
+            }
+            text.push_str(
+                " On cc 1.x the texture path was the cure for misaligned reads; since Maxwell textures and L1 share \
+                 one cache, so it buys nothing.",
+            );
+            text
+        }
+        "offset-width" | "stride-width" => {
+            let (first, second) = if sweep.experiment == "offset-width" {
+                (0, 1)
+            } else {
+                (1, 2)
+            };
+            let parts: Vec<String> = sweep
+                .series
+                .iter()
+                .filter(|s| s.implementation == Implementation::Rust)
+                .filter_map(|s| {
+                    let a = s.median_gbps(first)?;
+                    let b = s.median_gbps(second)?;
+                    let (at, low) = worst(s)?;
+                    Some(format!(
+                        "{} ({} B): {:.2}x from {} {first} to {second}, worst {at} at {low:.0} GB/s ({:.1}x)",
+                        s.element,
+                        s.element_bytes,
+                        a / b,
+                        sweep.parameter,
+                        a / low
+                    ))
+                })
+                .collect();
+            format!(
+                "Cost by element width (Rust kernels, median GB/s): {}. A 32-byte sector holds 16, 8, 4 or 2 of \
+                 these elements, so wider elements waste fewer bytes per misaligned warp and reach the \
+                 one-element-per-sector floor at smaller strides.",
+                parts.join("; ")
+            )
+        }
+        "ceiling" => {
+            let value = *sweep.values().first()?;
+            let vector = median(rust("vector_copy"), value)?;
+            let driver = median(sweep.series_for("cuMemcpyDtoDAsync", Implementation::Driver), value)?;
+            let mut text = format!(
+                "The Rust vectorized copy moves {vector:.1} GB/s, {:.3}x the driver's cuMemcpyDtoDAsync \
+                 ({driver:.1} GB/s) on the same buffers.",
+                vector / driver
+            );
+            if let Some(cuda) = median(sweep.series_for("vector_copy", Implementation::CudaC), value) {
+                text.push_str(&format!(
+                    " Its CUDA C twin moves {cuda:.1} GB/s ({:.3}x).",
+                    cuda / driver
+                ));
+            }
             text
         }
         _ => return None,
     })
 }
 
+/// Rust / CUDA C median ratios for every kernel measured both ways.
+fn twin_pairs(sweep: &SweepResult) -> Vec<(&SeriesResult, &SeriesResult)> {
+    sweep
+        .series
+        .iter()
+        .filter(|s| s.implementation == Implementation::Rust)
+        .filter_map(|rust| {
+            sweep
+                .series
+                .iter()
+                .find(|c| c.implementation == Implementation::CudaC && c.kernel == rust.kernel)
+                .map(|cuda| (rust, cuda))
+        })
+        .collect()
+}
+
+fn cell(point: Option<&SweepPoint>) -> String {
+    match point {
+        Some(SweepPoint {
+            effective_gbps: Some(g),
+            ..
+        }) => format!("{:.1} ({:.0}–{:.0})", g.median, g.min, g.max),
+        Some(_) => "**FAILED**".into(),
+        None => "—".into(),
+    }
+}
+
 fn sweep_section(sweep: &SweepResult, out: &mut String) {
-    let _ = writeln!(out, "## {} — `{}`\n", sweep.title, sweep.kernel);
+    let _ = writeln!(out, "## {}\n", sweep.title);
     let _ = writeln!(
         out,
         "Reproduces {}. Buffers of {:.0} MiB each, {} threads per block.",
@@ -165,6 +276,38 @@ fn sweep_section(sweep: &SweepResult, out: &mut String) {
     if let Some(text) = then_vs_now(sweep) {
         let _ = writeln!(out, "**Then vs now.** {text}\n");
     }
+    for note in &sweep.notes {
+        let _ = writeln!(out, "*Note:* {note}\n");
+    }
+    let pairs = twin_pairs(sweep);
+    if !pairs.is_empty() {
+        let ratios: Vec<(String, i64, f64)> = pairs
+            .iter()
+            .flat_map(|(rust, cuda)| {
+                rust.points.iter().filter_map(move |p| {
+                    Some((
+                        rust.name.clone(),
+                        p.value,
+                        p.effective_gbps?.median / cuda.median_gbps(p.value)?,
+                    ))
+                })
+            })
+            .collect();
+        if let Some(lowest) = ratios.iter().min_by(|a, b| a.2.total_cmp(&b.2)) {
+            let highest = ratios.iter().map(|r| r.2).fold(f64::MIN, f64::max);
+            let within = ratios.iter().filter(|r| r.2 >= 0.97).count();
+            let _ = writeln!(
+                out,
+                "**Rust vs CUDA C.** Rust / CUDA C median bandwidth ranges {:.3} to {highest:.3} over {} points; \
+                 {within} of them within 3% or faster; lowest: {} at {} {}.\n",
+                lowest.2,
+                ratios.len(),
+                lowest.0,
+                sweep.parameter,
+                lowest.1
+            );
+        }
+    }
     let figures = guide_figures(&sweep.experiment);
     if !figures.is_empty() {
         let _ = writeln!(out, "The guide's figures (from its text):\n");
@@ -175,35 +318,60 @@ fn sweep_section(sweep: &SweepResult, out: &mut String) {
         }
         let _ = writeln!(out);
     }
-    let _ = writeln!(
-        out,
-        "| {} | threads | GB/s min | GB/s median | GB/s max | % of peak | ms/launch (median) | verified |",
-        sweep.parameter
-    );
-    let _ = writeln!(out, "|---:|---:|---:|---:|---:|---:|---:|:---:|");
-    for p in &sweep.points {
-        let (min, median, max) = match p.effective_gbps {
-            Some(g) => (
-                format!("{:.1}", g.min),
-                format!("{:.1}", g.median),
-                format!("{:.1}", g.max),
-            ),
-            None => ("—".into(), "—".into(), "—".into()),
-        };
-        let pct = p
-            .percent_of_theoretical
-            .map(|v| format!("{v:.1}"))
-            .unwrap_or_else(|| "—".into());
-        let verified = if p.verified {
-            "yes".to_string()
-        } else {
-            format!("**FAILED**: {}", p.failure.as_deref().unwrap_or(""))
-        };
-        let _ = writeln!(
-            out,
-            "| {} | {} | {min} | {median} | {max} | {pct} | {:.4} | {verified} |",
-            p.value, p.threads, p.time_ms.median
-        );
+    let modelled = sweep
+        .series
+        .first()
+        .is_some_and(|s| s.points.iter().any(|p| p.sector_gbps.is_some()));
+    let _ = write!(out, "| {} |", sweep.parameter);
+    for s in &sweep.series {
+        let _ = write!(out, " {} [{}] GB/s |", s.name, s.element);
+    }
+    for (rust, _) in &pairs {
+        let _ = write!(out, " {} [{}] Rust/CUDA C |", rust.kernel, rust.element);
+    }
+    if modelled {
+        let _ = write!(out, " DRAM-sector GB/s ({}) |", sweep.series[0].name);
+    }
+    let _ = writeln!(out);
+    let columns = 1 + sweep.series.len() + pairs.len() + usize::from(modelled);
+    let _ = writeln!(out, "|{}", "---:|".repeat(columns));
+    for value in sweep.values() {
+        let _ = write!(out, "| {value} |");
+        for s in &sweep.series {
+            let _ = write!(out, " {} |", cell(s.point(value)));
+        }
+        for (rust, cuda) in &pairs {
+            match (rust.median_gbps(value), cuda.median_gbps(value)) {
+                (Some(r), Some(c)) => {
+                    let _ = write!(out, " {:.3} |", r / c);
+                }
+                _ => {
+                    let _ = write!(out, " — |");
+                }
+            }
+        }
+        if modelled {
+            let sector = sweep.series[0].point(value).and_then(|p| p.sector_gbps);
+            let _ = write!(
+                out,
+                " {} |",
+                sector.map(|g| format!("{g:.1}")).unwrap_or_else(|| "—".into())
+            );
+        }
+        let _ = writeln!(out);
+    }
+    let _ = writeln!(out, "\nCells: median GB/s (min–max over the samples).");
+    for s in &sweep.series {
+        for p in s.points.iter().filter(|p| !p.verified) {
+            let _ = writeln!(
+                out,
+                "\n**FAILED** {} at {} {}: {}",
+                s.name,
+                sweep.parameter,
+                p.value,
+                p.failure.as_deref().unwrap_or("")
+            );
+        }
     }
     let _ = writeln!(out);
 }

@@ -6,6 +6,18 @@ use super::guide_figures;
 use crate::error::{Error, Result};
 use crate::experiments::SweepResult;
 
+/// Colours of the measured series (median line, min–max bars).
+const SERIES_COLORS: [RGBColor; 8] = [
+    RGBColor(31, 119, 180),
+    RGBColor(23, 190, 207),
+    RGBColor(188, 189, 34),
+    RGBColor(127, 127, 127),
+    RGBColor(227, 119, 194),
+    RGBColor(140, 86, 75),
+    RGBColor(0, 0, 0),
+    RGBColor(255, 187, 120),
+];
+
 /// Distinct colours for the guide's reference lines.
 const GUIDE_COLORS: [RGBColor; 4] = [
     RGBColor(214, 39, 40),
@@ -18,7 +30,7 @@ fn plot_error(e: impl std::fmt::Display) -> Error {
     Error::Plot(e.to_string())
 }
 
-/// Effective bandwidth (median, with min–max bars) against the swept
+/// Effective bandwidth of every series (median, with min–max bars) against the swept
 /// parameter, with the theoretical peak and the guide's quoted figures as
 /// horizontal reference lines.
 pub fn sweep_svg(sweep: &SweepResult, theoretical_gbps: f64) -> Result<String> {
@@ -26,16 +38,30 @@ pub fn sweep_svg(sweep: &SweepResult, theoretical_gbps: f64) -> Result<String> {
     {
         let root = SVGBackend::with_string(&mut svg, (800, 480)).into_drawing_area();
         root.fill(&WHITE).map_err(plot_error)?;
-        let measured: Vec<(i64, f64, f64, f64)> = sweep
-            .points
+        let measured: Vec<Vec<(i64, f64, f64, f64)>> = sweep
+            .series
             .iter()
-            .filter_map(|p| p.effective_gbps.map(|g| (p.value, g.min, g.median, g.max)))
+            .map(|series| {
+                series
+                    .points
+                    .iter()
+                    .filter_map(|p| p.effective_gbps.map(|g| (p.value, g.min, g.median, g.max)))
+                    .collect()
+            })
             .collect();
-        let x_min = sweep.points.iter().map(|p| p.value).min().unwrap_or(0);
-        let x_max = sweep.points.iter().map(|p| p.value).max().unwrap_or(1).max(x_min + 1);
-        let y_top = measured.iter().map(|m| m.3).fold(theoretical_gbps, f64::max).max(1.0) * 1.1;
+        let values = sweep.values();
+        let x_min = values.iter().copied().min().unwrap_or(0);
+        let x_max = values.iter().copied().max().unwrap_or(1).max(x_min + 1);
+        // Log scale: today's TB/s and the guide's single-digit GB/s on one plot.
+        let y_top = measured
+            .iter()
+            .flatten()
+            .map(|m| m.3)
+            .fold(theoretical_gbps, f64::max)
+            .max(10.0)
+            * 2.0;
         let mut chart = ChartBuilder::on(&root)
-            .caption(format!("{} ({})", sweep.title, sweep.kernel), ("sans-serif", 20))
+            .caption(sweep.title.as_str(), ("sans-serif", 20))
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(60)
@@ -75,26 +101,29 @@ pub fn sweep_svg(sweep: &SweepResult, theoretical_gbps: f64) -> Result<String> {
                 .label(format!("guide: {} — {gbps} GB/s", figure.device))
                 .legend(move |(x, y)| PathElement::new([(x, y), (x + 16, y)], color));
         }
-        chart
-            .draw_series(measured.iter().map(|&(x, lo, _, hi)| {
-                PathElement::new([(x as f64, lo), (x as f64, hi)], BLUE.mix(0.5).stroke_width(3))
-            }))
-            .map_err(plot_error)?;
-        chart
-            .draw_series(LineSeries::new(
-                measured.iter().map(|&(x, _, median, _)| (x as f64, median)),
-                BLUE.stroke_width(2),
-            ))
-            .map_err(plot_error)?
-            .label("measured, median (bars: min–max)")
-            .legend(|(x, y)| PathElement::new([(x, y), (x + 16, y)], BLUE.stroke_width(2)));
-        chart
-            .draw_series(
-                measured
-                    .iter()
-                    .map(|&(x, _, median, _)| Circle::new((x as f64, median), 3, BLUE.filled())),
-            )
-            .map_err(plot_error)?;
+        for (index, (series, points)) in sweep.series.iter().zip(&measured).enumerate() {
+            let color = SERIES_COLORS[index % SERIES_COLORS.len()];
+            chart
+                .draw_series(points.iter().map(|&(x, lo, _, hi)| {
+                    PathElement::new([(x as f64, lo), (x as f64, hi)], color.mix(0.5).stroke_width(3))
+                }))
+                .map_err(plot_error)?;
+            chart
+                .draw_series(LineSeries::new(
+                    points.iter().map(|&(x, _, median, _)| (x as f64, median)),
+                    color.stroke_width(2),
+                ))
+                .map_err(plot_error)?
+                .label(format!("{} [{}]", series.name, series.element))
+                .legend(move |(x, y)| PathElement::new([(x, y), (x + 16, y)], color.stroke_width(2)));
+            chart
+                .draw_series(
+                    points
+                        .iter()
+                        .map(|&(x, _, median, _)| Circle::new((x as f64, median), 3, color.filled())),
+                )
+                .map_err(plot_error)?;
+        }
         chart
             .configure_series_labels()
             .background_style(WHITE.mix(0.85))

@@ -23,7 +23,7 @@
         gpu_launch_sized_workgroup_mem
     )
 )]
-#![feature(core_intrinsics)]
+#![feature(core_intrinsics, portable_simd)]
 #![allow(internal_features)]
 
 #[macro_use]

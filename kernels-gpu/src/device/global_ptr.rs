@@ -60,6 +60,12 @@ impl<T: Copy> GlobalPtr<T> {
         self.ptr
     }
 
+    /// The same address viewed as `U`s (e.g. `f32` → [`F32x4`](crate::device::F32x4)).
+    /// Accesses through the result must respect `U`'s alignment.
+    pub const fn cast<U: Copy>(self) -> GlobalPtr<U> {
+        GlobalPtr::from_raw(self.ptr.cast())
+    }
+
     /// Reads element `index` (`p[index]` in CUDA C).
     ///
     /// # Safety
@@ -91,6 +97,11 @@ impl<T: Copy> GlobalMutPtr<T> {
     /// The raw address.
     pub const fn as_raw(self) -> *mut T {
         self.ptr
+    }
+
+    /// The same address viewed as `U`s; accesses must respect `U`'s alignment.
+    pub const fn cast<U: Copy>(self) -> GlobalMutPtr<U> {
+        GlobalMutPtr::from_raw(self.ptr.cast())
     }
 
     /// The same buffer, read-only.

@@ -13,6 +13,7 @@ mod math;
 mod shared_memory;
 mod sync;
 mod texture;
+mod vector;
 
 pub use dim3::Dim3;
 pub use global_ptr::{GlobalMutPtr, GlobalPtr};
@@ -24,3 +25,4 @@ pub use math::fma;
 pub use shared_memory::{SharedPtr, dynamic_shared_memory};
 pub use sync::sync_threads;
 pub use texture::{TextureObject, tex1d_fetch_f32x4};
+pub use vector::F32x4;

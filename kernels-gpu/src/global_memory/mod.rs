@@ -3,11 +3,21 @@
 //! Launch shape used by the suite: 1-D blocks of [`COPY_BLOCK_THREADS`]
 //! threads, one element per thread, as in the guide's experiments.
 
+mod element_width;
 mod offset_copy;
+mod shift_copy;
 mod stride_copy;
+mod texture_shift_copy;
+mod vector_copy;
 
+pub use element_width::{
+    offset_copy_f16, offset_copy_f32x4, offset_copy_f64, stride_copy_f16, stride_copy_f32x4, stride_copy_f64,
+};
 pub use offset_copy::offset_copy;
+pub use shift_copy::shift_copy;
 pub use stride_copy::stride_copy;
+pub use texture_shift_copy::texture_shift_copy;
+pub use vector_copy::{VECTOR_COPY_UNROLL, vector_copy};
 
 /// Threads per block for the copy kernels (the guide's experiments use 1-D
 /// blocks; 256 is a multiple of the warp size that reaches full occupancy on

@@ -1,0 +1,97 @@
+//! The element types the copy sweeps move: 2-byte `f16`, 4-byte `f32`,
+//! 8-byte `f64` and 16-byte `float4`, each with its kernels, a test pattern
+//! and a sentinel.
+
+use std::fmt::Debug;
+
+use half::f16;
+use kernels_gpu::device::F32x4;
+
+use crate::gpu::DeviceCopy;
+
+/// An element type with offset/stride copy kernels.
+pub trait CopyElement: DeviceCopy + Debug {
+    /// Short name used in reports (`f16`, `f32`, ...).
+    const NAME: &'static str;
+    /// The offset-copy kernel for this width.
+    const OFFSET_KERNEL: &'static str;
+    /// The stride-copy kernel for this width.
+    const STRIDE_KERNEL: &'static str;
+    /// A value the sweeps' inputs never contain.
+    const SENTINEL: Self;
+    /// Element `i` of the input pattern: distinct neighbours, exact in the type.
+    fn pattern(i: usize) -> Self;
+    /// Bitwise equality (the copies move bits; no float comparison semantics).
+    fn same_bits(&self, other: &Self) -> bool;
+}
+
+impl CopyElement for f16 {
+    const NAME: &'static str = "f16";
+    const OFFSET_KERNEL: &'static str = "offset_copy_f16";
+    const STRIDE_KERNEL: &'static str = "stride_copy_f16";
+    const SENTINEL: Self = f16::NEG_ONE;
+    fn pattern(i: usize) -> Self {
+        f16::from_f32((i % 2039) as f32) // integers up to 2048 are exact in f16
+    }
+    fn same_bits(&self, other: &Self) -> bool {
+        self.to_bits() == other.to_bits()
+    }
+}
+
+impl CopyElement for f32 {
+    const NAME: &'static str = "f32";
+    const OFFSET_KERNEL: &'static str = "offset_copy";
+    const STRIDE_KERNEL: &'static str = "stride_copy";
+    const SENTINEL: Self = -1.0;
+    fn pattern(i: usize) -> Self {
+        (i % 16_777_213) as f32 // a prime below 2^24: exact in f32
+    }
+    fn same_bits(&self, other: &Self) -> bool {
+        self.to_bits() == other.to_bits()
+    }
+}
+
+impl CopyElement for f64 {
+    const NAME: &'static str = "f64";
+    const OFFSET_KERNEL: &'static str = "offset_copy_f64";
+    const STRIDE_KERNEL: &'static str = "stride_copy_f64";
+    const SENTINEL: Self = -1.0;
+    fn pattern(i: usize) -> Self {
+        i as f64
+    }
+    fn same_bits(&self, other: &Self) -> bool {
+        self.to_bits() == other.to_bits()
+    }
+}
+
+impl CopyElement for F32x4 {
+    const NAME: &'static str = "f32x4";
+    const OFFSET_KERNEL: &'static str = "offset_copy_f32x4";
+    const STRIDE_KERNEL: &'static str = "stride_copy_f32x4";
+    const SENTINEL: Self = F32x4::from_array([-1.0; 4]);
+    fn pattern(i: usize) -> Self {
+        let x = (i % 4_194_301) as f32 * 4.0;
+        F32x4::from_array([x, x + 1.0, x + 2.0, x + 3.0])
+    }
+    fn same_bits(&self, other: &Self) -> bool {
+        self.to_array().map(f32::to_bits) == other.to_array().map(f32::to_bits)
+    }
+}
+
+/// The input pattern for `len` elements.
+pub fn pattern<T: CopyElement>(len: usize) -> Vec<T> {
+    (0..len).map(T::pattern).collect()
+}
+
+/// The first index where `got` and `expected` differ, described.
+pub fn first_mismatch<T: CopyElement>(got: &[T], expected: &[T]) -> Option<String> {
+    if got.len() != expected.len() {
+        return Some(format!("{} elements, expected {}", got.len(), expected.len()));
+    }
+    got.iter().zip(expected).position(|(g, e)| !g.same_bits(e)).map(|i| {
+        format!(
+            "element {i} is {:?} but the CPU reference says {:?}",
+            got[i], expected[i]
+        )
+    })
+}

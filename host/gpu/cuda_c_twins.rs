@@ -1,0 +1,30 @@
+//! The CUDA C twins of the Rust kernels, compiled at run time with NVRTC.
+
+use std::sync::OnceLock;
+
+use cudarc::nvrtc;
+
+use crate::ptx::PTX_ARCH;
+
+/// CUDA C versions of the kernels: same algorithms, same launch shapes.
+pub const CUDA_C_SOURCE: &str = include_str!("../cuda_c/global_memory.cu");
+
+/// Compiles the twins to PTX for the same virtual architecture as the Rust
+/// PTX (`compute_75` for `sm_75`), so the driver JITs both the same way.
+/// `Err` says why there are no twins (NVRTC missing, or its message).
+pub fn compile_twins() -> Result<String, String> {
+    // SAFETY: only tries to dlopen libnvrtc.
+    if !unsafe { nvrtc::sys::is_culib_present() } {
+        return Err("NVRTC (libnvrtc) not found: CUDA C twins skipped; install the CUDA toolkit's NVRTC or add its lib64 to LD_LIBRARY_PATH".into());
+    }
+    static ARCH: OnceLock<String> = OnceLock::new();
+    let arch = ARCH.get_or_init(|| format!("compute_{}", PTX_ARCH.trim_start_matches("sm_")));
+    let options = nvrtc::CompileOptions {
+        arch: Some(arch.as_str()),
+        options: vec!["--std=c++17".into()],
+        ..Default::default()
+    };
+    nvrtc::compile_ptx_with_opts(CUDA_C_SOURCE, options)
+        .map(|ptx| ptx.to_src())
+        .map_err(|e| format!("NVRTC could not compile the CUDA C twins: {e:?}"))
+}

@@ -1,0 +1,20 @@
+use core::simd::f32x4;
+
+/// Four `f32`s moved as one 128-bit word (CUDA C's `float4`).
+///
+/// A portable-SIMD vector underneath: LLVM keeps it a `<4 x float>`, so a
+/// load or store is a single `ld.global.v4.b32` / `st.global.v4.b32`. (A plain
+/// `#[repr(align(16))] [f32; 4]` is split into two 64-bit accesses.)
+#[repr(transparent)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct F32x4(pub f32x4);
+
+impl F32x4 {
+    pub const fn from_array(values: [f32; 4]) -> Self {
+        Self(f32x4::from_array(values))
+    }
+
+    pub const fn to_array(self) -> [f32; 4] {
+        self.0.to_array()
+    }
+}
