@@ -83,15 +83,35 @@ pub fn pattern<T: CopyElement>(len: usize) -> Vec<T> {
     (0..len).map(T::pattern).collect()
 }
 
-/// The first index where `got` and `expected` differ, described.
+/// The first index where `got` and `expected` differ, described. Checks
+/// chunks on all cores: results are hundreds of MiB.
 pub fn first_mismatch<T: CopyElement>(got: &[T], expected: &[T]) -> Option<String> {
     if got.len() != expected.len() {
         return Some(format!("{} elements, expected {}", got.len(), expected.len()));
     }
-    got.iter().zip(expected).position(|(g, e)| !g.same_bits(e)).map(|i| {
-        format!(
-            "element {i} is {:?} but the CPU reference says {:?}",
-            got[i], expected[i]
-        )
-    })
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(16);
+    let chunk = got.len().div_ceil(workers).max(1 << 16);
+    let index = std::thread::scope(|scope| {
+        let handles: Vec<_> = got
+            .chunks(chunk)
+            .zip(expected.chunks(chunk))
+            .enumerate()
+            .map(|(c, (g, e))| {
+                scope.spawn(move || {
+                    g.iter()
+                        .zip(e)
+                        .position(|(a, b)| !a.same_bits(b))
+                        .map(|i| c * chunk + i)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .filter_map(|h| h.join().expect("comparison thread"))
+            .min()
+    })?;
+    Some(format!(
+        "element {index} is {:?} but the CPU reference says {:?}",
+        got[index], expected[index]
+    ))
 }

@@ -2,7 +2,7 @@ use std::ffi::c_void;
 
 use kernels_gpu::device::Dim3;
 use kernels_gpu::device::{GlobalMutPtr, GlobalPtr, TextureObject as TextureHandle};
-use kernels_gpu::global_memory::COPY_BLOCK_THREADS;
+use kernels_gpu::global_memory::{COPY_BLOCK_THREADS, VECTOR_COPY_MAX_WAVES};
 
 use crate::copy_element::CopyElement;
 use crate::error::{Error, Result};
@@ -229,7 +229,8 @@ pub fn texture_shift_copy(
     unsafe { launch_with(gpu, implementation, "texture_shift_copy", shape, args) }
 }
 
-/// Launches `vector_copy` for the first `n` elements, one full wave of blocks.
+/// Launches `vector_copy` for the first `n` elements: about one vector per
+/// thread, at most [`VECTOR_COPY_MAX_WAVES`] full waves of blocks.
 pub fn vector_copy(
     gpu: &Gpu,
     implementation: Implementation,
@@ -248,8 +249,12 @@ pub fn vector_copy(
         return Err(invalid(K, "buffers must be 16-byte aligned for float4 accesses".into()));
     }
     let kernel = gpu.kernel_for(implementation, K)?;
+    let cap = gpu.full_wave_blocks(kernel, COPY_BLOCK_THREADS)? as u64 * VECTOR_COPY_MAX_WAVES as u64;
+    let blocks = (n / 4)
+        .div_ceil(COPY_BLOCK_THREADS as u64)
+        .clamp(1, cap.min(i32::MAX as u64));
     let shape = LaunchShape {
-        grid: Dim3::x(gpu.full_wave_blocks(kernel, COPY_BLOCK_THREADS)?),
+        grid: Dim3::x(blocks as u32),
         block: Dim3::x(COPY_BLOCK_THREADS),
         shared_bytes: 0,
     };

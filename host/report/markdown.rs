@@ -198,19 +198,20 @@ fn then_vs_now(sweep: &SweepResult) -> Option<String> {
                     let b = s.median_gbps(second)?;
                     let (at, low) = worst(s)?;
                     Some(format!(
-                        "{} ({} B): {:.2}x from {} {first} to {second}, worst {at} at {low:.0} GB/s ({:.1}x)",
+                        "{} ({} B): {a:.0} GB/s at {first}, {:.2}x less at {second}, worst at {at}: {low:.0} GB/s ({:.2}x)",
                         s.element,
                         s.element_bytes,
                         a / b,
-                        sweep.parameter,
                         a / low
                     ))
                 })
                 .collect();
             format!(
-                "Cost by element width (Rust kernels, median GB/s): {}. A 32-byte sector holds 16, 8, 4 or 2 of \
-                 these elements, so wider elements waste fewer bytes per misaligned warp and reach the \
-                 one-element-per-sector floor at smaller strides.",
+                "By element width ({}; Rust kernels, median): {}. With one element per thread, narrow elements are \
+                 limited by memory instructions rather than bytes (compare the aligned figures). A 32-byte sector \
+                 holds 16, 8, 4 or 2 of these elements, so wider elements waste fewer bytes per misaligned warp \
+                 and reach the one-element-per-sector floor at smaller strides.",
+                sweep.parameter,
                 parts.join("; ")
             )
         }

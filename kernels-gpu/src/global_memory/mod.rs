@@ -17,7 +17,7 @@ pub use offset_copy::offset_copy;
 pub use shift_copy::shift_copy;
 pub use stride_copy::stride_copy;
 pub use texture_shift_copy::texture_shift_copy;
-pub use vector_copy::{VECTOR_COPY_UNROLL, vector_copy};
+pub use vector_copy::{VECTOR_COPY_MAX_WAVES, vector_copy};
 
 /// Threads per block for the copy kernels (the guide's experiments use 1-D
 /// blocks; 256 is a multiple of the warp size that reaches full occupancy on
