@@ -64,13 +64,13 @@ pub fn info(device: usize, json: bool) -> Result<String> {
     line("PTX", format!("target {}, ISA {}", ptx.target, ptx.isa_version));
     out.push_str("\nKernels (resource use from the driver's JIT; occupancy at the suite's launch shape):\n");
     out.push_str(&format!(
-        "{:<16} {:>5} {:>11} {:>11} {:>9} {:>6} {:>10} {:>10}\n",
+        "{:<20} {:>5} {:>11} {:>11} {:>9} {:>6} {:>10} {:>10}\n",
         "kernel", "regs", "local B/thr", "static smem", "max block", "block", "blocks/SM", "occupancy"
     ));
     for k in &kernels {
         let r = &k.resources;
         out.push_str(&format!(
-            "{:<16} {:>5} {:>11} {:>11} {:>9} {:>6} {:>10} {:>9.0}%\n",
+            "{:<20} {:>5} {:>11} {:>11} {:>9} {:>6} {:>10} {:>9.0}%\n",
             k.name,
             r.registers_per_thread,
             r.local_bytes_per_thread,
