@@ -47,6 +47,9 @@ pub enum Error {
     /// Report serialization or parsing.
     #[error("{context}: {source}")]
     Json { context: String, source: serde_json::Error },
+    /// A run-time loaded library (cuBLAS) failed or is missing.
+    #[error("{0}")]
+    Library(String),
     /// Plot rendering.
     #[error("plotting {0}")]
     Plot(String),

@@ -287,3 +287,60 @@ fn gpu_vector_and_driver_copies_match_reference() {
     let err = launchers::vector_copy(&gpu, Implementation::Rust, &mut odata, &idata, len as u64 + 1).unwrap_err();
     assert!(matches!(err, Error::InvalidLaunch { .. }), "{err}");
 }
+
+#[test]
+fn gpu_matvec_versions_and_cublas_match_reference() {
+    use ptxsuite::gpu::CublasHandle;
+    use ptxsuite::launchers::{MatVecVersion, matvec};
+    let Some(gpu) = gpu_or_skip("gpu_matvec_versions_and_cublas_match_reference") else {
+        return;
+    };
+    for (width, height) in [(1100u32, 6099u32), (333, 1000), (4096, 257)] {
+        let m_host: Vec<f32> = (0..(width * height) as usize)
+            .map(|i| ((i * 37) % 101) as f32 / 50.0 - 1.0)
+            .collect();
+        let v_host: Vec<f32> = (0..width as usize)
+            .map(|i| ((i * 13) % 17) as f32 / 8.0 - 1.0)
+            .collect();
+        let (expected, scale) = reference::matvec(&m_host, width as usize, height as usize, &v_host);
+        let m = DeviceBuffer::from_host(&gpu, &m_host).unwrap();
+        let v = DeviceBuffer::from_host(&gpu, &v_host).unwrap();
+        let mut w = DeviceBuffer::<f32>::uninit(&gpu, height as usize).unwrap();
+        for imp in implementations(&gpu) {
+            for version in MatVecVersion::ALL {
+                w.fill(f32::NAN).unwrap();
+                matvec(&gpu, imp, version, &m, width, height, &v, &mut w).unwrap();
+                let got = w.to_host().unwrap();
+                if let Some(why) = reference::matvec_mismatch(&got, &expected, &scale) {
+                    panic!("{imp:?} {version:?} {height}x{width}: {why}");
+                }
+            }
+        }
+        match CublasHandle::new(&gpu) {
+            Ok(cublas) => {
+                w.fill(f32::NAN).unwrap();
+                cublas.sgemv_row_major(&m, width, height, &v, &mut w).unwrap();
+                let got = w.to_host().unwrap();
+                assert!(
+                    reference::matvec_mismatch(&got, &expected, &scale).is_none(),
+                    "cuBLAS {height}x{width}"
+                );
+            }
+            Err(why) => eprintln!("cuBLAS check skipped: {why}"),
+        }
+        let err = matvec(
+            &gpu,
+            Implementation::Rust,
+            MatVecVersion::WarpShuffle,
+            &m,
+            width + 1,
+            height,
+            &v,
+            &mut w,
+        );
+        assert!(
+            matches!(err, Err(Error::InvalidLaunch { .. })),
+            "a too-wide product must be refused"
+        );
+    }
+}

@@ -83,7 +83,15 @@ fn experiment_selection_accepts_known_names_only() {
     let all = experiments::select(None).unwrap();
     assert_eq!(
         all.iter().map(|e| e.name).collect::<Vec<_>>(),
-        ["offset", "stride", "shift", "offset-width", "stride-width", "ceiling"]
+        [
+            "offset",
+            "stride",
+            "shift",
+            "offset-width",
+            "stride-width",
+            "ceiling",
+            "matvec"
+        ]
     );
     let one = experiments::select(Some("stride, stride")).unwrap();
     assert_eq!(one.len(), 1);
@@ -156,4 +164,40 @@ fn sector_model_counts_32_byte_sectors() {
     assert_eq!(stride_copy_bytes(32, 2, 16), 2 * 32 * 32);
     // Shift 1: the reads span 5 sectors, the writes 4.
     assert_eq!(shift_copy_bytes(32, 1, 4), (5 + 4) * 32);
+}
+
+#[test]
+fn matvec_shapes_follow_the_versions() {
+    use ptxsuite::launchers::{MatVecVersion, matvec_shape};
+    let lens = (1100 * 60989, 1100, 60989);
+    let naive = matvec_shape(MatVecVersion::RowPerThread, 1100, 60989, lens, 1056).unwrap();
+    assert_eq!(
+        (naive.grid.x, naive.block.x, naive.shared_bytes),
+        (60989u32.div_ceil(256), 256, 0)
+    );
+    let rows = matvec_shape(MatVecVersion::GridStrideRows, 1100, 60989, lens, 1056).unwrap();
+    assert_eq!(rows.grid.x, 239, "never more blocks than rows need");
+    let warp = matvec_shape(MatVecVersion::WarpShuffle, 1100, 60989, lens, 1056).unwrap();
+    assert_eq!((warp.grid.x, warp.shared_bytes), (1056, 256 * 4));
+    let few_rows = matvec_shape(MatVecVersion::TreeSequential, 1100, 10, (11000, 1100, 10), 1056).unwrap();
+    assert_eq!(few_rows.grid.x, 10, "one block per row at most");
+    assert!(matvec_shape(MatVecVersion::WarpShuffle, 1100, 10, (10999, 1100, 10), 1056).is_err());
+    assert!(matvec_shape(MatVecVersion::WarpShuffle, 1100, 10, (11000, 1099, 10), 1056).is_err());
+    assert!(matvec_shape(MatVecVersion::WarpShuffle, 1100, 10, (11000, 1100, 9), 1056).is_err());
+    assert!(matvec_shape(MatVecVersion::WarpShuffle, 0, 10, (11000, 1100, 10), 1056).is_err());
+}
+
+#[test]
+fn matvec_reference_and_tolerance() {
+    use ptxsuite::reference::{matvec, matvec_mismatch};
+    // [[1, 2], [3, 4]] . [5, 6] = [17, 39]
+    let (w, scale) = matvec(&[1.0, 2.0, 3.0, 4.0], 2, 2, &[5.0, 6.0]);
+    assert_eq!(w, [17.0, 39.0]);
+    assert_eq!(scale, [17.0, 39.0]);
+    assert!(matvec_mismatch(&[17.0, 39.0], &w, &scale).is_none());
+    assert!(matvec_mismatch(&[17.0, 39.01], &w, &scale).is_some());
+    assert!(
+        matvec_mismatch(&[f32::NAN, 39.0], &w, &scale).is_some(),
+        "an unwritten row is caught"
+    );
 }

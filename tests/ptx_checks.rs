@@ -26,6 +26,12 @@ fn ptx_has_every_kernel_entry_point() {
         "stride_copy_f64",
         "stride_copy_f32x4",
         "vector_copy",
+        "matvec_row_per_thread",
+        "matvec_grid_stride_rows",
+        "matvec_block_serial_sum",
+        "matvec_tree_interleaved",
+        "matvec_tree_sequential",
+        "matvec_warp_shuffle",
     ] {
         assert!(entries.iter().any(|e| e == name), "{name} missing from {entries:?}");
     }

@@ -5,6 +5,7 @@
 mod copy_ceiling;
 mod copy_sweep;
 mod implementations;
+mod matrix_vector;
 mod offset_stride;
 mod run_settings;
 pub mod sector_model;
@@ -39,6 +40,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
     offset_stride::OFFSET_WIDTH,
     offset_stride::STRIDE_WIDTH,
     copy_ceiling::CEILING,
+    matrix_vector::MATVEC,
 ];
 
 /// The experiments named in a comma-separated `--only` list, or all of them.

@@ -106,7 +106,10 @@ impl Gpu {
                 Ok(module) => module.kernel(name),
                 Err(why) => Err(Error::InvalidInput(why.clone())),
             },
-            Implementation::Driver => Err(Error::MissingKernel(format!("{name} (the driver has no kernels)"))),
+            Implementation::Driver | Implementation::Cublas => Err(Error::MissingKernel(format!(
+                "{name} ({} has no PTX kernels)",
+                implementation.label()
+            ))),
         }
     }
 

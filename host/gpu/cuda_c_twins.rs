@@ -7,7 +7,11 @@ use cudarc::nvrtc;
 use crate::ptx::PTX_ARCH;
 
 /// CUDA C versions of the kernels: same algorithms, same launch shapes.
-pub const CUDA_C_SOURCE: &str = include_str!("../cuda_c/global_memory.cu");
+pub const CUDA_C_SOURCE: &str = concat!(
+    include_str!("../cuda_c/global_memory.cu"),
+    "\n",
+    include_str!("../cuda_c/matrix_vector.cu")
+);
 
 /// Compiles the twins to PTX for the same virtual architecture as the Rust
 /// PTX (`compute_75` for `sm_75`), so the driver JITs both the same way.

@@ -10,6 +10,8 @@ pub enum Implementation {
     CudaC,
     /// The driver itself (`cuMemcpyDtoDAsync`).
     Driver,
+    /// NVIDIA's cuBLAS library (the vendor baseline).
+    Cublas,
 }
 
 impl Implementation {
@@ -18,6 +20,7 @@ impl Implementation {
             Implementation::Rust => "Rust",
             Implementation::CudaC => "CUDA C",
             Implementation::Driver => "driver",
+            Implementation::Cublas => "cuBLAS",
         }
     }
 }

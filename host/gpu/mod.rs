@@ -1,6 +1,7 @@
 //! Safe RAII wrappers over the CUDA driver API (through cudarc's `sys` and `result` layers).
 
 mod context;
+mod cublas_handle;
 mod cuda_c_twins;
 mod device_buffer;
 mod device_info;
@@ -10,6 +11,7 @@ mod module;
 mod texture_object;
 
 pub use context::Gpu;
+pub use cublas_handle::CublasHandle;
 pub use cuda_c_twins::{CUDA_C_SOURCE, compile_twins};
 pub use device_buffer::{DeviceBuffer, DeviceCopy};
 pub use device_info::DeviceInfo;

@@ -5,8 +5,10 @@
 //! The shape checks are pure functions (`*_shape`) so they are tested without a GPU.
 
 mod global_copy;
+mod matrix_vector;
 
 pub use global_copy::{
     driver_copy, offset_copy, offset_copy_shape, shift_copy, shift_copy_shape, stride_copy, stride_copy_shape,
     texture_shift_copy, texture_shift_copy_shape, vector_copy,
 };
+pub use matrix_vector::{MATVEC_BLOCK_THREADS, MatVecVersion, matvec, matvec_shape};

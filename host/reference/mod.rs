@@ -3,5 +3,7 @@
 //! device layer.
 
 mod global_copy;
+mod matrix_vector;
 
 pub use global_copy::{copy_prefix, offset_copy, shift_copy, stride_copy, texture_shift_copy};
+pub use matrix_vector::{MATVEC_RELATIVE_TOLERANCE, matvec, matvec_mismatch};

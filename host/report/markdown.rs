@@ -263,7 +263,93 @@ fn cell(point: Option<&SweepPoint>) -> String {
     }
 }
 
+/// The matrix-vector section, shaped like the whitepaper's Table 1: one row
+/// per version, the GTX 285 time beside each shape's measurements.
+fn matvec_section(sweep: &SweepResult, out: &mut String) {
+    let _ = writeln!(out, "## {}\n", sweep.title);
+    let _ = writeln!(
+        out,
+        "Reproduces {}. Bytes counted: {}.\n",
+        sweep.guide_section, sweep.byte_counting
+    );
+    let _ = writeln!(out, "![{}]({}.svg)\n", sweep.title, sweep.experiment);
+    for note in &sweep.notes {
+        let _ = writeln!(out, "*Note:* {note}\n");
+    }
+    let heights = sweep.values();
+    let ceiling = sweep.series.iter().find(|s| s.kernel == "vector_copy");
+    for &height in &heights {
+        let best = sweep
+            .series
+            .iter()
+            .filter(|s| s.kernel.starts_with("matvec_") && s.implementation == Implementation::Rust)
+            .filter_map(|s| s.median_gbps(height).map(|g| (s, g)))
+            .max_by(|a, b| a.1.total_cmp(&b.1));
+        if let (Some((series, gbps)), Some(copy)) = (best, median(ceiling, height)) {
+            let _ = writeln!(
+                out,
+                "**Height {height}.** Best Rust version: {} at {gbps:.1} GB/s = {:.1}% of the copy ceiling measured \
+                 in the same run ({copy:.1} GB/s).\n",
+                series.name,
+                100.0 * gbps / copy
+            );
+        }
+    }
+    let _ = write!(out, "| version | GTX 285 ms |");
+    for &h in &heights {
+        let _ = write!(out, " h={h}: ms | GB/s | speedup vs Listing 2 | Rust/CUDA C |");
+    }
+    let _ = writeln!(out);
+    let _ = writeln!(out, "|---|---:|{}", "---:|---:|---:|---:|".repeat(heights.len()));
+    let first_rust = sweep.series.iter().find(|s| s.implementation == Implementation::Rust);
+    for s in &sweep.series {
+        let paper = crate::launchers::MatVecVersion::ALL
+            .iter()
+            .find(|v| v.kernel() == s.kernel && s.kernel.starts_with("matvec_"))
+            .map(|v| format!("{}", v.gtx285_ms()))
+            .unwrap_or_else(|| "—".into());
+        let _ = write!(out, "| {} | {paper} |", s.name);
+        for &h in &heights {
+            let point = s.point(h);
+            let ms = point
+                .map(|p| format!("{:.3}", p.time_ms.median))
+                .unwrap_or_else(|| "—".into());
+            let baseline = first_rust.and_then(|b| b.point(h)).map(|p| p.time_ms.median);
+            let speedup = match (baseline, point) {
+                (Some(b), Some(p)) if s.kernel.starts_with("matvec_") => format!("{:.1}x", b / p.time_ms.median),
+                _ => "—".into(),
+            };
+            let twin = match s.implementation {
+                Implementation::Rust => sweep
+                    .series_for(&s.kernel, Implementation::CudaC)
+                    .and_then(|c| Some(s.median_gbps(h)? / c.median_gbps(h)?))
+                    .map(|r| format!("{r:.3}"))
+                    .unwrap_or_else(|| "—".into()),
+                _ => "—".into(),
+            };
+            let _ = write!(out, " {ms} | {} | {speedup} | {twin} |", cell(point));
+        }
+        let _ = writeln!(out);
+    }
+    let _ = writeln!(out, "\nGB/s cells: median (min–max over the samples).");
+    for s in &sweep.series {
+        for p in s.points.iter().filter(|p| !p.verified) {
+            let _ = writeln!(
+                out,
+                "\n**FAILED** {} at height {}: {}",
+                s.name,
+                p.value,
+                p.failure.as_deref().unwrap_or("")
+            );
+        }
+    }
+    let _ = writeln!(out);
+}
+
 fn sweep_section(sweep: &SweepResult, out: &mut String) {
+    if sweep.experiment == "matvec" {
+        return matvec_section(sweep, out);
+    }
     let _ = writeln!(out, "## {}\n", sweep.title);
     let _ = writeln!(
         out,

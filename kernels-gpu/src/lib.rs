@@ -31,6 +31,7 @@ mod kernel_macro;
 
 pub mod device;
 pub mod global_memory;
+pub mod matrix_vector;
 
 #[cfg(not(target_arch = "nvptx64"))]
 pub mod emulator;

@@ -14,6 +14,7 @@ mod shared_memory;
 mod sync;
 mod texture;
 mod vector;
+mod warp;
 
 pub use dim3::Dim3;
 pub use global_ptr::{GlobalMutPtr, GlobalPtr};
@@ -26,3 +27,4 @@ pub use shared_memory::{SharedPtr, dynamic_shared_memory};
 pub use sync::sync_threads;
 pub use texture::{TextureObject, tex1d_fetch_f32x4};
 pub use vector::F32x4;
+pub use warp::{WARP_SIZE, shfl_down_sync};

@@ -9,6 +9,7 @@ use super::block_barrier::BlockBarrier;
 use super::fault::{EmulatorError, Fault, FaultKind};
 use super::memory_map::MemoryMap;
 use super::thread_context::{self, EmulatorAbort, ThreadContext};
+use super::warp_exchange::WarpExchange;
 use super::{LaunchConfig, MAX_THREADS_PER_BLOCK};
 use crate::device::Dim3;
 
@@ -23,6 +24,8 @@ const MAX_SHARED_BYTES: usize = 227 * 1024;
 pub(crate) struct LaunchState {
     pub memory: MemoryMap,
     pub barrier: BlockBarrier,
+    /// One shuffle rendezvous per warp of the block.
+    pub warps: Vec<WarpExchange>,
     pub shared_bytes: usize,
     /// The block's dynamic shared memory (16-byte aligned words).
     shared: UnsafeCell<Vec<u128>>,
@@ -51,6 +54,14 @@ impl LaunchState {
         }
         self.aborted.store(true, Ordering::SeqCst);
         self.barrier.abort();
+        for warp in &self.warps {
+            warp.abort();
+        }
+    }
+
+    /// Lanes in warp `warp` of the block (the last warp may be partial).
+    pub fn warp_lanes(&self, warp: usize) -> u32 {
+        self.warps[warp].lanes()
     }
 
     fn poison_shared_memory(&self) {
@@ -116,6 +127,9 @@ pub(crate) fn run(memory: &MemoryMap, config: LaunchConfig, kernel: &(dyn Fn() +
     let launch = Arc::new(LaunchState {
         memory: memory.clone(),
         barrier: BlockBarrier::new(threads),
+        warps: (0..threads.div_ceil(32))
+            .map(|w| WarpExchange::new((threads - 32 * w).min(32)))
+            .collect(),
         shared_bytes: config.shared_bytes,
         shared: UnsafeCell::new(vec![u128::MAX; config.shared_bytes.div_ceil(16)]),
         aborted: AtomicBool::new(false),
@@ -148,7 +162,8 @@ pub(crate) fn run(memory: &MemoryMap, config: LaunchConfig, kernel: &(dyn Fn() +
                         let outcome = catch_unwind(AssertUnwindSafe(kernel));
                         match outcome {
                             Ok(()) => {
-                                if let Err(kind) = launch.barrier.thread_exit() {
+                                let warp = &launch.warps[linear_thread as usize / 32];
+                                if let Err(kind) = launch.barrier.thread_exit().and(warp.thread_exit()) {
                                     launch.record_fault(block_idx, thread_idx, kind);
                                 }
                             }
@@ -167,6 +182,9 @@ pub(crate) fn run(memory: &MemoryMap, config: LaunchConfig, kernel: &(dyn Fn() +
                         // a slow thread leave this loop early.
                         if block_end.wait().is_leader() {
                             launch.barrier.reset_for_next_block();
+                            for warp in &launch.warps {
+                                warp.reset_for_next_block();
+                            }
                             launch.poison_shared_memory();
                             stop.store(launch.aborted.load(Ordering::SeqCst), Ordering::SeqCst);
                         }

@@ -41,6 +41,7 @@ mod fault;
 mod grid_runner;
 mod memory_map;
 pub(crate) mod thread_context;
+mod warp_exchange;
 
 use core::marker::PhantomData;
 use std::time::Duration;

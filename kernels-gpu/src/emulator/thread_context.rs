@@ -164,3 +164,26 @@ pub(crate) fn texture_fetch(texture: TextureObject, index: i32) -> [f32; 4] {
         None => fault(FaultKind::UnknownTexture { handle: texture.0 }),
     }
 }
+
+/// `shfl.sync.down` over the current thread's warp: the value of lane `lane + delta`, or our own.
+pub(crate) fn shfl_down(value: u32, delta: u32, site: &'static Location<'static>) -> u32 {
+    let (launch, linear) = with(|t| {
+        let b = t.block_dim;
+        let linear = t.thread_idx.x + b.x * (t.thread_idx.y + b.y * t.thread_idx.z);
+        (t.launch.clone(), linear)
+    });
+    let (warp, lane) = ((linear / 32) as usize, linear % 32);
+    let exchange = &launch.warps[warp];
+    match exchange.exchange(lane, value, site) {
+        Ok(values) => {
+            let source = lane + delta;
+            if delta < 32 && source < 32 && (source as usize) < values.len() && source < launch.warp_lanes(warp) {
+                values[source as usize]
+            } else {
+                value
+            }
+        }
+        Err(BarrierError::Aborted) => std::panic::resume_unwind(Box::new(EmulatorAbort)),
+        Err(BarrierError::Fault(kind)) => fault(kind),
+    }
+}

@@ -1,0 +1,71 @@
+//! criterion benchmarks of the whitepaper's matrix-vector versions on its own
+//! shape (1100 × 60989), timed with CUDA events; throughput counts M + V + W
+//! in decimal bytes. Rust, CUDA C twins (with NVRTC) and cuBLAS SGEMV (when
+//! present). Without a GPU they print that they were skipped and exit 0.
+
+use std::time::Duration;
+
+use criterion::{BenchmarkId, Criterion, Throughput};
+use ptxsuite::gpu::{CublasHandle, DeviceBuffer, EventTimer, Gpu, Implementation};
+use ptxsuite::launchers::{MatVecVersion, matvec};
+
+const WIDTH: u32 = 1100;
+const HEIGHT: u32 = 60989;
+
+fn main() {
+    let gpu = match Gpu::open(0) {
+        Ok(gpu) => gpu,
+        Err(e) => {
+            println!("matrix_vector benchmarks skipped: {e}");
+            return;
+        }
+    };
+    let mut implementations = vec![Implementation::Rust];
+    match gpu.twins() {
+        Ok(_) => implementations.push(Implementation::CudaC),
+        Err(why) => println!("CUDA C twins skipped: {why}"),
+    }
+    let elements = (WIDTH * HEIGHT) as usize;
+    let m = DeviceBuffer::from_host(&gpu, &vec![0.5f32; elements]).expect("matrix");
+    let v = DeviceBuffer::from_host(&gpu, &vec![0.25f32; WIDTH as usize]).expect("vector");
+    let mut w = DeviceBuffer::<f32>::uninit(&gpu, HEIGHT as usize).expect("result");
+    let timer = EventTimer::new(&gpu).expect("events");
+    let time = |iters: u64, launch: &mut dyn FnMut() -> ptxsuite::Result<()>| {
+        let ms = timer
+            .time_ms(gpu.stream(), || {
+                for _ in 0..iters {
+                    launch()?;
+                }
+                Ok(())
+            })
+            .expect("timed launches");
+        Duration::from_secs_f64(ms / 1e3)
+    };
+    let mut c = Criterion::default().configure_from_args();
+    let mut group = c.benchmark_group("matvec_1100x60989");
+    group.throughput(Throughput::BytesDecimal(
+        4 * (elements as u64 + WIDTH as u64 + HEIGHT as u64),
+    ));
+    for version in MatVecVersion::ALL {
+        for &imp in &implementations {
+            let id = BenchmarkId::new(format!("listing{}", version.listing()), imp.label());
+            group.bench_function(id, |b| {
+                let mut launch = || matvec(&gpu, imp, version, &m, WIDTH, HEIGHT, &v, &mut w);
+                launch().expect("warm-up");
+                b.iter_custom(|iters| time(iters, &mut launch));
+            });
+        }
+    }
+    match CublasHandle::new(&gpu) {
+        Ok(cublas) => {
+            group.bench_function("cublasSgemv", |b| {
+                let mut launch = || cublas.sgemv_row_major(&m, WIDTH, HEIGHT, &v, &mut w);
+                launch().expect("warm-up");
+                b.iter_custom(|iters| time(iters, &mut launch));
+            });
+        }
+        Err(why) => println!("cuBLAS baseline skipped: {why}"),
+    }
+    group.finish();
+    c.final_summary();
+}

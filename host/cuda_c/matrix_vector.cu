@@ -1,0 +1,121 @@
+// CUDA C twins of ptxsuite's matrix-vector kernels (kernels-gpu/src/matrix_vector/):
+// the OpenCL whitepaper's Listings 2-7 in CUDA C, with the same fixes as the
+// Rust versions (row guard in Listing 2, 64-bit row offsets, shuffles instead
+// of warp-synchronous shared memory in Listing 7).
+
+__device__ __forceinline__ float strided_partial_dot(const float *m, unsigned int width, unsigned int y, const float *v)
+{
+    const float *row = m + (long long)y * width;
+    float sum = 0.0f;
+    for (unsigned int x = threadIdx.x; x < width; x += blockDim.x)
+        sum += row[x] * v[x];
+    return sum;
+}
+
+// Listing 2 (with the missing y < height guard).
+extern "C" __global__ void matvec_row_per_thread(const float *m, unsigned int width, unsigned int height,
+                                                 const float *v, float *w)
+{
+    unsigned int y = blockIdx.x * blockDim.x + threadIdx.x;
+    if (y >= height) return;
+    const float *row = m + (long long)y * width;
+    float dot = 0.0f;
+    for (unsigned int x = 0; x < width; ++x)
+        dot += row[x] * v[x];
+    w[y] = dot;
+}
+
+// Listing 3.
+extern "C" __global__ void matvec_grid_stride_rows(const float *m, unsigned int width, unsigned int height,
+                                                   const float *v, float *w)
+{
+    for (unsigned int y = blockIdx.x * blockDim.x + threadIdx.x; y < height; y += gridDim.x * blockDim.x) {
+        const float *row = m + (long long)y * width;
+        float dot = 0.0f;
+        for (unsigned int x = 0; x < width; ++x)
+            dot += row[x] * v[x];
+        w[y] = dot;
+    }
+}
+
+// Listing 4.
+extern "C" __global__ void matvec_block_serial_sum(const float *m, unsigned int width, unsigned int height,
+                                                   const float *v, float *w)
+{
+    extern __shared__ float partial[];
+    for (unsigned int y = blockIdx.x; y < height; y += gridDim.x) {
+        partial[threadIdx.x] = strided_partial_dot(m, width, y, v);
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            float dot = 0.0f;
+            for (unsigned int t = 0; t < blockDim.x; ++t)
+                dot += partial[t];
+            w[y] = dot;
+        }
+        __syncthreads();
+    }
+}
+
+// Listing 5: interleaved addressing.
+extern "C" __global__ void matvec_tree_interleaved(const float *m, unsigned int width, unsigned int height,
+                                                   const float *v, float *w)
+{
+    extern __shared__ float partial[];
+    for (unsigned int y = blockIdx.x; y < height; y += gridDim.x) {
+        partial[threadIdx.x] = strided_partial_dot(m, width, y, v);
+        for (unsigned int stride = 1; stride < blockDim.x; stride *= 2) {
+            __syncthreads();
+            unsigned int index = 2 * stride * threadIdx.x;
+            if (index < blockDim.x)
+                partial[index] += partial[index + stride];
+        }
+        if (threadIdx.x == 0)
+            w[y] = partial[0];
+        __syncthreads();
+    }
+}
+
+// Listing 6: sequential addressing.
+extern "C" __global__ void matvec_tree_sequential(const float *m, unsigned int width, unsigned int height,
+                                                  const float *v, float *w)
+{
+    extern __shared__ float partial[];
+    for (unsigned int y = blockIdx.x; y < height; y += gridDim.x) {
+        partial[threadIdx.x] = strided_partial_dot(m, width, y, v);
+        for (unsigned int stride = blockDim.x / 2; stride > 0; stride /= 2) {
+            __syncthreads();
+            if (threadIdx.x < stride)
+                partial[threadIdx.x] += partial[threadIdx.x + stride];
+        }
+        if (threadIdx.x == 0)
+            w[y] = partial[0];
+        __syncthreads();
+    }
+}
+
+__device__ __forceinline__ float warp_sum(float value)
+{
+    for (int offset = 16; offset > 0; offset /= 2)
+        value += __shfl_down_sync(0xffffffffu, value, offset);
+    return value;
+}
+
+// Listing 7, modern form: warp shuffles.
+extern "C" __global__ void matvec_warp_shuffle(const float *m, unsigned int width, unsigned int height,
+                                               const float *v, float *w)
+{
+    extern __shared__ float warp_sums[];
+    unsigned int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = blockDim.x / 32;
+    for (unsigned int y = blockIdx.x; y < height; y += gridDim.x) {
+        float sum = warp_sum(strided_partial_dot(m, width, y, v));
+        if (lane == 0)
+            warp_sums[warp] = sum;
+        __syncthreads();
+        if (warp == 0) {
+            float total = warp_sum(threadIdx.x < warps ? warp_sums[threadIdx.x] : 0.0f);
+            if (threadIdx.x == 0)
+                w[y] = total;
+        }
+        __syncthreads();
+    }
+}

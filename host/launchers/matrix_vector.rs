@@ -1,0 +1,138 @@
+use std::ffi::c_void;
+
+use kernels_gpu::device::Dim3;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::gpu::{DeviceBuffer, Gpu, Implementation, LaunchShape};
+
+/// Threads per block for every version (the whitepaper's work-group size: a
+/// power of two and a multiple of the warp size, as Listings 5–7 need).
+pub const MATVEC_BLOCK_THREADS: u32 = 256;
+
+/// The whitepaper's seven `MatrixVectorMul` versions (Listing 1 is the CPU one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum MatVecVersion {
+    RowPerThread,
+    GridStrideRows,
+    BlockSerialSum,
+    TreeInterleaved,
+    TreeSequential,
+    WarpShuffle,
+}
+
+impl MatVecVersion {
+    pub const ALL: [Self; 6] = [
+        Self::RowPerThread,
+        Self::GridStrideRows,
+        Self::BlockSerialSum,
+        Self::TreeInterleaved,
+        Self::TreeSequential,
+        Self::WarpShuffle,
+    ];
+
+    pub fn kernel(self) -> &'static str {
+        match self {
+            Self::RowPerThread => "matvec_row_per_thread",
+            Self::GridStrideRows => "matvec_grid_stride_rows",
+            Self::BlockSerialSum => "matvec_block_serial_sum",
+            Self::TreeInterleaved => "matvec_tree_interleaved",
+            Self::TreeSequential => "matvec_tree_sequential",
+            Self::WarpShuffle => "matvec_warp_shuffle",
+        }
+    }
+
+    /// The whitepaper listing this version reproduces.
+    pub fn listing(self) -> u32 {
+        match self {
+            Self::RowPerThread => 2,
+            Self::GridStrideRows => 3,
+            Self::BlockSerialSum => 4,
+            Self::TreeInterleaved => 5,
+            Self::TreeSequential => 6,
+            Self::WarpShuffle => 7,
+        }
+    }
+
+    /// Table 1 of the whitepaper: ms on a GTX 285, width 1100, height 60989.
+    pub fn gtx285_ms(self) -> f64 {
+        match self {
+            Self::RowPerThread => 83.2,
+            Self::GridStrideRows => 82.2,
+            Self::BlockSerialSum => 32.5,
+            Self::TreeInterleaved => 12.1,
+            Self::TreeSequential => 9.6,
+            Self::WarpShuffle => 9.2,
+        }
+    }
+
+    fn one_block_per_row(self) -> bool {
+        !matches!(self, Self::RowPerThread | Self::GridStrideRows)
+    }
+}
+
+/// The launch shape of a version, after checking the buffers: `m` must hold
+/// `width * height` floats, `v` `width`, `w` `height`. `wave_blocks` is the
+/// number of blocks that fill the GPU once (grid-stride versions use at most that).
+pub fn matvec_shape(
+    version: MatVecVersion,
+    width: u32,
+    height: u32,
+    (m_len, v_len, w_len): (usize, usize, usize),
+    wave_blocks: u32,
+) -> Result<LaunchShape> {
+    let invalid = |reason: String| Error::InvalidLaunch {
+        kernel: "matrix-vector",
+        reason,
+    };
+    if width == 0 || height == 0 {
+        return Err(invalid(format!("a {height} x {width} matrix is empty")));
+    }
+    if (m_len as u64) < width as u64 * height as u64 || v_len < width as usize || w_len < height as usize {
+        return Err(invalid(format!(
+            "a {height} x {width} product needs M >= {}, V >= {width}, W >= {height} floats; got {m_len}, {v_len}, {w_len}",
+            width as u64 * height as u64
+        )));
+    }
+    let block = MATVEC_BLOCK_THREADS;
+    let thread_blocks = height.div_ceil(block);
+    let (grid, shared_bytes) = match version {
+        MatVecVersion::RowPerThread => (thread_blocks, 0),
+        MatVecVersion::GridStrideRows => (thread_blocks.min(wave_blocks.max(1)), 0),
+        _ => (height.min(wave_blocks.max(1)), block * 4),
+    };
+    debug_assert!(version.one_block_per_row() == (shared_bytes > 0));
+    Ok(LaunchShape {
+        grid: Dim3::x(grid),
+        block: Dim3::x(block),
+        shared_bytes,
+    })
+}
+
+/// Launches one version: `w = m · v` for a row-major `height × width` matrix.
+#[allow(clippy::too_many_arguments)]
+pub fn matvec(
+    gpu: &Gpu,
+    implementation: Implementation,
+    version: MatVecVersion,
+    m: &DeviceBuffer<f32>,
+    width: u32,
+    height: u32,
+    v: &DeviceBuffer<f32>,
+    w: &mut DeviceBuffer<f32>,
+) -> Result<()> {
+    let kernel = gpu.kernel_for(implementation, version.kernel())?;
+    let wave = gpu.full_wave_blocks(kernel, MATVEC_BLOCK_THREADS)?;
+    let shape = matvec_shape(version, width, height, (m.len(), v.len(), w.len()), wave)?;
+    let (mut pm, mut pw, mut ph, mut pv, mut pout) = (m.as_global(), width, height, v.as_global(), w.as_global_mut());
+    let mut params = [
+        (&raw mut pm).cast::<c_void>(),
+        (&raw mut pw).cast::<c_void>(),
+        (&raw mut ph).cast::<c_void>(),
+        (&raw mut pv).cast::<c_void>(),
+        (&raw mut pout).cast::<c_void>(),
+    ];
+    // SAFETY: (const float*, uint, uint, const float*, float*) matches every version; the shape check proved the
+    // buffers hold the matrix, vector and result, and the shared memory matches the block size.
+    unsafe { kernel.launch(gpu.stream(), shape, &mut params) }
+}
