@@ -48,7 +48,7 @@ fn main() {
     ));
     for version in MatVecVersion::ALL {
         for &imp in &implementations {
-            let id = BenchmarkId::new(format!("listing{}", version.listing()), imp.label());
+            let id = BenchmarkId::new(version.kernel(), imp.label());
             group.bench_function(id, |b| {
                 let mut launch = || matvec(&gpu, imp, version, &m, WIDTH, HEIGHT, &v, &mut w);
                 launch().expect("warm-up");

@@ -32,6 +32,7 @@ fn ptx_has_every_kernel_entry_point() {
         "matvec_tree_interleaved",
         "matvec_tree_sequential",
         "matvec_warp_shuffle",
+        "matvec_warp_per_row",
     ] {
         assert!(entries.iter().any(|e| e == name), "{name} missing from {entries:?}");
     }

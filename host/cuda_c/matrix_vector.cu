@@ -119,3 +119,30 @@ extern "C" __global__ void matvec_warp_shuffle(const float *m, unsigned int widt
         __syncthreads();
     }
 }
+
+// Beyond the whitepaper: one warp per row, float4 loads, shuffle reduction.
+extern "C" __global__ void matvec_warp_per_row(const float *m, unsigned int width, unsigned int height,
+                                               const float *v, float *w)
+{
+    unsigned int lane = threadIdx.x % 32, warps_per_block = blockDim.x / 32;
+    unsigned int warps = gridDim.x * warps_per_block;
+    bool vectorized = width % 4 == 0;
+    for (unsigned int y = blockIdx.x * warps_per_block + threadIdx.x / 32; y < height; y += warps) {
+        long long row = (long long)y * width;
+        float sum = 0.0f;
+        if (vectorized) {
+            const float4 *m4 = reinterpret_cast<const float4 *>(m) + row / 4;
+            const float4 *v4 = reinterpret_cast<const float4 *>(v);
+            for (unsigned int x = lane; x < width / 4; x += 32) {
+                float4 a = m4[x], b = v4[x];
+                sum = fmaf(a.w, b.w, fmaf(a.z, b.z, fmaf(a.y, b.y, fmaf(a.x, b.x, sum))));
+            }
+        } else {
+            for (unsigned int x = lane; x < width; x += 32)
+                sum = fmaf(m[row + x], v[x], sum);
+        }
+        sum = warp_sum(sum);
+        if (lane == 0)
+            w[y] = sum;
+    }
+}

@@ -54,7 +54,7 @@ fn run(gpu: &Gpu, settings: &RunSettings, progress: &ProgressBar) -> Result<Swee
     };
     for version in MatVecVersion::ALL {
         for &imp in &implementations {
-            let name = format!("Listing {} · {}", version.listing(), imp.label());
+            let name = format!("{} · {}", version.label(), imp.label());
             plan.push((Launch::Kernel(version, imp), series(name, version.kernel(), imp)));
         }
     }

@@ -301,12 +301,17 @@ fn matvec_section(sweep: &SweepResult, out: &mut String) {
     }
     let _ = writeln!(out);
     let _ = writeln!(out, "|---|---:|{}", "---:|---:|---:|---:|".repeat(heights.len()));
-    let first_rust = sweep.series.iter().find(|s| s.implementation == Implementation::Rust);
     for s in &sweep.series {
+        // Speedups are over Listing 2 of the same implementation.
+        let first_rust = sweep
+            .series
+            .iter()
+            .find(|b| b.kernel == "matvec_row_per_thread" && b.implementation == s.implementation);
         let paper = crate::launchers::MatVecVersion::ALL
             .iter()
             .find(|v| v.kernel() == s.kernel && s.kernel.starts_with("matvec_"))
-            .map(|v| format!("{}", v.gtx285_ms()))
+            .and_then(|v| v.gtx285_ms())
+            .map(|ms| format!("{ms}"))
             .unwrap_or_else(|| "—".into());
         let _ = write!(out, "| {} | {paper} |", s.name);
         for &h in &heights {

@@ -23,17 +23,17 @@ kernel! {
     /// `m`: `width * height` floats, `v`: `width`, `w`: `height`; shared memory as above.
     pub unsafe fn matvec_block_serial_sum(m: GlobalPtr<f32>, width: u32, height: u32, v: GlobalPtr<f32>, w: GlobalMutPtr<f32>) {
         let partial = dynamic_shared_memory::<f32>();
-        let tid = thread_idx_x() as usize;
+        let tid = thread_idx_x();
         let mut y = block_idx_x();
         while y < height {
             // SAFETY: y < height; shared memory holds blockDim.x floats (launcher).
             unsafe {
-                partial.store(tid, strided_partial_dot(m, width, y, v));
+                partial.store(tid as usize, strided_partial_dot(m, width, y, v));
                 sync_threads();
                 if tid == 0 {
                     let mut dot = 0.0f32;
-                    for t in 0..block_dim_x() as usize {
-                        dot += partial.load(t);
+                    for t in 0..block_dim_x() {
+                        dot += partial.load(t as usize);
                     }
                     w.store(y as isize, dot);
                 }

@@ -1,7 +1,7 @@
 //! `W = M · V` for a `height × width` row-major matrix `M`: the seven
 //! versions of NVIDIA's "OpenCL Programming for the CUDA Architecture"
 //! whitepaper (Listings 2–7), in Rust, with the fixes its listings need on
-//! today's hardware.
+//! today's hardware, and one step past them (`matvec_warp_per_row`).
 //!
 //! Every version: `m` holds `width * height` floats, `v` holds `width`, `w`
 //! receives `height`; products are accumulated with FMA (as CUDA C compilers
@@ -16,6 +16,7 @@ mod grid_stride_rows;
 mod row_per_thread;
 mod tree_interleaved;
 mod tree_sequential;
+mod warp_per_row;
 mod warp_shuffle;
 
 pub use block_serial_sum::matvec_block_serial_sum;
@@ -23,6 +24,7 @@ pub use grid_stride_rows::matvec_grid_stride_rows;
 pub use row_per_thread::matvec_row_per_thread;
 pub use tree_interleaved::matvec_tree_interleaved;
 pub use tree_sequential::matvec_tree_sequential;
+pub use warp_per_row::matvec_warp_per_row;
 pub use warp_shuffle::matvec_warp_shuffle;
 
 use crate::device::{GlobalPtr, block_dim_x, fma, thread_idx_x};

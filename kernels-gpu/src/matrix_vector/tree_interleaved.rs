@@ -20,19 +20,21 @@ kernel! {
     /// As Listing 4, and `blockDim.x` a power of two.
     pub unsafe fn matvec_tree_interleaved(m: GlobalPtr<f32>, width: u32, height: u32, v: GlobalPtr<f32>, w: GlobalMutPtr<f32>) {
         let partial = dynamic_shared_memory::<f32>();
-        let tid = thread_idx_x() as usize;
-        let n = block_dim_x() as usize;
+        // 32-bit index arithmetic, as in the listing: 64-bit multiplies in the reduction loop cost time.
+        let tid = thread_idx_x();
+        let n = block_dim_x();
         let mut y = block_idx_x();
         while y < height {
             // SAFETY: y < height; every shared index is < n (power of two, launcher-checked).
             unsafe {
-                partial.store(tid, strided_partial_dot(m, width, y, v));
+                partial.store(tid as usize, strided_partial_dot(m, width, y, v));
                 let mut stride = 1;
                 while stride < n {
                     sync_threads();
                     let index = 2 * stride * tid;
                     if index < n {
-                        partial.store(index, partial.load(index) + partial.load(index + stride));
+                        let (a, b) = (index as usize, (index + stride) as usize);
+                        partial.store(a, partial.load(a) + partial.load(b));
                     }
                     stride *= 2;
                 }

@@ -18,17 +18,19 @@ kernel! {
     /// As Listing 4, and `blockDim.x` a power of two.
     pub unsafe fn matvec_tree_sequential(m: GlobalPtr<f32>, width: u32, height: u32, v: GlobalPtr<f32>, w: GlobalMutPtr<f32>) {
         let partial = dynamic_shared_memory::<f32>();
-        let tid = thread_idx_x() as usize;
+        // 32-bit index arithmetic, as in the listing.
+        let tid = thread_idx_x();
         let mut y = block_idx_x();
         while y < height {
             // SAFETY: y < height; every shared index is < blockDim.x.
             unsafe {
-                partial.store(tid, strided_partial_dot(m, width, y, v));
-                let mut stride = block_dim_x() as usize / 2;
+                partial.store(tid as usize, strided_partial_dot(m, width, y, v));
+                let mut stride = block_dim_x() / 2;
                 while stride > 0 {
                     sync_threads();
                     if tid < stride {
-                        partial.store(tid, partial.load(tid) + partial.load(tid + stride));
+                        let (a, b) = (tid as usize, (tid + stride) as usize);
+                        partial.store(a, partial.load(a) + partial.load(b));
                     }
                     stride /= 2;
                 }

@@ -6,7 +6,7 @@ use crate::device::{
 
 /// Sum over the 32 lanes of a warp; lane 0 holds the total.
 #[inline(always)]
-fn warp_sum(mut value: f32) -> f32 {
+pub(super) fn warp_sum(mut value: f32) -> f32 {
     let mut offset = WARP_SIZE / 2;
     while offset > 0 {
         value += shfl_down_sync(value, offset);

@@ -1,0 +1,64 @@
+use super::warp_shuffle::warp_sum;
+use crate::device::{
+    F32x4, GlobalMutPtr, GlobalPtr, WARP_SIZE, block_dim_x, block_idx_x, fma, grid_dim_x, thread_idx_x,
+};
+
+kernel! {
+    /// Beyond the whitepaper: one *warp* per row, 128-bit loads, shuffle
+    /// reduction — no shared memory and no block-wide barrier at all.
+    ///
+    /// **Demonstrates** what the whitepaper's walk leads to on today's GPUs:
+    /// Listings 4–7 spend a `__syncthreads` (or several) per row so 256
+    /// threads can share one row; a warp can reduce on its own with
+    /// `shfl.sync`, so each warp streams its rows independently and the
+    /// kernel becomes a pure read of `M`.
+    ///
+    /// **Indexing**: warp `k` of the grid (`blockIdx.x * warps_per_block +
+    /// threadIdx.x / 32`) handles rows `k, k + K, ...` (`K` = warps in the
+    /// grid); lane `l` reads `float4`s `l, l + 32, ...` of the row when
+    /// `width % 4 == 0` (rows then start 16-byte aligned), else floats.
+    ///
+    /// **Launch**: 1-D, `blockDim.x` a multiple of 32; the suite uses 256
+    /// threads and `min(one full wave, ceil(height / 8))` blocks; no shared memory.
+    ///
+    /// **Expected**: close to the copy ceiling for the bytes of `M`.
+    ///
+    /// # Safety
+    /// `m`: `width * height` floats, `v`: `width`, `w`: `height`; `m` and `v`
+    /// 16-byte aligned; `blockDim.x` a multiple of 32.
+    pub unsafe fn matvec_warp_per_row(m: GlobalPtr<f32>, width: u32, height: u32, v: GlobalPtr<f32>, w: GlobalMutPtr<f32>) {
+        let lane = thread_idx_x() % WARP_SIZE;
+        let warps_per_block = block_dim_x() / WARP_SIZE;
+        let mut y = block_idx_x() * warps_per_block + thread_idx_x() / WARP_SIZE;
+        let warps = grid_dim_x() * warps_per_block;
+        let vectorized = width % 4 == 0;
+        let (m4, v4): (GlobalPtr<F32x4>, GlobalPtr<F32x4>) = (m.cast(), v.cast());
+        while y < height {
+            let row = y as isize * width as isize;
+            let mut sum = 0.0f32;
+            if vectorized {
+                let (row4, n4) = (row / 4, width / 4);
+                let mut x = lane;
+                while x < n4 {
+                    // SAFETY: x < width / 4 and y < height: inside M and V, 16-byte aligned (width % 4 == 0).
+                    let (a, b) = unsafe { (m4.load(row4 + x as isize).to_array(), v4.load(x as isize).to_array()) };
+                    sum = fma(a[3], b[3], fma(a[2], b[2], fma(a[1], b[1], fma(a[0], b[0], sum))));
+                    x += WARP_SIZE;
+                }
+            } else {
+                let mut x = lane;
+                while x < width {
+                    // SAFETY: x < width, y < height.
+                    sum = unsafe { fma(m.load(row + x as isize), v.load(x as isize), sum) };
+                    x += WARP_SIZE;
+                }
+            }
+            let total = warp_sum(sum);
+            if lane == 0 {
+                // SAFETY: y < height.
+                unsafe { w.store(y as isize, total) };
+            }
+            y += warps;
+        }
+    }
+}
