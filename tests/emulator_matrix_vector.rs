@@ -37,16 +37,16 @@ fn floats(store: &mut [F32x4]) -> &mut [f32] {
 }
 
 fn run(version: Version, shared: bool, width: u32, height: u32, blocks: u32, block: u32) -> Vec<f32> {
-    let m: Vec<f32> = (0..(width * height) as usize)
-        .map(|i| ((i * 37) % 101) as f32 / 50.0 - 1.0)
-        .collect();
-    let v: Vec<f32> = (0..width as usize)
-        .map(|i| ((i * 13) % 17) as f32 / 8.0 - 1.0)
-        .collect();
+    let (elements, width_len) = ((width * height) as usize, width as usize);
+    let mut m_store = aligned(elements, |i| ((i * 37) % 101) as f32 / 50.0 - 1.0);
+    let mut v_store = aligned(width_len, |i| ((i * 13) % 17) as f32 / 8.0 - 1.0);
+    let m = floats(&mut m_store)[..elements].to_vec();
+    let v = floats(&mut v_store)[..width_len].to_vec();
     let mut w = vec![f32::NAN; height as usize];
     {
         let mut emu = Emulator::new();
-        let (pm, pv, pw) = (emu.global(&m), emu.global(&v), emu.global_mut(&mut w));
+        let (m_dev, v_dev) = (&floats(&mut m_store)[..elements], &floats(&mut v_store)[..width_len]);
+        let (pm, pv, pw) = (emu.global(m_dev), emu.global(v_dev), emu.global_mut(&mut w));
         let shared_bytes = if shared { block as usize * 4 } else { 0 };
         emu.launch(
             LaunchConfig::new(Dim3::x(blocks), Dim3::x(block), shared_bytes),
