@@ -5,11 +5,10 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Barrier, Mutex};
 
-use super::block_barrier::BlockBarrier;
 use super::fault::{EmulatorError, Fault, FaultKind};
 use super::memory_map::MemoryMap;
+use super::rendezvous::Rendezvous;
 use super::thread_context::{self, EmulatorAbort, ThreadContext};
-use super::warp_exchange::WarpExchange;
 use super::{LaunchConfig, MAX_THREADS_PER_BLOCK};
 use crate::device::Dim3;
 
@@ -23,9 +22,10 @@ const MAX_SHARED_BYTES: usize = 227 * 1024;
 /// What the threads of one launch share.
 pub(crate) struct LaunchState {
     pub memory: MemoryMap,
-    pub barrier: BlockBarrier,
+    /// The block's `sync_threads` barrier.
+    pub barrier: Rendezvous,
     /// One shuffle rendezvous per warp of the block.
-    pub warps: Vec<WarpExchange>,
+    pub warps: Vec<Rendezvous>,
     pub shared_bytes: usize,
     /// The block's dynamic shared memory (16-byte aligned words).
     shared: UnsafeCell<Vec<u128>>,
@@ -61,7 +61,7 @@ impl LaunchState {
 
     /// Lanes in warp `warp` of the block (the last warp may be partial).
     pub fn warp_lanes(&self, warp: usize) -> u32 {
-        self.warps[warp].lanes()
+        self.warps[warp].members()
     }
 
     fn poison_shared_memory(&self) {
@@ -126,9 +126,9 @@ pub(crate) fn run(memory: &MemoryMap, config: LaunchConfig, kernel: &(dyn Fn() +
     let threads = config.block.count() as u32;
     let launch = Arc::new(LaunchState {
         memory: memory.clone(),
-        barrier: BlockBarrier::new(threads),
+        barrier: Rendezvous::block(threads),
         warps: (0..threads.div_ceil(32))
-            .map(|w| WarpExchange::new((threads - 32 * w).min(32)))
+            .map(|w| Rendezvous::warp((threads - 32 * w).min(32)))
             .collect(),
         shared_bytes: config.shared_bytes,
         shared: UnsafeCell::new(vec![u128::MAX; config.shared_bytes.div_ceil(16)]),
@@ -163,7 +163,7 @@ pub(crate) fn run(memory: &MemoryMap, config: LaunchConfig, kernel: &(dyn Fn() +
                         match outcome {
                             Ok(()) => {
                                 let warp = &launch.warps[linear_thread as usize / 32];
-                                if let Err(kind) = launch.barrier.thread_exit().and(warp.thread_exit()) {
+                                if let Err(kind) = launch.barrier.member_exit().and(warp.member_exit()) {
                                     launch.record_fault(block_idx, thread_idx, kind);
                                 }
                             }

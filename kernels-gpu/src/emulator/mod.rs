@@ -36,12 +36,11 @@
 //! assert_eq!(output, input);
 //! ```
 
-mod block_barrier;
 mod fault;
 mod grid_runner;
 mod memory_map;
+mod rendezvous;
 pub(crate) mod thread_context;
-mod warp_exchange;
 
 use core::marker::PhantomData;
 use std::time::Duration;

@@ -8,10 +8,10 @@ use std::mem::{align_of, size_of};
 use std::panic::Location;
 use std::sync::Arc;
 
-use super::block_barrier::BarrierError;
 use super::fault::FaultKind;
 use super::grid_runner::LaunchState;
 use super::memory_map::Lookup;
+use super::rendezvous::BarrierError;
 use crate::device::{Dim3, TextureObject};
 
 /// Who the current emulated thread is, and the launch it belongs to.
@@ -58,8 +58,8 @@ pub(crate) fn fault(kind: FaultKind) -> ! {
 
 pub(crate) fn sync_threads(site: &'static Location<'static>) {
     let launch = with(|t| t.launch.clone());
-    match launch.barrier.wait(site) {
-        Ok(()) => {}
+    match launch.barrier.meet(0, 0, site) {
+        Ok(_) => {}
         Err(BarrierError::Aborted) => std::panic::resume_unwind(Box::new(EmulatorAbort)),
         Err(BarrierError::Fault(kind)) => fault(kind),
     }
@@ -174,15 +174,11 @@ pub(crate) fn shfl_down(value: u32, delta: u32, site: &'static Location<'static>
     });
     let (warp, lane) = ((linear / 32) as usize, linear % 32);
     let exchange = &launch.warps[warp];
-    match exchange.exchange(lane, value, site) {
-        Ok(values) => {
-            let source = lane + delta;
-            if delta < 32 && source < 32 && (source as usize) < values.len() && source < launch.warp_lanes(warp) {
-                values[source as usize]
-            } else {
-                value
-            }
-        }
+    match exchange.meet(lane, value, site) {
+        Ok(values) => match lane.checked_add(delta) {
+            Some(source) if source < launch.warp_lanes(warp) => values[source as usize],
+            _ => value,
+        },
         Err(BarrierError::Aborted) => std::panic::resume_unwind(Box::new(EmulatorAbort)),
         Err(BarrierError::Fault(kind)) => fault(kind),
     }
