@@ -344,3 +344,42 @@ fn gpu_matvec_versions_and_cublas_match_reference() {
         );
     }
 }
+
+#[test]
+fn gpu_pinned_buffers_transfer_both_ways() {
+    use ptxsuite::gpu::{HostMemoryKind, PinnedBuffer};
+    let Some(gpu) = gpu_or_skip("gpu_pinned_buffers_transfer_both_ways") else {
+        return;
+    };
+    let len = (1 << 20) + 3;
+    let data = pattern(len);
+    assert!(
+        PinnedBuffer::<f32>::new(&gpu, len, HostMemoryKind::Pageable).is_err(),
+        "pageable is a Vec"
+    );
+    for kind in [
+        HostMemoryKind::Pinned,
+        HostMemoryKind::WriteCombined,
+        HostMemoryKind::Mapped,
+    ] {
+        if kind == HostMemoryKind::Mapped && !gpu.info().can_map_host_memory {
+            eprintln!("mapped memory skipped: the device cannot map host memory");
+            continue;
+        }
+        let mut host = PinnedBuffer::<f32>::new(&gpu, len, kind).unwrap();
+        host.as_mut_slice().copy_from_slice(&data);
+        let mut device = DeviceBuffer::<f32>::uninit(&gpu, len).unwrap();
+        // SAFETY: nothing touches either buffer before the synchronization below.
+        unsafe { host.upload_async(&mut device, len, &gpu).unwrap() };
+        gpu.synchronize().unwrap();
+        assert!(device.to_host().unwrap() == data, "{kind:?} upload");
+        host.as_mut_slice().fill(0.0);
+        // SAFETY: as above.
+        unsafe { host.download_async(&device, len, &gpu).unwrap() };
+        gpu.synchronize().unwrap();
+        assert!(host.as_slice() == &data[..], "{kind:?} download");
+        assert_eq!(host.device_ptr().is_ok(), kind == HostMemoryKind::Mapped);
+        // SAFETY: the size check fails before anything is enqueued.
+        assert!(unsafe { host.upload_async(&mut device, len + 1, &gpu) }.is_err());
+    }
+}

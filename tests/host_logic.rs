@@ -90,7 +90,8 @@ fn experiment_selection_accepts_known_names_only() {
             "offset-width",
             "stride-width",
             "ceiling",
-            "matvec"
+            "matvec",
+            "transfers"
         ]
     );
     let one = experiments::select(Some("stride, stride")).unwrap();
@@ -204,4 +205,15 @@ fn matvec_reference_and_tolerance() {
         matvec_mismatch(&[f32::NAN, 39.0], &w, &scale).is_some(),
         "an unwritten row is caught"
     );
+}
+
+#[test]
+fn transfer_sizes_grow_by_four_from_4_kib() {
+    use ptxsuite::experiments::transfer_sizes;
+    let sizes = transfer_sizes(1 << 30);
+    assert_eq!(sizes.first(), Some(&4096));
+    assert_eq!(sizes.last(), Some(&(1 << 30)));
+    assert_eq!(sizes.len(), 10);
+    assert!(sizes.windows(2).all(|w| w[1] == 4 * w[0]));
+    assert_eq!(transfer_sizes(5000), [4096]);
 }

@@ -23,6 +23,7 @@ fn device() -> DeviceInfo {
         max_threads_per_multiprocessor: 2048,
         max_shared_memory_per_multiprocessor: 233_472,
         pci_bus_id: "0000:00:06".into(),
+        pcie_link: Some("32.0 GT/s PCIe x16".into()),
         driver_version: 13000,
     }
 }

@@ -11,6 +11,7 @@ mod run_settings;
 pub mod sector_model;
 mod shift_sweep;
 mod sweep_result;
+mod transfers;
 
 use indicatif::ProgressBar;
 
@@ -19,6 +20,7 @@ use crate::gpu::Gpu;
 
 pub use run_settings::RunSettings;
 pub use sweep_result::{SeriesResult, SweepPoint, SweepResult};
+pub use transfers::transfer_sizes;
 
 /// One experiment of the suite.
 pub struct Experiment {
@@ -41,6 +43,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
     offset_stride::STRIDE_WIDTH,
     copy_ceiling::CEILING,
     matrix_vector::MATVEC,
+    transfers::TRANSFERS,
 ];
 
 /// The experiments named in a comma-separated `--only` list, or all of them.

@@ -30,6 +30,10 @@ pub struct DeviceInfo {
     pub pci_bus_id: String,
     /// `cuDriverGetVersion`, e.g. 13000 for CUDA 13.0.
     pub driver_version: i32,
+    /// The PCIe link the GPU sits on, from Linux sysfs (e.g. "32.0 GT/s PCIe x16"),
+    /// when the system exposes it.
+    #[serde(default)]
+    pub pcie_link: Option<String>,
 }
 
 impl DeviceInfo {
@@ -66,6 +70,7 @@ impl DeviceInfo {
             max_threads_per_multiprocessor: attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR)?,
             max_shared_memory_per_multiprocessor: attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR)?
                 as i64,
+            pcie_link: pcie_link(&pci_bus_id),
             pci_bus_id,
             driver_version,
         })
@@ -80,4 +85,18 @@ impl DeviceInfo {
     pub fn sm_name(&self) -> String {
         format!("sm_{}{}", self.compute_capability.0, self.compute_capability.1)
     }
+}
+
+/// Current PCIe link speed and width of the device at `bus_id` (`dddd:bb:dd`),
+/// read from `/sys/bus/pci/devices/<id>.0/current_link_{speed,width}`.
+fn pcie_link(bus_id: &str) -> Option<String> {
+    let dir = std::path::Path::new("/sys/bus/pci/devices").join(format!("{bus_id}.0"));
+    let read = |name: &str| {
+        std::fs::read_to_string(dir.join(name))
+            .ok()
+            .map(|s| s.trim().to_string())
+    };
+    let speed = read("current_link_speed")?;
+    let width = read("current_link_width")?;
+    Some(format!("{speed} x{width}"))
 }

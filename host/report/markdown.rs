@@ -215,6 +215,39 @@ fn then_vs_now(sweep: &SweepResult) -> Option<String> {
                 parts.join("; ")
             )
         }
+        "transfers" => {
+            // The guide's point: pinned memory is what lets the copy engines run at link speed.
+            let at = 256 * 1024; // KiB
+            let best = sweep
+                .series
+                .iter()
+                .filter(|s| s.name.contains("pinned"))
+                .flat_map(|s| s.points.iter().filter_map(|p| p.effective_gbps.map(|g| g.median)))
+                .fold(0.0f64, f64::max);
+            let get = |name: &str| {
+                sweep
+                    .series
+                    .iter()
+                    .find(|s| s.name == name)
+                    .and_then(|s| s.median_gbps(at))
+            };
+            let (h2d, d2h) = (get("H2D · pinned")?, get("D2H · pinned")?);
+            let mut text = format!(
+                "At 256 MiB pinned memory moves {h2d:.1} GB/s host to device and {d2h:.1} GB/s device to host: \
+                 {:.1}% and {:.1}% of the best pinned figure measured ({best:.1} GB/s).",
+                100.0 * h2d / best,
+                100.0 * d2h / best
+            );
+            if let (Some(p_h2d), Some(p_d2h)) = (get("H2D · pageable"), get("D2H · pageable")) {
+                text.push_str(&format!(
+                    " Pageable memory gives {p_h2d:.1} and {p_d2h:.1} GB/s ({:.2}x and {:.2}x of pinned), the staging \
+                     copy the guide's §3.1.1 warns about.",
+                    p_h2d / h2d,
+                    p_d2h / d2h
+                ));
+            }
+            text
+        }
         "ceiling" => {
             let value = *sweep.values().first()?;
             let vector = median(rust("vector_copy"), value)?;

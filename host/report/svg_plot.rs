@@ -52,6 +52,10 @@ pub fn sweep_svg(sweep: &SweepResult, theoretical_gbps: f64) -> Result<String> {
         let values = sweep.values();
         let x_min = values.iter().copied().min().unwrap_or(0);
         let x_max = values.iter().copied().max().unwrap_or(1).max(x_min + 1);
+        // Sizes spanning decades (transfers) are plotted on a log2 axis, labelled in the parameter's unit.
+        let log_x = x_min > 0 && x_max / x_min >= 64;
+        let to_x = move |v: i64| if log_x { (v as f64).log2() } else { v as f64 };
+        let (x_lo, x_hi) = (to_x(x_min) - 0.5, to_x(x_max) + 0.5);
         // Log scale: today's TB/s and the guide's single-digit GB/s on one plot.
         let y_top = measured
             .iter()
@@ -65,12 +69,18 @@ pub fn sweep_svg(sweep: &SweepResult, theoretical_gbps: f64) -> Result<String> {
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(60)
-            .build_cartesian_2d(x_min as f64 - 0.5..x_max as f64 + 0.5, (1.0..y_top).log_scale())
+            .build_cartesian_2d(x_lo..x_hi, (1.0..y_top).log_scale())
             .map_err(plot_error)?;
         chart
             .configure_mesh()
             .x_desc(sweep.parameter.as_str())
-            .x_label_formatter(&|x| format!("{x:.0}"))
+            .x_label_formatter(&|x| {
+                if log_x {
+                    format!("{:.0}", x.exp2())
+                } else {
+                    format!("{x:.0}")
+                }
+            })
             .y_desc("effective bandwidth (GB/s, 1e9 B; log scale)")
             .y_label_formatter(&|y| format!("{y:.0}"))
             .draw()
@@ -79,10 +89,7 @@ pub fn sweep_svg(sweep: &SweepResult, theoretical_gbps: f64) -> Result<String> {
         if theoretical_gbps > 0.0 {
             chart
                 .draw_series(LineSeries::new(
-                    [
-                        (x_min as f64 - 0.5, theoretical_gbps),
-                        (x_max as f64 + 0.5, theoretical_gbps),
-                    ],
+                    [(x_lo, theoretical_gbps), (x_hi, theoretical_gbps)],
                     BLACK.stroke_width(1),
                 ))
                 .map_err(plot_error)?
@@ -93,10 +100,7 @@ pub fn sweep_svg(sweep: &SweepResult, theoretical_gbps: f64) -> Result<String> {
             let Some(gbps) = figure.gbps else { continue };
             let color = GUIDE_COLORS[i % GUIDE_COLORS.len()];
             chart
-                .draw_series(LineSeries::new(
-                    [(x_min as f64 - 0.5, gbps), (x_max as f64 + 0.5, gbps)],
-                    color.stroke_width(1),
-                ))
+                .draw_series(LineSeries::new([(x_lo, gbps), (x_hi, gbps)], color.stroke_width(1)))
                 .map_err(plot_error)?
                 .label(format!("guide: {} — {gbps} GB/s", figure.device))
                 .legend(move |(x, y)| PathElement::new([(x, y), (x + 16, y)], color));
@@ -105,12 +109,12 @@ pub fn sweep_svg(sweep: &SweepResult, theoretical_gbps: f64) -> Result<String> {
             let color = SERIES_COLORS[index % SERIES_COLORS.len()];
             chart
                 .draw_series(points.iter().map(|&(x, lo, _, hi)| {
-                    PathElement::new([(x as f64, lo), (x as f64, hi)], color.mix(0.5).stroke_width(3))
+                    PathElement::new([(to_x(x), lo), (to_x(x), hi)], color.mix(0.5).stroke_width(3))
                 }))
                 .map_err(plot_error)?;
             chart
                 .draw_series(LineSeries::new(
-                    points.iter().map(|&(x, _, median, _)| (x as f64, median)),
+                    points.iter().map(|&(x, _, median, _)| (to_x(x), median)),
                     color.stroke_width(2),
                 ))
                 .map_err(plot_error)?
@@ -120,7 +124,7 @@ pub fn sweep_svg(sweep: &SweepResult, theoretical_gbps: f64) -> Result<String> {
                 .draw_series(
                     points
                         .iter()
-                        .map(|&(x, _, median, _)| Circle::new((x as f64, median), 3, color.filled())),
+                        .map(|&(x, _, median, _)| Circle::new((to_x(x), median), 3, color.filled())),
                 )
                 .map_err(plot_error)?;
         }

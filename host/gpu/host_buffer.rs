@@ -1,0 +1,192 @@
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use cudarc::driver::{CudaContext, sys};
+use serde::{Deserialize, Serialize};
+
+use super::{DeviceBuffer, DeviceCopy, Gpu};
+use crate::error::{DriverResultExt, Error, Result};
+
+/// How host memory for transfers is allocated (the guide's §3.1.1–3.1.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum HostMemoryKind {
+    /// An ordinary `Vec`: the driver stages every copy through its own pinned buffer.
+    Pageable,
+    /// Page-locked (`cuMemHostAlloc`, portable): DMA straight from/to it, async copies.
+    Pinned,
+    /// Pinned and write-combined: fast for the GPU to read across PCIe, very
+    /// slow for the CPU to read (no CPU caching) — only for data the CPU writes.
+    WriteCombined,
+    /// Pinned and mapped into the device address space (zero copy), where the
+    /// device supports it (`canMapHostMemory`).
+    Mapped,
+}
+
+impl HostMemoryKind {
+    pub const ALL: [Self; 4] = [Self::Pageable, Self::Pinned, Self::WriteCombined, Self::Mapped];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Pageable => "pageable",
+            Self::Pinned => "pinned",
+            Self::WriteCombined => "write-combined",
+            Self::Mapped => "mapped",
+        }
+    }
+}
+
+/// `len` elements of page-locked host memory (`cuMemHostAlloc`), freed on drop.
+pub struct PinnedBuffer<T: DeviceCopy> {
+    ptr: *mut T,
+    len: usize,
+    kind: HostMemoryKind,
+    ctx: Arc<CudaContext>,
+    _elem: PhantomData<T>,
+}
+
+// SAFETY: the buffer owns its allocation; access goes through &/&mut like a Vec.
+unsafe impl<T: DeviceCopy> Send for PinnedBuffer<T> {}
+// SAFETY: as above.
+unsafe impl<T: DeviceCopy> Sync for PinnedBuffer<T> {}
+
+impl<T: DeviceCopy> PinnedBuffer<T> {
+    /// Allocates `len` elements of `kind` memory, zero-filled. `Pageable` is
+    /// refused (use a `Vec`), and `Mapped` where the device cannot map host memory.
+    pub fn new(gpu: &Gpu, len: usize, kind: HostMemoryKind) -> Result<Self> {
+        let flags = sys::CU_MEMHOSTALLOC_PORTABLE
+            | match kind {
+                HostMemoryKind::Pageable => {
+                    return Err(Error::InvalidInput(
+                        "pageable memory is a Vec, not a PinnedBuffer".into(),
+                    ));
+                }
+                HostMemoryKind::Pinned => 0,
+                HostMemoryKind::WriteCombined => sys::CU_MEMHOSTALLOC_WRITECOMBINED,
+                HostMemoryKind::Mapped => {
+                    if !gpu.info().can_map_host_memory {
+                        return Err(Error::InvalidInput(format!(
+                            "{} cannot map host memory (canMapHostMemory = 0): zero copy is not available",
+                            gpu.info().name
+                        )));
+                    }
+                    sys::CU_MEMHOSTALLOC_DEVICEMAP
+                }
+            };
+        let bytes = len
+            .checked_mul(size_of::<T>())
+            .filter(|&b| b > 0)
+            .ok_or_else(|| Error::InvalidInput(format!("cannot allocate {len} elements of host memory")))?;
+        gpu.context().bind_to_thread().during("cuCtxSetCurrent")?;
+        let mut ptr = std::ptr::null_mut();
+        // SAFETY: writes one pointer; the size is non-zero.
+        unsafe { sys::cuMemHostAlloc(&mut ptr, bytes, flags) }
+            .result()
+            .during("cuMemHostAlloc")?;
+        let buffer = Self {
+            ptr: ptr.cast(),
+            len,
+            kind,
+            ctx: gpu.context().clone(),
+            _elem: PhantomData,
+        };
+        // SAFETY: the allocation holds `bytes` writable bytes; zero is a valid T (DeviceCopy).
+        unsafe { std::ptr::write_bytes(buffer.ptr.cast::<u8>(), 0, bytes) };
+        Ok(buffer)
+    }
+
+    pub fn kind(&self) -> HostMemoryKind {
+        self.kind
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn as_slice(&self) -> &[T] {
+        // SAFETY: ptr holds len initialized elements for the life of self.
+        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
+    }
+
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        // SAFETY: as above, with exclusive access through &mut self.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr, self.len) }
+    }
+
+    /// The device-side address of mapped memory (`cuMemHostGetDevicePointer`), for zero-copy kernels.
+    pub fn device_ptr(&self) -> Result<sys::CUdeviceptr> {
+        if self.kind != HostMemoryKind::Mapped {
+            return Err(Error::InvalidInput(format!(
+                "{} memory is not mapped into the device",
+                self.kind.label()
+            )));
+        }
+        let mut dptr: sys::CUdeviceptr = 0;
+        // SAFETY: the pointer was allocated with CU_MEMHOSTALLOC_DEVICEMAP in this context.
+        unsafe { sys::cuMemHostGetDevicePointer_v2(&mut dptr, self.ptr.cast(), 0) }
+            .result()
+            .during("cuMemHostGetDevicePointer")?;
+        Ok(dptr)
+    }
+
+    /// Enqueues `device ← self` (the first `count` elements) on the suite's stream.
+    ///
+    /// # Safety
+    /// Neither buffer may be written, nor `self` dropped, until the stream
+    /// has been synchronized (the copy runs asynchronously, by DMA).
+    pub unsafe fn upload_async(&self, device: &mut DeviceBuffer<T>, count: usize, gpu: &Gpu) -> Result<()> {
+        if count > self.len || count > device.len() {
+            return Err(Error::InvalidInput(format!(
+                "upload of {count} elements exceeds a buffer"
+            )));
+        }
+        // SAFETY: both ranges are inside live allocations; the caller keeps them alive until synchronization.
+        unsafe {
+            sys::cuMemcpyHtoDAsync_v2(
+                device.device_ptr(),
+                self.ptr.cast(),
+                count * size_of::<T>(),
+                gpu.stream().cu_stream(),
+            )
+        }
+        .result()
+        .during("cuMemcpyHtoDAsync")
+    }
+
+    /// Enqueues `self ← device` (the first `count` elements) on the suite's stream.
+    ///
+    /// # Safety
+    /// As [`upload_async`](Self::upload_async): no access to either buffer until the stream is synchronized.
+    pub unsafe fn download_async(&mut self, device: &DeviceBuffer<T>, count: usize, gpu: &Gpu) -> Result<()> {
+        if count > self.len || count > device.len() {
+            return Err(Error::InvalidInput(format!(
+                "download of {count} elements exceeds a buffer"
+            )));
+        }
+        // SAFETY: as above.
+        unsafe {
+            sys::cuMemcpyDtoHAsync_v2(
+                self.ptr.cast(),
+                device.device_ptr(),
+                count * size_of::<T>(),
+                gpu.stream().cu_stream(),
+            )
+        }
+        .result()
+        .during("cuMemcpyDtoHAsync")
+    }
+}
+
+impl<T: DeviceCopy> Drop for PinnedBuffer<T> {
+    fn drop(&mut self) {
+        // Errors cannot be reported from drop; a failed free only leaks the pinned pages.
+        if self.ctx.bind_to_thread().is_ok() {
+            // SAFETY: allocated by cuMemHostAlloc in this context, freed once.
+            let _ = unsafe { sys::cuMemFreeHost(self.ptr.cast()) };
+        }
+    }
+}
