@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::experiments::SweepResult;
 
 /// Colours of the measured series (median line, min–max bars).
-const SERIES_COLORS: [RGBColor; 8] = [
+const SERIES_COLORS: [RGBColor; 12] = [
     RGBColor(31, 119, 180),
     RGBColor(23, 190, 207),
     RGBColor(188, 189, 34),
@@ -16,6 +16,10 @@ const SERIES_COLORS: [RGBColor; 8] = [
     RGBColor(140, 86, 75),
     RGBColor(0, 0, 0),
     RGBColor(255, 187, 120),
+    RGBColor(148, 103, 189),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(255, 127, 14),
 ];
 
 /// Distinct colours for the guide's reference lines.
