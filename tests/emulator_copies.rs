@@ -341,3 +341,22 @@ mod shifted_and_wide {
         );
     }
 }
+
+#[test]
+fn fma_chain_matches_the_reference_bit_for_bit() {
+    use kernels_gpu::streams::fma_chain;
+    let input: Vec<f32> = (0..1000).map(|i| i as f32 / 1000.0).collect();
+    let mut data = input.clone();
+    {
+        let mut emu = Emulator::new();
+        let ptr = emu.global_mut(&mut data);
+        // 2 blocks of 64 threads over 1000 elements: the grid-stride loop covers the rest.
+        emu.launch(LaunchConfig::new(Dim3::x(2), Dim3::x(64), 0), || unsafe {
+            fma_chain(ptr, 1000, 37)
+        })
+        .unwrap();
+    }
+    for (got, x) in data.iter().zip(&input) {
+        assert_eq!(got.to_bits(), reference::fma_chain(*x, 37).to_bits());
+    }
+}

@@ -370,16 +370,45 @@ fn gpu_pinned_buffers_transfer_both_ways() {
         host.as_mut_slice().copy_from_slice(&data);
         let mut device = DeviceBuffer::<f32>::uninit(&gpu, len).unwrap();
         // SAFETY: nothing touches either buffer before the synchronization below.
-        unsafe { host.upload_async(&mut device, len, &gpu).unwrap() };
+        unsafe { host.upload_async(0..len, &mut device, gpu.stream()).unwrap() };
         gpu.synchronize().unwrap();
         assert!(device.to_host().unwrap() == data, "{kind:?} upload");
         host.as_mut_slice().fill(0.0);
         // SAFETY: as above.
-        unsafe { host.download_async(&device, len, &gpu).unwrap() };
+        unsafe { host.download_async(0..len, &device, gpu.stream()).unwrap() };
         gpu.synchronize().unwrap();
         assert!(host.as_slice() == &data[..], "{kind:?} download");
         assert_eq!(host.device_ptr().is_ok(), kind == HostMemoryKind::Mapped);
         // SAFETY: the size check fails before anything is enqueued.
-        assert!(unsafe { host.upload_async(&mut device, len + 1, &gpu) }.is_err());
+        assert!(unsafe { host.upload_async(0..len + 1, &mut device, gpu.stream()) }.is_err());
     }
+}
+
+#[test]
+fn gpu_fma_chain_and_zero_copy_match_reference() {
+    use ptxsuite::gpu::{HostMemoryKind, PinnedBuffer};
+    let Some(gpu) = gpu_or_skip("gpu_fma_chain_and_zero_copy_match_reference") else {
+        return;
+    };
+    let len = (1 << 20) + 5;
+    let input: Vec<f32> = (0..len).map(|i| (i % 1000) as f32 / 1000.0).collect();
+    let mut data = DeviceBuffer::from_host(&gpu, &input).unwrap();
+    launchers::fma_chain(&gpu, gpu.stream(), &mut data, 100..len, 250).unwrap();
+    let got = data.to_host().unwrap();
+    for (i, (g, x)) in got.iter().zip(&input).enumerate() {
+        let expected = if i < 100 { *x } else { reference::fma_chain(*x, 250) };
+        assert_eq!(g.to_bits(), expected.to_bits(), "element {i}");
+    }
+    assert!(launchers::fma_chain(&gpu, gpu.stream(), &mut data, 0..len + 1, 1).is_err());
+    if !gpu.info().can_map_host_memory {
+        eprintln!("zero-copy check skipped: the device cannot map host memory");
+        return;
+    }
+    let mut mapped_in = PinnedBuffer::<f32>::new(&gpu, len, HostMemoryKind::Mapped).unwrap();
+    mapped_in.as_mut_slice().copy_from_slice(&input);
+    let mut mapped_out = PinnedBuffer::<f32>::new(&gpu, len, HostMemoryKind::Mapped).unwrap();
+    let (inp, out) = (mapped_in.as_global().unwrap(), mapped_out.as_global_mut().unwrap());
+    launchers::vector_copy_global(&gpu, Implementation::Rust, (out, len), (inp, len), len as u64).unwrap();
+    gpu.synchronize().unwrap();
+    assert!(mapped_out.as_slice() == &input[..], "zero-copy kernel result");
 }

@@ -91,7 +91,9 @@ fn experiment_selection_accepts_known_names_only() {
             "stride-width",
             "ceiling",
             "matvec",
-            "transfers"
+            "transfers",
+            "zero-copy",
+            "streams"
         ]
     );
     let one = experiments::select(Some("stride, stride")).unwrap();
@@ -216,4 +218,55 @@ fn transfer_sizes_grow_by_four_from_4_kib() {
     assert_eq!(sizes.len(), 10);
     assert!(sizes.windows(2).all(|w| w[1] == 4 * w[0]));
     assert_eq!(transfer_sizes(5000), [4096]);
+}
+
+#[test]
+fn staged_overlap_model_follows_the_guide() {
+    use ptxsuite::experiments::overlap_model::{overlap_efficiency, staged_model_ms};
+    // Kernel dominates: tE + tT / n.
+    assert_eq!(staged_model_ms(4.0, 10.0, 4), 11.0);
+    // Transfer dominates: tT + tE / n.
+    assert_eq!(staged_model_ms(10.0, 4.0, 4), 11.0);
+    assert_eq!(staged_model_ms(5.0, 5.0, 1), 10.0, "one stream: no overlap");
+    assert_eq!(staged_model_ms(5.0, 5.0, 0), 10.0, "zero streams is treated as one");
+    assert_eq!(overlap_efficiency(5.0, 5.0, 10.0), 0.0);
+    assert_eq!(overlap_efficiency(5.0, 5.0, 5.0), 1.0);
+    assert!((overlap_efficiency(4.0, 6.0, 8.0) - 0.5).abs() < 1e-12);
+}
+
+#[test]
+fn chunks_cover_the_array_once_in_aligned_pieces() {
+    use ptxsuite::experiments::overlap_model::chunk_ranges;
+    for (len, chunks) in [
+        (1_000_000usize, 1u32),
+        (1_000_000, 3),
+        (1_000_000, 16),
+        (300, 16),
+        (256, 4),
+        (1, 7),
+    ] {
+        let ranges = chunk_ranges(len, chunks, 256);
+        assert!(
+            ranges.len() <= chunks as usize && !ranges.is_empty(),
+            "{len}/{chunks}: {ranges:?}"
+        );
+        assert_eq!(ranges.first().unwrap().start, 0);
+        assert_eq!(ranges.last().unwrap().end, len);
+        for pair in ranges.windows(2) {
+            assert_eq!(pair[0].end, pair[1].start, "contiguous");
+            assert_eq!(pair[0].start % 256, 0, "aligned");
+        }
+    }
+}
+
+#[test]
+fn fma_chain_reference_iterates_the_affine_map() {
+    use kernels_gpu::streams::{FMA_CHAIN_A, FMA_CHAIN_B};
+    assert_eq!(ptxsuite::reference::fma_chain(0.5, 0), 0.5);
+    assert_eq!(
+        ptxsuite::reference::fma_chain(0.5, 1),
+        0.5f32.mul_add(FMA_CHAIN_A, FMA_CHAIN_B)
+    );
+    // The fixed point of x = A x + B is B / (1 - A) = 10; long chains approach it.
+    assert!((ptxsuite::reference::fma_chain(0.0, 200_000) - 10.0).abs() < 1e-2);
 }

@@ -7,11 +7,14 @@ mod copy_sweep;
 mod implementations;
 mod matrix_vector;
 mod offset_stride;
+pub mod overlap_model;
 mod run_settings;
 pub mod sector_model;
 mod shift_sweep;
+mod streams;
 mod sweep_result;
 mod transfers;
+mod zero_copy;
 
 use indicatif::ProgressBar;
 
@@ -44,6 +47,8 @@ pub const EXPERIMENTS: &[Experiment] = &[
     copy_ceiling::CEILING,
     matrix_vector::MATVEC,
     transfers::TRANSFERS,
+    zero_copy::ZERO_COPY,
+    streams::STREAMS,
 ];
 
 /// The experiments named in a comma-separated `--only` list, or all of them.

@@ -151,7 +151,7 @@ fn run(gpu: &Gpu, settings: &RunSettings, progress: &ProgressBar) -> Result<Swee
                             timer.time_ms(gpu.stream(), || {
                                 for _ in 0..reps {
                                     // SAFETY: neither buffer is touched until time_ms has synchronized the stream.
-                                    unsafe { host.upload_async(&mut device_b, count, gpu)? };
+                                    unsafe { host.upload_async(0..count, &mut device_b, gpu.stream())? };
                                 }
                                 Ok(())
                             })? / reps as f64,
@@ -166,7 +166,7 @@ fn run(gpu: &Gpu, settings: &RunSettings, progress: &ProgressBar) -> Result<Swee
                             timer.time_ms(gpu.stream(), || {
                                 for _ in 0..reps {
                                     // SAFETY: neither buffer is touched until time_ms has synchronized the stream.
-                                    unsafe { host.download_async(&device_a, count, gpu)? };
+                                    unsafe { host.download_async(0..count, &device_a, gpu.stream())? };
                                 }
                                 Ok(())
                             })? / reps as f64,

@@ -106,10 +106,9 @@ impl Gpu {
                 Ok(module) => module.kernel(name),
                 Err(why) => Err(Error::InvalidInput(why.clone())),
             },
-            Implementation::Driver | Implementation::Cublas => Err(Error::MissingKernel(format!(
-                "{name} ({} has no PTX kernels)",
-                implementation.label()
-            ))),
+            Implementation::Driver | Implementation::Cublas | Implementation::Model => Err(Error::MissingKernel(
+                format!("{name} ({} has no PTX kernels)", implementation.label()),
+            )),
         }
     }
 

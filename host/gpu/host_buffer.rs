@@ -1,7 +1,9 @@
 use std::marker::PhantomData;
+use std::ops::Range;
 use std::sync::Arc;
 
-use cudarc::driver::{CudaContext, sys};
+use cudarc::driver::{CudaContext, CudaStream, sys};
+use kernels_gpu::device::{GlobalMutPtr, GlobalPtr};
 use serde::{Deserialize, Serialize};
 
 use super::{DeviceBuffer, DeviceCopy, Gpu};
@@ -133,47 +135,71 @@ impl<T: DeviceCopy> PinnedBuffer<T> {
         Ok(dptr)
     }
 
-    /// Enqueues `device ← self` (the first `count` elements) on the suite's stream.
-    ///
-    /// # Safety
-    /// Neither buffer may be written, nor `self` dropped, until the stream
-    /// has been synchronized (the copy runs asynchronously, by DMA).
-    pub unsafe fn upload_async(&self, device: &mut DeviceBuffer<T>, count: usize, gpu: &Gpu) -> Result<()> {
-        if count > self.len || count > device.len() {
+    /// The mapped memory as a read-only kernel parameter (zero copy).
+    pub fn as_global(&self) -> Result<GlobalPtr<T>> {
+        Ok(GlobalPtr::from_raw(self.device_ptr()? as usize as *const T))
+    }
+
+    /// The mapped memory as a writable kernel parameter (zero copy).
+    pub fn as_global_mut(&mut self) -> Result<GlobalMutPtr<T>> {
+        Ok(GlobalMutPtr::from_raw(self.device_ptr()? as usize as *mut T))
+    }
+
+    fn check_range(&self, range: &Range<usize>, device_len: usize) -> Result<()> {
+        if range.start > range.end || range.end > self.len || range.end > device_len {
             return Err(Error::InvalidInput(format!(
-                "upload of {count} elements exceeds a buffer"
+                "transfer of elements {range:?} exceeds a buffer ({} host, {device_len} device)",
+                self.len
             )));
         }
-        // SAFETY: both ranges are inside live allocations; the caller keeps them alive until synchronization.
+        Ok(())
+    }
+
+    /// Enqueues `device[range] ← self[range]` on `stream` (DMA by a copy engine).
+    ///
+    /// # Safety
+    /// Neither buffer may be written, nor `self` dropped, until `stream` has
+    /// been synchronized (the copy runs asynchronously).
+    pub unsafe fn upload_async(
+        &self,
+        range: Range<usize>,
+        device: &mut DeviceBuffer<T>,
+        stream: &CudaStream,
+    ) -> Result<()> {
+        self.check_range(&range, device.len())?;
+        let offset = (range.start * size_of::<T>()) as u64;
+        // SAFETY: both ranges are inside live allocations (checked); the caller keeps them alive until synchronization.
         unsafe {
             sys::cuMemcpyHtoDAsync_v2(
-                device.device_ptr(),
-                self.ptr.cast(),
-                count * size_of::<T>(),
-                gpu.stream().cu_stream(),
+                device.device_ptr() + offset,
+                self.ptr.add(range.start).cast(),
+                range.len() * size_of::<T>(),
+                stream.cu_stream(),
             )
         }
         .result()
         .during("cuMemcpyHtoDAsync")
     }
 
-    /// Enqueues `self ← device` (the first `count` elements) on the suite's stream.
+    /// Enqueues `self[range] ← device[range]` on `stream`.
     ///
     /// # Safety
-    /// As [`upload_async`](Self::upload_async): no access to either buffer until the stream is synchronized.
-    pub unsafe fn download_async(&mut self, device: &DeviceBuffer<T>, count: usize, gpu: &Gpu) -> Result<()> {
-        if count > self.len || count > device.len() {
-            return Err(Error::InvalidInput(format!(
-                "download of {count} elements exceeds a buffer"
-            )));
-        }
+    /// As [`upload_async`](Self::upload_async): no access to either buffer until `stream` is synchronized.
+    pub unsafe fn download_async(
+        &mut self,
+        range: Range<usize>,
+        device: &DeviceBuffer<T>,
+        stream: &CudaStream,
+    ) -> Result<()> {
+        self.check_range(&range, device.len())?;
+        let offset = (range.start * size_of::<T>()) as u64;
         // SAFETY: as above.
         unsafe {
             sys::cuMemcpyDtoHAsync_v2(
-                self.ptr.cast(),
-                device.device_ptr(),
-                count * size_of::<T>(),
-                gpu.stream().cu_stream(),
+                self.ptr.add(range.start).cast(),
+                device.device_ptr() + offset,
+                range.len() * size_of::<T>(),
+                stream.cu_stream(),
             )
         }
         .result()

@@ -12,6 +12,8 @@ pub enum Implementation {
     Driver,
     /// NVIDIA's cuBLAS library (the vendor baseline).
     Cublas,
+    /// A performance model's prediction, not a measurement.
+    Model,
 }
 
 impl Implementation {
@@ -21,6 +23,7 @@ impl Implementation {
             Implementation::CudaC => "CUDA C",
             Implementation::Driver => "driver",
             Implementation::Cublas => "cuBLAS",
+            Implementation::Model => "model",
         }
     }
 }

@@ -238,14 +238,33 @@ pub fn vector_copy(
     inp: &DeviceBuffer<f32>,
     n: u64,
 ) -> Result<()> {
+    let (out_len, in_len) = (out.len(), inp.len());
+    vector_copy_global(
+        gpu,
+        implementation,
+        (out.as_global_mut(), out_len),
+        (inp.as_global(), in_len),
+        n,
+    )
+}
+
+/// `vector_copy` between any device-visible memory, e.g. mapped host memory
+/// (zero copy): each pointer comes with the number of floats it addresses.
+pub fn vector_copy_global(
+    gpu: &Gpu,
+    implementation: Implementation,
+    (out, out_len): (GlobalMutPtr<f32>, usize),
+    (inp, in_len): (GlobalPtr<f32>, usize),
+    n: u64,
+) -> Result<()> {
     const K: &str = "vector_copy";
-    if n == 0 || n > out.len() as u64 || n > inp.len() as u64 {
+    if n == 0 || n > out_len as u64 || n > in_len as u64 {
         return Err(invalid(
             K,
-            format!("{n} elements do not fit buffers of {} and {}", out.len(), inp.len()),
+            format!("{n} elements do not fit buffers of {out_len} and {in_len}"),
         ));
     }
-    if out.device_ptr() % 16 != 0 || inp.device_ptr() % 16 != 0 {
+    if out.as_raw() as usize % 16 != 0 || inp.as_raw() as usize % 16 != 0 {
         return Err(invalid(K, "buffers must be 16-byte aligned for float4 accesses".into()));
     }
     let kernel = gpu.kernel_for(implementation, K)?;
@@ -258,9 +277,8 @@ pub fn vector_copy(
         block: Dim3::x(COPY_BLOCK_THREADS),
         shared_bytes: 0,
     };
-    let args = (out.as_global_mut(), inp.as_global(), n);
-    // SAFETY: matches vector_copy(float*, const float*, unsigned long long); n is within both buffers, which are 16-byte aligned.
-    unsafe { launch_with(gpu, implementation, K, shape, args) }
+    // SAFETY: matches vector_copy(float*, const float*, unsigned long long); n is within both ranges, which are 16-byte aligned.
+    unsafe { launch_with(gpu, implementation, K, shape, (out, inp, n)) }
 }
 
 /// The driver's device-to-device copy of the first `n` elements, on the suite's stream.

@@ -6,9 +6,11 @@
 
 mod global_copy;
 mod matrix_vector;
+mod overlap;
 
 pub use global_copy::{
     driver_copy, offset_copy, offset_copy_shape, shift_copy, shift_copy_shape, stride_copy, stride_copy_shape,
-    texture_shift_copy, texture_shift_copy_shape, vector_copy,
+    texture_shift_copy, texture_shift_copy_shape, vector_copy, vector_copy_global,
 };
 pub use matrix_vector::{MATVEC_BLOCK_THREADS, MatVecVersion, matvec, matvec_shape};
+pub use overlap::fma_chain;

@@ -4,6 +4,8 @@
 
 mod global_copy;
 mod matrix_vector;
+mod overlap;
 
 pub use global_copy::{copy_prefix, offset_copy, shift_copy, stride_copy, texture_shift_copy};
 pub use matrix_vector::{MATVEC_RELATIVE_TOLERANCE, matvec, matvec_mismatch};
+pub use overlap::fma_chain;

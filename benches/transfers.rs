@@ -1,0 +1,85 @@
+//! criterion benchmarks of pinned host↔device copies (256 MiB) and of the
+//! staged copy/compute pipeline, timed with CUDA events, throughput in
+//! decimal bytes (GB/s). Without a GPU they print that they were skipped.
+
+use std::time::Duration;
+
+use criterion::{BenchmarkId, Criterion, Throughput};
+use ptxsuite::experiments::overlap_model::chunk_ranges;
+use ptxsuite::gpu::{DeviceBuffer, EventTimer, Gpu, HostMemoryKind, PinnedBuffer};
+use ptxsuite::launchers::fma_chain;
+
+const BYTES: usize = 256 << 20;
+const ITERATIONS: u32 = 256;
+
+fn main() {
+    let gpu = match Gpu::open(0) {
+        Ok(gpu) => gpu,
+        Err(e) => {
+            println!("transfers benchmarks skipped: {e}");
+            return;
+        }
+    };
+    let len = BYTES / 4;
+    let mut host = PinnedBuffer::<f32>::new(&gpu, len, HostMemoryKind::Pinned).expect("pinned buffer");
+    let mut device = DeviceBuffer::<f32>::uninit(&gpu, len).expect("device buffer");
+    let timer = EventTimer::new(&gpu).expect("events");
+    let streams: Vec<_> = (0..8).map(|_| gpu.context().new_stream().expect("stream")).collect();
+    let mut c = Criterion::default().configure_from_args();
+    let mut group = c.benchmark_group("pinned_256MiB");
+    group.throughput(Throughput::BytesDecimal(BYTES as u64));
+    let time = |iters: u64, work: &mut dyn FnMut() -> ptxsuite::Result<()>| {
+        let ms = timer
+            .time_ms(gpu.stream(), || {
+                for _ in 0..iters {
+                    work()?;
+                }
+                Ok(())
+            })
+            .expect("timed copies");
+        Duration::from_secs_f64(ms / 1e3)
+    };
+    group.bench_function("H2D", |b| {
+        // SAFETY: neither buffer is touched until time_ms synchronizes the stream.
+        b.iter_custom(|iters| {
+            time(iters, &mut || unsafe {
+                host.upload_async(0..len, &mut device, gpu.stream())
+            })
+        })
+    });
+    group.bench_function("D2H", |b| {
+        // SAFETY: as above.
+        b.iter_custom(|iters| {
+            time(iters, &mut || unsafe {
+                host.download_async(0..len, &device, gpu.stream())
+            })
+        })
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("staged_pipeline_256MiB");
+    group.throughput(Throughput::BytesDecimal(BYTES as u64));
+    for n in [1u32, 2, 4, 8] {
+        group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, &n| {
+            b.iter_custom(|iters| {
+                time(iters, &mut || {
+                    for (i, chunk) in chunk_ranges(len, n, 256).into_iter().enumerate() {
+                        let stream = &streams[i];
+                        // SAFETY: the host buffer is not touched until the streams are synchronized below.
+                        unsafe { host.upload_async(chunk.clone(), &mut device, stream)? };
+                        fma_chain(&gpu, stream, &mut device, chunk, ITERATIONS)?;
+                    }
+                    for stream in &streams[..n as usize] {
+                        stream.synchronize().map_err(|source| ptxsuite::Error::Driver {
+                            call: "cuStreamSynchronize",
+                            source,
+                        })?;
+                    }
+                    Ok(())
+                })
+            })
+        });
+    }
+    group.finish();
+    c.final_summary();
+}
