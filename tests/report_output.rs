@@ -169,3 +169,26 @@ fn markdown_names_the_gpu_and_marks_failed_points() {
     assert!(Report::from_json(&json).is_ok());
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn streams_sweeps_plot_time_and_show_the_model_table() {
+    let mut r = report();
+    let mut sweep = r.experiments[0].clone();
+    sweep.experiment = "streams".into();
+    sweep.title = "Staged concurrent copy and execute (streams)".into();
+    sweep.parameter = "streams".into();
+    sweep.series[1].implementation = Implementation::Model;
+    sweep.series[1].name = "model".into();
+    r.experiments = vec![sweep];
+    let dir = std::env::temp_dir().join(format!("ptxsuite-streams-{}", std::process::id()));
+    r.write(&dir).unwrap();
+    let svg = std::fs::read_to_string(dir.join("streams.svg")).unwrap();
+    assert!(svg.contains("time per pipeline run"), "the streams plot shows time");
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(
+        md.contains("| streams | staged ms (min–max) | model ms | measured / model | verified |"),
+        "{md}"
+    );
+    assert!(md.contains("| 0 | 0.110 (0.100–0.120) | 0.110 | 1.000 | yes |"), "{md}");
+    let _ = std::fs::remove_dir_all(dir);
+}

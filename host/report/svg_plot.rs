@@ -42,6 +42,8 @@ pub fn sweep_svg(sweep: &SweepResult, theoretical_gbps: f64) -> Result<String> {
     {
         let root = SVGBackend::with_string(&mut svg, (800, 480)).into_drawing_area();
         root.fill(&WHITE).map_err(plot_error)?;
+        // The streams experiment is about time (the guide's model predicts time); the others about bandwidth.
+        let plot_time = sweep.experiment == "streams";
         let measured: Vec<Vec<(i64, f64, f64, f64)>> = sweep
             .series
             .iter()
@@ -49,10 +51,15 @@ pub fn sweep_svg(sweep: &SweepResult, theoretical_gbps: f64) -> Result<String> {
                 series
                     .points
                     .iter()
-                    .filter_map(|p| p.effective_gbps.map(|g| (p.value, g.min, g.median, g.max)))
+                    .filter(|p| p.verified)
+                    .filter_map(|p| {
+                        let s = if plot_time { Some(p.time_ms) } else { p.effective_gbps };
+                        s.map(|g| (p.value, g.min, g.median, g.max))
+                    })
                     .collect()
             })
             .collect();
+        let theoretical_gbps = if plot_time { 0.0 } else { theoretical_gbps };
         let values = sweep.values();
         let x_min = values.iter().copied().min().unwrap_or(0);
         let x_max = values.iter().copied().max().unwrap_or(1).max(x_min + 1);
@@ -68,12 +75,23 @@ pub fn sweep_svg(sweep: &SweepResult, theoretical_gbps: f64) -> Result<String> {
             .fold(theoretical_gbps, f64::max)
             .max(10.0)
             * 2.0;
+        let y_bottom = if plot_time {
+            measured
+                .iter()
+                .flatten()
+                .map(|m| m.1)
+                .fold(f64::MAX, f64::min)
+                .min(y_top)
+                * 0.5
+        } else {
+            1.0
+        };
         let mut chart = ChartBuilder::on(&root)
             .caption(sweep.title.as_str(), ("sans-serif", 20))
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(60)
-            .build_cartesian_2d(x_lo..x_hi, (1.0..y_top).log_scale())
+            .build_cartesian_2d(x_lo..x_hi, (y_bottom..y_top).log_scale())
             .map_err(plot_error)?;
         chart
             .configure_mesh()
@@ -85,8 +103,18 @@ pub fn sweep_svg(sweep: &SweepResult, theoretical_gbps: f64) -> Result<String> {
                     format!("{x:.0}")
                 }
             })
-            .y_desc("effective bandwidth (GB/s, 1e9 B; log scale)")
-            .y_label_formatter(&|y| format!("{y:.0}"))
+            .y_desc(if plot_time {
+                "time per pipeline run (ms; log scale)"
+            } else {
+                "effective bandwidth (GB/s, 1e9 B; log scale)"
+            })
+            .y_label_formatter(&|y| {
+                if *y < 10.0 {
+                    format!("{y:.1}")
+                } else {
+                    format!("{y:.0}")
+                }
+            })
             .draw()
             .map_err(plot_error)?;
 
