@@ -270,3 +270,22 @@ fn fma_chain_reference_iterates_the_affine_map() {
     // The fixed point of x = A x + B is B / (1 - A) = 10; long chains approach it.
     assert!((ptxsuite::reference::fma_chain(0.0, 200_000) - 10.0).abs() < 1e-2);
 }
+
+#[test]
+fn sweep_points_from_times_withhold_bandwidth_of_failed_results() {
+    use ptxsuite::experiments::SweepPoint;
+    // 1e9 bytes in 1, 2 and 4 ms: 1000, 500 and 250 GB/s.
+    let ok = SweepPoint::measured(7, 10, 1_000_000_000, &[2.0, 1.0, 4.0], None)
+        .unwrap()
+        .with_peak(2000.0);
+    let g = ok.effective_gbps.unwrap();
+    assert_eq!((g.min, g.median, g.max), (250.0, 500.0, 1000.0));
+    assert_eq!(ok.time_ms.median, 2.0);
+    assert_eq!(ok.percent_of_theoretical, Some(25.0));
+    assert!(ok.verified && ok.failure.is_none());
+    let bad = SweepPoint::measured(7, 10, 1_000_000_000, &[2.0], Some("element 3".into()))
+        .unwrap()
+        .with_peak(2000.0);
+    assert!(bad.effective_gbps.is_none() && bad.percent_of_theoretical.is_none() && !bad.verified);
+    assert!(SweepPoint::measured(7, 10, 1, &[], None).is_none());
+}

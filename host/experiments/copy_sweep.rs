@@ -10,11 +10,9 @@
 use indicatif::ProgressBar;
 
 use super::{RunSettings, SeriesResult, SweepPoint};
-use crate::bandwidth::{effective_bandwidth_gbps, percent_of};
 use crate::copy_element::{CopyElement, first_mismatch, pattern};
 use crate::error::Result;
 use crate::gpu::{DeviceBuffer, EventTimer, Gpu, Implementation};
-use crate::stats::Summary;
 
 /// Enqueues one launch: (out, in, elements, parameter).
 pub(crate) type LaunchFn<'a, T> = Box<dyn Fn(&mut DeviceBuffer<T>, &DeviceBuffer<T>, u64, i32) -> Result<()> + 'a>;
@@ -124,28 +122,17 @@ pub(crate) fn measure<T: CopyElement>(
             let failure = first_mismatch(&got, &expected);
 
             let bytes_per_launch = 2 * elem_bytes * elements; // Br + Bw
-            let gbps: Vec<f64> = times_ms
-                .iter()
-                .map(|ms| effective_bandwidth_gbps(bytes_per_launch / 2, bytes_per_launch / 2, ms / 1e3))
-                .collect();
-            let time_ms = Summary::of(&times_ms).expect("samples >= 1 and event times are finite");
-            let effective = if failure.is_none() { Summary::of(&gbps) } else { None };
-            let sector_bytes = sector_model.map(|model| model(elements, value, elem_bytes));
-            result.points.push(SweepPoint {
-                value: value as i64,
-                elements,
-                bytes_per_launch,
-                sector_bytes_per_launch: sector_bytes,
-                time_ms,
-                percent_of_theoretical: effective.map(|g| percent_of(g.median, theoretical)),
-                sector_gbps: match (sector_bytes, &failure) {
-                    (Some(b), None) => Some(b as f64 / 1e9 / (time_ms.median / 1e3)),
-                    _ => None,
-                },
-                effective_gbps: effective,
-                verified: failure.is_none(),
-                failure,
-            });
+            let mut point = SweepPoint::measured(value as i64, elements, bytes_per_launch, &times_ms, failure)
+                .expect("samples >= 1 and event times are finite")
+                .with_peak(theoretical);
+            if let Some(model) = sector_model {
+                let sector_bytes = model(elements, value, elem_bytes);
+                point.sector_bytes_per_launch = Some(sector_bytes);
+                point.sector_gbps = point
+                    .verified
+                    .then(|| sector_bytes as f64 / 1e9 / (point.time_ms.median / 1e3));
+            }
+            result.points.push(point);
         }
         progress.inc(1);
     }

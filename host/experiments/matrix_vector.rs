@@ -6,13 +6,11 @@ use indicatif::ProgressBar;
 
 use super::implementations::kernel_implementations;
 use super::{Experiment, RunSettings, SeriesResult, SweepPoint, SweepResult};
-use crate::bandwidth::percent_of;
 use crate::copy_element::first_mismatch;
 use crate::error::Result;
 use crate::gpu::{CublasHandle, DeviceBuffer, EventTimer, Gpu, Implementation};
 use crate::launchers::{MATVEC_BLOCK_THREADS, MatVecVersion, matvec, vector_copy};
 use crate::reference;
-use crate::stats::Summary;
 
 pub(super) const MATVEC: Experiment = Experiment {
     name: "matvec",
@@ -123,21 +121,9 @@ fn run(gpu: &Gpu, settings: &RunSettings, progress: &ProgressBar) -> Result<Swee
                     )
                 }
             };
-            let time_ms = Summary::of(&times_ms).expect("samples >= 1 and event times are finite");
-            let gbps: Vec<f64> = times_ms.iter().map(|ms| bytes as f64 / 1e9 / (ms / 1e3)).collect();
-            let effective = if failure.is_none() { Summary::of(&gbps) } else { None };
-            result.points.push(SweepPoint {
-                value: height as i64,
-                elements: elements as u64,
-                bytes_per_launch: bytes,
-                sector_bytes_per_launch: None,
-                time_ms,
-                effective_gbps: effective,
-                percent_of_theoretical: effective.map(|g| percent_of(g.median, theoretical)),
-                sector_gbps: None,
-                verified: failure.is_none(),
-                failure,
-            });
+            let point = SweepPoint::measured(height as i64, elements as u64, bytes, &times_ms, failure)
+                .expect("samples >= 1 and event times are finite");
+            result.points.push(point.with_peak(theoretical));
         }
         progress.inc(1);
     }

@@ -74,21 +74,8 @@ fn check_sampled(got: &[f32], source: &[f32], iterations: u32) -> Option<String>
 }
 
 fn point(value: i64, bytes: u64, times_ms: &[f64], failure: Option<String>) -> Result<SweepPoint> {
-    let time_ms = Summary::of(times_ms).ok_or_else(|| Error::InvalidInput("no finite timing samples".into()))?;
-    let gbps: Vec<f64> = times_ms.iter().map(|ms| bytes as f64 / 1e9 / (ms / 1e3)).collect();
-    let effective = if failure.is_none() { Summary::of(&gbps) } else { None };
-    Ok(SweepPoint {
-        value,
-        elements: bytes / 4,
-        bytes_per_launch: bytes,
-        sector_bytes_per_launch: None,
-        time_ms,
-        effective_gbps: effective,
-        percent_of_theoretical: None,
-        sector_gbps: None,
-        verified: failure.is_none(),
-        failure,
-    })
+    SweepPoint::measured(value, bytes / 4, bytes, times_ms, failure)
+        .ok_or_else(|| Error::InvalidInput("no finite timing samples".into()))
 }
 
 fn series(name: &str, kernel: &str, implementation: Implementation, points: Vec<SweepPoint>) -> SeriesResult {

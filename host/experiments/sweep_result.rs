@@ -30,6 +30,37 @@ pub struct SweepPoint {
     pub failure: Option<String>,
 }
 
+impl SweepPoint {
+    /// A point from per-launch times: `bytes` counted per launch give the
+    /// bandwidth of each sample; a `failure` withholds the bandwidth (no
+    /// figure is reported from a wrong result). `None` without finite samples.
+    pub fn measured(value: i64, elements: u64, bytes: u64, times_ms: &[f64], failure: Option<String>) -> Option<Self> {
+        let time_ms = Summary::of(times_ms)?;
+        let gbps: Vec<f64> = times_ms.iter().map(|ms| bytes as f64 / 1e9 / (ms / 1e3)).collect();
+        let effective_gbps = if failure.is_none() { Summary::of(&gbps) } else { None };
+        Some(Self {
+            value,
+            elements,
+            bytes_per_launch: bytes,
+            sector_bytes_per_launch: None,
+            time_ms,
+            effective_gbps,
+            percent_of_theoretical: None,
+            sector_gbps: None,
+            verified: failure.is_none(),
+            failure,
+        })
+    }
+
+    /// Sets `percent_of_theoretical` from the median bandwidth.
+    pub fn with_peak(mut self, theoretical_gbps: f64) -> Self {
+        self.percent_of_theoretical = self
+            .effective_gbps
+            .map(|g| crate::bandwidth::percent_of(g.median, theoretical_gbps));
+        self
+    }
+}
+
 /// One kernel (or the driver's copy) measured over the sweep.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SeriesResult {

@@ -15,7 +15,6 @@ use super::{Experiment, RunSettings, SeriesResult, SweepPoint, SweepResult};
 use crate::copy_element::{first_mismatch, pattern};
 use crate::error::Result;
 use crate::gpu::{DeviceBuffer, EventTimer, Gpu, HostMemoryKind, Implementation, PinnedBuffer};
-use crate::stats::Summary;
 
 pub(super) const TRANSFERS: Experiment = Experiment {
     name: "transfers",
@@ -176,21 +175,9 @@ fn run(gpu: &Gpu, settings: &RunSettings, progress: &ProgressBar) -> Result<Swee
                 }
                 (_, _, None) => unreachable!("every non-pageable kind in the plan has a buffer"),
             };
-            let time_ms = Summary::of(&times_ms).expect("samples >= 1 and times are finite");
-            let gbps: Vec<f64> = times_ms.iter().map(|ms| bytes as f64 / 1e9 / (ms / 1e3)).collect();
-            let effective = if failure.is_none() { Summary::of(&gbps) } else { None };
-            result.points.push(SweepPoint {
-                value: (bytes >> 10) as i64,
-                elements: count as u64,
-                bytes_per_launch: bytes,
-                sector_bytes_per_launch: None,
-                time_ms,
-                effective_gbps: effective,
-                percent_of_theoretical: None,
-                sector_gbps: None,
-                verified: failure.is_none(),
-                failure,
-            });
+            let point = SweepPoint::measured((bytes >> 10) as i64, count as u64, bytes, &times_ms, failure)
+                .expect("samples >= 1 and times are finite");
+            result.points.push(point);
         }
         progress.inc(1);
     }

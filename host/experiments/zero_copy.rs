@@ -10,7 +10,6 @@ use crate::copy_element::{first_mismatch, pattern};
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, EventTimer, Gpu, HostMemoryKind, Implementation, PinnedBuffer};
 use crate::launchers::vector_copy_global;
-use crate::stats::Summary;
 
 pub(super) const ZERO_COPY: Experiment = Experiment {
     name: "zero-copy",
@@ -167,21 +166,9 @@ fn run(gpu: &Gpu, settings: &RunSettings, progress: &ProgressBar) -> Result<Swee
                 Case::ExplicitRoundTrip | Case::ZeroCopyRoundTrip => 2 * bytes,
                 _ => bytes,
             };
-            let time_ms = Summary::of(&times).expect("samples >= 1 and event times are finite");
-            let gbps: Vec<f64> = times.iter().map(|ms| counted as f64 / 1e9 / (ms / 1e3)).collect();
-            let effective = if failure.is_none() { Summary::of(&gbps) } else { None };
-            result.points.push(SweepPoint {
-                value: (bytes >> 20) as i64,
-                elements: n as u64,
-                bytes_per_launch: counted,
-                sector_bytes_per_launch: None,
-                time_ms,
-                effective_gbps: effective,
-                percent_of_theoretical: None,
-                sector_gbps: None,
-                verified: failure.is_none(),
-                failure,
-            });
+            let point = SweepPoint::measured((bytes >> 20) as i64, n as u64, counted, &times, failure)
+                .expect("samples >= 1 and event times are finite");
+            result.points.push(point);
         }
         progress.inc(1);
     }
