@@ -330,6 +330,16 @@ fn cell(point: Option<&SweepPoint>) -> String {
     }
 }
 
+/// One line per point whose result failed verification, with the first mismatch.
+fn failures(sweep: &SweepResult, out: &mut String) {
+    for s in &sweep.series {
+        for p in s.points.iter().filter(|p| !p.verified) {
+            let why = p.failure.as_deref().unwrap_or("");
+            let _ = writeln!(out, "\n**FAILED** {} at {} {}: {why}", s.name, sweep.parameter, p.value);
+        }
+    }
+}
+
 /// The matrix-vector section, shaped like the whitepaper's Table 1: one row
 /// per version, the GTX 285 time beside each shape's measurements.
 fn matvec_section(sweep: &SweepResult, out: &mut String) {
@@ -404,17 +414,7 @@ fn matvec_section(sweep: &SweepResult, out: &mut String) {
         let _ = writeln!(out);
     }
     let _ = writeln!(out, "\nGB/s cells: median (min–max over the samples).");
-    for s in &sweep.series {
-        for p in s.points.iter().filter(|p| !p.verified) {
-            let _ = writeln!(
-                out,
-                "\n**FAILED** {} at height {}: {}",
-                s.name,
-                p.value,
-                p.failure.as_deref().unwrap_or("")
-            );
-        }
-    }
+    failures(sweep, out);
     let _ = writeln!(out);
 }
 
@@ -562,18 +562,7 @@ fn sweep_section(sweep: &SweepResult, out: &mut String) {
         let _ = writeln!(out);
     }
     let _ = writeln!(out, "\nCells: median GB/s (min–max over the samples).");
-    for s in &sweep.series {
-        for p in s.points.iter().filter(|p| !p.verified) {
-            let _ = writeln!(
-                out,
-                "\n**FAILED** {} at {} {}: {}",
-                s.name,
-                sweep.parameter,
-                p.value,
-                p.failure.as_deref().unwrap_or("")
-            );
-        }
-    }
+    failures(sweep, out);
     let _ = writeln!(out);
 }
 
