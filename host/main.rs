@@ -55,9 +55,25 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Compare two report.json files point by point; exit code 3 if any point regressed.
+    Compare {
+        /// The baseline report.
+        old: PathBuf,
+        /// The report to check.
+        new: PathBuf,
+        /// Percent slowdown counted as a regression.
+        #[arg(long, default_value_t = 5.0)]
+        threshold: f64,
+        /// Also write the full per-point table as Markdown here.
+        #[arg(long)]
+        markdown: Option<PathBuf>,
+    },
     /// List the experiments.
     List,
 }
+
+/// Exit code of `compare` when a point regressed (1 is for errors, 2 for usage).
+const REGRESSION_EXIT: u8 = 3;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -81,6 +97,27 @@ fn main() -> ExitCode {
             },
         }),
         Command::Render { report, out } => commands::render(&report, out.as_deref()),
+        Command::Compare {
+            old,
+            new,
+            threshold,
+            markdown,
+        } => {
+            return match commands::compare(&old, &new, threshold, markdown.as_deref()) {
+                Ok(comparison) => {
+                    print!("{}", comparison.text);
+                    if comparison.regressions > 0 {
+                        ExitCode::from(REGRESSION_EXIT)
+                    } else {
+                        ExitCode::SUCCESS
+                    }
+                }
+                Err(error) => {
+                    eprintln!("error: {error}");
+                    ExitCode::FAILURE
+                }
+            };
+        }
         Command::List => Ok(EXPERIMENTS
             .iter()
             .map(|e| format!("{:<10} {} — {}\n", e.name, e.title, e.guide_section))

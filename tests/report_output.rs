@@ -192,3 +192,88 @@ fn streams_sweeps_plot_time_and_show_the_model_table() {
     assert!(md.contains("| 0 | 0.110 (0.100–0.120) | 0.110 | 1.000 | yes |"), "{md}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+mod comparing {
+    use super::report;
+    use ptxsuite::report::comparison::compare;
+    use std::process::Command;
+
+    #[test]
+    fn identical_reports_have_no_regression() {
+        let (points, unmatched) = compare(&report(), &report());
+        assert_eq!(points.len(), 6);
+        assert_eq!(unmatched, 0);
+        assert!(points.iter().all(|p| !p.is_regression(0.05)));
+        assert!(points.iter().filter_map(|p| p.ratio()).all(|r| r == 1.0));
+    }
+
+    #[test]
+    fn slower_and_newly_failing_points_are_regressions() {
+        let old = report();
+        let mut new = report();
+        // CUDA C series, offset 1: 10% slower.
+        let point = &mut new.experiments[0].series[1].points[1];
+        let g = point.effective_gbps.as_mut().unwrap();
+        g.median *= 0.9;
+        // Rust series, offset 0: now fails verification.
+        new.experiments[0].series[0].points[0].effective_gbps = None;
+        let (points, _) = compare(&old, &new);
+        let regressions: Vec<_> = points.iter().filter(|p| p.is_regression(0.05)).collect();
+        assert_eq!(regressions.len(), 2, "{regressions:?}");
+        assert!(
+            points.iter().filter(|p| p.is_regression(0.15)).count() == 1,
+            "10% is within a 15% threshold"
+        );
+    }
+
+    fn binary(args: &[&str]) -> std::process::Output {
+        Command::new(env!("CARGO_BIN_EXE_ptxsuite"))
+            .args(args)
+            .output()
+            .unwrap()
+    }
+
+    #[test]
+    fn compare_command_exit_codes_are_usable_in_ci() {
+        let dir = std::env::temp_dir().join(format!("ptxsuite-compare-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = |name: &str| dir.join(name).to_string_lossy().into_owned();
+        std::fs::write(path("old.json"), report().to_json()).unwrap();
+        let mut slower = report();
+        slower.experiments[0].series[1].points[1]
+            .effective_gbps
+            .as_mut()
+            .unwrap()
+            .median *= 0.5;
+        std::fs::write(path("new.json"), slower.to_json()).unwrap();
+        std::fs::write(path("corrupt.json"), "{ \"schema\": ").unwrap();
+        let mut future: serde_json::Value = serde_json::from_str(&report().to_json()).unwrap();
+        future["schema_version"] = serde_json::json!(99);
+        std::fs::write(path("future.json"), future.to_string()).unwrap();
+
+        let same = binary(&["compare", &path("old.json"), &path("old.json")]);
+        assert_eq!(same.status.code(), Some(0), "{}", String::from_utf8_lossy(&same.stderr));
+        let regressed = binary(&[
+            "compare",
+            &path("old.json"),
+            &path("new.json"),
+            "--markdown",
+            &path("cmp.md"),
+        ]);
+        assert_eq!(regressed.status.code(), Some(3));
+        assert!(String::from_utf8_lossy(&regressed.stdout).contains("REGRESSION offset"));
+        assert!(std::fs::read_to_string(path("cmp.md")).unwrap().contains("**0.500**"));
+        for (file, message) in [("corrupt.json", "not valid JSON"), ("future.json", "schema version 99")] {
+            let out = binary(&["compare", &path("old.json"), &path(file)]);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{file}");
+            assert!(
+                stderr.contains(message) && !stderr.contains("panicked"),
+                "{file}: {stderr}"
+            );
+        }
+        let bad_threshold = binary(&["compare", &path("old.json"), &path("old.json"), "--threshold", "150"]);
+        assert_eq!(bad_threshold.status.code(), Some(1));
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}

@@ -1,9 +1,11 @@
 //! The CLI's subcommands, as library functions (the binary only parses arguments).
 
+mod compare;
 mod info;
 mod render;
 mod run;
 
+pub use compare::{Comparison, compare};
 pub use info::info;
 pub use render::render;
 pub use run::{RunOptions, run};

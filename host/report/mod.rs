@@ -1,6 +1,7 @@
 //! The report: `report.json` (versioned schema with device metadata),
 //! `report.md` (tables, the guide's figures beside, an SVG plot per sweep).
 
+pub mod comparison;
 mod guide_figures;
 mod markdown;
 mod svg_plot;
