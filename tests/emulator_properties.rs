@@ -1,0 +1,118 @@
+//! Property tests: the emulator runs kernels on randomly drawn shapes (grid,
+//! block, sizes, offsets, strides) and must agree with the CPU references
+//! every time. A small fixed-seed generator keeps failures reproducible.
+
+use kernels_gpu::global_memory::{offset_copy, shift_copy, stride_copy};
+use kernels_gpu::matrix_vector::{matvec_tree_sequential, matvec_warp_per_row, matvec_warp_shuffle};
+use ptxsuite::device::{Dim3, F32x4};
+use ptxsuite::emulator::{Emulator, LaunchConfig};
+use ptxsuite::reference;
+
+/// SplitMix64: tiny, deterministic, good enough to pick shapes.
+struct Shapes(u64);
+
+impl Shapes {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `lo..=hi`.
+    fn pick(&mut self, lo: u32, hi: u32) -> u32 {
+        lo + (self.next() % (hi - lo + 1) as u64) as u32
+    }
+}
+
+const CASES: usize = 40;
+
+fn values(len: usize, seed: u64) -> Vec<f32> {
+    let mut rng = Shapes(seed);
+    (0..len).map(|_| (rng.next() % 2001) as f32 / 1000.0 - 1.0).collect()
+}
+
+#[test]
+fn copies_agree_with_the_reference_on_random_shapes() {
+    let mut rng = Shapes(2026);
+    for case in 0..CASES {
+        let (blocks, block) = (rng.pick(1, 5), 32 * rng.pick(1, 4));
+        let threads = (blocks * block) as usize;
+        let param = rng.pick(0, 40) as i32;
+        let tail = rng.pick(0, 50) as usize;
+        let kernel = case % 3;
+        let len = match kernel {
+            0 | 2 => threads + param as usize + tail,
+            _ => (threads - 1) * (param.max(1) as usize) + 1 + tail,
+        };
+        let input = values(len, case as u64);
+        let mut output = vec![-7.0f32; len];
+        {
+            let mut emu = Emulator::new();
+            let inp = emu.global(&input);
+            let out = emu.global_mut(&mut output);
+            let config = LaunchConfig::new(Dim3::x(blocks), Dim3::x(block), 0);
+            let stride = param.max(1);
+            // SAFETY: the emulator checks every access; the lengths above keep them in bounds.
+            let result = match kernel {
+                0 => emu.launch(config, || unsafe { offset_copy(out, inp, param) }),
+                1 => emu.launch(config, || unsafe { stride_copy(out, inp, stride) }),
+                _ => emu.launch(config, || unsafe { shift_copy(out, inp, param) }),
+            };
+            result.unwrap_or_else(|e| panic!("case {case}: {e}"));
+        }
+        let mut expected = vec![-7.0f32; len];
+        match kernel {
+            0 => reference::offset_copy(&mut expected, &input, threads, param as usize),
+            1 => reference::stride_copy(&mut expected, &input, threads, param.max(1) as usize),
+            _ => reference::shift_copy(&mut expected, &input, threads, param as usize),
+        }
+        assert_eq!(
+            output, expected,
+            "case {case}: kernel {kernel}, {blocks}x{block}, parameter {param}, len {len}"
+        );
+    }
+}
+
+#[test]
+fn matrix_vector_versions_agree_with_the_reference_on_random_shapes() {
+    let mut rng = Shapes(7);
+    for case in 0..CASES / 2 {
+        let (width, height) = (rng.pick(1, 300), rng.pick(1, 40));
+        // Powers of two: the tree reduction's contract (the suite launches 256).
+        let (blocks, block) = (rng.pick(1, 4), 32 << rng.pick(0, 2));
+        // 16-byte-aligned storage for the float4 path of warp-per-row.
+        let elements = (width * height) as usize;
+        let mut m_store = vec![F32x4::default(); elements.div_ceil(4)];
+        let mut v_store = vec![F32x4::default(); (width as usize).div_ceil(4)];
+        // SAFETY: F32x4 is four f32 lanes without padding.
+        let floats =
+            |s: &mut [F32x4]| unsafe { std::slice::from_raw_parts_mut(s.as_mut_ptr().cast::<f32>(), s.len() * 4) };
+        floats(&mut m_store)[..elements].copy_from_slice(&values(elements, case as u64));
+        floats(&mut v_store)[..width as usize].copy_from_slice(&values(width as usize, 1000 + case as u64));
+        let m = floats(&mut m_store)[..elements].to_vec();
+        let v = floats(&mut v_store)[..width as usize].to_vec();
+        let (expected, scale) = reference::matvec(&m, width as usize, height as usize, &v);
+        for (name, version) in [
+            ("tree_sequential", matvec_tree_sequential as unsafe fn(_, _, _, _, _)),
+            ("warp_shuffle", matvec_warp_shuffle),
+            ("warp_per_row", matvec_warp_per_row),
+        ] {
+            let mut w = vec![f32::NAN; height as usize];
+            {
+                let mut emu = Emulator::new();
+                let pm = emu.global(&floats(&mut m_store)[..elements]);
+                let pv = emu.global(&floats(&mut v_store)[..width as usize]);
+                let pw = emu.global_mut(&mut w);
+                let config = LaunchConfig::new(Dim3::x(blocks), Dim3::x(block), block as usize * 4);
+                // SAFETY: checked by the emulator.
+                emu.launch(config, || unsafe { version(pm, width, height, pv, pw) })
+                    .unwrap_or_else(|e| panic!("case {case} {name}: {e}"));
+            }
+            if let Some(why) = reference::matvec_mismatch(&w, &expected, &scale) {
+                panic!("case {case} {name} ({height}x{width} on {blocks}x{block}): {why}");
+            }
+        }
+    }
+}
