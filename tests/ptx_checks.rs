@@ -33,6 +33,13 @@ fn ptx_has_every_kernel_entry_point() {
         "matvec_tree_sequential",
         "matvec_warp_shuffle",
         "matvec_warp_per_row",
+        "simple_multiply",
+        "coalesced_multiply",
+        "shared_ab_multiply",
+        "simple_multiply_aat",
+        "coalesced_multiply_aat",
+        "coalesced_multiply_aat_padded",
+        "fma_chain",
     ] {
         assert!(entries.iter().any(|e| e == name), "{name} missing from {entries:?}");
     }

@@ -3,9 +3,11 @@
 //! device layer.
 
 mod global_copy;
+mod matrix_multiply;
 mod matrix_vector;
 mod overlap;
 
 pub use global_copy::{copy_prefix, offset_copy, shift_copy, stride_copy, texture_shift_copy};
+pub use matrix_multiply::{matmul, matmul_aat};
 pub use matrix_vector::{MATVEC_RELATIVE_TOLERANCE, matvec, matvec_mismatch};
 pub use overlap::fma_chain;

@@ -32,6 +32,7 @@ mod kernel_macro;
 pub mod device;
 pub mod global_memory;
 pub mod matrix_vector;
+pub mod shared_memory;
 pub mod streams;
 
 #[cfg(not(target_arch = "nvptx64"))]
