@@ -74,10 +74,9 @@ fn main() {
             return;
         }
     };
-    let mut implementations = vec![Implementation::Rust];
-    match gpu.twins() {
-        Ok(_) => implementations.push(Implementation::CudaC),
-        Err(why) => println!("CUDA C twins skipped: {why}"),
+    let (implementations, note) = gpu.kernel_implementations();
+    if let Some(why) = note {
+        println!("CUDA C twins skipped: {why}");
     }
     let elements = RunSettings::default().buffer_bytes(gpu.info()) / 4;
     let len = elements as usize + 32;

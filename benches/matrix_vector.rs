@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput};
-use ptxsuite::gpu::{CublasHandle, DeviceBuffer, EventTimer, Gpu, Implementation};
+use ptxsuite::gpu::{CublasHandle, DeviceBuffer, EventTimer, Gpu};
 use ptxsuite::launchers::{MatVecVersion, matvec};
 
 const WIDTH: u32 = 1100;
@@ -20,10 +20,9 @@ fn main() {
             return;
         }
     };
-    let mut implementations = vec![Implementation::Rust];
-    match gpu.twins() {
-        Ok(_) => implementations.push(Implementation::CudaC),
-        Err(why) => println!("CUDA C twins skipped: {why}"),
+    let (implementations, note) = gpu.kernel_implementations();
+    if let Some(why) = note {
+        println!("CUDA C twins skipped: {why}");
     }
     let elements = (WIDTH * HEIGHT) as usize;
     let m = DeviceBuffer::from_host(&gpu, &vec![0.5f32; elements]).expect("matrix");

@@ -24,13 +24,11 @@ const SENTINEL: f32 = -1.0;
 
 /// Rust, and CUDA C when NVRTC is there (a GPU machine without it says so).
 fn implementations(gpu: &Gpu) -> Vec<Implementation> {
-    match gpu.twins() {
-        Ok(_) => vec![Implementation::Rust, Implementation::CudaC],
-        Err(why) => {
-            eprintln!("CUDA C twins skipped: {why}");
-            vec![Implementation::Rust]
-        }
+    let (implementations, note) = gpu.kernel_implementations();
+    if let Some(why) = note {
+        eprintln!("CUDA C twins skipped: {why}");
     }
+    implementations
 }
 
 fn pattern(len: usize) -> Vec<f32> {

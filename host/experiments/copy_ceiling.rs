@@ -4,7 +4,6 @@
 use kernels_gpu::global_memory::COPY_BLOCK_THREADS;
 
 use super::copy_sweep::{SeriesSpec, SweepBuffers, measure};
-use super::implementations::kernel_implementations;
 use super::offset_stride::BYTE_COUNTING;
 use super::{Experiment, RunSettings, SweepResult};
 use crate::error::Result;
@@ -20,7 +19,8 @@ pub(super) const CEILING: Experiment = Experiment {
 };
 
 fn run(gpu: &Gpu, settings: &RunSettings, progress: &indicatif::ProgressBar) -> Result<SweepResult> {
-    let (implementations, notes) = kernel_implementations(gpu);
+    let (implementations, note) = gpu.kernel_implementations();
+    let notes: Vec<String> = note.into_iter().collect();
     let SweepBuffers {
         input,
         idata,

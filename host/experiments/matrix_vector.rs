@@ -4,7 +4,6 @@
 
 use indicatif::ProgressBar;
 
-use super::implementations::kernel_implementations;
 use super::{Experiment, RunSettings, SeriesResult, SweepPoint, SweepResult};
 use crate::copy_element::first_mismatch;
 use crate::error::Result;
@@ -39,7 +38,8 @@ enum Launch {
 
 fn run(gpu: &Gpu, settings: &RunSettings, progress: &ProgressBar) -> Result<SweepResult> {
     settings.validate()?;
-    let (implementations, mut notes) = kernel_implementations(gpu);
+    let (implementations, note) = gpu.kernel_implementations();
+    let mut notes: Vec<String> = note.into_iter().collect();
     let cublas = CublasHandle::new(gpu).map_err(|e| notes.push(e.to_string())).ok();
     let mut plan: Vec<(Launch, SeriesResult)> = Vec::new();
     let series = |name: String, kernel: &str, implementation| SeriesResult {

@@ -4,7 +4,6 @@
 
 mod copy_ceiling;
 mod copy_sweep;
-mod implementations;
 mod matrix_vector;
 mod offset_stride;
 pub mod overlap_model;

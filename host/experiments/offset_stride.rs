@@ -7,7 +7,6 @@ use kernels_gpu::device::F32x4;
 use kernels_gpu::global_memory::COPY_BLOCK_THREADS;
 
 use super::copy_sweep::{SeriesSpec, SweepBuffers, measure, whole_blocks};
-use super::implementations::kernel_implementations;
 use super::{Experiment, RunSettings, SeriesResult, SweepResult, sector_model};
 use crate::copy_element::CopyElement;
 use crate::error::Result;
@@ -38,7 +37,7 @@ fn offset_series<T: CopyElement>(
     settings: &RunSettings,
     progress: &ProgressBar,
 ) -> Result<(Vec<SeriesResult>, u64)> {
-    let (implementations, _) = kernel_implementations(gpu);
+    let (implementations, _) = gpu.kernel_implementations();
     let SweepBuffers {
         input,
         idata,
@@ -66,7 +65,7 @@ fn stride_series<T: CopyElement>(
     settings: &RunSettings,
     progress: &ProgressBar,
 ) -> Result<(Vec<SeriesResult>, u64)> {
-    let (implementations, _) = kernel_implementations(gpu);
+    let (implementations, _) = gpu.kernel_implementations();
     let SweepBuffers {
         input,
         idata,
@@ -107,7 +106,7 @@ fn sweep(
         buffer_bytes,
         block_threads: COPY_BLOCK_THREADS,
         series,
-        notes: kernel_implementations(gpu).1,
+        notes: gpu.kernel_implementations().1.into_iter().collect(),
     }
 }
 

@@ -5,7 +5,6 @@ use cudarc::driver::sys;
 use kernels_gpu::global_memory::COPY_BLOCK_THREADS;
 
 use super::copy_sweep::{SeriesSpec, SweepBuffers, measure, whole_blocks};
-use super::implementations::kernel_implementations;
 use super::offset_stride::BYTE_COUNTING;
 use super::{Experiment, RunSettings, SweepResult, sector_model};
 use crate::error::{DriverResultExt, Result};
@@ -32,7 +31,8 @@ pub(super) const SHIFT: Experiment = Experiment {
 };
 
 fn run(gpu: &Gpu, settings: &RunSettings, progress: &indicatif::ProgressBar) -> Result<SweepResult> {
-    let (implementations, mut notes) = kernel_implementations(gpu);
+    let (implementations, note) = gpu.kernel_implementations();
+    let mut notes: Vec<String> = note.into_iter().collect();
     // A 1-D linear texture has a hardware size limit (2^27 texels today): cap the buffer to it.
     let max_texels = gpu
         .context()

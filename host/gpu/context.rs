@@ -112,6 +112,15 @@ impl Gpu {
         }
     }
 
+    /// The implementations of the suite's kernels a run can measure: Rust
+    /// always, the CUDA C twins when NVRTC compiled them; the note says why not.
+    pub fn kernel_implementations(&self) -> (Vec<Implementation>, Option<String>) {
+        match &self.twins {
+            Ok(_) => (vec![Implementation::Rust, Implementation::CudaC], None),
+            Err(why) => (vec![Implementation::Rust], Some(why.clone())),
+        }
+    }
+
     /// Whether the CUDA C twins are loaded; `Err` says why not.
     pub fn twins(&self) -> std::result::Result<&Module, &str> {
         self.twins.as_ref().map_err(String::as_str)
