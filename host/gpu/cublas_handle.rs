@@ -5,6 +5,7 @@ use cudarc::driver::CudaContext;
 
 use super::{DeviceBuffer, Gpu};
 use crate::error::{Error, Result};
+use crate::launchers::check_matvec_buffers;
 
 /// A cuBLAS handle bound to the suite's stream, destroyed on drop. cuBLAS is
 /// loaded at run time; where it is missing, [`CublasHandle::new`] says so.
@@ -59,20 +60,10 @@ impl CublasHandle {
         v: &DeviceBuffer<f32>,
         w: &mut DeviceBuffer<f32>,
     ) -> Result<()> {
-        let fits = |x: u32| i32::try_from(x).is_ok();
-        if width == 0
-            || height == 0
-            || !fits(width)
-            || !fits(height)
-            || (m.len() as u64) < width as u64 * height as u64
-            || v.len() < width as usize
-            || w.len() < height as usize
-        {
+        check_matvec_buffers("cublasSgemv", width, height, (m.len(), v.len(), w.len()))?;
+        if i32::try_from(width).is_err() || i32::try_from(height).is_err() {
             return Err(Error::InvalidInput(format!(
-                "sgemv of a {height} x {width} matrix does not fit buffers of {}, {} and {} elements",
-                m.len(),
-                v.len(),
-                w.len()
+                "cublasSgemv takes int dimensions; {height} x {width} is too large"
             )));
         }
         let (alpha, beta) = (1.0f32, 0.0f32);

@@ -81,6 +81,27 @@ impl MatVecVersion {
     }
 }
 
+/// Checks that `m` can hold a `height × width` matrix, `v` `width` floats and
+/// `w` `height` (lengths in floats); `what` names the caller in the error.
+pub fn check_matvec_buffers(
+    what: &'static str,
+    width: u32,
+    height: u32,
+    (m_len, v_len, w_len): (usize, usize, usize),
+) -> Result<()> {
+    let invalid = |reason: String| Error::InvalidLaunch { kernel: what, reason };
+    if width == 0 || height == 0 {
+        return Err(invalid(format!("a {height} x {width} matrix is empty")));
+    }
+    if (m_len as u64) < width as u64 * height as u64 || v_len < width as usize || w_len < height as usize {
+        return Err(invalid(format!(
+            "a {height} x {width} product needs M >= {}, V >= {width}, W >= {height} floats; got {m_len}, {v_len}, {w_len}",
+            width as u64 * height as u64
+        )));
+    }
+    Ok(())
+}
+
 /// The launch shape of a version, after checking the buffers: `m` must hold
 /// `width * height` floats, `v` `width`, `w` `height`. `wave_blocks` is the
 /// number of blocks that fill the GPU once (grid-stride versions use at most that).
@@ -91,19 +112,7 @@ pub fn matvec_shape(
     (m_len, v_len, w_len): (usize, usize, usize),
     wave_blocks: u32,
 ) -> Result<LaunchShape> {
-    let invalid = |reason: String| Error::InvalidLaunch {
-        kernel: "matrix-vector",
-        reason,
-    };
-    if width == 0 || height == 0 {
-        return Err(invalid(format!("a {height} x {width} matrix is empty")));
-    }
-    if (m_len as u64) < width as u64 * height as u64 || v_len < width as usize || w_len < height as usize {
-        return Err(invalid(format!(
-            "a {height} x {width} product needs M >= {}, V >= {width}, W >= {height} floats; got {m_len}, {v_len}, {w_len}",
-            width as u64 * height as u64
-        )));
-    }
+    check_matvec_buffers("matrix-vector", width, height, (m_len, v_len, w_len))?;
     let block = MATVEC_BLOCK_THREADS;
     let thread_blocks = height.div_ceil(block);
     let wave = wave_blocks.max(1);

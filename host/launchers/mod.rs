@@ -12,5 +12,5 @@ pub use global_copy::{
     driver_copy, offset_copy, offset_copy_shape, shift_copy, shift_copy_shape, stride_copy, stride_copy_shape,
     texture_shift_copy, texture_shift_copy_shape, vector_copy, vector_copy_global,
 };
-pub use matrix_vector::{MATVEC_BLOCK_THREADS, MatVecVersion, matvec, matvec_shape};
+pub use matrix_vector::{MATVEC_BLOCK_THREADS, MatVecVersion, check_matvec_buffers, matvec, matvec_shape};
 pub use overlap::fma_chain;
