@@ -104,6 +104,11 @@ impl SweepResult {
             .find(|s| s.kernel == kernel && s.implementation == implementation)
     }
 
+    /// A series by its display name.
+    pub fn series_named(&self, name: &str) -> Option<&SeriesResult> {
+        self.series.iter().find(|s| s.name == name)
+    }
+
     /// The parameter values, in sweep order.
     pub fn values(&self) -> Vec<i64> {
         self.series

@@ -224,13 +224,7 @@ fn then_vs_now(sweep: &SweepResult) -> Option<String> {
                 .filter(|s| s.name.contains("pinned"))
                 .flat_map(|s| s.points.iter().filter_map(|p| p.effective_gbps.map(|g| g.median)))
                 .fold(0.0f64, f64::max);
-            let get = |name: &str| {
-                sweep
-                    .series
-                    .iter()
-                    .find(|s| s.name == name)
-                    .and_then(|s| s.median_gbps(at))
-            };
+            let get = |name: &str| sweep.series_named(name).and_then(|s| s.median_gbps(at));
             let (h2d, d2h) = (get("H2D · pinned")?, get("D2H · pinned")?);
             let mut text = format!(
                 "At 256 MiB pinned memory moves {h2d:.1} GB/s host to device and {d2h:.1} GB/s device to host: \
@@ -250,13 +244,7 @@ fn then_vs_now(sweep: &SweepResult) -> Option<String> {
         }
         "zero-copy" => {
             let at = *sweep.values().last()?;
-            let get = |name: &str| {
-                sweep
-                    .series
-                    .iter()
-                    .find(|s| s.name == name)
-                    .and_then(|s| s.median_gbps(at))
-            };
+            let get = |name: &str| sweep.series_named(name).and_then(|s| s.median_gbps(at));
             let (read, write) = (
                 get("kernel reads mapped host memory")?,
                 get("kernel writes mapped host memory")?,
@@ -264,9 +252,7 @@ fn then_vs_now(sweep: &SweepResult) -> Option<String> {
             let (up, down) = (get("H2D copy (pinned)")?, get("D2H copy (pinned)")?);
             let point = |name: &str| {
                 sweep
-                    .series
-                    .iter()
-                    .find(|s| s.name == name)
+                    .series_named(name)
                     .and_then(|s| s.point(at))
                     .map(|p| p.time_ms.median)
             };
@@ -380,10 +366,7 @@ fn matvec_section(sweep: &SweepResult, out: &mut String) {
     let _ = writeln!(out, "|---|---:|{}", "---:|---:|---:|---:|".repeat(heights.len()));
     for s in &sweep.series {
         // Speedups are over Listing 2 of the same implementation.
-        let first_rust = sweep
-            .series
-            .iter()
-            .find(|b| b.kernel == "matvec_row_per_thread" && b.implementation == s.implementation);
+        let listing2 = sweep.series_for("matvec_row_per_thread", s.implementation);
         let paper = crate::launchers::MatVecVersion::ALL
             .iter()
             .find(|v| v.kernel() == s.kernel && s.kernel.starts_with("matvec_"))
@@ -396,7 +379,7 @@ fn matvec_section(sweep: &SweepResult, out: &mut String) {
             let ms = point
                 .map(|p| format!("{:.3}", p.time_ms.median))
                 .unwrap_or_else(|| "—".into());
-            let baseline = first_rust.and_then(|b| b.point(h)).map(|p| p.time_ms.median);
+            let baseline = listing2.and_then(|b| b.point(h)).map(|p| p.time_ms.median);
             let speedup = match (baseline, point) {
                 (Some(b), Some(p)) if s.kernel.starts_with("matvec_") => format!("{:.1}x", b / p.time_ms.median),
                 _ => "—".into(),
