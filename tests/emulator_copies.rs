@@ -1,6 +1,8 @@
 //! The copy kernels run in the CPU emulator and compared with the CPU
 //! reference over offsets, strides and sizes that are not multiples of the block.
 
+mod support;
+
 use kernels_gpu::global_memory::{offset_copy, stride_copy};
 use ptxsuite::device::Dim3;
 use ptxsuite::emulator::{Emulator, FaultKind, LaunchConfig};
@@ -280,18 +282,10 @@ mod shifted_and_wide {
         );
     }
 
-    /// A 16-byte-aligned f32 buffer of `len` elements (as cuMemAlloc gives), filled by `value`.
-    fn aligned(len: usize, value: impl Fn(usize) -> f32) -> Vec<F32x4> {
-        let mut vectors = vec![F32x4::default(); len.div_ceil(4)];
-        for (i, v) in as_floats(&mut vectors).iter_mut().enumerate() {
-            *v = value(i);
-        }
-        vectors
-    }
+    use super::support::aligned_floats as aligned;
 
     fn as_floats(vectors: &mut [F32x4]) -> &mut [f32] {
-        // SAFETY: F32x4 is four f32 lanes with no padding; the slice covers exactly that memory.
-        unsafe { std::slice::from_raw_parts_mut(vectors.as_mut_ptr().cast::<f32>(), vectors.len() * 4) }
+        F32x4::as_floats_mut(vectors)
     }
 
     #[test]

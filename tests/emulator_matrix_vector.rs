@@ -1,6 +1,8 @@
 //! The whitepaper's matrix-vector versions in the CPU emulator, against the
 //! CPU reference, on shapes that are not multiples of the block or warp.
 
+mod support;
+
 use kernels_gpu::device::F32x4;
 use kernels_gpu::matrix_vector::{
     matvec_block_serial_sum, matvec_grid_stride_rows, matvec_row_per_thread, matvec_tree_interleaved,
@@ -22,18 +24,10 @@ const VERSIONS: [(&str, Version, bool); 7] = [
     ("warp_per_row", matvec_warp_per_row, false),
 ];
 
-/// `len` floats in 16-byte-aligned storage (as cuMemAlloc gives), for the float4 path.
-fn aligned(len: usize, value: impl Fn(usize) -> f32) -> Vec<F32x4> {
-    let mut store = vec![F32x4::default(); len.div_ceil(4)];
-    for (i, x) in floats(&mut store).iter_mut().enumerate() {
-        *x = value(i);
-    }
-    store
-}
+use support::aligned_floats as aligned;
 
 fn floats(store: &mut [F32x4]) -> &mut [f32] {
-    // SAFETY: F32x4 is four f32 lanes without padding; the slice covers exactly that memory.
-    unsafe { std::slice::from_raw_parts_mut(store.as_mut_ptr().cast::<f32>(), store.len() * 4) }
+    F32x4::as_floats_mut(store)
 }
 
 fn run(version: Version, shared: bool, width: u32, height: u32, blocks: u32, block: u32) -> Vec<f32> {

@@ -2,11 +2,14 @@
 //! block, sizes, offsets, strides) and must agree with the CPU references
 //! every time. A small fixed-seed generator keeps failures reproducible.
 
+mod support;
+
 use kernels_gpu::global_memory::{offset_copy, shift_copy, stride_copy};
 use kernels_gpu::matrix_vector::{matvec_tree_sequential, matvec_warp_per_row, matvec_warp_shuffle};
 use ptxsuite::device::{Dim3, F32x4};
 use ptxsuite::emulator::{Emulator, LaunchConfig};
 use ptxsuite::reference;
+use support::aligned_floats;
 
 /// SplitMix64: tiny, deterministic, good enough to pick shapes.
 struct Shapes(u64);
@@ -84,13 +87,13 @@ fn matrix_vector_versions_agree_with_the_reference_on_random_shapes() {
         let (blocks, block) = (rng.pick(1, 4), 32 << rng.pick(0, 2));
         // 16-byte-aligned storage for the float4 path of warp-per-row.
         let elements = (width * height) as usize;
-        let mut m_store = vec![F32x4::default(); elements.div_ceil(4)];
-        let mut v_store = vec![F32x4::default(); (width as usize).div_ceil(4)];
-        // SAFETY: F32x4 is four f32 lanes without padding.
-        let floats =
-            |s: &mut [F32x4]| unsafe { std::slice::from_raw_parts_mut(s.as_mut_ptr().cast::<f32>(), s.len() * 4) };
-        floats(&mut m_store)[..elements].copy_from_slice(&values(elements, case as u64));
-        floats(&mut v_store)[..width as usize].copy_from_slice(&values(width as usize, 1000 + case as u64));
+        let (m_values, v_values) = (
+            values(elements, case as u64),
+            values(width as usize, 1000 + case as u64),
+        );
+        let mut m_store = aligned_floats(elements, |i| m_values[i]);
+        let mut v_store = aligned_floats(width as usize, |i| v_values[i]);
+        let floats = F32x4::as_floats_mut;
         let m = floats(&mut m_store)[..elements].to_vec();
         let v = floats(&mut v_store)[..width as usize].to_vec();
         let (expected, scale) = reference::matvec(&m, width as usize, height as usize, &v);

@@ -17,4 +17,17 @@ impl F32x4 {
     pub const fn to_array(self) -> [f32; 4] {
         self.0.to_array()
     }
+
+    /// A slice of vectors seen as the floats they hold (16-byte-aligned
+    /// float storage, as `cuMemAlloc` gives, for host-side code and tests).
+    pub fn as_floats(vectors: &[Self]) -> &[f32] {
+        // SAFETY: F32x4 is four f32 lanes without padding; the slice covers exactly that memory.
+        unsafe { core::slice::from_raw_parts(vectors.as_ptr().cast::<f32>(), vectors.len() * 4) }
+    }
+
+    /// As [`as_floats`](Self::as_floats), writable.
+    pub fn as_floats_mut(vectors: &mut [Self]) -> &mut [f32] {
+        // SAFETY: as above, with exclusive access.
+        unsafe { core::slice::from_raw_parts_mut(vectors.as_mut_ptr().cast::<f32>(), vectors.len() * 4) }
+    }
 }
