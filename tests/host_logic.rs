@@ -91,6 +91,7 @@ fn experiment_selection_accepts_known_names_only() {
             "stride-width",
             "ceiling",
             "matvec",
+            "matmul",
             "transfers",
             "zero-copy",
             "streams"
@@ -288,4 +289,70 @@ fn sweep_points_from_times_withhold_bandwidth_of_failed_results() {
         .with_peak(2000.0);
     assert!(bad.effective_gbps.is_none() && bad.percent_of_theoretical.is_none() && !bad.verified);
     assert!(SweepPoint::measured(7, 10, 1, &[], None).is_none());
+}
+
+#[test]
+fn guide_multiply_shapes_need_tile_multiples_and_room() {
+    use ptxsuite::launchers::{GuideMultiply, guide_multiply_shape};
+    let fits = (64 * 32, 32 * 96, 64 * 96);
+    let shape = guide_multiply_shape(GuideMultiply::SharedAb, 64, 96, fits).unwrap();
+    assert_eq!(
+        (shape.grid.x, shape.grid.y, shape.block.x, shape.block.y),
+        (3, 2, 32, 32)
+    );
+    assert_eq!(shape.shared_bytes, 2 * 32 * 32 * 4);
+    let padded = guide_multiply_shape(GuideMultiply::CoalescedAatPadded, 64, 0, (64 * 32, 0, 64 * 64)).unwrap();
+    assert_eq!((padded.grid.x, padded.grid.y), (2, 2));
+    assert_eq!(padded.shared_bytes, (32 * 32 + 32 * 33) * 4);
+    for (m, n, lens) in [
+        (48, 96, fits),                                       // M not a multiple of 32
+        (64, 0, fits),                                        // empty
+        (64, 96, (64 * 32 - 1, 32 * 96, 64 * 96)),            // A one short
+        (64, 96, (64 * 32, 32 * 96, 64 * 96 - 1)),            // C one short
+        (46368, 46368, (usize::MAX, usize::MAX, usize::MAX)), // C indices beyond i32
+    ] {
+        assert!(
+            matches!(
+                guide_multiply_shape(GuideMultiply::Simple, m, n, lens),
+                Err(Error::InvalidLaunch { .. })
+            ),
+            "{m} x {n} with {lens:?} must be refused"
+        );
+    }
+}
+
+#[test]
+fn gemm_buffers_and_error_bound() {
+    use ptxsuite::launchers::check_gemm_buffers;
+    use ptxsuite::reference::{gemm_error_bound, matmul, matmul_element, matmul_mismatch};
+    assert!(check_gemm_buffers("t", (3, 5, 7), (21, 35, 15)).is_ok());
+    for (dims, lens) in [
+        ((3, 5, 7), (20, 35, 15)),
+        ((3, 5, 7), (21, 34, 15)),
+        ((3, 5, 7), (21, 35, 14)),
+        ((0, 5, 7), (21, 35, 15)),
+        ((65536, 65536, 1), (usize::MAX, usize::MAX, usize::MAX)),
+    ] {
+        assert!(check_gemm_buffers("t", dims, lens).is_err(), "{dims:?} {lens:?}");
+    }
+    // γ_k grows linearly in k·u for small k·u.
+    let u = f64::powi(2.0, -24);
+    assert!((gemm_error_bound(32) / (33.0 * u) - 1.0).abs() < 1e-5);
+    assert!(gemm_error_bound(8192) > 8192.0 * u);
+    // The threaded reference agrees with one element computed alone, and a wrong element is caught.
+    let (m, k, n) = (37, 19, 23);
+    let a: Vec<f32> = (0..m * k).map(|i| (i % 13) as f32 - 6.0).collect();
+    let b: Vec<f32> = (0..k * n).map(|i| (i % 7) as f32 * 0.5).collect();
+    let (c, scale) = matmul(&a, &b, m, k, n);
+    for (row, col) in [(0, 0), (36, 22), (17, 5)] {
+        assert_eq!(
+            matmul_element(&a, &b, (k, n), row, col),
+            (c[row * n + col], scale[row * n + col])
+        );
+    }
+    assert!(matmul_mismatch(&c, &c, &scale, k, n).is_none());
+    let mut wrong = c.clone();
+    wrong[5 * n + 7] += 1.0;
+    let why = matmul_mismatch(&wrong, &c, &scale, k, n).expect("caught");
+    assert!(why.contains("C[5][7]"), "{why}");
 }

@@ -34,6 +34,7 @@ fn point(value: i64, gbps: Option<f64>) -> SweepPoint {
         elements: 1 << 20,
         bytes_per_launch: 8 << 20,
         sector_bytes_per_launch: Some(8 << 20),
+        flops_per_launch: None,
         time_ms: Summary {
             min: 0.1,
             median: 0.11,
@@ -191,6 +192,57 @@ fn streams_sweeps_plot_time_and_show_the_model_table() {
     );
     assert!(md.contains("| 0 | 0.110 (0.100–0.120) | 0.110 | 1.000 | yes |"), "{md}");
     let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn matmul_tables_show_guide_figures_gflops_speedups_and_twin_ratios() {
+    let mut r = report();
+    let one = |kernel: &str, implementation: Implementation, ms: f64| {
+        let mut p = point(10240, Some(1.0));
+        p.time_ms = Summary {
+            min: ms,
+            median: ms,
+            max: ms,
+        };
+        p.effective_gbps = Some(Summary {
+            min: 400.0 / ms,
+            median: 400.0 / ms,
+            max: 400.0 / ms,
+        });
+        SeriesResult {
+            name: format!("{kernel} · {}", implementation.label()),
+            kernel: kernel.into(),
+            implementation,
+            element: "f32".into(),
+            element_bytes: 4,
+            points: vec![p.with_flops(2_000_000_000)],
+        }
+    };
+    let mut sweep = r.experiments[0].clone();
+    sweep.experiment = "matmul".into();
+    sweep.parameter = "M = N".into();
+    sweep.series = vec![
+        one("simple_multiply", Implementation::Rust, 2.0),
+        one("simple_multiply", Implementation::CudaC, 2.0),
+        one("shared_ab_multiply", Implementation::Rust, 0.5),
+        one("shared_ab_multiply", Implementation::CudaC, 0.4),
+        one("simple_multiply_aat", Implementation::Rust, 8.0),
+        one("coalesced_multiply_aat_padded", Implementation::Rust, 1.0),
+    ];
+    r.experiments = vec![sweep];
+    let md = r.markdown();
+    assert!(md.contains("**Table 3.2: C = AB** (M = N = 10240)"), "{md}");
+    assert!(md.contains("**Table 3.3: C = AAᵀ** (M = N = 10240)"), "{md}");
+    // 2 GFLOP in 0.5 ms = 4000 GFLOP/s; 4x faster than the 2 ms baseline; 0.8 of the CUDA C bandwidth.
+    assert!(
+        md.contains("| tiles of A and B in shared memory (no redundant reads) (`shared_ab_multiply`) | 29.7 | 15.7 | 0.500 | 800.0 (800–800) | 4000.0 (4000–4000) | 4.0x | 1000.0 (1000–1000) | 0.800 |"),
+        "{md}"
+    );
+    // The AAᵀ speedup is over the AAᵀ baseline (8 ms), and a missing twin shows a dash.
+    assert!(
+        md.contains("| 30.4 | 15.6 | 1.000 | 400.0 (400–400) | 2000.0 (2000–2000) | 8.0x | — | — |"),
+        "{md}"
+    );
 }
 
 mod comparing {

@@ -4,6 +4,8 @@
 
 mod copy_ceiling;
 mod copy_sweep;
+mod guide_multiply;
+mod launch_timing;
 mod matrix_vector;
 mod offset_stride;
 pub mod overlap_model;
@@ -45,6 +47,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
     offset_stride::STRIDE_WIDTH,
     copy_ceiling::CEILING,
     matrix_vector::MATVEC,
+    guide_multiply::MATMUL,
     transfers::TRANSFERS,
     zero_copy::ZERO_COPY,
     streams::STREAMS,

@@ -15,6 +15,10 @@ pub struct SweepPoint {
     /// DRAM traffic per launch if every 32-byte sector touched moves once
     /// (reads + writes), computed from the addresses; `None` where not modelled.
     pub sector_bytes_per_launch: Option<u64>,
+    /// Floating-point operations per launch, for compute kernels (GFLOP/s is
+    /// derived from it and `time_ms`: [`SweepPoint::gflops`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flops_per_launch: Option<u64>,
     /// Milliseconds per launch over the samples.
     pub time_ms: Summary,
     /// Effective bandwidth over the samples, GB/s (1e9). `None` when the
@@ -43,6 +47,7 @@ impl SweepPoint {
             elements,
             bytes_per_launch: bytes,
             sector_bytes_per_launch: None,
+            flops_per_launch: None,
             time_ms,
             effective_gbps,
             percent_of_theoretical: None,
@@ -50,6 +55,20 @@ impl SweepPoint {
             verified: failure.is_none(),
             failure,
         })
+    }
+
+    /// Records the floating-point operations of one launch.
+    pub fn with_flops(mut self, flops: u64) -> Self {
+        self.flops_per_launch = Some(flops);
+        self
+    }
+
+    /// GFLOP/s (1e9 operations per second) over the samples, for verified
+    /// points of compute kernels.
+    pub fn gflops(&self) -> Option<Summary> {
+        let flops = self.flops_per_launch? as f64;
+        self.verified
+            .then(|| self.time_ms.map_decreasing(|ms| flops / 1e9 / (ms / 1e3)))
     }
 
     /// Sets `percent_of_theoretical` from the median bandwidth.

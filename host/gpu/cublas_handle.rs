@@ -5,7 +5,7 @@ use cudarc::driver::CudaContext;
 
 use super::{DeviceBuffer, Gpu};
 use crate::error::{Error, Result};
-use crate::launchers::check_matvec_buffers;
+use crate::launchers::{check_gemm_buffers, check_matvec_buffers};
 
 /// A cuBLAS handle bound to the suite's stream, destroyed on drop. cuBLAS is
 /// loaded at run time; where it is missing, [`CublasHandle::new`] says so.
@@ -47,6 +47,13 @@ impl CublasHandle {
             unsafe { sys::cublasSetStream_v2(created.handle, gpu.stream().cu_stream() as sys::cudaStream_t) },
             "cublasSetStream",
         )?;
+        // FP32 baselines: the default math mode runs SGEMM in FP32 on the CUDA cores (TF32 tensor cores only
+        // with CUBLAS_TF32_TENSOR_OP_MATH, which the suite never sets).
+        // SAFETY: the handle is live.
+        check(
+            unsafe { sys::cublasSetMathMode(created.handle, sys::cublasMath_t::CUBLAS_DEFAULT_MATH) },
+            "cublasSetMathMode",
+        )?;
         Ok(created)
     }
 
@@ -86,6 +93,122 @@ impl CublasHandle {
                 )
             },
             "cublasSgemv",
+        )
+    }
+}
+
+impl CublasHandle {
+    /// `C = A · B` for row-major `A` (`m × k`), `B` (`k × n`), `C` (`m × n`).
+    /// cuBLAS is column-major, so this computes `Cᵀ = Bᵀ · Aᵀ` with the
+    /// operands swapped, which is the same memory.
+    pub fn sgemm_row_major(
+        &self,
+        a: &DeviceBuffer<f32>,
+        b: &DeviceBuffer<f32>,
+        c: &mut DeviceBuffer<f32>,
+        (m, n, k): (u32, u32, u32),
+    ) -> Result<()> {
+        check_gemm_buffers("cublasSgemm", (m, n, k), (a.len(), b.len(), c.len()))?;
+        let (m, n, k) = (m as i32, n as i32, k as i32); // checked: each < 2^31
+        let no = sys::cublasOperation_t::CUBLAS_OP_N;
+        // SAFETY: the shapes were checked against the buffers above.
+        unsafe { self.sgemm_column_major((no, no), (n, m, k), (b, n), (a, k), (c, n)) }
+    }
+
+    /// `C = A · Aᵀ` for row-major `A` (`m × k`) and `C` (`m × m`): in
+    /// cuBLAS's column-major view `A` is `Aᵀ` (`k × m`), so this is
+    /// `cublasSgemm(T, N)` of that with itself.
+    pub fn sgemm_aat_row_major(
+        &self,
+        a: &DeviceBuffer<f32>,
+        c: &mut DeviceBuffer<f32>,
+        (m, k): (u32, u32),
+    ) -> Result<()> {
+        check_gemm_buffers("cublasSgemm (A·Aᵀ)", (m, m, k), (a.len(), a.len(), c.len()))?;
+        let (m, k) = (m as i32, k as i32); // checked: each < 2^31
+        let ops = (sys::cublasOperation_t::CUBLAS_OP_T, sys::cublasOperation_t::CUBLAS_OP_N);
+        // SAFETY: the shapes were checked against the buffers above.
+        unsafe { self.sgemm_column_major(ops, (m, m, k), (a, k), (a, k), (c, m)) }
+    }
+
+    /// `cublasSgemm` with α = 1, β = 0 on `(buffer, leading dimension)` operands.
+    ///
+    /// # Safety
+    /// The column-major shapes must fit the buffers (the callers check them).
+    unsafe fn sgemm_column_major(
+        &self,
+        (transa, transb): (sys::cublasOperation_t, sys::cublasOperation_t),
+        (m, n, k): (i32, i32, i32),
+        (a, lda): (&DeviceBuffer<f32>, i32),
+        (b, ldb): (&DeviceBuffer<f32>, i32),
+        (c, ldc): (&mut DeviceBuffer<f32>, i32),
+    ) -> Result<()> {
+        let (alpha, beta) = (1.0f32, 0.0f32);
+        // SAFETY: forwarded contract; all pointers are device memory of this handle's context.
+        check(
+            unsafe {
+                sys::cublasSgemm_v2(
+                    self.handle,
+                    transa,
+                    transb,
+                    m,
+                    n,
+                    k,
+                    &alpha,
+                    a.device_ptr() as *const f32,
+                    lda,
+                    b.device_ptr() as *const f32,
+                    ldb,
+                    &beta,
+                    c.device_ptr() as *mut f32,
+                    ldc,
+                )
+            },
+            "cublasSgemm",
+        )
+    }
+
+    /// As [`sgemm_row_major`](Self::sgemm_row_major) with `A` and `B` stored
+    /// as IEEE binary16 bits and `C` in `f32`: `cublasGemmEx` with
+    /// `CUBLAS_COMPUTE_32F_PEDANTIC` (FP32 arithmetic, no tensor cores), the
+    /// peer of the suite's f16-storage kernel. `Err` when this cuBLAS has no such kernel.
+    pub fn gemm_f16_storage_row_major(
+        &self,
+        a: &DeviceBuffer<u16>,
+        b: &DeviceBuffer<u16>,
+        c: &mut DeviceBuffer<f32>,
+        (m, n, k): (u32, u32, u32),
+    ) -> Result<()> {
+        check_gemm_buffers("cublasGemmEx", (m, n, k), (a.len(), b.len(), c.len()))?;
+        let (alpha, beta) = (1.0f32, 0.0f32);
+        let (m, n, k) = (m as i32, n as i32, k as i32); // checked: each < 2^31
+        let half = sys::cudaDataType_t::CUDA_R_16F;
+        // SAFETY: as in sgemm_row_major; alpha/beta are f32 as the 32F compute type requires.
+        check(
+            unsafe {
+                sys::cublasGemmEx(
+                    self.handle,
+                    sys::cublasOperation_t::CUBLAS_OP_N,
+                    sys::cublasOperation_t::CUBLAS_OP_N,
+                    n,
+                    m,
+                    k,
+                    (&raw const alpha).cast(),
+                    b.device_ptr() as *const std::ffi::c_void,
+                    half,
+                    n,
+                    a.device_ptr() as *const std::ffi::c_void,
+                    half,
+                    k,
+                    (&raw const beta).cast(),
+                    c.device_ptr() as *mut std::ffi::c_void,
+                    sys::cudaDataType_t::CUDA_R_32F,
+                    n,
+                    sys::cublasComputeType_t::CUBLAS_COMPUTE_32F_PEDANTIC,
+                    sys::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
+                )
+            },
+            "cublasGemmEx(f16 in, f32 out, 32F pedantic)",
         )
     }
 }

@@ -1,5 +1,6 @@
 use std::ffi::{CString, c_void};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use cudarc::driver::{CudaContext, CudaStream, result, sys};
 use kernels_gpu::device::Dim3;
@@ -37,7 +38,12 @@ pub struct Kernel {
     name: String,
     function: sys::CUfunction,
     resources: KernelResources,
+    /// Dynamic shared memory the function has been allowed beyond the default 48 KiB.
+    opted_in_shared_bytes: AtomicU32,
 }
+
+/// Dynamic shared memory every kernel may use without opting in.
+const DEFAULT_DYNAMIC_SHARED_BYTES: u32 = 48 * 1024;
 
 /// A PTX module loaded on a context, with all of its kernels looked up.
 pub struct Module {
@@ -128,6 +134,7 @@ impl Module {
             name: name.to_string(),
             function,
             resources,
+            opted_in_shared_bytes: AtomicU32::new(DEFAULT_DYNAMIC_SHARED_BYTES),
         })
     }
 
@@ -218,6 +225,19 @@ impl Kernel {
                     shape.block.count()
                 ),
             });
+        }
+        if shape.shared_bytes > self.opted_in_shared_bytes.load(Ordering::Relaxed) {
+            // Beyond 48 KiB a kernel must opt in; the driver refuses more than the SM has.
+            // SAFETY: the function handle is live while self is.
+            unsafe {
+                result::function::set_function_attribute(
+                    self.function,
+                    sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    shape.shared_bytes as i32,
+                )
+            }
+            .during("cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)")?;
+            self.opted_in_shared_bytes.store(shape.shared_bytes, Ordering::Relaxed);
         }
         // SAFETY: forwarded contract; the function belongs to the stream's context.
         unsafe {

@@ -4,13 +4,17 @@
 //!
 //! The shape checks are pure functions (`*_shape`) so they are tested without a GPU.
 
+mod gemm;
 mod global_copy;
+mod guide_multiply;
 mod matrix_vector;
 mod overlap;
 
+pub use gemm::check_gemm_buffers;
 pub use global_copy::{
     driver_copy, offset_copy, offset_copy_shape, shift_copy, shift_copy_shape, stride_copy, stride_copy_shape,
     texture_shift_copy, texture_shift_copy_shape, vector_copy, vector_copy_global,
 };
+pub use guide_multiply::{GuideMultiply, guide_multiply, guide_multiply_shape};
 pub use matrix_vector::{MATVEC_BLOCK_THREADS, MatVecVersion, check_matvec_buffers, matvec, matvec_shape};
 pub use overlap::fma_chain;

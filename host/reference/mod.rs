@@ -8,6 +8,6 @@ mod matrix_vector;
 mod overlap;
 
 pub use global_copy::{copy_prefix, offset_copy, shift_copy, stride_copy, texture_shift_copy};
-pub use matrix_multiply::{matmul, matmul_aat};
+pub use matrix_multiply::{gemm_error_bound, matmul, matmul_aat, matmul_element, matmul_mismatch};
 pub use matrix_vector::{MATVEC_RELATIVE_TOLERANCE, matvec, matvec_mismatch};
 pub use overlap::fma_chain;

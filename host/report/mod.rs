@@ -4,6 +4,7 @@
 pub mod comparison;
 mod guide_figures;
 mod markdown;
+mod matmul_tables;
 mod svg_plot;
 
 use std::path::Path;
@@ -129,6 +130,11 @@ impl Report {
         serde_json::to_string_pretty(self).expect("a report always serializes")
     }
 
+    /// The text of `report.md`.
+    pub fn markdown(&self) -> String {
+        markdown::render(self)
+    }
+
     /// Writes `report.json`, `report.md` and one SVG per sweep into `dir`.
     pub fn write(&self, dir: &Path) -> Result<()> {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
@@ -141,6 +147,6 @@ impl Report {
             let svg = svg_plot::sweep_svg(sweep, self.device.theoretical_bandwidth_gbps)?;
             write(&format!("{}.svg", sweep.experiment), &svg)?;
         }
-        write("report.md", &markdown::render(self))
+        write("report.md", &self.markdown())
     }
 }

@@ -1,0 +1,101 @@
+//! The matrix multiplies on a real GPU against the CPU reference (every
+//! element within γ_K·Σ|a·b|), Rust and CUDA C twins, cuBLAS, and the
+//! launchers' refusals. Without a CUDA driver or device each test prints
+//! `skipped: ...` and passes.
+
+use ptxsuite::gpu::{CublasHandle, DeviceBuffer, Gpu, Implementation};
+use ptxsuite::launchers::{GuideMultiply, guide_multiply};
+use ptxsuite::{Error, reference};
+
+fn gpu_or_skip(test: &str) -> Option<Gpu> {
+    match Gpu::open(0) {
+        Ok(gpu) => Some(gpu),
+        Err(e @ (Error::NoDriver | Error::NoDevice)) => {
+            eprintln!("skipped {test}: {e}");
+            None
+        }
+        Err(e) => panic!("opening the GPU failed: {e}"),
+    }
+}
+
+fn values(len: usize, salt: usize) -> Vec<f32> {
+    (0..len)
+        .map(|i| ((i * 7919 + salt * 31) % 201) as f32 / 100.0 - 1.0)
+        .collect()
+}
+
+#[test]
+fn gpu_guide_multiplies_match_reference() {
+    let Some(gpu) = gpu_or_skip("gpu_guide_multiplies_match_reference") else {
+        return;
+    };
+    let (implementations, note) = gpu.kernel_implementations();
+    if let Some(why) = note {
+        eprintln!("CUDA C twins skipped: {why}");
+    }
+    let cublas = CublasHandle::new(&gpu)
+        .map_err(|e| eprintln!("cuBLAS skipped: {e}"))
+        .ok();
+    let k = 32usize;
+    for (m, n) in [(96u32, 160u32), (256, 256), (32, 1024)] {
+        let (mu, nu) = (m as usize, n as usize);
+        let a_host = values(mu * k, 1);
+        let b_host = values(k * nu, 2);
+        let a = DeviceBuffer::from_host(&gpu, &a_host).unwrap();
+        let b = DeviceBuffer::from_host(&gpu, &b_host).unwrap();
+        let mut c = DeviceBuffer::<f32>::uninit(&gpu, mu * nu.max(mu)).unwrap();
+        for aat in [false, true] {
+            let columns = if aat { mu } else { nu };
+            let (expected, scale) = if aat {
+                reference::matmul_aat(&a_host, mu, k)
+            } else {
+                reference::matmul(&a_host, &b_host, mu, k, nu)
+            };
+            let check = |c: &DeviceBuffer<f32>, what: String| {
+                let got = c.to_host().unwrap();
+                if let Some(why) = reference::matmul_mismatch(&got[..mu * columns], &expected, &scale, k, columns) {
+                    panic!("{what} {m} x {n}: {why}");
+                }
+            };
+            for kernel in GuideMultiply::ALL.into_iter().filter(|g| g.is_aat() == aat) {
+                for &imp in &implementations {
+                    c.fill(f32::NAN).unwrap();
+                    guide_multiply(&gpu, imp, kernel, &a, &b, &mut c, m, n).unwrap();
+                    check(&c, format!("{imp:?} {kernel:?}"));
+                }
+            }
+            if let Some(cublas) = &cublas {
+                c.fill(f32::NAN).unwrap();
+                if aat {
+                    cublas.sgemm_aat_row_major(&a, &mut c, (m, k as u32)).unwrap();
+                } else {
+                    cublas.sgemm_row_major(&a, &b, &mut c, (m, n, k as u32)).unwrap();
+                }
+                check(&c, format!("cuBLAS aat={aat}"));
+            }
+        }
+    }
+}
+
+#[test]
+fn gpu_guide_multiply_refuses_bad_shapes() {
+    let Some(gpu) = gpu_or_skip("gpu_guide_multiply_refuses_bad_shapes") else {
+        return;
+    };
+    let a = DeviceBuffer::<f32>::uninit(&gpu, 64 * 32).unwrap();
+    let b = DeviceBuffer::<f32>::uninit(&gpu, 32 * 64).unwrap();
+    let mut c = DeviceBuffer::<f32>::uninit(&gpu, 64 * 64).unwrap();
+    let rust = Implementation::Rust;
+    for (m, n) in [(48u32, 64u32), (64, 0), (96, 64), (64, 96)] {
+        let result = guide_multiply(&gpu, rust, GuideMultiply::SharedAb, &a, &b, &mut c, m, n);
+        assert!(
+            matches!(result, Err(Error::InvalidLaunch { .. })),
+            "{m} x {n} must be refused"
+        );
+    }
+    let result = guide_multiply(&gpu, rust, GuideMultiply::CoalescedAatPadded, &a, &b, &mut c, 96, 0);
+    assert!(
+        matches!(result, Err(Error::InvalidLaunch { .. })),
+        "C = AAᵀ of 96 rows overflows C"
+    );
+}
