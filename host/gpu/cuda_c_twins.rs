@@ -10,7 +10,9 @@ use crate::ptx::PTX_ARCH;
 pub const CUDA_C_SOURCE: &str = concat!(
     include_str!("../cuda_c/global_memory.cu"),
     "\n",
-    include_str!("../cuda_c/matrix_vector.cu")
+    include_str!("../cuda_c/matrix_vector.cu"),
+    "\n",
+    include_str!("../cuda_c/sgemm.cu")
 );
 
 /// Compiles the twins to PTX for the same virtual architecture as the Rust
