@@ -39,6 +39,9 @@ fn ptx_has_every_kernel_entry_point() {
         "simple_multiply_aat",
         "coalesced_multiply_aat",
         "coalesced_multiply_aat_padded",
+        "tiled_sgemm",
+        "sgemm_register_blocked",
+        "hgemm_f16_storage",
         "fma_chain",
     ] {
         assert!(entries.iter().any(|e| e == name), "{name} missing from {entries:?}");
@@ -132,17 +135,50 @@ fn spill_parser_reads_ptxas_verbose_output() {
     assert_eq!(spills(log), [("a".to_string(), 0, 0), ("b".to_string(), 12, 8)]);
 }
 
+/// The PTX of entry `name`, from its parameter list to its closing brace.
+fn entry_body(name: &str) -> &'static str {
+    KERNELS_PTX
+        .split(&format!(".entry {name}("))
+        .nth(1)
+        .and_then(|rest| rest.split("\n}").next())
+        .unwrap_or_else(|| panic!("{name} not in the PTX"))
+}
+
 #[test]
 fn wide_copies_use_single_vector_instructions() {
     // A 16-byte element must move as one ld/st.global.v4, not two 64-bit halves.
     for name in ["offset_copy_f32x4", "stride_copy_f32x4", "vector_copy"] {
-        let body = KERNELS_PTX
-            .split(&format!(".entry {name}("))
-            .nth(1)
-            .and_then(|rest| rest.split("\n}").next())
-            .unwrap_or_else(|| panic!("{name} not in the PTX"));
+        let body = entry_body(name);
         assert!(body.contains("ld.global.v4"), "{name} has no 128-bit load");
         assert!(body.contains("st.global.v4"), "{name} has no 128-bit store");
         assert!(!body.contains("ld.global.b64"), "{name} splits its loads");
     }
+}
+
+#[test]
+fn register_blocked_gemms_keep_accumulators_in_registers_and_use_128_bit_shared_loads() {
+    // A loop that indexes the 8 × 8 accumulator array with a counter puts it
+    // in local memory (a stack frame, not a "spill"): there must be none.
+    for (name, global_load) in [
+        ("sgemm_register_blocked", "ld.global.v4"),
+        ("hgemm_f16_storage", "ld.global.b64"),
+    ] {
+        let body = entry_body(name);
+        assert!(!body.contains(".local"), "{name} uses local memory");
+        assert!(
+            body.contains("ld.shared.v4"),
+            "{name} has no 128-bit shared-memory loads"
+        );
+        assert!(body.contains("st.global.v4"), "{name} has no 128-bit stores of C");
+        assert!(
+            body.contains(global_load),
+            "{name} has no wide global loads ({global_load})"
+        );
+        assert_eq!(
+            body.matches("fma.rn.f32").count(),
+            512,
+            "{name}: one 8 × 8 × 8 unrolled tile step"
+        );
+    }
+    assert!(entry_body("hgemm_f16_storage").contains("cvt.f32.f16"));
 }

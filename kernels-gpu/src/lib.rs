@@ -31,6 +31,7 @@ mod kernel_macro;
 
 pub mod device;
 pub mod global_memory;
+pub mod matrix_multiply;
 pub mod matrix_vector;
 pub mod shared_memory;
 pub mod streams;

@@ -8,6 +8,7 @@
 
 mod dim3;
 mod global_ptr;
+mod half_float;
 mod index;
 mod math;
 mod shared_memory;
@@ -18,6 +19,7 @@ mod warp;
 
 pub use dim3::Dim3;
 pub use global_ptr::{GlobalMutPtr, GlobalPtr};
+pub use half_float::f16_bits_to_f32;
 pub use index::{
     block_dim_x, block_dim_y, block_dim_z, block_idx_x, block_idx_y, block_idx_z, grid_dim_x, grid_dim_y, grid_dim_z,
     thread_idx_x, thread_idx_y, thread_idx_z,

@@ -1,0 +1,31 @@
+use super::register_blocked::register_blocked;
+use crate::device::{GlobalMutPtr, GlobalPtr};
+
+kernel! {
+    /// `sgemm_register_blocked` with `A` and `B` *stored* as IEEE binary16
+    /// (`u16` bits) and widened to `f32` as they are staged into shared
+    /// memory (`cvt.f32.f16`); accumulation and `C` stay `f32`.
+    ///
+    /// **Demonstrates** mixed-precision storage without tensor cores: half the
+    /// bytes of `A` and `B` per tile (one 8-byte load of each per thread), the
+    /// same FP32 arithmetic. Results equal `f32` SGEMM on the inputs rounded to
+    /// binary16 (within `f32` rounding), not SGEMM on the original data.
+    ///
+    /// **Indexing**: as `sgemm_register_blocked`, with 4-half (8-byte) strips
+    /// in place of `float4`s; vector loads when `k % 4 == 0` (`A`) and
+    /// `n % 4 == 0` (`B`), as there.
+    ///
+    /// **Launch**: as `sgemm_register_blocked` (256 threads, `(ceil(n / SGEMM_BN),
+    /// ceil(m / SGEMM_BM))`, `sgemm_shared_bytes()`): shared memory holds `f32`.
+    ///
+    /// **Expected**: at large sizes the same speed as the `f32` kernel (it is
+    /// compute-bound, not bandwidth-bound, and the conversions are few next to
+    /// the FMAs); a gain only where loading `A` and `B` limits, e.g. skinny shapes.
+    ///
+    /// # Safety
+    /// `a`: `m * k`, `b`: `k * n` halves, `c`: `m * n` floats, each 16-byte aligned; the launch shape above.
+    pub unsafe fn hgemm_f16_storage(a: GlobalPtr<u16>, b: GlobalPtr<u16>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
+        // SAFETY: forwarded contract.
+        unsafe { register_blocked(a, b, c, m, n, k) }
+    }
+}

@@ -1,0 +1,49 @@
+//! General matrix multiply `C = A · B` (SGEMM): the OpenCL Programming
+//! Guide's tiled example (§2.5) made general, and the register-blocked design
+//! that high-performance GPU SGEMMs use, in `f32` and with half-float storage.
+//!
+//! All kernels: row-major `A` (`m × k`), `B` (`k × n`) and `C` (`m × n`),
+//! any `m, n, k ≥ 1` — not only multiples of the tile: the tiles at the
+//! matrix edges load zeros for entries outside `A` or `B` (which add nothing
+//! to the dot products) and store only the entries inside `C`. Products are
+//! accumulated in `f32` with FMA, in increasing `k` order within each thread.
+//!
+//! Every kernel reads each of its global-memory operands through one base
+//! pointer and needs `m * k`, `k * n` and `m * n` elements in `A`, `B` and
+//! `C`; the register-blocked kernels also need the three base pointers 16-byte
+//! aligned (as `cuMemAlloc` gives). The launch shape of each is in its docs.
+
+/// `for $i in 0..N $body` with the loop unrolled in the source, for `N` of
+/// 2, 4 or 8 (`$i` is a constant `usize` in each copy of `$body`).
+///
+/// Rust has no `#pragma unroll`, and LLVM's size heuristic (like ptxas) keeps
+/// a loop of 64 FMAs rolled; worse, an accumulator array indexed by a loop
+/// counter cannot live in registers and goes to local memory. Register-blocked
+/// kernels therefore unroll every loop that indexes their register arrays.
+macro_rules! unroll {
+    (for $i:ident in 0..2 $body:block) => {
+        unroll!(@copies $i [0 1] $body)
+    };
+    (for $i:ident in 0..4 $body:block) => {
+        unroll!(@copies $i [0 1 2 3] $body)
+    };
+    (for $i:ident in 0..8 $body:block) => {
+        unroll!(@copies $i [0 1 2 3 4 5 6 7] $body)
+    };
+    (@copies $i:ident [$($n:literal)*] $body:block) => {
+        $({
+            let $i: usize = $n;
+            $body
+        })*
+    };
+}
+
+mod hgemm_f16_storage;
+mod register_blocked;
+mod sgemm_register_blocked;
+mod tiled_sgemm;
+
+pub use hgemm_f16_storage::hgemm_f16_storage;
+pub use register_blocked::{SGEMM_BK, SGEMM_BM, SGEMM_BN, SGEMM_THREADS, sgemm_shared_bytes};
+pub use sgemm_register_blocked::sgemm_register_blocked;
+pub use tiled_sgemm::{TILED_SGEMM_TILE, tiled_sgemm, tiled_sgemm_shared_bytes};

@@ -1,0 +1,192 @@
+//! The general matrix multiplies (`kernels_gpu::matrix_multiply`) in the CPU
+//! emulator against the f64 CPU reference: every element within
+//! 1e-5 · Σ|a·b| of it, on shapes that are and are not multiples of the
+//! tiles. Buffers are registered at exactly `m·k`, `k·n` and `m·n` elements
+//! (16-byte aligned, as `cuMemAlloc` gives), so any access past an edge
+//! faults, and `C` starts as NaN, so any element left unwritten fails.
+
+mod support;
+
+use half::f16;
+use kernels_gpu::device::{F32x4, f16_bits_to_f32};
+use kernels_gpu::matrix_multiply::{
+    SGEMM_BK, SGEMM_BM, SGEMM_BN, SGEMM_THREADS, TILED_SGEMM_TILE, hgemm_f16_storage, sgemm_register_blocked,
+    sgemm_shared_bytes, tiled_sgemm, tiled_sgemm_shared_bytes,
+};
+use ptxsuite::device::{Dim3, GlobalMutPtr, GlobalPtr};
+use ptxsuite::emulator::{Emulator, FaultKind, LaunchConfig};
+use ptxsuite::reference::matmul;
+use support::aligned_floats;
+
+type F32Kernel = unsafe fn(GlobalPtr<f32>, GlobalPtr<f32>, GlobalMutPtr<f32>, u32, u32, u32);
+
+/// `(m, n, k)`: 1×1×1; edges in every dimension with `k % 4 != 0` and
+/// `n % 4 != 0` (scalar loads and stores); edges with `k % 4 == 0` and
+/// `n % 4 == 0` (`float4` paths, partial last `k` tile); mixed; exact multiples
+/// of the register-blocked tile, one block and two.
+const SHAPES: [(usize, usize, usize); 9] = [
+    (1, 1, 1),
+    (33, 65, 17),
+    (130, 127, 9),
+    (5, 260, 12),
+    (70, 36, 20),
+    (17, 128, 30),
+    (9, 6, 40),
+    (128, 128, 32),
+    (256, 128, 64),
+];
+
+/// Deterministic values in [-1, 1) that are not all dyadic, so rounding differences show.
+fn value(i: usize, salt: usize) -> f32 {
+    ((i * 7919 + salt * 104_729) % 2001) as f32 / 1000.0 - 1.0
+}
+
+fn assert_close(got: &[f32], expected: &[f32], scale: &[f64], what: &str) {
+    assert_eq!(got.len(), expected.len());
+    for (i, ((g, e), s)) in got.iter().zip(expected).zip(scale).enumerate() {
+        let error = (*g as f64 - *e as f64).abs();
+        assert!(error <= 1e-5 * s + 1e-30, "{what}: element {i} is {g}, reference {e}");
+    }
+}
+
+fn tiled_config(m: usize, n: usize) -> LaunchConfig {
+    let t = TILED_SGEMM_TILE;
+    LaunchConfig::new(
+        Dim3::xy((n as u32).div_ceil(t), (m as u32).div_ceil(t)),
+        Dim3::xy(t, t),
+        tiled_sgemm_shared_bytes(),
+    )
+}
+
+fn register_blocked_config(m: usize, n: usize) -> LaunchConfig {
+    LaunchConfig::new(
+        Dim3::xy((n as u32).div_ceil(SGEMM_BN), (m as u32).div_ceil(SGEMM_BM)),
+        Dim3::x(SGEMM_THREADS),
+        sgemm_shared_bytes(),
+    )
+}
+
+/// Runs an f32 kernel on `m×k` and `k×n` inputs from [`value`]; returns `C` and the inputs.
+fn run_f32(
+    kernel: F32Kernel,
+    config: LaunchConfig,
+    (m, n, k): (usize, usize, usize),
+) -> (Vec<f32>, Vec<f32>, Vec<f32>) {
+    let a_store = aligned_floats(m * k, |i| value(i, 1));
+    let b_store = aligned_floats(k * n, |i| value(i, 2));
+    let mut c_store = aligned_floats(m * n, |_| f32::NAN);
+    let (a, b) = (
+        &F32x4::as_floats(&a_store)[..m * k],
+        &F32x4::as_floats(&b_store)[..k * n],
+    );
+    {
+        let c = &mut F32x4::as_floats_mut(&mut c_store)[..m * n];
+        let mut emu = Emulator::new();
+        let (pa, pb, pc) = (emu.global(a), emu.global(b), emu.global_mut(c));
+        let (m, n, k) = (m as u32, n as u32, k as u32);
+        // SAFETY: buffers of m·k, k·n, m·n floats, 16-byte aligned; the launch shape the kernel documents.
+        emu.launch(config, || unsafe { kernel(pa, pb, pc, m, n, k) })
+            .unwrap_or_else(|e| panic!("{m}×{n}×{k}: {e}"));
+    }
+    let c = F32x4::as_floats(&c_store)[..m * n].to_vec();
+    (c, a.to_vec(), b.to_vec())
+}
+
+#[test]
+fn tiled_sgemm_matches_the_reference_on_every_shape() {
+    for (m, n, k) in SHAPES {
+        let (c, a, b) = run_f32(tiled_sgemm, tiled_config(m, n), (m, n, k));
+        let (expected, scale) = matmul(&a, &b, m, k, n);
+        assert_close(&c, &expected, &scale, &format!("tiled_sgemm {m}×{n}×{k}"));
+    }
+}
+
+#[test]
+fn sgemm_register_blocked_matches_the_reference_on_every_shape() {
+    for (m, n, k) in SHAPES {
+        let (c, a, b) = run_f32(sgemm_register_blocked, register_blocked_config(m, n), (m, n, k));
+        let (expected, scale) = matmul(&a, &b, m, k, n);
+        assert_close(&c, &expected, &scale, &format!("sgemm_register_blocked {m}×{n}×{k}"));
+    }
+}
+
+/// `len` binary16 values in 16-byte-aligned storage (viewed as `u16`s by [`halves`]).
+fn aligned_halves(len: usize, value: impl Fn(usize) -> u16) -> Vec<F32x4> {
+    let mut store = vec![F32x4::default(); len.div_ceil(8)];
+    for (i, h) in halves_mut(&mut store).iter_mut().take(len).enumerate() {
+        *h = value(i);
+    }
+    store
+}
+
+fn halves(store: &[F32x4]) -> &[u16] {
+    // SAFETY: F32x4 is 16 plain bytes with no padding; any bit pattern is a valid u16.
+    unsafe { std::slice::from_raw_parts(store.as_ptr().cast::<u16>(), store.len() * 8) }
+}
+
+fn halves_mut(store: &mut [F32x4]) -> &mut [u16] {
+    // SAFETY: as above, with exclusive access.
+    unsafe { std::slice::from_raw_parts_mut(store.as_mut_ptr().cast::<u16>(), store.len() * 8) }
+}
+
+#[test]
+fn hgemm_f16_storage_matches_the_reference_of_the_rounded_inputs() {
+    for (m, n, k) in SHAPES {
+        let a_store = aligned_halves(m * k, |i| f16::from_f32(value(i, 3)).to_bits());
+        let b_store = aligned_halves(k * n, |i| f16::from_f32(value(i, 4)).to_bits());
+        let mut c_store = aligned_floats(m * n, |_| f32::NAN);
+        let (a, b) = (&halves(&a_store)[..m * k], &halves(&b_store)[..k * n]);
+        {
+            let c = &mut F32x4::as_floats_mut(&mut c_store)[..m * n];
+            let mut emu = Emulator::new();
+            let (pa, pb, pc) = (emu.global(a), emu.global(b), emu.global_mut(c));
+            let (m, n, k) = (m as u32, n as u32, k as u32);
+            // SAFETY: buffers of m·k, k·n halves and m·n floats, 16-byte aligned; the documented launch shape.
+            emu.launch(register_blocked_config(m as usize, n as usize), || unsafe {
+                hgemm_f16_storage(pa, pb, pc, m, n, k)
+            })
+            .unwrap_or_else(|e| panic!("{m}×{n}×{k}: {e}"));
+        }
+        let widen = |bits: &[u16]| bits.iter().map(|&h| f16::from_bits(h).to_f32()).collect::<Vec<_>>();
+        let (expected, scale) = matmul(&widen(a), &widen(b), m, k, n);
+        let c = &F32x4::as_floats(&c_store)[..m * n];
+        assert_close(c, &expected, &scale, &format!("hgemm_f16_storage {m}×{n}×{k}"));
+    }
+}
+
+#[test]
+fn f16_bits_to_f32_is_exact_for_every_half() {
+    for bits in 0..=u16::MAX {
+        let (got, expected) = (f16_bits_to_f32(bits), f16::from_bits(bits).to_f32());
+        if expected.is_nan() {
+            assert!(got.is_nan(), "{bits:#06x}: {got} is not NaN");
+        } else {
+            assert_eq!(got.to_bits(), expected.to_bits(), "{bits:#06x}: {got} vs {expected}");
+        }
+    }
+}
+
+#[test]
+fn register_blocked_tiles_need_all_of_their_shared_memory() {
+    // One stage fewer than sgemm_shared_bytes(): the second buffer runs past it.
+    let (m, n, k) = (8, 8, 2 * SGEMM_BK as usize);
+    let a = aligned_floats(m * k, |i| value(i, 5));
+    let b = aligned_floats(k * n, |i| value(i, 6));
+    let mut c = aligned_floats(m * n, |_| 0.0);
+    let mut emu = Emulator::new();
+    let (pa, pb) = (emu.global(F32x4::as_floats(&a)), emu.global(F32x4::as_floats(&b)));
+    let pc = emu.global_mut(F32x4::as_floats_mut(&mut c));
+    let config = LaunchConfig::new(Dim3::xy(1, 1), Dim3::x(SGEMM_THREADS), sgemm_shared_bytes() / 2);
+    // SAFETY: the global buffers are large enough; only the shared memory is short, which the emulator checks.
+    let err = emu
+        .launch(config, || unsafe {
+            sgemm_register_blocked(pa, pb, pc, m as u32, n as u32, k as u32)
+        })
+        .unwrap_err();
+    assert!(
+        err.faults()
+            .iter()
+            .any(|f| matches!(f.kind, FaultKind::SharedOutOfBounds { .. })),
+        "{err}"
+    );
+}
