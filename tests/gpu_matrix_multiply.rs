@@ -99,3 +99,88 @@ fn gpu_guide_multiply_refuses_bad_shapes() {
         "C = AAᵀ of 96 rows overflows C"
     );
 }
+
+#[test]
+fn gpu_general_multiplies_match_reference_on_any_shape() {
+    use half::f16;
+    use ptxsuite::launchers::{SgemmKernel, hgemm_f16_storage, sgemm};
+    let Some(gpu) = gpu_or_skip("gpu_general_multiplies_match_reference_on_any_shape") else {
+        return;
+    };
+    let (implementations, _) = gpu.kernel_implementations();
+    let cublas = CublasHandle::new(&gpu)
+        .map_err(|e| eprintln!("cuBLAS skipped: {e}"))
+        .ok();
+    // Exact tiles, edges in every dimension, k % 4 != 0 and n % 4 != 0 (no 16-byte rows), one element.
+    for (m, n, k) in [
+        (256u32, 256u32, 64u32),
+        (130, 127, 9),
+        (33, 65, 17),
+        (1, 1, 1),
+        (300, 516, 1030),
+        (128, 3, 200),
+    ] {
+        let (mu, nu, ku) = (m as usize, n as usize, k as usize);
+        let a_host = values(mu * ku, 3);
+        let b_host = values(ku * nu, 4);
+        let (expected, scale) = reference::matmul(&a_host, &b_host, mu, ku, nu);
+        let a = DeviceBuffer::from_host(&gpu, &a_host).unwrap();
+        let b = DeviceBuffer::from_host(&gpu, &b_host).unwrap();
+        let mut c = DeviceBuffer::<f32>::uninit(&gpu, mu * nu).unwrap();
+        let check = |c: &DeviceBuffer<f32>, expected: &[f32], scale: &[f64], what: String| {
+            let got = c.to_host().unwrap();
+            if let Some(why) = reference::matmul_mismatch(&got, expected, scale, ku, nu) {
+                panic!("{what} {m} x {n} x {k}: {why}");
+            }
+        };
+        for &imp in &implementations {
+            for kernel in SgemmKernel::ALL {
+                c.fill(f32::NAN).unwrap();
+                sgemm(&gpu, imp, kernel, &a, &b, &mut c, (m, n, k)).unwrap();
+                check(&c, &expected, &scale, format!("{imp:?} {kernel:?}"));
+            }
+        }
+        // f16 storage: the reference of the f16-rounded inputs.
+        let a16: Vec<f16> = a_host.iter().map(|&x| f16::from_f32(x)).collect();
+        let b16: Vec<f16> = b_host.iter().map(|&x| f16::from_f32(x)).collect();
+        let widen = |v: &[f16]| v.iter().map(|h| h.to_f32()).collect::<Vec<f32>>();
+        let (expected16, scale16) = reference::matmul(&widen(&a16), &widen(&b16), mu, ku, nu);
+        let (a16, b16) = (
+            DeviceBuffer::from_host(&gpu, &a16).unwrap(),
+            DeviceBuffer::from_host(&gpu, &b16).unwrap(),
+        );
+        for &imp in &implementations {
+            c.fill(f32::NAN).unwrap();
+            hgemm_f16_storage(&gpu, imp, &a16, &b16, &mut c, (m, n, k)).unwrap();
+            check(&c, &expected16, &scale16, format!("{imp:?} f16 storage"));
+        }
+        if let Some(cublas) = &cublas {
+            c.fill(f32::NAN).unwrap();
+            cublas.sgemm_row_major(&a, &b, &mut c, (m, n, k)).unwrap();
+            check(&c, &expected, &scale, "cuBLAS".into());
+            c.fill(f32::NAN).unwrap();
+            match cublas.gemm_f16_storage_row_major(&a16, &b16, &mut c, (m, n, k)) {
+                Ok(()) => check(&c, &expected16, &scale16, "cuBLAS f16 storage".into()),
+                Err(e) => eprintln!("cublasGemmEx f16 storage unsupported here: {e}"),
+            }
+        }
+        // One element short anywhere is refused before the launch.
+        if mu * ku == 1 {
+            continue; // no shorter buffer to allocate
+        }
+        let short = DeviceBuffer::<f32>::uninit(&gpu, mu * ku - 1).unwrap();
+        let refused = sgemm(
+            &gpu,
+            Implementation::Rust,
+            SgemmKernel::RegisterBlocked,
+            &short,
+            &b,
+            &mut c,
+            (m, n, k),
+        );
+        assert!(
+            matches!(refused, Err(Error::InvalidLaunch { .. })),
+            "a short A must be refused"
+        );
+    }
+}

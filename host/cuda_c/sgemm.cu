@@ -167,14 +167,14 @@ __device__ __forceinline__ void register_blocked(const E *a, const E *b, float *
     }
 }
 
-extern "C" __global__ void sgemm_register_blocked(const float *a, const float *b, float *c, unsigned int m,
+extern "C" __global__ void __launch_bounds__(256, 2) sgemm_register_blocked(const float *a, const float *b, float *c, unsigned int m,
                                                   unsigned int n, unsigned int k)
 {
     register_blocked(a, b, c, m, n, k);
 }
 
 // A and B stored as IEEE binary16 bits, widened to float when staged; float accumulation and C.
-extern "C" __global__ void hgemm_f16_storage(const unsigned short *a, const unsigned short *b, float *c,
+extern "C" __global__ void __launch_bounds__(256, 2) hgemm_f16_storage(const unsigned short *a, const unsigned short *b, float *c,
                                              unsigned int m, unsigned int n, unsigned int k)
 {
     register_blocked(a, b, c, m, n, k);

@@ -11,6 +11,7 @@ mod offset_stride;
 pub mod overlap_model;
 mod run_settings;
 pub mod sector_model;
+mod sgemm;
 mod shift_sweep;
 mod streams;
 mod sweep_result;
@@ -48,6 +49,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
     copy_ceiling::CEILING,
     matrix_vector::MATVEC,
     guide_multiply::MATMUL,
+    sgemm::SGEMM,
     transfers::TRANSFERS,
     zero_copy::ZERO_COPY,
     streams::STREAMS,

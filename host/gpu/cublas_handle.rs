@@ -174,8 +174,8 @@ impl CublasHandle {
     /// peer of the suite's f16-storage kernel. `Err` when this cuBLAS has no such kernel.
     pub fn gemm_f16_storage_row_major(
         &self,
-        a: &DeviceBuffer<u16>,
-        b: &DeviceBuffer<u16>,
+        a: &DeviceBuffer<half::f16>,
+        b: &DeviceBuffer<half::f16>,
         c: &mut DeviceBuffer<f32>,
         (m, n, k): (u32, u32, u32),
     ) -> Result<()> {

@@ -1,4 +1,14 @@
+use std::ffi::c_void;
+
+use half::f16;
+use kernels_gpu::device::{Dim3, GlobalPtr};
+use kernels_gpu::matrix_multiply::{
+    SGEMM_BM, SGEMM_BN, SGEMM_THREADS, TILED_SGEMM_TILE, sgemm_shared_bytes, tiled_sgemm_shared_bytes,
+};
+use serde::{Deserialize, Serialize};
+
 use crate::error::{Error, Result};
+use crate::gpu::{DeviceBuffer, Gpu, Implementation, LaunchShape};
 
 /// Checks that `A` (`m × k`), `B` (`k × n`) and `C` (`m × n`) fit their
 /// buffers (lengths in elements) and that every index fits the kernels'
@@ -26,4 +36,131 @@ pub fn check_gemm_buffers(
         )));
     }
     Ok(())
+}
+
+/// The general `C = A · B` kernels (any `m`, `n`, `k`), f32 storage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum SgemmKernel {
+    /// The OpenCL guide's §2.5 tiled kernel, edges guarded.
+    Tiled,
+    /// Block tiling, thread tiling, vectorized shared-memory loads.
+    RegisterBlocked,
+}
+
+impl SgemmKernel {
+    pub const ALL: [Self; 2] = [Self::Tiled, Self::RegisterBlocked];
+
+    pub fn kernel(self) -> &'static str {
+        match self {
+            Self::Tiled => "tiled_sgemm",
+            Self::RegisterBlocked => "sgemm_register_blocked",
+        }
+    }
+
+    fn shape(self, (m, n): (u32, u32)) -> LaunchShape {
+        match self {
+            Self::Tiled => {
+                let t = TILED_SGEMM_TILE;
+                LaunchShape {
+                    grid: Dim3::xy(n.div_ceil(t), m.div_ceil(t)),
+                    block: Dim3::xy(t, t),
+                    shared_bytes: tiled_sgemm_shared_bytes() as u32,
+                }
+            }
+            Self::RegisterBlocked => register_blocked_shape((m, n)),
+        }
+    }
+}
+
+/// The launch shape of the register-blocked kernels (f32 and f16 storage).
+fn register_blocked_shape((m, n): (u32, u32)) -> LaunchShape {
+    LaunchShape {
+        grid: Dim3::xy(n.div_ceil(SGEMM_BN), m.div_ceil(SGEMM_BM)),
+        block: Dim3::x(SGEMM_THREADS),
+        shared_bytes: sgemm_shared_bytes() as u32,
+    }
+}
+
+/// Floating-point operations of one `m × n × k` product: a multiply and an add per term.
+pub fn gemm_flops((m, n, k): (u32, u32, u32)) -> u64 {
+    2 * m as u64 * n as u64 * k as u64
+}
+
+/// The launch shape of `kernel` for an `m × n × k` product, after checking the buffers.
+pub fn sgemm_shape(
+    kernel: SgemmKernel,
+    (m, n, k): (u32, u32, u32),
+    lens: (usize, usize, usize),
+) -> Result<LaunchShape> {
+    check_gemm_buffers(kernel.kernel(), (m, n, k), lens)?;
+    Ok(kernel.shape((m, n)))
+}
+
+/// `C = A · B` (row-major, any shape) with one of the f32 kernels.
+pub fn sgemm(
+    gpu: &Gpu,
+    implementation: Implementation,
+    kernel: SgemmKernel,
+    a: &DeviceBuffer<f32>,
+    b: &DeviceBuffer<f32>,
+    c: &mut DeviceBuffer<f32>,
+    dims: (u32, u32, u32),
+) -> Result<()> {
+    let shape = sgemm_shape(kernel, dims, (a.len(), b.len(), c.len()))?;
+    // SAFETY: the shape check proved A, B and C hold m·k, k·n and m·n floats; the kernel guards its edges.
+    unsafe {
+        launch_gemm(
+            gpu,
+            implementation,
+            kernel.kernel(),
+            shape,
+            (a.as_global(), b.as_global(), c),
+            dims,
+        )
+    }
+}
+
+/// `C = A · B` with `A` and `B` stored as `f16` and `C` in `f32`
+/// (`hgemm_f16_storage`: f32 arithmetic on the register-blocked design).
+pub fn hgemm_f16_storage(
+    gpu: &Gpu,
+    implementation: Implementation,
+    a: &DeviceBuffer<f16>,
+    b: &DeviceBuffer<f16>,
+    c: &mut DeviceBuffer<f32>,
+    dims: (u32, u32, u32),
+) -> Result<()> {
+    const NAME: &str = "hgemm_f16_storage";
+    check_gemm_buffers(NAME, dims, (a.len(), b.len(), c.len()))?;
+    let shape = register_blocked_shape((dims.0, dims.1));
+    // `f16` is IEEE binary16: the kernel reads its bits as `u16`.
+    let (pa, pb) = (a.as_global().cast::<u16>(), b.as_global().cast::<u16>());
+    // SAFETY: the check proved A, B and C hold m·k, k·n and m·n elements; the kernel guards its edges.
+    unsafe { launch_gemm(gpu, implementation, NAME, shape, (pa, pb, c), dims) }
+}
+
+/// Launches a `(a, b, c, m, n, k)` kernel.
+///
+/// # Safety
+/// `shape` must be the kernel's shape for `dims`, and the buffers must hold the product (checked by the callers).
+unsafe fn launch_gemm<T>(
+    gpu: &Gpu,
+    implementation: Implementation,
+    name: &str,
+    shape: LaunchShape,
+    (a, b, c): (GlobalPtr<T>, GlobalPtr<T>, &mut DeviceBuffer<f32>),
+    (m, n, k): (u32, u32, u32),
+) -> Result<()> {
+    let kernel = gpu.kernel_for(implementation, name)?;
+    let (mut pa, mut pb, mut pc, mut pm, mut pn, mut pk) = (a, b, c.as_global_mut(), m, n, k);
+    let mut params = [
+        (&raw mut pa).cast::<c_void>(),
+        (&raw mut pb).cast::<c_void>(),
+        (&raw mut pc).cast::<c_void>(),
+        (&raw mut pm).cast::<c_void>(),
+        (&raw mut pn).cast::<c_void>(),
+        (&raw mut pk).cast::<c_void>(),
+    ];
+    // SAFETY: (const T*, const T*, float*, uint, uint, uint) is every GEMM kernel's signature; bounds: the caller's.
+    unsafe { kernel.launch(gpu.stream(), shape, &mut params) }
 }

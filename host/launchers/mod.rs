@@ -10,7 +10,7 @@ mod guide_multiply;
 mod matrix_vector;
 mod overlap;
 
-pub use gemm::check_gemm_buffers;
+pub use gemm::{SgemmKernel, check_gemm_buffers, gemm_flops, hgemm_f16_storage, sgemm, sgemm_shape};
 pub use global_copy::{
     driver_copy, offset_copy, offset_copy_shape, shift_copy, shift_copy_shape, stride_copy, stride_copy_shape,
     texture_shift_copy, texture_shift_copy_shape, vector_copy, vector_copy_global,

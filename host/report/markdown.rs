@@ -450,6 +450,9 @@ fn sweep_section(sweep: &SweepResult, out: &mut String) {
     if sweep.experiment == "matmul" {
         return super::matmul_tables::guide_multiply_section(sweep, out);
     }
+    if sweep.experiment == "sgemm" {
+        return super::matmul_tables::sgemm_section(sweep, out);
+    }
     let _ = writeln!(out, "## {}\n", sweep.title);
     let _ = writeln!(
         out,

@@ -109,3 +109,70 @@ pub(super) fn guide_multiply_section(sweep: &SweepResult, out: &mut String) {
         }
     }
 }
+
+/// Median GFLOP/s of a series at `value`, if measured and verified.
+fn median_gflops(series: Option<&SeriesResult>, value: i64) -> Option<f64> {
+    series?.point(value)?.gflops().map(|g| g.median)
+}
+
+/// The general SGEMM section: GFLOP/s of every series per size, then the
+/// ratios a reader looks for (against cuBLAS, against the CUDA C twin).
+pub(super) fn sgemm_section(sweep: &SweepResult, out: &mut String) {
+    let _ = writeln!(out, "## {}\n", sweep.title);
+    let _ = writeln!(
+        out,
+        "Reproduces {}. Bytes counted: {}.\n",
+        sweep.guide_section, sweep.byte_counting
+    );
+    let _ = writeln!(out, "![{}]({}.svg)\n", sweep.title, sweep.experiment);
+    for note in &sweep.notes {
+        let _ = writeln!(out, "*Note:* {note}\n");
+    }
+    let sizes = sweep.values();
+    let _ = write!(out, "| {} |", sweep.parameter);
+    for s in &sweep.series {
+        let _ = write!(out, " {} GFLOP/s |", s.name);
+    }
+    let _ = writeln!(out);
+    let _ = writeln!(out, "|{}", "---:|".repeat(1 + sweep.series.len()));
+    for &size in &sizes {
+        let _ = write!(out, "| {size} |");
+        for s in &sweep.series {
+            let _ = write!(out, " {} |", figure(s.point(size), SweepPoint::gflops));
+        }
+        let _ = writeln!(out);
+    }
+    let _ = writeln!(out, "\nCells: median (min–max over the samples).\n");
+
+    let cublas = sweep.series_for("cublasSgemm", Implementation::Cublas);
+    let cublas_f16 = sweep.series_for("cublasGemmEx_f16", Implementation::Cublas);
+    let rust = |kernel: &str| sweep.series_for(kernel, Implementation::Rust);
+    let twin = |kernel: &str| sweep.series_for(kernel, Implementation::CudaC);
+    let _ = writeln!(
+        out,
+        "| {} | register-blocked Rust / cuBLAS | tiled Rust / cuBLAS | f16-storage Rust / cuBLAS f16 | \
+         register-blocked Rust / CUDA C | tiled Rust / CUDA C | f16-storage Rust / CUDA C |",
+        sweep.parameter
+    );
+    let _ = writeln!(out, "|---:|---:|---:|---:|---:|---:|---:|");
+    for &size in &sizes {
+        let g = |s: Option<&SeriesResult>| median_gflops(s, size);
+        let _ = writeln!(
+            out,
+            "| {size} | {} | {} | {} | {} | {} | {} |",
+            ratio(g(rust("sgemm_register_blocked")), g(cublas), 3),
+            ratio(g(rust("tiled_sgemm")), g(cublas), 3),
+            ratio(g(rust("hgemm_f16_storage")), g(cublas_f16), 3),
+            ratio(g(rust("sgemm_register_blocked")), g(twin("sgemm_register_blocked")), 3),
+            ratio(g(rust("tiled_sgemm")), g(twin("tiled_sgemm")), 3),
+            ratio(g(rust("hgemm_f16_storage")), g(twin("hgemm_f16_storage")), 3),
+        );
+    }
+    let _ = writeln!(out, "\nRatios of median GFLOP/s.\n");
+    for s in &sweep.series {
+        for p in s.points.iter().filter(|p| !p.verified) {
+            let why = p.failure.as_deref().unwrap_or("");
+            let _ = writeln!(out, "**FAILED** {} at {} {}: {why}\n", s.name, sweep.parameter, p.value);
+        }
+    }
+}

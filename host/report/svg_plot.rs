@@ -44,6 +44,8 @@ pub fn sweep_svg(sweep: &SweepResult, theoretical_gbps: f64) -> Result<String> {
         root.fill(&WHITE).map_err(plot_error)?;
         // The streams experiment is about time (the guide's model predicts time); the others about bandwidth.
         let plot_time = sweep.experiment == "streams";
+        // The general SGEMM is about arithmetic throughput.
+        let plot_gflops = sweep.experiment == "sgemm";
         let measured: Vec<Vec<(i64, f64, f64, f64)>> = sweep
             .series
             .iter()
@@ -53,13 +55,23 @@ pub fn sweep_svg(sweep: &SweepResult, theoretical_gbps: f64) -> Result<String> {
                     .iter()
                     .filter(|p| p.verified)
                     .filter_map(|p| {
-                        let s = if plot_time { Some(p.time_ms) } else { p.effective_gbps };
+                        let s = if plot_time {
+                            Some(p.time_ms)
+                        } else if plot_gflops {
+                            p.gflops()
+                        } else {
+                            p.effective_gbps
+                        };
                         s.map(|g| (p.value, g.min, g.median, g.max))
                     })
                     .collect()
             })
             .collect();
-        let theoretical_gbps = if plot_time { 0.0 } else { theoretical_gbps };
+        let theoretical_gbps = if plot_time || plot_gflops {
+            0.0
+        } else {
+            theoretical_gbps
+        };
         let values = sweep.values();
         let x_min = values.iter().copied().min().unwrap_or(0);
         let x_max = values.iter().copied().max().unwrap_or(1).max(x_min + 1);
@@ -105,6 +117,8 @@ pub fn sweep_svg(sweep: &SweepResult, theoretical_gbps: f64) -> Result<String> {
             })
             .y_desc(if plot_time {
                 "time per pipeline run (ms; log scale)"
+            } else if plot_gflops {
+                "GFLOP/s (1e9 operations per second; log scale)"
             } else {
                 "effective bandwidth (GB/s, 1e9 B; log scale)"
             })

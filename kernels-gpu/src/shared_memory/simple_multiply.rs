@@ -24,9 +24,12 @@ kernel! {
         let row = (block_idx_y() * block_dim_y() + thread_idx_y()) as i32;
         let col = (block_idx_x() * block_dim_x() + thread_idx_x()) as i32;
         let mut sum = 0.0f32;
-        for i in 0..TILE_DIM as i32 {
+        // B's column is walked with a 64-bit index (`b[i * n + col]` strength-reduced, as nvcc does for C).
+        let mut b_index = col as isize;
+        for i in 0..TILE_DIM as isize {
             // SAFETY: row < M, col < n, i < TILE_DIM (launch contract).
-            sum = unsafe { fma(a.load((row * TILE_DIM as i32 + i) as isize), b.load((i * n + col) as isize), sum) };
+            sum = unsafe { fma(a.load(row as isize * TILE_DIM as isize + i), b.load(b_index), sum) };
+            b_index += n as isize;
         }
         // SAFETY: as above.
         unsafe { c.store((row * n + col) as isize, sum) };
