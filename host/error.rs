@@ -50,6 +50,11 @@ pub enum Error {
     /// A run-time loaded library (cuBLAS) failed or is missing.
     #[error("{0}")]
     Library(String),
+    /// GPU work that did not finish within the kernel time limit (`--kernel-timeout`).
+    #[error(
+        "{what} did not finish within the kernel time limit of {limit_s} s; if it legitimately needs longer, raise the limit with --kernel-timeout <seconds>"
+    )]
+    KernelTimeout { what: String, limit_s: f64 },
     /// Plot rendering.
     #[error("plotting {0}")]
     Plot(String),

@@ -46,6 +46,10 @@ enum Command {
         /// Samples per point (min / median / max are reported).
         #[arg(long, default_value_t = RunSettings::default().samples)]
         samples: u32,
+        /// Longest wait for the GPU, in seconds: a kernel still running then is reported and the run stops
+        /// (a partial report is written).
+        #[arg(long, default_value_t = RunSettings::default().kernel_timeout_s, value_name = "SECONDS")]
+        kernel_timeout: f64,
     },
     /// Re-render report.md and the SVG plots from a report.json.
     Render {
@@ -86,16 +90,21 @@ fn main() -> ExitCode {
             size_mib,
             reps,
             samples,
-        } => commands::run(&RunOptions {
-            only,
-            out_dir: out,
-            device,
-            settings: RunSettings {
+            kernel_timeout,
+        } => {
+            let settings = RunSettings {
                 buffer_mib: size_mib,
                 reps,
                 samples,
-            },
-        }),
+                kernel_timeout_s: kernel_timeout,
+            };
+            commands::run(&RunOptions {
+                only,
+                out_dir: out,
+                device,
+                settings,
+            })
+        }
         Command::Render { report, out } => commands::render(&report, out.as_deref()),
         Command::Compare {
             old,

@@ -40,6 +40,7 @@ fn ptx_has_every_kernel_entry_point() {
         "coalesced_multiply_aat",
         "coalesced_multiply_aat_padded",
         "fma_chain",
+        "spin_wait",
     ] {
         assert!(entries.iter().any(|e| e == name), "{name} missing from {entries:?}");
     }

@@ -34,6 +34,7 @@ pub fn run(options: &RunOptions) -> Result<String> {
     let selected = experiments::select(options.only.as_deref())?;
     check_writable(&options.out_dir)?;
     let gpu = Gpu::open(options.device)?;
+    gpu.set_kernel_timeout(options.settings.kernel_timeout());
 
     let total: u64 = selected.iter().map(|e| e.points).sum();
     let progress = ProgressBar::new(total);

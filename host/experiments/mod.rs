@@ -20,7 +20,7 @@ use indicatif::ProgressBar;
 use crate::error::{Error, Result};
 use crate::gpu::Gpu;
 
-pub use run_settings::RunSettings;
+pub use run_settings::{MAX_KERNEL_TIMEOUT_S, RunSettings, validate_kernel_timeout};
 pub use sweep_result::{SeriesResult, SweepPoint, SweepResult};
 pub use transfers::transfer_sizes;
 

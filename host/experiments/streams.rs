@@ -61,7 +61,7 @@ fn staged_once(
         gpu.stream().wait(&done).during("cuStreamWaitEvent")?;
     }
     let stop = gpu.stream().record_event(timing).during("cuEventRecord")?;
-    stop.synchronize().during("cuEventSynchronize")?;
+    gpu.wait_for_event(&stop, "the staged copy-and-execute pipeline")?;
     Ok(start.elapsed_ms(&stop).during("cuEventElapsedTime")? as f64)
 }
 

@@ -4,10 +4,12 @@
 //!
 //! The shape checks are pure functions (`*_shape`) so they are tested without a GPU.
 
+mod diagnostics;
 mod global_copy;
 mod matrix_vector;
 mod overlap;
 
+pub use diagnostics::spin_wait;
 pub use global_copy::{
     driver_copy, offset_copy, offset_copy_shape, shift_copy, shift_copy_shape, stride_copy, stride_copy_shape,
     texture_shift_copy, texture_shift_copy_shape, vector_copy, vector_copy_global,

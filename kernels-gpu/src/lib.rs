@@ -30,6 +30,7 @@
 mod kernel_macro;
 
 pub mod device;
+pub mod diagnostics;
 pub mod global_memory;
 pub mod matrix_vector;
 pub mod shared_memory;
