@@ -55,6 +55,11 @@ pub enum Error {
         "{what} did not finish within the kernel time limit of {limit_s} s; if it legitimately needs longer, raise the limit with --kernel-timeout <seconds>"
     )]
     KernelTimeout { what: String, limit_s: f64 },
+    /// The run was stopped by Ctrl-C; the partial report was written.
+    #[error(
+        "interrupted: stopped after the point in progress; partial report written to {report} (incomplete: {incomplete})"
+    )]
+    Interrupted { report: String, incomplete: String },
     /// Plot rendering.
     #[error("plotting {0}")]
     Plot(String),

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use ptxsuite::Error;
 use ptxsuite::commands::{self, RunOptions};
 use ptxsuite::experiments::{EXPERIMENTS, RunSettings};
 
@@ -97,7 +98,11 @@ fn main() -> ExitCode {
                 reps,
                 samples,
                 kernel_timeout_s: kernel_timeout,
+                ..RunSettings::default()
             };
+            if let Err(error) = commands::stop_on_ctrl_c(&settings.stop) {
+                eprintln!("warning: {error}; Ctrl-C will end the run without a report");
+            }
             commands::run(&RunOptions {
                 only,
                 out_dir: out,
@@ -136,6 +141,10 @@ fn main() -> ExitCode {
         Ok(text) => {
             print!("{text}");
             ExitCode::SUCCESS
+        }
+        Err(error @ Error::Interrupted { .. }) => {
+            eprintln!("{error}");
+            ExitCode::from(commands::INTERRUPTED_EXIT as u8)
         }
         Err(error) => {
             eprintln!("error: {error}");

@@ -8,4 +8,4 @@ mod run;
 pub use compare::{Comparison, compare};
 pub use info::info;
 pub use render::render;
-pub use run::{RunOptions, run};
+pub use run::{INTERRUPTED_EXIT, RunOptions, run, stop_on_ctrl_c};

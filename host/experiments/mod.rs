@@ -10,6 +10,7 @@ pub mod overlap_model;
 mod run_settings;
 pub mod sector_model;
 mod shift_sweep;
+mod stop_signal;
 mod streams;
 mod sweep_result;
 mod transfers;
@@ -21,6 +22,7 @@ use crate::error::{Error, Result};
 use crate::gpu::Gpu;
 
 pub use run_settings::{MAX_KERNEL_TIMEOUT_S, RunSettings, validate_kernel_timeout};
+pub use stop_signal::{STOPPED_NOTE_PREFIX, StopSignal, stopped_note};
 pub use sweep_result::{SeriesResult, SweepPoint, SweepResult};
 pub use transfers::transfer_sizes;
 

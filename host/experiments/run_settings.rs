@@ -2,6 +2,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use super::StopSignal;
 use crate::error::{Error, Result};
 use crate::gpu::{DEFAULT_KERNEL_TIMEOUT, DeviceInfo};
 
@@ -18,6 +19,9 @@ pub struct RunSettings {
     /// reports written before the limit existed load with the default.
     #[serde(default = "default_kernel_timeout_s")]
     pub kernel_timeout_s: f64,
+    /// Set by Ctrl-C: the measurement loops stop after the point in progress.
+    #[serde(skip)]
+    pub stop: StopSignal,
 }
 
 fn default_kernel_timeout_s() -> f64 {
@@ -31,6 +35,7 @@ impl Default for RunSettings {
             reps: 20,
             samples: 11,
             kernel_timeout_s: default_kernel_timeout_s(),
+            stop: StopSignal::new(),
         }
     }
 }

@@ -130,6 +130,9 @@ fn run(gpu: &Gpu, settings: &RunSettings, progress: &ProgressBar) -> Result<Swee
     let mut staged_points = Vec::new();
     let mut model_points = Vec::new();
     for n in 1..=MAX_STREAMS {
+        if settings.stop.stop_before(n as usize - 1, MAX_STREAMS as usize) {
+            break;
+        }
         progress.set_message(format!("streams {n}"));
         data.fill(f32::NAN)?;
         let times: Vec<f64> = (0..samples)
