@@ -60,6 +60,9 @@ pub enum Error {
         "interrupted: stopped after the point in progress; partial report written to {report} (incomplete: {incomplete})"
     )]
     Interrupted { report: String, incomplete: String },
+    /// Something this machine lacks (NVRTC, cuBLAS, mapped host memory): a self-test check is skipped.
+    #[error("{0}")]
+    NotAvailable(String),
     /// Plot rendering.
     #[error("plotting {0}")]
     Plot(String),

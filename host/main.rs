@@ -52,6 +52,16 @@ enum Command {
         #[arg(long, default_value_t = RunSettings::default().kernel_timeout_s, value_name = "SECONDS")]
         kernel_timeout: f64,
     },
+    /// Run every kernel and host path once at small sizes and check each against the CPU reference
+    /// (quick; meant for compute-sanitizer too).
+    Selftest {
+        /// CUDA device index.
+        #[arg(long, default_value_t = 0)]
+        device: usize,
+        /// Longest wait for the GPU, in seconds.
+        #[arg(long, default_value_t = RunSettings::default().kernel_timeout_s, value_name = "SECONDS")]
+        kernel_timeout: f64,
+    },
     /// Re-render report.md and the SVG plots from a report.json.
     Render {
         /// A report.json written by `ptxsuite run`.
@@ -110,6 +120,7 @@ fn main() -> ExitCode {
                 settings,
             })
         }
+        Command::Selftest { device, kernel_timeout } => commands::selftest(device, kernel_timeout),
         Command::Render { report, out } => commands::render(&report, out.as_deref()),
         Command::Compare {
             old,

@@ -1,11 +1,13 @@
 //! On a real GPU: the kernel time limit (a `spin_wait` past it is a
-//! `KernelTimeout`, and the context works again once the spin ends).
+//! `KernelTimeout`, and the context works again once the spin ends) and
+//! `ptxsuite selftest`'s checks.
 //!
 //! Without a CUDA driver or device each test prints `skipped: ...` and passes.
 
 use std::time::{Duration, Instant};
 
 use ptxsuite::gpu::{DeviceBuffer, Gpu};
+use ptxsuite::selftest::{SELF_TESTS, Status, run_all, table};
 use ptxsuite::{Error, launchers};
 
 fn gpu_or_skip(test: &str) -> Option<Gpu> {
@@ -64,4 +66,21 @@ fn gpu_spin_within_the_limit_waits_it_out() {
     launchers::spin_wait(&gpu, Duration::from_millis(100)).unwrap();
     gpu.synchronize().unwrap();
     assert!(start.elapsed() >= Duration::from_millis(95), "{:?}", start.elapsed());
+}
+
+#[test]
+fn gpu_selftest_passes() {
+    let Some(gpu) = gpu_or_skip("gpu_selftest_passes") else {
+        return;
+    };
+    let outcomes = run_all(&gpu, SELF_TESTS);
+    let text = table(&outcomes);
+    eprintln!("{text}");
+    assert_eq!(outcomes.len(), SELF_TESTS.len());
+    assert!(
+        outcomes.iter().all(|o| o.status != Status::Failed),
+        "self-test failures:\n{text}"
+    );
+    let time_limit = outcomes.iter().find(|o| o.name.contains("time limit")).unwrap();
+    assert_eq!(time_limit.status, Status::Ok, "{text}");
 }

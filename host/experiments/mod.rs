@@ -23,6 +23,7 @@ use crate::gpu::Gpu;
 
 pub use run_settings::{MAX_KERNEL_TIMEOUT_S, RunSettings, validate_kernel_timeout};
 pub use stop_signal::{STOPPED_NOTE_PREFIX, StopSignal, stopped_note};
+pub(crate) use streams::staged_once;
 pub use sweep_result::{SeriesResult, SweepPoint, SweepResult};
 pub use transfers::transfer_sizes;
 

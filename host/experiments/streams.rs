@@ -37,7 +37,8 @@ fn median(samples: &[f64]) -> f64 {
 }
 
 /// The staged pipeline once: start event, each chunk copied and processed in its stream, stop event.
-fn staged_once(
+/// Returns the milliseconds between the two events.
+pub(crate) fn staged_once(
     gpu: &Gpu,
     streams: &[Arc<CudaStream>],
     host: &PinnedBuffer<f32>,
