@@ -70,10 +70,7 @@ fn main() {
                         fma_chain(&gpu, stream, &mut device, chunk, ITERATIONS)?;
                     }
                     for stream in &streams[..n as usize] {
-                        stream.synchronize().map_err(|source| ptxsuite::Error::Driver {
-                            call: "cuStreamSynchronize",
-                            source,
-                        })?;
+                        gpu.watchdog().wait_for_stream(stream, "a staged pipeline stream")?;
                     }
                     Ok(())
                 })

@@ -50,6 +50,19 @@ pub enum Error {
     /// A run-time loaded library (cuBLAS) failed or is missing.
     #[error("{0}")]
     Library(String),
+    /// GPU work that did not finish within the kernel time limit (`--kernel-timeout`).
+    #[error(
+        "{what} did not finish within the kernel time limit of {limit_s} s; if it legitimately needs longer, raise the limit with --kernel-timeout <seconds>"
+    )]
+    KernelTimeout { what: String, limit_s: f64 },
+    /// The run was stopped by Ctrl-C; the partial report was written.
+    #[error(
+        "interrupted: stopped after the point in progress; partial report written to {report} (incomplete: {incomplete})"
+    )]
+    Interrupted { report: String, incomplete: String },
+    /// Something this machine lacks (NVRTC, cuBLAS, mapped host memory): a self-test check is skipped.
+    #[error("{0}")]
+    NotAvailable(String),
     /// Plot rendering.
     #[error("plotting {0}")]
     Plot(String),

@@ -6,6 +6,7 @@
 //! * [`launchers`]: one typed, bounds-checked launcher per kernel.
 //! * [`experiments`]: the registry of sweeps the guide describes, timed and verified.
 //! * [`report`]: JSON, Markdown and SVG output.
+//! * [`selftest`]: every kernel and host path once, small, against the references.
 //!
 //! The kernels themselves live in the `kernels-gpu` crate; [`emulator`] runs
 //! them on the CPU.
@@ -20,6 +21,7 @@ pub mod launchers;
 pub mod ptx;
 pub mod reference;
 pub mod report;
+pub mod selftest;
 pub mod stats;
 
 pub use error::{Error, Result};

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use ptxsuite::Error;
 use ptxsuite::commands::{self, RunOptions};
 use ptxsuite::experiments::{EXPERIMENTS, RunSettings};
 
@@ -46,6 +47,20 @@ enum Command {
         /// Samples per point (min / median / max are reported).
         #[arg(long, default_value_t = RunSettings::default().samples)]
         samples: u32,
+        /// Longest wait for the GPU, in seconds: a kernel still running then is reported and the run stops
+        /// (a partial report is written).
+        #[arg(long, default_value_t = RunSettings::default().kernel_timeout_s, value_name = "SECONDS")]
+        kernel_timeout: f64,
+    },
+    /// Run every kernel and host path once at small sizes and check each against the CPU reference
+    /// (quick; meant for compute-sanitizer too).
+    Selftest {
+        /// CUDA device index.
+        #[arg(long, default_value_t = 0)]
+        device: usize,
+        /// Longest wait for the GPU, in seconds.
+        #[arg(long, default_value_t = RunSettings::default().kernel_timeout_s, value_name = "SECONDS")]
+        kernel_timeout: f64,
     },
     /// Re-render report.md and the SVG plots from a report.json.
     Render {
@@ -86,16 +101,26 @@ fn main() -> ExitCode {
             size_mib,
             reps,
             samples,
-        } => commands::run(&RunOptions {
-            only,
-            out_dir: out,
-            device,
-            settings: RunSettings {
+            kernel_timeout,
+        } => {
+            let settings = RunSettings {
                 buffer_mib: size_mib,
                 reps,
                 samples,
-            },
-        }),
+                kernel_timeout_s: kernel_timeout,
+                ..RunSettings::default()
+            };
+            if let Err(error) = commands::stop_on_ctrl_c(&settings.stop) {
+                eprintln!("warning: {error}; Ctrl-C will end the run without a report");
+            }
+            commands::run(&RunOptions {
+                only,
+                out_dir: out,
+                device,
+                settings,
+            })
+        }
+        Command::Selftest { device, kernel_timeout } => commands::selftest(device, kernel_timeout),
         Command::Render { report, out } => commands::render(&report, out.as_deref()),
         Command::Compare {
             old,
@@ -127,6 +152,10 @@ fn main() -> ExitCode {
         Ok(text) => {
             print!("{text}");
             ExitCode::SUCCESS
+        }
+        Err(error @ Error::Interrupted { .. }) => {
+            eprintln!("{error}");
+            ExitCode::from(commands::INTERRUPTED_EXIT as u8)
         }
         Err(error) => {
             eprintln!("error: {error}");

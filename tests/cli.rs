@@ -73,4 +73,26 @@ fn gpu_commands_without_a_driver_say_so() {
     }
     assert_clean_failure(&["info"], "no NVIDIA driver found");
     assert_clean_failure(&["run", "--only", "offset"], "no NVIDIA driver found");
+    assert_clean_failure(&["selftest"], "no NVIDIA driver found");
+}
+
+#[test]
+fn bad_kernel_timeouts_are_refused() {
+    for value in ["0", "-1", "nan", "inf", "1e9"] {
+        let flag = format!("--kernel-timeout={value}");
+        assert_clean_failure(&["run", &flag], "--kernel-timeout");
+        assert_clean_failure(&["run", &flag], "out of range");
+        assert_clean_failure(&["selftest", &flag], "out of range");
+    }
+    assert_clean_failure(&["run", "--kernel-timeout", "soon"], "invalid value 'soon'");
+    assert_clean_failure(&["selftest", "--kernel-timeout", ""], "invalid value");
+}
+
+#[test]
+fn help_documents_the_kernel_timeout_and_selftest() {
+    let run_help = String::from_utf8_lossy(&ptxsuite(&["run", "--help"]).stdout).into_owned();
+    assert!(run_help.contains("--kernel-timeout <SECONDS>"), "{run_help}");
+    assert!(run_help.contains("[default: 60]"), "{run_help}");
+    let help = String::from_utf8_lossy(&ptxsuite(&["--help"]).stdout).into_owned();
+    assert!(help.contains("selftest"), "{help}");
 }

@@ -92,6 +92,7 @@ fn experiment_selection_accepts_known_names_only() {
             "ceiling",
             "matvec",
             "matmul",
+            "sgemm",
             "transfers",
             "zero-copy",
             "streams"
@@ -355,4 +356,70 @@ fn gemm_buffers_and_error_bound() {
     wrong[5 * n + 7] += 1.0;
     let why = matmul_mismatch(&wrong, &c, &scale, k, n).expect("caught");
     assert!(why.contains("C[5][7]"), "{why}");
+}
+
+mod selftest_registry {
+    use ptxsuite::selftest::{Outcome, SELF_TESTS, Status, table};
+
+    #[test]
+    fn every_check_has_a_unique_name_and_the_required_paths_are_covered() {
+        let names: Vec<&str> = SELF_TESTS.iter().map(|t| t.name).collect();
+        let mut unique = names.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), names.len(), "{names:?}");
+        for needed in [
+            "offset_copy",
+            "stride_copy",
+            "shift_copy",
+            "texture_shift_copy",
+            "vector_copy",
+            "driver copy",
+            "matrix-vector",
+            "cuBLAS",
+            "pageable",
+            "pinned",
+            "write-combined",
+            "mapped",
+            "zero-copy",
+            "staged fma_chain",
+            "time limit",
+            "CUDA C twins",
+        ] {
+            assert!(
+                names.iter().any(|n| n.contains(needed)),
+                "no check for {needed}: {names:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_table_lists_each_check_and_counts_them() {
+        let outcomes = [
+            Outcome {
+                name: "vector_copy",
+                status: Status::Ok,
+                detail: "3 ms".into(),
+            },
+            Outcome {
+                name: "cuBLAS SGEMV",
+                status: Status::Skipped,
+                detail: "cuBLAS (libcublas) not found".into(),
+            },
+            Outcome {
+                name: "shift_copy",
+                status: Status::Failed,
+                detail: "verification failed for shift_copy".into(),
+            },
+        ];
+        let text = table(&outcomes);
+        assert!(text.lines().next().unwrap().starts_with("check"), "{text}");
+        assert!(text.contains("vector_copy   ok       3 ms"), "{text}");
+        assert!(
+            text.contains("cuBLAS SGEMV  skipped  cuBLAS (libcublas) not found"),
+            "{text}"
+        );
+        assert!(text.contains("shift_copy    FAILED   verification failed"), "{text}");
+        assert!(text.ends_with("selftest: 1 ok, 1 FAILED, 1 skipped\n"), "{text}");
+    }
 }

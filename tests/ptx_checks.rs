@@ -43,6 +43,7 @@ fn ptx_has_every_kernel_entry_point() {
         "sgemm_register_blocked",
         "hgemm_f16_storage",
         "fma_chain",
+        "spin_wait",
     ] {
         assert!(entries.iter().any(|e| e == name), "{name} missing from {entries:?}");
     }

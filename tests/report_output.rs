@@ -110,7 +110,65 @@ fn report() -> Report {
             ],
             notes: vec!["a note about skipped twins".into()],
         }],
+        partial: false,
+        stop_reason: None,
+        incomplete: Vec::new(),
     }
+}
+
+fn partial_report() -> Report {
+    let mut r = report();
+    r.experiments[0].notes.push(ptxsuite::experiments::stopped_note(2, 33));
+    r.mark_partial(
+        "stopped by Ctrl-C",
+        vec![
+            "offset (stopped after 2 of 33 points (the run was interrupted))".into(),
+            "stride (not run)".into(),
+        ],
+    );
+    r
+}
+
+#[test]
+fn partial_reports_round_trip() {
+    let r = partial_report();
+    let back = Report::from_json(&r.to_json()).unwrap();
+    assert_eq!(back, r);
+    assert!(back.partial);
+    assert_eq!(back.stop_reason.as_deref(), Some("stopped by Ctrl-C"));
+    assert_eq!(back.incomplete.len(), 2);
+}
+
+#[test]
+fn reports_written_before_partial_and_kernel_timeout_still_load() {
+    let mut value: serde_json::Value = serde_json::from_str(&report().to_json()).unwrap();
+    let object = value.as_object_mut().unwrap();
+    object.remove("partial");
+    object.remove("stop_reason");
+    object.remove("incomplete");
+    object["settings"].as_object_mut().unwrap().remove("kernel_timeout_s");
+    let old = Report::from_json(&value.to_string()).unwrap();
+    assert!(!old.partial && old.stop_reason.is_none() && old.incomplete.is_empty());
+    assert_eq!(old.settings.kernel_timeout_s, 60.0);
+    assert_eq!(old, report());
+}
+
+#[test]
+fn markdown_of_a_partial_report_says_it_was_interrupted() {
+    let dir = std::env::temp_dir().join(format!("ptxsuite-partial-{}", std::process::id()));
+    partial_report().write(&dir).unwrap();
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    let top: String = md.lines().take(4).collect::<Vec<_>>().join("\n");
+    assert!(top.contains("Partial report: the run was interrupted"), "{top}");
+    assert!(top.contains("stopped by Ctrl-C"), "{top}");
+    assert!(top.contains("offset (stopped after 2 of 33 points"), "{top}");
+    assert!(top.contains("stride (not run)"), "{top}");
+    let complete = {
+        report().write(&dir).unwrap();
+        std::fs::read_to_string(dir.join("report.md")).unwrap()
+    };
+    assert!(!complete.contains("Partial report"), "a complete report is not marked");
+    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]

@@ -4,8 +4,10 @@ mod compare;
 mod info;
 mod render;
 mod run;
+mod selftest;
 
 pub use compare::{Comparison, compare};
 pub use info::info;
 pub use render::render;
-pub use run::{RunOptions, run};
+pub use run::{INTERRUPTED_EXIT, RunOptions, run, stop_on_ctrl_c};
+pub use selftest::selftest;

@@ -93,7 +93,10 @@ pub(crate) fn measure<T: CopyElement>(
     // The reference output last computed: series sharing a reference (Rust and
     // CUDA C twins) at the same point reuse it.
     let mut expected_for: Option<(Reference<T>, u64, i32)> = None;
-    for &value in values {
+    for (done, &value) in values.iter().enumerate() {
+        if settings.stop.stop_before(done, values.len()) {
+            break;
+        }
         for (spec, result) in series.iter().zip(&mut results) {
             progress.set_message(format!("{} {value}", result.name));
             let elements = (spec.elements)(nominal, value);

@@ -70,7 +70,10 @@ fn run(gpu: &Gpu, settings: &RunSettings, progress: &ProgressBar) -> Result<Swee
     let mut series = Vec::new();
 
     // Table 3.2 (C = AB), then Table 3.3 (C = AAᵀ): one reference each, computed once.
-    for aat in [false, true] {
+    for (done, aat) in [false, true].into_iter().enumerate() {
+        if settings.stop.stop_before(done, 2) {
+            break;
+        }
         progress.set_message(format!("matmul reference {m} x {n}{}", if aat { " (AAᵀ)" } else { "" }));
         let (expected, scale) = if aat {
             reference::matmul_aat(&a_host, mu, ku)

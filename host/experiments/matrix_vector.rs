@@ -75,7 +75,10 @@ fn run(gpu: &Gpu, settings: &RunSettings, progress: &ProgressBar) -> Result<Swee
     let shapes = [WHITEPAPER_SHAPE, (LARGE_WIDTH, large_height)];
     let theoretical = gpu.info().theoretical_bandwidth_gbps;
     let timer = EventTimer::new(gpu)?;
-    for (width, height) in shapes {
+    for (done, (width, height)) in shapes.into_iter().enumerate() {
+        if settings.stop.stop_before(done, shapes.len()) {
+            break;
+        }
         progress.set_message(format!("matvec {height} x {width}"));
         let elements = width as usize * height as usize;
         gpu.ensure_free_memory(2 * 4 * elements as u64)?;

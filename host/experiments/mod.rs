@@ -13,6 +13,7 @@ mod run_settings;
 pub mod sector_model;
 mod sgemm;
 mod shift_sweep;
+mod stop_signal;
 mod streams;
 mod sweep_result;
 mod transfers;
@@ -23,7 +24,9 @@ use indicatif::ProgressBar;
 use crate::error::{Error, Result};
 use crate::gpu::Gpu;
 
-pub use run_settings::RunSettings;
+pub use run_settings::{MAX_KERNEL_TIMEOUT_S, RunSettings, validate_kernel_timeout};
+pub use stop_signal::{STOPPED_NOTE_PREFIX, StopSignal, stopped_note};
+pub(crate) use streams::staged_once;
 pub use sweep_result::{SeriesResult, SweepPoint, SweepResult};
 pub use transfers::transfer_sizes;
 

@@ -1,7 +1,10 @@
+use std::time::Duration;
+
 use serde::{Deserialize, Serialize};
 
+use super::StopSignal;
 use crate::error::{Error, Result};
-use crate::gpu::DeviceInfo;
+use crate::gpu::{DEFAULT_KERNEL_TIMEOUT, DeviceInfo};
 
 /// How hard each sweep point is measured, and on how much data.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -12,6 +15,17 @@ pub struct RunSettings {
     pub reps: u32,
     /// Samples per point; the report gives their min, median and max.
     pub samples: u32,
+    /// The longest any wait on the GPU may take, in seconds (`--kernel-timeout`);
+    /// reports written before the limit existed load with the default.
+    #[serde(default = "default_kernel_timeout_s")]
+    pub kernel_timeout_s: f64,
+    /// Set by Ctrl-C: the measurement loops stop after the point in progress.
+    #[serde(skip)]
+    pub stop: StopSignal,
+}
+
+fn default_kernel_timeout_s() -> f64 {
+    DEFAULT_KERNEL_TIMEOUT.as_secs_f64()
 }
 
 impl Default for RunSettings {
@@ -20,6 +34,8 @@ impl Default for RunSettings {
             buffer_mib: None,
             reps: 20,
             samples: 11,
+            kernel_timeout_s: default_kernel_timeout_s(),
+            stop: StopSignal::new(),
         }
     }
 }
@@ -27,6 +43,8 @@ impl Default for RunSettings {
 /// Largest buffer: indices are `int` in the guide's kernels, so at most 2^31 `f32`s.
 pub const MAX_BUFFER_MIB: u64 = 8191;
 const MIN_BUFFER_MIB: u64 = 1;
+/// Longest kernel time limit: a day (and a `Duration` can always hold it).
+pub const MAX_KERNEL_TIMEOUT_S: f64 = 86_400.0;
 
 impl RunSettings {
     /// Rejects values that cannot give a meaningful measurement.
@@ -50,7 +68,13 @@ impl RunSettings {
                 self.samples
             )));
         }
+        validate_kernel_timeout(self.kernel_timeout_s)?;
         Ok(())
+    }
+
+    /// The kernel time limit (call after [`validate`](Self::validate)).
+    pub fn kernel_timeout(&self) -> Duration {
+        Duration::from_secs_f64(self.kernel_timeout_s.clamp(1e-9, MAX_KERNEL_TIMEOUT_S))
     }
 
     /// Bytes per buffer on this device: the user's choice, or 8 × L2 so that
@@ -63,5 +87,16 @@ impl RunSettings {
                 (8 * l2).max(64 << 20).div_ceil(1 << 20).min(MAX_BUFFER_MIB) << 20
             }
         }
+    }
+}
+
+/// Checks a `--kernel-timeout` value: seconds, finite, more than 0, at most a day.
+pub fn validate_kernel_timeout(seconds: f64) -> Result<()> {
+    if seconds.is_finite() && seconds > 0.0 && seconds <= MAX_KERNEL_TIMEOUT_S {
+        Ok(())
+    } else {
+        Err(Error::InvalidInput(format!(
+            "--kernel-timeout {seconds} is out of range: give a number of seconds greater than 0 and at most {MAX_KERNEL_TIMEOUT_S}"
+        )))
     }
 }

@@ -195,7 +195,10 @@ fn run(gpu: &Gpu, settings: &RunSettings, progress: &ProgressBar) -> Result<Swee
     }
     let timer = EventTimer::new(gpu)?;
     let mut unsupported: Vec<String> = Vec::new();
-    for size in SIZES {
+    for (done, &size) in SIZES.iter().enumerate() {
+        if settings.stop.stop_before(done, SIZES.len()) {
+            break;
+        }
         let (m, n, k) = (size, size, size);
         let (mu, nu, ku) = (m as usize, n as usize, k as usize);
         progress.set_message(format!("sgemm {size}³ inputs"));

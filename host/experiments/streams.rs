@@ -37,7 +37,8 @@ fn median(samples: &[f64]) -> f64 {
 }
 
 /// The staged pipeline once: start event, each chunk copied and processed in its stream, stop event.
-fn staged_once(
+/// Returns the milliseconds between the two events.
+pub(crate) fn staged_once(
     gpu: &Gpu,
     streams: &[Arc<CudaStream>],
     host: &PinnedBuffer<f32>,
@@ -61,7 +62,7 @@ fn staged_once(
         gpu.stream().wait(&done).during("cuStreamWaitEvent")?;
     }
     let stop = gpu.stream().record_event(timing).during("cuEventRecord")?;
-    stop.synchronize().during("cuEventSynchronize")?;
+    gpu.wait_for_event(&stop, "the staged copy-and-execute pipeline")?;
     Ok(start.elapsed_ms(&stop).during("cuEventElapsedTime")? as f64)
 }
 
@@ -130,6 +131,9 @@ fn run(gpu: &Gpu, settings: &RunSettings, progress: &ProgressBar) -> Result<Swee
     let mut staged_points = Vec::new();
     let mut model_points = Vec::new();
     for n in 1..=MAX_STREAMS {
+        if settings.stop.stop_before(n as usize - 1, MAX_STREAMS as usize) {
+            break;
+        }
         progress.set_message(format!("streams {n}"));
         data.fill(f32::NAN)?;
         let times: Vec<f64> = (0..samples)

@@ -96,7 +96,10 @@ fn run(gpu: &Gpu, settings: &RunSettings, progress: &ProgressBar) -> Result<Swee
         })
         .collect();
 
-    for &bytes in &sizes {
+    for (done, &bytes) in sizes.iter().enumerate() {
+        if settings.stop.stop_before(done, sizes.len()) {
+            break;
+        }
         progress.set_message(format!("transfers {} KiB", bytes >> 10));
         let count = (bytes / 4) as usize;
         let reps = BYTES_PER_SAMPLE.div_ceil(bytes).clamp(1, 10_000) as u32;

@@ -112,7 +112,10 @@ fn run(gpu: &Gpu, settings: &RunSettings, progress: &ProgressBar) -> Result<Swee
             points: Vec::new(),
         })
         .collect();
-    for &bytes in &sizes {
+    for (done, &bytes) in sizes.iter().enumerate() {
+        if settings.stop.stop_before(done, sizes.len()) {
+            break;
+        }
         progress.set_message(format!("zero-copy {} MiB", bytes >> 20));
         let n = (bytes / 4) as usize;
         for (&case, result) in Case::ALL.iter().zip(&mut results) {

@@ -1,8 +1,9 @@
 use std::sync::Arc;
+use std::time::Duration;
 
-use cudarc::driver::{CudaContext, CudaStream, result, sys};
+use cudarc::driver::{CudaContext, CudaEvent, CudaStream, result, sys};
 
-use super::{DeviceInfo, Implementation, Kernel, Module, compile_twins};
+use super::{DeviceInfo, Implementation, Kernel, Module, Watchdog, compile_twins};
 use crate::error::{DriverResultExt, Error, Result};
 use crate::ptx::KERNELS_PTX;
 
@@ -16,6 +17,8 @@ pub struct Gpu {
     stream: Arc<CudaStream>,
     ctx: Arc<CudaContext>,
     info: DeviceInfo,
+    /// The kernel time limit every wait on this GPU observes.
+    watchdog: Arc<Watchdog>,
 }
 
 impl Gpu {
@@ -25,7 +28,8 @@ impl Gpu {
     pub fn open(ordinal: usize) -> Result<Self> {
         let mut gpu = Self::open_with_ptx(ordinal, KERNELS_PTX)?;
         gpu.twins = match compile_twins() {
-            Ok(ptx) => Module::load(&gpu.ctx, &ptx).map_err(|e| format!("the CUDA C twins did not load: {e}")),
+            Ok(ptx) => Module::load_watched(&gpu.ctx, &ptx, &gpu.watchdog)
+                .map_err(|e| format!("the CUDA C twins did not load: {e}")),
             Err(why) => Err(why),
         };
         Ok(gpu)
@@ -36,13 +40,15 @@ impl Gpu {
         let ctx = Self::open_context(ordinal)?;
         let stream = ctx.new_stream().during("cuStreamCreate")?;
         let info = DeviceInfo::query(&ctx)?;
-        let module = Module::load(&ctx, ptx)?;
+        let watchdog = Arc::new(Watchdog::default());
+        let module = Module::load_watched(&ctx, ptx, &watchdog)?;
         Ok(Self {
             module,
             twins: Err("CUDA C twins not loaded for this module".into()),
             stream,
             ctx,
             info,
+            watchdog,
         })
     }
 
@@ -132,9 +138,31 @@ impl Gpu {
         Ok(per_sm * self.info.multiprocessors.max(1) as u32)
     }
 
-    /// Waits for all work on the suite's stream; surfaces asynchronous launch errors.
+    /// Waits for all work on the suite's stream, at most the kernel time limit
+    /// ([`Error::KernelTimeout`] past it); surfaces asynchronous launch errors.
     pub fn synchronize(&self) -> Result<()> {
-        self.stream.synchronize().during("cuStreamSynchronize")
+        self.watchdog
+            .wait_for_stream(&self.stream, "the work queued on the GPU")
+    }
+
+    /// Waits for the work recorded in `event`, at most the kernel time limit.
+    pub fn wait_for_event(&self, event: &CudaEvent, what: &str) -> Result<()> {
+        self.watchdog.wait_for_event(event, what)
+    }
+
+    /// The time limit, kernel launched last and overrun state shared by this GPU's waits.
+    pub fn watchdog(&self) -> &Arc<Watchdog> {
+        &self.watchdog
+    }
+
+    /// The longest any wait on this GPU may take (`--kernel-timeout`).
+    pub fn kernel_timeout(&self) -> Duration {
+        self.watchdog.limit()
+    }
+
+    /// Sets the kernel time limit.
+    pub fn set_kernel_timeout(&self, limit: Duration) {
+        self.watchdog.set_limit(limit);
     }
 
     /// Free and total device memory in bytes.

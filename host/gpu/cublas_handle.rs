@@ -3,7 +3,7 @@ use std::sync::Arc;
 use cudarc::cublas::sys;
 use cudarc::driver::CudaContext;
 
-use super::{DeviceBuffer, Gpu};
+use super::{DeviceBuffer, Gpu, Watchdog};
 use crate::error::{Error, Result};
 use crate::launchers::{check_gemm_buffers, check_matvec_buffers};
 
@@ -12,6 +12,7 @@ use crate::launchers::{check_gemm_buffers, check_matvec_buffers};
 pub struct CublasHandle {
     handle: sys::cublasHandle_t,
     ctx: Arc<CudaContext>,
+    watchdog: Arc<Watchdog>,
 }
 
 fn check(status: sys::cublasStatus_t, call: &str) -> Result<()> {
@@ -41,6 +42,7 @@ impl CublasHandle {
         let created = Self {
             handle,
             ctx: gpu.context().clone(),
+            watchdog: gpu.watchdog().clone(),
         };
         // SAFETY: both handles are live; the stream outlives the handle (owned by the Gpu).
         check(
@@ -216,7 +218,8 @@ impl CublasHandle {
 impl Drop for CublasHandle {
     fn drop(&mut self) {
         // Errors cannot be reported from drop; a failed destroy only leaks the handle.
-        if self.ctx.bind_to_thread().is_ok() {
+        // Past a time-out cublasDestroy would wait for the running kernel: leak instead.
+        if !self.watchdog.overrun() && self.ctx.bind_to_thread().is_ok() {
             // SAFETY: the handle was created by this struct and is destroyed once.
             let _ = unsafe { sys::cublasDestroy_v2(self.handle) };
         }

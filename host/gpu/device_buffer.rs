@@ -4,7 +4,7 @@ use std::sync::Arc;
 use cudarc::driver::{CudaContext, CudaStream, result, sys};
 use kernels_gpu::device::{GlobalMutPtr, GlobalPtr};
 
-use super::Gpu;
+use super::{Gpu, Watchdog};
 use crate::error::{DriverResultExt, Error, Result};
 
 /// Element types that may live in a [`DeviceBuffer`]: plain data for which
@@ -42,12 +42,14 @@ unsafe impl<T: DeviceCopy, const N: usize> DeviceCopy for [T; N] where [T; N]: D
 /// Every copy and fill is ordered on the suite's stream (the one kernels are
 /// launched on), then waited for: the legacy synchronous `cuMemcpy`/`cuMemset`
 /// calls run on the NULL stream, which does not wait for a non-blocking
-/// stream, and would race with the kernels.
+/// stream, and would race with the kernels. The waits observe the GPU's
+/// kernel time limit.
 pub struct DeviceBuffer<T: DeviceCopy> {
     ptr: sys::CUdeviceptr,
     len: usize,
     stream: Arc<CudaStream>,
     ctx: Arc<CudaContext>,
+    watchdog: Arc<Watchdog>,
     _elem: PhantomData<T>,
 }
 
@@ -80,6 +82,7 @@ impl<T: DeviceCopy> DeviceBuffer<T> {
             len,
             stream: gpu.stream().clone(),
             ctx: gpu.context().clone(),
+            watchdog: gpu.watchdog().clone(),
             _elem: PhantomData,
         })
     }
@@ -130,7 +133,8 @@ impl<T: DeviceCopy> DeviceBuffer<T> {
         self.ctx.bind_to_thread().during("cuCtxSetCurrent")?;
         // SAFETY: both sides hold exactly self.len elements of T; `data` outlives the copy (synchronized below).
         unsafe { result::memcpy_htod_async(self.ptr, data, self.stream.cu_stream()) }.during("cuMemcpyHtoDAsync")?;
-        self.stream.synchronize().during("cuStreamSynchronize")
+        self.watchdog
+            .wait_for_stream(&self.stream, "a host-to-device copy and the GPU work queued before it")
     }
 
     /// Copies the whole buffer into `out` (same length).
@@ -146,7 +150,8 @@ impl<T: DeviceCopy> DeviceBuffer<T> {
         // SAFETY: both sides hold exactly self.len elements; T accepts any bit pattern (DeviceCopy);
         // `out` outlives the copy (synchronized below).
         unsafe { result::memcpy_dtoh_async(out, self.ptr, self.stream.cu_stream()) }.during("cuMemcpyDtoHAsync")?;
-        self.stream.synchronize().during("cuStreamSynchronize")
+        self.watchdog
+            .wait_for_stream(&self.stream, "a device-to-host copy and the GPU work queued before it")
     }
 
     /// Copies the whole buffer into a new vector.
@@ -208,7 +213,8 @@ impl<T: DeviceCopy> DeviceBuffer<T> {
 impl<T: DeviceCopy> Drop for DeviceBuffer<T> {
     fn drop(&mut self) {
         // Errors cannot be reported from drop; a failed free only leaks device memory.
-        if self.ctx.bind_to_thread().is_ok() {
+        // Past a time-out cuMemFree would wait for the running kernel: leak instead.
+        if !self.watchdog.overrun() && self.ctx.bind_to_thread().is_ok() {
             // SAFETY: ptr was allocated by cuMemAlloc in this context and is freed once.
             let _ = unsafe { result::free_sync(self.ptr) };
         }

@@ -1,6 +1,8 @@
+use std::sync::Arc;
+
 use cudarc::driver::{CudaEvent, CudaStream, sys};
 
-use super::Gpu;
+use super::{Gpu, Watchdog};
 use crate::error::{DriverResultExt, Result};
 
 /// A pair of timing events around work on a stream.
@@ -10,6 +12,7 @@ use crate::error::{DriverResultExt, Result};
 pub struct EventTimer {
     start: CudaEvent,
     stop: CudaEvent,
+    watchdog: Arc<Watchdog>,
 }
 
 impl EventTimer {
@@ -18,15 +21,17 @@ impl EventTimer {
         Ok(Self {
             start: gpu.context().new_event(flags).during("cuEventCreate")?,
             stop: gpu.context().new_event(flags).during("cuEventCreate")?,
+            watchdog: gpu.watchdog().clone(),
         })
     }
 
-    /// Milliseconds of GPU time that `work` (which enqueues on `stream`) takes.
+    /// Milliseconds of GPU time that `work` (which enqueues on `stream`) takes;
+    /// the wait for it observes the kernel time limit.
     pub fn time_ms(&self, stream: &CudaStream, work: impl FnOnce() -> Result<()>) -> Result<f64> {
         self.start.record(stream).during("cuEventRecord")?;
         work()?;
         self.stop.record(stream).during("cuEventRecord")?;
-        self.stop.synchronize().during("cuEventSynchronize")?;
+        self.watchdog.wait_for_event(&self.stop, "a timed sample")?;
         let ms = self.start.elapsed_ms(&self.stop).during("cuEventElapsedTime")?;
         Ok(ms as f64)
     }

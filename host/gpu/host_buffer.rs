@@ -6,7 +6,7 @@ use cudarc::driver::{CudaContext, CudaStream, sys};
 use kernels_gpu::device::{GlobalMutPtr, GlobalPtr};
 use serde::{Deserialize, Serialize};
 
-use super::{DeviceBuffer, DeviceCopy, Gpu};
+use super::{DeviceBuffer, DeviceCopy, Gpu, Watchdog};
 use crate::error::{DriverResultExt, Error, Result};
 
 /// How host memory for transfers is allocated (the guide's §3.1.1–3.1.3).
@@ -44,6 +44,7 @@ pub struct PinnedBuffer<T: DeviceCopy> {
     len: usize,
     kind: HostMemoryKind,
     ctx: Arc<CudaContext>,
+    watchdog: Arc<Watchdog>,
     _elem: PhantomData<T>,
 }
 
@@ -90,6 +91,7 @@ impl<T: DeviceCopy> PinnedBuffer<T> {
             len,
             kind,
             ctx: gpu.context().clone(),
+            watchdog: gpu.watchdog().clone(),
             _elem: PhantomData,
         };
         // SAFETY: the allocation holds `bytes` writable bytes; zero is a valid T (DeviceCopy).
@@ -210,7 +212,8 @@ impl<T: DeviceCopy> PinnedBuffer<T> {
 impl<T: DeviceCopy> Drop for PinnedBuffer<T> {
     fn drop(&mut self) {
         // Errors cannot be reported from drop; a failed free only leaks the pinned pages.
-        if self.ctx.bind_to_thread().is_ok() {
+        // Past a time-out cuMemFreeHost would wait for the running kernel: leak instead.
+        if !self.watchdog.overrun() && self.ctx.bind_to_thread().is_ok() {
             // SAFETY: allocated by cuMemHostAlloc in this context, freed once.
             let _ = unsafe { sys::cuMemFreeHost(self.ptr.cast()) };
         }

@@ -10,6 +10,7 @@ mod host_buffer;
 mod implementation;
 mod module;
 mod texture_object;
+mod watchdog;
 
 pub use context::Gpu;
 pub use cublas_handle::CublasHandle;
@@ -21,3 +22,4 @@ pub use host_buffer::{HostMemoryKind, PinnedBuffer};
 pub use implementation::Implementation;
 pub use module::{Kernel, KernelResources, LaunchShape, Module};
 pub use texture_object::TextureObject;
+pub use watchdog::{DEFAULT_KERNEL_TIMEOUT, Watchdog};

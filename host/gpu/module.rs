@@ -6,6 +6,7 @@ use cudarc::driver::{CudaContext, CudaStream, result, sys};
 use kernels_gpu::device::Dim3;
 use serde::{Deserialize, Serialize};
 
+use super::Watchdog;
 use crate::error::{DriverResultExt, Error, Result};
 use crate::ptx;
 
@@ -35,11 +36,13 @@ pub struct LaunchShape {
 
 /// One kernel of a loaded module.
 pub struct Kernel {
-    name: String,
+    name: Arc<str>,
     function: sys::CUfunction,
     resources: KernelResources,
     /// Dynamic shared memory the function has been allowed beyond the default 48 KiB.
     opted_in_shared_bytes: AtomicU32,
+    /// Told of every launch, for the kernel time limit's message.
+    watchdog: Arc<Watchdog>,
 }
 
 /// Dynamic shared memory every kernel may use without opting in.
@@ -51,6 +54,7 @@ pub struct Module {
     module: sys::CUmodule,
     ctx: Arc<CudaContext>,
     jit_info_log: String,
+    watchdog: Arc<Watchdog>,
 }
 
 fn log_text(buffer: &[u8]) -> String {
@@ -62,6 +66,12 @@ impl Module {
     /// JIT-compiles `ptx` with info and error log buffers, so a rejected module
     /// reports ptxas's own message, and reads every kernel's resource use.
     pub fn load(ctx: &Arc<CudaContext>, ptx_text: &str) -> Result<Self> {
+        Self::load_watched(ctx, ptx_text, &Arc::new(Watchdog::default()))
+    }
+
+    /// As [`load`](Self::load), with the kernels reporting their launches to
+    /// `watchdog` (the [`Gpu`](super::Gpu)'s, so a time-out names the kernel).
+    pub fn load_watched(ctx: &Arc<CudaContext>, ptx_text: &str, watchdog: &Arc<Watchdog>) -> Result<Self> {
         ctx.bind_to_thread().during("cuCtxSetCurrent")?;
         let image = CString::new(ptx_text).map_err(|_| Error::InvalidInput("PTX text contains a NUL byte".into()))?;
         let mut info_log = vec![0u8; JIT_LOG_BYTES];
@@ -104,6 +114,7 @@ impl Module {
             module,
             ctx: ctx.clone(),
             jit_info_log: log_text(&info_log),
+            watchdog: watchdog.clone(),
         };
         for name in ptx::entry_points(ptx_text) {
             let kernel = loaded.lookup(&name)?;
@@ -131,10 +142,11 @@ impl Module {
             binary_version: attr(CU_FUNC_ATTRIBUTE_BINARY_VERSION)?,
         };
         Ok(Kernel {
-            name: name.to_string(),
+            name: name.into(),
             function,
             resources,
             opted_in_shared_bytes: AtomicU32::new(DEFAULT_DYNAMIC_SHARED_BYTES),
+            watchdog: self.watchdog.clone(),
         })
     }
 
@@ -142,7 +154,7 @@ impl Module {
     pub fn kernel(&self, name: &str) -> Result<&Kernel> {
         self.kernels
             .iter()
-            .find(|k| k.name == name)
+            .find(|k| &*k.name == name)
             .ok_or_else(|| Error::MissingKernel(name.to_string()))
     }
 
@@ -178,7 +190,8 @@ fn load_hint(code: sys::CUresult, ptx_text: &str) -> String {
 impl Drop for Module {
     fn drop(&mut self) {
         // Errors cannot be reported from drop; a failed unload only leaks the module.
-        if self.ctx.bind_to_thread().is_ok() {
+        // Past a time-out the unload would wait for the running kernel: leak instead.
+        if !self.watchdog.overrun() && self.ctx.bind_to_thread().is_ok() {
             // SAFETY: the module was loaded by this struct and no Kernel outlives it (they are owned here).
             let _ = unsafe { result::module::unload(self.module) };
         }
@@ -239,6 +252,7 @@ impl Kernel {
             .during("cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)")?;
             self.opted_in_shared_bytes.store(shape.shared_bytes, Ordering::Relaxed);
         }
+        self.watchdog.note_launch(&self.name);
         // SAFETY: forwarded contract; the function belongs to the stream's context.
         unsafe {
             result::launch_kernel(

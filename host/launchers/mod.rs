@@ -4,12 +4,14 @@
 //!
 //! The shape checks are pure functions (`*_shape`) so they are tested without a GPU.
 
+mod diagnostics;
 mod gemm;
 mod global_copy;
 mod guide_multiply;
 mod matrix_vector;
 mod overlap;
 
+pub use diagnostics::spin_wait;
 pub use gemm::{SgemmKernel, check_gemm_buffers, gemm_flops, hgemm_f16_storage, sgemm, sgemm_shape};
 pub use global_copy::{
     driver_copy, offset_copy, offset_copy_shape, shift_copy, shift_copy_shape, stride_copy, stride_copy_shape,

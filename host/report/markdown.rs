@@ -17,6 +17,19 @@ fn mhz(khz: i64) -> String {
 fn header(report: &Report, out: &mut String) {
     let d = &report.device;
     let _ = writeln!(out, "# ptxsuite report\n");
+    if report.partial {
+        let _ = writeln!(
+            out,
+            "> **Partial report: the run was interrupted** ({}). Incomplete experiments: {}. The figures below are \
+             what was measured before it stopped.\n",
+            report.stop_reason.as_deref().unwrap_or("reason not recorded"),
+            if report.incomplete.is_empty() {
+                "none recorded".to_string()
+            } else {
+                report.incomplete.join("; ")
+            }
+        );
+    }
     let _ = writeln!(out, "| | |\n|---|---|");
     let _ = writeln!(
         out,

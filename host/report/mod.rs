@@ -20,7 +20,8 @@ pub use guide_figures::{GuideFigure, guide_figures};
 
 /// Identifies the file format.
 pub const SCHEMA: &str = "ptxsuite-report";
-/// Bumped whenever a field changes meaning or is removed.
+/// Bumped whenever a field changes meaning or is removed (added fields carry
+/// `#[serde(default)]`, so older reports still load).
 pub const SCHEMA_VERSION: u32 = 1;
 
 /// The PTX the kernels ran from.
@@ -55,6 +56,16 @@ pub struct Report {
     pub settings: RunSettings,
     pub kernels: Vec<KernelRecord>,
     pub experiments: Vec<SweepResult>,
+    /// The run stopped early (Ctrl-C, a kernel past its time limit, an error):
+    /// some experiments are missing or have only some of their points.
+    #[serde(default)]
+    pub partial: bool,
+    /// Why a partial run stopped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_reason: Option<String>,
+    /// The selected experiments that were cut short or not run, each with what happened.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub incomplete: Vec<String>,
 }
 
 impl PtxRecord {
@@ -100,7 +111,18 @@ impl Report {
             settings: settings.clone(),
             kernels,
             experiments,
+            partial: false,
+            stop_reason: None,
+            incomplete: Vec::new(),
         }
+    }
+
+    /// Marks the report as partial: why the run stopped, and which
+    /// experiments are incomplete ("name (what happened)").
+    pub fn mark_partial(&mut self, reason: impl Into<String>, incomplete: Vec<String>) {
+        self.partial = true;
+        self.stop_reason = Some(reason.into());
+        self.incomplete = incomplete;
     }
 
     /// Reads a report, refusing other schemas and versions.

@@ -14,6 +14,7 @@ mod math;
 mod shared_memory;
 mod sync;
 mod texture;
+mod timer;
 mod vector;
 mod warp;
 
@@ -28,5 +29,6 @@ pub use math::fma;
 pub use shared_memory::{SharedPtr, dynamic_shared_memory};
 pub use sync::sync_threads;
 pub use texture::{TextureObject, tex1d_fetch_f32x4};
+pub use timer::global_timer_ns;
 pub use vector::F32x4;
 pub use warp::{WARP_SIZE, shfl_down_sync};

@@ -1,0 +1,180 @@
+//! `ptxsuite selftest`: every kernel and every host path once, at small
+//! sizes, checked against the host references. Quick enough to run under
+//! `compute-sanitizer` (memcheck, racecheck, synccheck, initcheck).
+//!
+//! A check is a function of the [`Gpu`] in [`SELF_TESTS`]: `Ok` passes, an
+//! [`Error::NotAvailable`] is a skip (no NVRTC, no cuBLAS, no mapped memory)
+//! and any other error or a panic fails. Add a check by adding a row.
+
+mod checks;
+mod matmul_checks;
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::time::Instant;
+
+use crate::error::{Error, Result};
+use crate::gpu::Gpu;
+
+/// One self-test check.
+pub struct SelfTest {
+    pub name: &'static str,
+    pub run: fn(&Gpu) -> Result<()>,
+}
+
+/// Every check `ptxsuite selftest` runs, in order.
+pub const SELF_TESTS: &[SelfTest] = &[
+    SelfTest {
+        name: "CUDA C twins (NVRTC)",
+        run: checks::cuda_c_twins,
+    },
+    SelfTest {
+        name: "offset_copy (f16, f32, f64, f32x4)",
+        run: checks::offset_copies,
+    },
+    SelfTest {
+        name: "stride_copy (f16, f32, f64, f32x4)",
+        run: checks::stride_copies,
+    },
+    SelfTest {
+        name: "shift_copy",
+        run: checks::shift_copy,
+    },
+    SelfTest {
+        name: "texture_shift_copy",
+        run: checks::texture_shift_copy,
+    },
+    SelfTest {
+        name: "vector_copy",
+        run: checks::vector_copy,
+    },
+    SelfTest {
+        name: "cuMemcpyDtoDAsync (driver copy)",
+        run: checks::driver_copy,
+    },
+    SelfTest {
+        name: "matrix-vector, seven versions",
+        run: checks::matvec_versions,
+    },
+    SelfTest {
+        name: "cuBLAS SGEMV",
+        run: checks::cublas_sgemv,
+    },
+    SelfTest {
+        name: "guide matrix multiplies (C = AB, C = AAᵀ)",
+        run: matmul_checks::guide_multiplies,
+    },
+    SelfTest {
+        name: "general SGEMM (tiled, register-blocked, f16 storage)",
+        run: matmul_checks::general_multiplies,
+    },
+    SelfTest {
+        name: "cuBLAS SGEMM",
+        run: matmul_checks::cublas_sgemm,
+    },
+    SelfTest {
+        name: "transfers: pageable",
+        run: checks::pageable_transfers,
+    },
+    SelfTest {
+        name: "transfers: pinned",
+        run: checks::pinned_transfers,
+    },
+    SelfTest {
+        name: "transfers: write-combined",
+        run: checks::write_combined_transfers,
+    },
+    SelfTest {
+        name: "transfers: mapped",
+        run: checks::mapped_transfers,
+    },
+    SelfTest {
+        name: "zero-copy kernels (mapped memory)",
+        run: checks::zero_copy_kernels,
+    },
+    SelfTest {
+        name: "streams: staged fma_chain pipeline",
+        run: checks::staged_pipeline,
+    },
+    SelfTest {
+        name: "kernel time limit (spin_wait)",
+        run: checks::kernel_time_limit,
+    },
+];
+
+/// How a check ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Ok,
+    Failed,
+    Skipped,
+}
+
+impl Status {
+    pub fn label(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Failed => "FAILED",
+            Status::Skipped => "skipped",
+        }
+    }
+}
+
+/// One row of the table.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub name: &'static str,
+    pub status: Status,
+    pub detail: String,
+}
+
+/// Runs `tests` one after another; a failing or panicking check does not stop the others.
+pub fn run_all(gpu: &Gpu, tests: &[SelfTest]) -> Vec<Outcome> {
+    tests
+        .iter()
+        .map(|test| {
+            let start = Instant::now();
+            let result = catch_unwind(AssertUnwindSafe(|| (test.run)(gpu)));
+            let (status, detail) = match result {
+                Ok(Ok(())) => (Status::Ok, format!("{:.0} ms", start.elapsed().as_secs_f64() * 1e3)),
+                Ok(Err(Error::NotAvailable(why))) => (Status::Skipped, why),
+                Ok(Err(error)) => (Status::Failed, error.to_string()),
+                Err(panic) => (Status::Failed, format!("panicked: {}", panic_text(&panic))),
+            };
+            Outcome {
+                name: test.name,
+                status,
+                detail,
+            }
+        })
+        .collect()
+}
+
+fn panic_text(panic: &Box<dyn std::any::Any + Send>) -> String {
+    panic
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_else(|| "(no message)".into())
+}
+
+/// The pass/fail table: name, status, detail; then a count line.
+pub fn table(outcomes: &[Outcome]) -> String {
+    let width = outcomes
+        .iter()
+        .map(|o| o.name.chars().count())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let mut out = format!("{:<width$}  {:<7}  detail\n", "check", "status");
+    for o in outcomes {
+        out.push_str(&format!("{:<width$}  {:<7}  {}\n", o.name, o.status.label(), o.detail));
+    }
+    let count = |s: Status| outcomes.iter().filter(|o| o.status == s).count();
+    out.push_str(&format!(
+        "selftest: {} ok, {} FAILED, {} skipped\n",
+        count(Status::Ok),
+        count(Status::Failed),
+        count(Status::Skipped)
+    ));
+    out
+}

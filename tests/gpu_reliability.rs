@@ -1,0 +1,86 @@
+//! On a real GPU: the kernel time limit (a `spin_wait` past it is a
+//! `KernelTimeout`, and the context works again once the spin ends) and
+//! `ptxsuite selftest`'s checks.
+//!
+//! Without a CUDA driver or device each test prints `skipped: ...` and passes.
+
+use std::time::{Duration, Instant};
+
+use ptxsuite::gpu::{DeviceBuffer, Gpu};
+use ptxsuite::selftest::{SELF_TESTS, Status, run_all, table};
+use ptxsuite::{Error, launchers};
+
+fn gpu_or_skip(test: &str) -> Option<Gpu> {
+    match Gpu::open(0) {
+        Ok(gpu) => Some(gpu),
+        Err(e @ (Error::NoDriver | Error::NoDevice)) => {
+            eprintln!("skipped {test}: {e}");
+            None
+        }
+        Err(e) => panic!("opening the GPU failed: {e}"),
+    }
+}
+
+#[test]
+fn gpu_spin_past_the_limit_is_a_kernel_timeout_and_the_context_recovers() {
+    let Some(gpu) = gpu_or_skip("gpu_spin_past_the_limit_is_a_kernel_timeout_and_the_context_recovers") else {
+        return;
+    };
+    gpu.set_kernel_timeout(Duration::from_millis(200));
+    let start = Instant::now();
+    launchers::spin_wait(&gpu, Duration::from_secs(2)).unwrap();
+    let err = gpu
+        .synchronize()
+        .expect_err("a 2 s spin under a 0.2 s limit must time out");
+    let waited = start.elapsed();
+    match &err {
+        Error::KernelTimeout { what, limit_s } => {
+            assert_eq!(*limit_s, 0.2);
+            assert!(what.contains("spin_wait"), "the message names the kernel: {what}");
+        }
+        other => panic!("expected KernelTimeout, got {other}"),
+    }
+    assert!(err.to_string().contains("--kernel-timeout"), "{err}");
+    assert!(
+        waited >= Duration::from_millis(200) && waited < Duration::from_millis(1500),
+        "gave up after {waited:?}"
+    );
+    assert!(gpu.watchdog().overrun());
+
+    // The spin ends; with a longer limit the same context works again.
+    gpu.set_kernel_timeout(Duration::from_secs(30));
+    gpu.synchronize().unwrap();
+    assert!(!gpu.watchdog().overrun());
+    let data: Vec<f32> = (0..4096).map(|i| i as f32).collect();
+    let buffer = DeviceBuffer::from_host(&gpu, &data).unwrap();
+    assert_eq!(buffer.to_host().unwrap(), data);
+}
+
+#[test]
+fn gpu_spin_within_the_limit_waits_it_out() {
+    let Some(gpu) = gpu_or_skip("gpu_spin_within_the_limit_waits_it_out") else {
+        return;
+    };
+    gpu.set_kernel_timeout(Duration::from_secs(10));
+    let start = Instant::now();
+    launchers::spin_wait(&gpu, Duration::from_millis(100)).unwrap();
+    gpu.synchronize().unwrap();
+    assert!(start.elapsed() >= Duration::from_millis(95), "{:?}", start.elapsed());
+}
+
+#[test]
+fn gpu_selftest_passes() {
+    let Some(gpu) = gpu_or_skip("gpu_selftest_passes") else {
+        return;
+    };
+    let outcomes = run_all(&gpu, SELF_TESTS);
+    let text = table(&outcomes);
+    eprintln!("{text}");
+    assert_eq!(outcomes.len(), SELF_TESTS.len());
+    assert!(
+        outcomes.iter().all(|o| o.status != Status::Failed),
+        "self-test failures:\n{text}"
+    );
+    let time_limit = outcomes.iter().find(|o| o.name.contains("time limit")).unwrap();
+    assert_eq!(time_limit.status, Status::Ok, "{text}");
+}
