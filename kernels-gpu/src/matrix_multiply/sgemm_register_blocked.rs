@@ -29,13 +29,14 @@ kernel! {
     /// a grid of `(ceil(n / SGEMM_BN), ceil(m / SGEMM_BM))`,
     /// [`sgemm_shared_bytes`](super::sgemm_shared_bytes) (16 640 B) of dynamic shared memory.
     ///
-    /// **Expected**: compute-bound at large sizes; CUDA C kernels of this
-    /// design reach roughly 70–90 % of cuBLAS SGEMM (cuBLAS ≈ 50 TFLOP/s on an
-    /// H200 at 4096³); small or skinny problems have too few blocks to fill
-    /// the GPU. ptxas gives it about 157 registers at sm_90 (the CUDA C twin
-    /// about 145): one block per SM. Rust cannot state launch bounds; with
-    /// `.maxntid 256, 1, 1` and `.minnctapersm 2` on the entry (CUDA C's
-    /// `__launch_bounds__(256, 2)`) ptxas fits it in 128 without spills, two blocks per SM.
+    /// **Expected**: compute-bound at large sizes; small or skinny problems
+    /// have too few blocks to fill the GPU. Unbounded, ptxas gives it 157
+    /// registers at sm_90 (one block per SM); [`crate::launch_bounds`] has
+    /// build.rs add `.maxntid 256, 1, 1` / `.minnctapersm 2` (CUDA C's
+    /// `__launch_bounds__(256, 2)`), which fits it in 128 registers without
+    /// spills, two blocks per SM. Measured on an H100 (sm_90, JIT from
+    /// sm_75 PTX): 41.6 TFLOP/s at 4096³ = 0.81 of cuBLAS SGEMM (FP32) and
+    /// 0.96 of its CUDA C twin; 0.77 of cuBLAS without the launch bounds.
     ///
     /// # Safety
     /// `a`: `m * k`, `b`: `k * n`, `c`: `m * n` floats, each 16-byte aligned; the launch shape above.
