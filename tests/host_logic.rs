@@ -423,3 +423,27 @@ mod selftest_registry {
         assert!(text.ends_with("selftest: 1 ok, 1 FAILED, 1 skipped\n"), "{text}");
     }
 }
+
+#[test]
+fn nominal_shapes_are_the_launchers_blocks() {
+    use kernels_gpu::matrix_multiply::{SGEMM_THREADS, sgemm_shared_bytes};
+    use ptxsuite::launchers::nominal_shape;
+    let shape = |k: &str| {
+        let s = nominal_shape(k);
+        (s.block.count(), s.shared_bytes)
+    };
+    assert_eq!(shape("coalesced_multiply_aat_padded"), (1024, (32 * 32 + 32 * 33) * 4));
+    assert_eq!(shape("simple_multiply"), (1024, 0));
+    assert_eq!(
+        shape("sgemm_register_blocked"),
+        (SGEMM_THREADS as u64, sgemm_shared_bytes() as u32)
+    );
+    assert_eq!(
+        shape("hgemm_f16_storage"),
+        (SGEMM_THREADS as u64, sgemm_shared_bytes() as u32)
+    );
+    assert_eq!(shape("tiled_sgemm"), (16 * 16, 2 * 16 * 16 * 4));
+    assert_eq!(shape("matvec_tree_sequential"), (256, 256 * 4));
+    assert_eq!(shape("matvec_row_per_thread"), (256, 0));
+    assert_eq!(shape("offset_copy"), (256, 0));
+}

@@ -84,6 +84,8 @@ fn report() -> Report {
         settings: RunSettings::default(),
         kernels: vec![KernelRecord {
             name: "offset_copy".into(),
+            implementation: Implementation::Rust,
+            dynamic_shared_bytes: 0,
             resources: KernelResources {
                 registers_per_thread: 10,
                 local_bytes_per_thread: 0,

@@ -1,5 +1,3 @@
-use kernels_gpu::global_memory::COPY_BLOCK_THREADS;
-
 use crate::error::Result;
 use crate::gpu::Gpu;
 use crate::report::{PtxRecord, kernel_records};
@@ -10,7 +8,7 @@ pub fn info(device: usize, json: bool) -> Result<String> {
     let gpu = Gpu::open(device)?;
     let d = gpu.info();
     let ptx = PtxRecord::embedded();
-    let kernels = kernel_records(&gpu, COPY_BLOCK_THREADS)?;
+    let kernels = kernel_records(&gpu)?;
     if json {
         let value = serde_json::json!({ "device": d, "ptx": ptx, "kernels": kernels });
         return Ok(serde_json::to_string_pretty(&value).expect("serializable"));
@@ -62,21 +60,32 @@ pub fn info(device: usize, json: bool) -> Result<String> {
         format!("CUDA {} ({})", d.driver_version_string(), d.driver_version),
     );
     line("PTX", format!("target {}, ISA {}", ptx.target, ptx.isa_version));
-    out.push_str("\nKernels (resource use from the driver's JIT; occupancy at the suite's launch shape):\n");
+    out.push_str("\nKernels (resource use from the driver's JIT; occupancy at each launcher's block shape):\n");
     out.push_str(&format!(
-        "{:<20} {:>5} {:>11} {:>11} {:>9} {:>6} {:>10} {:>10}\n",
-        "kernel", "regs", "local B/thr", "static smem", "max block", "block", "blocks/SM", "occupancy"
+        "{:<30} {:<7} {:>5} {:>11} {:>11} {:>9} {:>6} {:>9} {:>10} {:>10}\n",
+        "kernel",
+        "impl",
+        "regs",
+        "local B/thr",
+        "static smem",
+        "max block",
+        "block",
+        "dyn smem",
+        "blocks/SM",
+        "occupancy"
     ));
     for k in &kernels {
         let r = &k.resources;
         out.push_str(&format!(
-            "{:<20} {:>5} {:>11} {:>11} {:>9} {:>6} {:>10} {:>9.0}%\n",
+            "{:<30} {:<7} {:>5} {:>11} {:>11} {:>9} {:>6} {:>9} {:>10} {:>9.0}%\n",
             k.name,
+            k.implementation.label(),
             r.registers_per_thread,
             r.local_bytes_per_thread,
             r.static_shared_bytes,
             r.max_threads_per_block,
             k.block_threads,
+            k.dynamic_shared_bytes,
             k.active_blocks_per_sm,
             100.0 * k.theoretical_occupancy
         ));

@@ -1,7 +1,6 @@
 use std::path::{Path, PathBuf};
 
 use indicatif::{ProgressBar, ProgressStyle};
-use kernels_gpu::global_memory::COPY_BLOCK_THREADS;
 
 use crate::error::{Error, Result};
 use crate::experiments::{self, RunSettings, StopSignal, SweepResult};
@@ -98,7 +97,7 @@ pub fn run(options: &RunOptions) -> Result<String> {
         failure,
     } = measure_all(&gpu, &selected, &options.settings);
     let stopped = options.settings.stop.is_requested() && !incomplete.is_empty();
-    let kernels = match kernel_records(&gpu, COPY_BLOCK_THREADS) {
+    let kernels = match kernel_records(&gpu) {
         Ok(records) => records,
         Err(e) if failure.is_some() => {
             eprintln!("note: kernel resources not recorded: {e}");

@@ -96,6 +96,12 @@ pub fn sgemm_shape(
     Ok(kernel.shape((m, n)))
 }
 
+/// The launch shape of `hgemm_f16_storage` for an `m × n × k` product, after checking the buffers.
+pub fn hgemm_f16_storage_shape((m, n, k): (u32, u32, u32), lens: (usize, usize, usize)) -> Result<LaunchShape> {
+    check_gemm_buffers("hgemm_f16_storage", (m, n, k), lens)?;
+    Ok(register_blocked_shape((m, n)))
+}
+
 /// `C = A · B` (row-major, any shape) with one of the f32 kernels.
 pub fn sgemm(
     gpu: &Gpu,
@@ -131,8 +137,7 @@ pub fn hgemm_f16_storage(
     dims: (u32, u32, u32),
 ) -> Result<()> {
     const NAME: &str = "hgemm_f16_storage";
-    check_gemm_buffers(NAME, dims, (a.len(), b.len(), c.len()))?;
-    let shape = register_blocked_shape((dims.0, dims.1));
+    let shape = hgemm_f16_storage_shape(dims, (a.len(), b.len(), c.len()))?;
     // `f16` is IEEE binary16: the kernel reads its bits as `u16`.
     let (pa, pb) = (a.as_global().cast::<u16>(), b.as_global().cast::<u16>());
     // SAFETY: the check proved A, B and C hold m·k, k·n and m·n elements; the kernel guards its edges.

@@ -97,19 +97,21 @@ fn kernels(report: &Report, out: &mut String) {
     let _ = writeln!(out, "## Kernels\n");
     let _ = writeln!(
         out,
-        "| kernel | registers | local (spill) B | static shared B | block | blocks/SM | occupancy |"
+        "| kernel | implementation | registers | local (spill) B | static shared B | block | dynamic shared B | blocks/SM | occupancy |"
     );
-    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|");
+    let _ = writeln!(out, "|---|---|---:|---:|---:|---:|---:|---:|---:|");
     for k in &report.kernels {
         let r = &k.resources;
         let _ = writeln!(
             out,
-            "| `{}` | {} | {} | {} | {} | {} | {:.0}% |",
+            "| `{}` | {} | {} | {} | {} | {} | {} | {} | {:.0}% |",
             k.name,
+            k.implementation.label(),
             r.registers_per_thread,
             r.local_bytes_per_thread,
             r.static_shared_bytes,
             k.block_threads,
+            k.dynamic_shared_bytes,
             k.active_blocks_per_sm,
             100.0 * k.theoretical_occupancy
         );

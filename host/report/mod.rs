@@ -13,7 +13,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::experiments::{RunSettings, SweepResult};
-use crate::gpu::{DeviceInfo, Gpu, KernelResources};
+use crate::gpu::{DeviceInfo, Gpu, Implementation, KernelResources};
+use crate::launchers::nominal_shape;
 use crate::ptx;
 
 pub use guide_figures::{GuideFigure, guide_figures};
@@ -33,12 +34,18 @@ pub struct PtxRecord {
     pub isa_version: String,
 }
 
-/// A kernel's resource use and occupancy at the suite's launch shape.
+/// A kernel's resource use and occupancy at the block its launcher uses.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct KernelRecord {
     pub name: String,
+    /// Rust, or the CUDA C twin (reports before 0.2 list only Rust kernels).
+    #[serde(default = "rust_implementation")]
+    pub implementation: Implementation,
     pub resources: KernelResources,
     pub block_threads: u32,
+    /// Dynamic shared memory per block at that launch.
+    #[serde(default)]
+    pub dynamic_shared_bytes: u32,
     pub active_blocks_per_sm: i32,
     /// Resident threads / maximum resident threads per SM.
     pub theoretical_occupancy: f64,
@@ -78,22 +85,34 @@ impl PtxRecord {
 }
 
 /// Resource use and occupancy of every kernel in the module at `block_threads`.
-pub fn kernel_records(gpu: &Gpu, block_threads: u32) -> Result<Vec<KernelRecord>> {
+fn rust_implementation() -> Implementation {
+    Implementation::Rust
+}
+
+/// Every kernel of the Rust module and of the CUDA C twins (when compiled),
+/// with its occupancy at the block shape its launcher uses.
+pub fn kernel_records(gpu: &Gpu) -> Result<Vec<KernelRecord>> {
     let per_sm = gpu.info().max_threads_per_multiprocessor.max(1) as f64;
-    gpu.module()
-        .kernels()
-        .iter()
-        .map(|k| {
-            let active = k.max_active_blocks_per_sm(block_threads, 0)?;
-            Ok(KernelRecord {
+    let modules = std::iter::once((Implementation::Rust, gpu.module()))
+        .chain(gpu.twins().ok().map(|twins| (Implementation::CudaC, twins)));
+    let mut records = Vec::new();
+    for (implementation, module) in modules {
+        for k in module.kernels() {
+            let shape = nominal_shape(k.name());
+            let block_threads = shape.block.count() as u32;
+            let active = k.max_active_blocks_per_sm(block_threads, shape.shared_bytes as usize)?;
+            records.push(KernelRecord {
                 name: k.name().to_string(),
+                implementation,
                 resources: k.resources().clone(),
                 block_threads,
+                dynamic_shared_bytes: shape.shared_bytes,
                 active_blocks_per_sm: active,
                 theoretical_occupancy: (active as f64 * block_threads as f64 / per_sm).min(1.0),
-            })
-        })
-        .collect()
+            });
+        }
+    }
+    Ok(records)
 }
 
 impl Report {
