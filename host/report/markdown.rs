@@ -455,7 +455,7 @@ fn streams_section(sweep: &SweepResult, out: &mut String) {
     let _ = writeln!(out);
 }
 
-fn sweep_section(sweep: &SweepResult, out: &mut String) {
+fn sweep_section(sweep: &SweepResult, kernels: &[super::KernelRecord], out: &mut String) {
     if sweep.experiment == "matvec" {
         return matvec_section(sweep, out);
     }
@@ -463,7 +463,7 @@ fn sweep_section(sweep: &SweepResult, out: &mut String) {
         return streams_section(sweep, out);
     }
     if sweep.experiment == "matmul" {
-        return super::matmul_tables::guide_multiply_section(sweep, out);
+        return super::matmul_tables::guide_multiply_section(sweep, kernels, out);
     }
     if sweep.experiment == "sgemm" {
         return super::matmul_tables::sgemm_section(sweep, out);
@@ -576,7 +576,7 @@ pub fn render(report: &Report) -> String {
     header(report, &mut out);
     kernels(report, &mut out);
     for sweep in &report.experiments {
-        sweep_section(sweep, &mut out);
+        sweep_section(sweep, &report.kernels, &mut out);
     }
     out
 }

@@ -3,6 +3,7 @@
 
 use std::fmt::Write;
 
+use super::KernelRecord;
 use crate::experiments::{SeriesResult, SweepPoint, SweepResult};
 use crate::gpu::Implementation;
 use crate::launchers::GuideMultiply;
@@ -32,8 +33,41 @@ fn median_time(series: Option<&SeriesResult>, value: i64) -> Option<f64> {
         .map(|p| p.time_ms.median)
 }
 
+/// A sentence per guide kernel whose Rust and CUDA C medians differ by more
+/// than 3%, with the two builds' registers and occupancy from the report's
+/// kernel table (the usual cause: a 1024-thread block fits twice on an SM
+/// only at ≤ 32 registers per thread).
+fn twin_gaps(sweep: &SweepResult, kernels: &[KernelRecord], value: i64) -> Vec<String> {
+    let record = |name: &str, imp| kernels.iter().find(|k| k.name == name && k.implementation == imp);
+    GuideMultiply::ALL
+        .into_iter()
+        .filter_map(|kernel| {
+            let name = kernel.kernel();
+            let rust = sweep.series_for(name, Implementation::Rust)?.median_gbps(value)?;
+            let cuda = sweep.series_for(name, Implementation::CudaC)?.median_gbps(value)?;
+            let ratio = rust / cuda;
+            if (0.97..=1.03).contains(&ratio) {
+                return None;
+            }
+            let (r, c) = (
+                record(name, Implementation::Rust)?,
+                record(name, Implementation::CudaC)?,
+            );
+            Some(format!(
+                "`{name}`: Rust / CUDA C = {ratio:.3}; Rust uses {} registers per thread ({:.0}% occupancy at \
+                 {}-thread blocks), CUDA C {} ({:.0}%).",
+                r.resources.registers_per_thread,
+                100.0 * r.theoretical_occupancy,
+                r.block_threads,
+                c.resources.registers_per_thread,
+                100.0 * c.theoretical_occupancy
+            ))
+        })
+        .collect()
+}
+
 /// Tables 3.2 and 3.3: one row per guide kernel, Rust and CUDA C side by side.
-pub(super) fn guide_multiply_section(sweep: &SweepResult, out: &mut String) {
+pub(super) fn guide_multiply_section(sweep: &SweepResult, kernels: &[KernelRecord], out: &mut String) {
     let _ = writeln!(out, "## {}\n", sweep.title);
     let _ = writeln!(
         out,
@@ -103,6 +137,9 @@ pub(super) fn guide_multiply_section(sweep: &SweepResult, out: &mut String) {
         "Cells: median (min–max over the samples); speedup: the unoptimized Rust kernel's median time over this \
          one's.\n"
     );
+    for gap in twin_gaps(sweep, kernels, value) {
+        let _ = writeln!(out, "**Rust vs CUDA C.** {gap}\n");
+    }
     for s in &sweep.series {
         for p in s.points.iter().filter(|p| !p.verified) {
             let _ = writeln!(out, "**FAILED** {}: {}\n", s.name, p.failure.as_deref().unwrap_or(""));
