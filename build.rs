@@ -74,26 +74,6 @@ fn kernel_target_dir(out_dir: &Path) -> PathBuf {
         .join("nvptx-kernels")
 }
 
-include!("kernels-gpu/src/launch_bounds.rs");
-
-/// Adds `.maxntid` / `.minnctapersm` to the entries of [`LAUNCH_BOUNDS`]:
-/// PTX puts them between an entry's parameter list and its body.
-fn with_launch_bounds(ptx: &str) -> String {
-    let mut out = ptx.to_string();
-    for &(entry, threads, blocks) in LAUNCH_BOUNDS {
-        let head = format!(".entry {entry}(");
-        let start = out
-            .find(&head)
-            .unwrap_or_else(|| fail(&format!("launch bounds name {entry}, which the PTX does not define")));
-        let body = out[start..]
-            .find("\n{")
-            .map(|i| start + i + 1)
-            .unwrap_or_else(|| fail(&format!("the PTX entry {entry} has no body")));
-        out.insert_str(body, &format!(".maxntid {threads}, 1, 1\n.minnctapersm {blocks}\n"));
-    }
-    out
-}
-
 fn main() {
     println!("cargo:rerun-if-changed=kernels-gpu/src");
     println!("cargo:rerun-if-changed=kernels-gpu/Cargo.toml");
@@ -168,7 +148,6 @@ fn main() {
     if !ptx.contains(&format!(".target {arch}")) {
         fail(&format!("{} is not built for {arch}", ptx_path.display()));
     }
-    let ptx = with_launch_bounds(&ptx);
     std::fs::write(out_dir.join("kernels.ptx"), &ptx)
         .unwrap_or_else(|e| fail(&format!("cannot write the PTX to OUT_DIR: {e}")));
     println!("cargo:rustc-env=PTXSUITE_PTX_ARCH={arch}");

@@ -1,5 +1,7 @@
 //! The PTX that `build.rs` compiled from the `kernels-gpu` crate, embedded in the binary.
 
+use kernels_gpu::launch_bounds::LAUNCH_BOUNDS;
+
 /// The PTX module text (Rust-CUDA's `include_str!` pattern).
 pub const KERNELS_PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/kernels.ptx"));
 
@@ -21,6 +23,32 @@ fn directive<'a>(ptx: &'a str, name: &str) -> Option<&'a str> {
         .map(str::trim)
         .find_map(|line| line.strip_prefix(name))
         .and_then(|rest| rest.split_whitespace().next())
+}
+
+/// `ptx` with the [`LAUNCH_BOUNDS`] that apply to a GPU of `compute_capability`:
+/// `.maxntid` and `.minnctapersm` between each bounded entry's parameter list
+/// and its body (where PTX puts performance directives). Entries the module
+/// does not define are passed over, so it serves the Rust PTX and the twins.
+pub fn with_launch_bounds(ptx: &str, compute_capability: (u32, u32)) -> String {
+    let mut out = ptx.to_string();
+    for bound in LAUNCH_BOUNDS
+        .iter()
+        .filter(|b| b.architectures.contains(&compute_capability))
+    {
+        let head = format!(".entry {}(", bound.entry);
+        let Some(start) = out.find(&head) else { continue };
+        let Some(body) = out[start..].find("\n{").map(|i| start + i + 1) else {
+            continue;
+        };
+        out.insert_str(
+            body,
+            &format!(
+                ".maxntid {}, 1, 1\n.minnctapersm {}\n",
+                bound.max_threads, bound.min_blocks_per_sm
+            ),
+        );
+    }
+    out
 }
 
 /// The names of the `.entry` points (kernels) a PTX module defines.

@@ -447,3 +447,25 @@ fn nominal_shapes_are_the_launchers_blocks() {
     assert_eq!(shape("matvec_row_per_thread"), (256, 0));
     assert_eq!(shape("offset_copy"), (256, 0));
 }
+
+#[test]
+fn launch_bounds_go_between_the_parameters_and_the_body_on_their_architectures_only() {
+    let ptx = ".visible .entry sgemm_register_blocked(\n\t.param .u32 p\n)\n{\n\tret;\n}\n\
+               .visible .entry other(\n)\n{\n\tret;\n}\n";
+    let bounded = ptx::with_launch_bounds(ptx, (9, 0));
+    assert_eq!(
+        bounded,
+        ".visible .entry sgemm_register_blocked(\n\t.param .u32 p\n)\n.maxntid 256, 1, 1\n.minnctapersm 2\n{\n\tret;\n}\n\
+         .visible .entry other(\n)\n{\n\tret;\n}\n"
+    );
+    assert_eq!(
+        ptx::with_launch_bounds(ptx, (8, 0)),
+        ptx,
+        "not tuned for sm_80: left unbounded"
+    );
+    assert_eq!(
+        ptx::with_launch_bounds(".version 7.0\n", (9, 0)),
+        ".version 7.0\n",
+        "no bounded entry"
+    );
+}

@@ -6,9 +6,11 @@
 //! looks at `$PTXAS`, then `PATH`. Without it the ptxas checks are skipped
 //! with a message, except under CI (`CI` set), where that is a failure.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
+use kernels_gpu::launch_bounds::LAUNCH_BOUNDS;
 use ptxsuite::ptx::{self, KERNELS_PTX, PTX_ARCH};
 
 #[test]
@@ -96,21 +98,8 @@ fn ptxas_assembles_for_sm75_and_sm90_without_spills() {
         eprintln!("skipped: ptxas not found (set PTXAS or put it on PATH; see README)");
         return;
     };
-    let dir = std::env::temp_dir().join(format!("ptxsuite-ptxas-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let source = dir.join("kernels.ptx");
-    std::fs::write(&source, KERNELS_PTX).unwrap();
     for arch in ["sm_75", "sm_90"] {
-        let output = Command::new(&ptxas)
-            .arg(format!("-arch={arch}"))
-            .arg("-v")
-            .arg(&source)
-            .arg("-o")
-            .arg(dir.join(format!("kernels-{arch}.cubin")))
-            .output()
-            .expect("running ptxas");
-        let log = String::from_utf8_lossy(&output.stderr);
-        assert!(output.status.success(), "ptxas -arch={arch} failed:\n{log}");
+        let log = assemble(&ptxas, KERNELS_PTX, arch);
         let report = spills(&log);
         for name in ptx::entry_points(KERNELS_PTX) {
             assert!(
@@ -122,7 +111,82 @@ fn ptxas_assembles_for_sm75_and_sm90_without_spills() {
             assert_eq!((stores, loads), (0, 0), "{function} spills registers on {arch}");
         }
     }
-    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// `ptxas -arch=<arch> -v` of `ptx_text`; its log (stderr). Panics if ptxas fails.
+fn assemble(ptxas: &Path, ptx_text: &str, arch: &str) -> String {
+    // One directory per call: tests run in parallel.
+    static CALLS: AtomicUsize = AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("ptxsuite-ptxas-{}-{call}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let source = dir.join("kernels.ptx");
+    std::fs::write(&source, ptx_text).unwrap();
+    let output = Command::new(ptxas)
+        .arg(format!("-arch={arch}"))
+        .arg("-v")
+        .arg(&source)
+        .arg("-o")
+        .arg(dir.join("kernels.cubin"))
+        .output()
+        .expect("running ptxas");
+    let _ = std::fs::remove_dir_all(&dir);
+    let log = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(output.status.success(), "ptxas -arch={arch} failed:\n{log}");
+    log
+}
+
+/// Registers ptxas reports for `function` ("Used N registers").
+fn registers(ptxas_log: &str, function: &str) -> Option<u32> {
+    let mut current = "";
+    for line in ptxas_log.lines() {
+        if let Some(rest) = line.split("Compiling entry function '").nth(1) {
+            current = rest.split('\'').next().unwrap_or("");
+        }
+        if current == function
+            && let Some(rest) = line.split("Used ").nth(1)
+        {
+            return rest.split_whitespace().next()?.parse().ok();
+        }
+    }
+    None
+}
+
+#[test]
+fn launch_bounds_fit_their_architectures_without_spills() {
+    let Some(ptxas) = find_ptxas() else {
+        assert!(std::env::var_os("CI").is_none(), "CI must provide ptxas (set PTXAS)");
+        eprintln!("skipped: ptxas not found (set PTXAS or put it on PATH; see README)");
+        return;
+    };
+    for bound in LAUNCH_BOUNDS {
+        assert!(
+            ptx::entry_points(KERNELS_PTX).iter().any(|e| e == bound.entry),
+            "a launch bound names {}, which the PTX does not define",
+            bound.entry
+        );
+        for &(major, minor) in bound.architectures {
+            let arch = format!("sm_{major}{minor}");
+            let bounded = ptx::with_launch_bounds(KERNELS_PTX, (major, minor));
+            let log = assemble(&ptxas, &bounded, &arch);
+            let report = spills(&log);
+            let (_, stores, loads) = report.iter().find(|(f, _, _)| f == bound.entry).expect("reported");
+            assert_eq!(
+                (*stores, *loads),
+                (0, 0),
+                "{} spills on {arch} under its launch bound",
+                bound.entry
+            );
+            // 64 K registers per SM shared by min_blocks blocks of max_threads threads.
+            let budget = 65536 / (bound.max_threads * bound.min_blocks_per_sm);
+            let used = registers(&log, bound.entry).expect("ptxas reports registers");
+            assert!(
+                used <= budget,
+                "{} uses {used} registers on {arch}, more than {budget}",
+                bound.entry
+            );
+        }
+    }
 }
 
 #[test]

@@ -1,6 +1,8 @@
 // CUDA C twins of ptxsuite's matrix-multiply kernels (kernels-gpu/src/matrix_multiply/):
 // C = A * B, row-major, any m, n, k >= 1; same algorithms, tile sizes, indexing
 // and launch shapes as the Rust versions. No includes, so NVRTC compiles it as is.
+// The register-blocked kernels get their launch bounds where the Rust ones do: the host adds
+// .maxntid/.minnctapersm from kernels-gpu/src/launch_bounds.rs to both PTX modules when it loads them.
 
 // The OpenCL guide's tiled kernel (section 2.5), guarded for any m, n, k.
 // Block (16, 16), grid (ceil(n / 16), ceil(m / 16)), 2 * 16 * 16 * 4 bytes of dynamic shared memory.
@@ -167,14 +169,14 @@ __device__ __forceinline__ void register_blocked(const E *a, const E *b, float *
     }
 }
 
-extern "C" __global__ void __launch_bounds__(256, 2) sgemm_register_blocked(const float *a, const float *b, float *c, unsigned int m,
+extern "C" __global__ void sgemm_register_blocked(const float *a, const float *b, float *c, unsigned int m,
                                                   unsigned int n, unsigned int k)
 {
     register_blocked(a, b, c, m, n, k);
 }
 
 // A and B stored as IEEE binary16 bits, widened to float when staged; float accumulation and C.
-extern "C" __global__ void __launch_bounds__(256, 2) hgemm_f16_storage(const unsigned short *a, const unsigned short *b, float *c,
+extern "C" __global__ void hgemm_f16_storage(const unsigned short *a, const unsigned short *b, float *c,
                                              unsigned int m, unsigned int n, unsigned int k)
 {
     register_blocked(a, b, c, m, n, k);

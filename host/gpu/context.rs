@@ -5,7 +5,7 @@ use cudarc::driver::{CudaContext, CudaEvent, CudaStream, result, sys};
 
 use super::{DeviceInfo, Implementation, Kernel, Module, Watchdog, compile_twins};
 use crate::error::{DriverResultExt, Error, Result};
-use crate::ptx::KERNELS_PTX;
+use crate::ptx::{KERNELS_PTX, with_launch_bounds};
 
 /// One GPU, opened for the suite: its primary context, a non-blocking stream
 /// for all work, its properties and the suite's PTX module loaded on it.
@@ -28,8 +28,12 @@ impl Gpu {
     pub fn open(ordinal: usize) -> Result<Self> {
         let mut gpu = Self::open_with_ptx(ordinal, KERNELS_PTX)?;
         gpu.twins = match compile_twins() {
-            Ok(ptx) => Module::load_watched(&gpu.ctx, &ptx, &gpu.watchdog)
-                .map_err(|e| format!("the CUDA C twins did not load: {e}")),
+            Ok(ptx) => Module::load_watched(
+                &gpu.ctx,
+                &with_launch_bounds(&ptx, gpu.info.architecture()),
+                &gpu.watchdog,
+            )
+            .map_err(|e| format!("the CUDA C twins did not load: {e}")),
             Err(why) => Err(why),
         };
         Ok(gpu)
@@ -41,7 +45,7 @@ impl Gpu {
         let stream = ctx.new_stream().during("cuStreamCreate")?;
         let info = DeviceInfo::query(&ctx)?;
         let watchdog = Arc::new(Watchdog::default());
-        let module = Module::load_watched(&ctx, ptx, &watchdog)?;
+        let module = Module::load_watched(&ctx, &with_launch_bounds(ptx, info.architecture()), &watchdog)?;
         Ok(Self {
             module,
             twins: Err("CUDA C twins not loaded for this module".into()),

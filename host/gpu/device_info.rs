@@ -81,6 +81,12 @@ impl DeviceInfo {
         format!("{}.{}", self.driver_version / 1000, (self.driver_version % 1000) / 10)
     }
 
+    /// The compute capability as `(major, minor)` (the driver reports non-negative ints).
+    pub fn architecture(&self) -> (u32, u32) {
+        let (major, minor) = self.compute_capability;
+        (major.max(0) as u32, minor.max(0) as u32)
+    }
+
     /// `sm_90` for compute capability 9.0.
     pub fn sm_name(&self) -> String {
         format!("sm_{}{}", self.compute_capability.0, self.compute_capability.1)

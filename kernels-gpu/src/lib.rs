@@ -32,7 +32,6 @@ mod kernel_macro;
 pub mod device;
 pub mod diagnostics;
 pub mod global_memory;
-/// Launch bounds (`__launch_bounds__` in CUDA C) that build.rs writes into the PTX.
 pub mod launch_bounds;
 pub mod matrix_multiply;
 pub mod matrix_vector;
