@@ -6,26 +6,15 @@
 //! device-to-device copy, on buffers of 8 × L2. On a machine with no GPU the
 //! benchmarks print that they were skipped and exit 0.
 
-use std::time::Duration;
+mod support;
 
 use criterion::{BenchmarkId, Criterion, Throughput};
 use ptxsuite::experiments::RunSettings;
 use ptxsuite::gpu::{DeviceBuffer, EventTimer, Gpu, Implementation, TextureObject};
 use ptxsuite::{Result, launchers};
+use support::{gpu_or_skip, gpu_time};
 
 /// Times `iters` launches between two events; GPU time, not wall clock.
-fn gpu_time(gpu: &Gpu, timer: &EventTimer, iters: u64, mut launch: impl FnMut() -> Result<()>) -> Duration {
-    let ms = timer
-        .time_ms(gpu.stream(), || {
-            for _ in 0..iters {
-                launch()?;
-            }
-            Ok(())
-        })
-        .expect("timed launches");
-    Duration::from_secs_f64(ms / 1e3)
-}
-
 /// Enqueues one launch: (implementation, out, in, elements, parameter).
 type Launch<'a> = dyn Fn(Implementation, &mut DeviceBuffer<f32>, &DeviceBuffer<f32>, u64, i32) -> Result<()> + 'a;
 
@@ -67,12 +56,8 @@ impl Bench<'_> {
 }
 
 fn main() {
-    let gpu = match Gpu::open(0) {
-        Ok(gpu) => gpu,
-        Err(e) => {
-            println!("global_copy benchmarks skipped: {e}");
-            return;
-        }
+    let Some(gpu) = gpu_or_skip("global_copy") else {
+        return;
     };
     let (implementations, note) = gpu.kernel_implementations();
     if let Some(why) = note {

@@ -5,23 +5,20 @@
 //! (with NVRTC) and cuBLAS (when present). Without a GPU they print that they
 //! were skipped and exit 0.
 
-use std::time::Duration;
+mod support;
 
 use criterion::{BenchmarkId, Criterion, Throughput};
 use half::f16;
-use ptxsuite::gpu::{CublasHandle, DeviceBuffer, EventTimer, Gpu};
+use ptxsuite::gpu::{CublasHandle, DeviceBuffer, EventTimer};
 use ptxsuite::launchers::{GuideMultiply, SgemmKernel, gemm_flops, guide_multiply, hgemm_f16_storage, sgemm};
+use support::{gpu_or_skip, gpu_time};
 
 const GUIDE_SIDE: u32 = 4096;
 const SGEMM_SIDE: u32 = 4096;
 
 fn main() {
-    let gpu = match Gpu::open(0) {
-        Ok(gpu) => gpu,
-        Err(e) => {
-            println!("matrix_multiply benchmarks skipped: {e}");
-            return;
-        }
+    let Some(gpu) = gpu_or_skip("matrix_multiply") else {
+        return;
     };
     let (implementations, note) = gpu.kernel_implementations();
     if let Some(why) = note {
@@ -31,17 +28,7 @@ fn main() {
         .map_err(|e| println!("cuBLAS baselines skipped: {e}"))
         .ok();
     let timer = EventTimer::new(&gpu).expect("events");
-    let time = |iters: u64, launch: &mut dyn FnMut() -> ptxsuite::Result<()>| {
-        let ms = timer
-            .time_ms(gpu.stream(), || {
-                for _ in 0..iters {
-                    launch()?;
-                }
-                Ok(())
-            })
-            .expect("timed launches");
-        Duration::from_secs_f64(ms / 1e3)
-    };
+    let time = |iters: u64, launch: &mut dyn FnMut() -> ptxsuite::Result<()>| gpu_time(&gpu, &timer, iters, launch);
     let mut c = Criterion::default().configure_from_args();
 
     let (side, k) = (GUIDE_SIDE, 32u32);

@@ -3,22 +3,19 @@
 //! in decimal bytes. Rust, CUDA C twins (with NVRTC) and cuBLAS SGEMV (when
 //! present). Without a GPU they print that they were skipped and exit 0.
 
-use std::time::Duration;
+mod support;
 
 use criterion::{BenchmarkId, Criterion, Throughput};
-use ptxsuite::gpu::{CublasHandle, DeviceBuffer, EventTimer, Gpu};
+use ptxsuite::gpu::{CublasHandle, DeviceBuffer, EventTimer};
 use ptxsuite::launchers::{MatVecVersion, matvec};
+use support::{gpu_or_skip, gpu_time};
 
 const WIDTH: u32 = 1100;
 const HEIGHT: u32 = 60989;
 
 fn main() {
-    let gpu = match Gpu::open(0) {
-        Ok(gpu) => gpu,
-        Err(e) => {
-            println!("matrix_vector benchmarks skipped: {e}");
-            return;
-        }
+    let Some(gpu) = gpu_or_skip("matrix_vector") else {
+        return;
     };
     let (implementations, note) = gpu.kernel_implementations();
     if let Some(why) = note {
@@ -29,17 +26,7 @@ fn main() {
     let v = DeviceBuffer::from_host(&gpu, &vec![0.25f32; WIDTH as usize]).expect("vector");
     let mut w = DeviceBuffer::<f32>::uninit(&gpu, HEIGHT as usize).expect("result");
     let timer = EventTimer::new(&gpu).expect("events");
-    let time = |iters: u64, launch: &mut dyn FnMut() -> ptxsuite::Result<()>| {
-        let ms = timer
-            .time_ms(gpu.stream(), || {
-                for _ in 0..iters {
-                    launch()?;
-                }
-                Ok(())
-            })
-            .expect("timed launches");
-        Duration::from_secs_f64(ms / 1e3)
-    };
+    let time = |iters: u64, launch: &mut dyn FnMut() -> ptxsuite::Result<()>| gpu_time(&gpu, &timer, iters, launch);
     let mut c = Criterion::default().configure_from_args();
     let mut group = c.benchmark_group("matvec_1100x60989");
     group.throughput(Throughput::BytesDecimal(

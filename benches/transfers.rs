@@ -2,23 +2,20 @@
 //! staged copy/compute pipeline, timed with CUDA events, throughput in
 //! decimal bytes (GB/s). Without a GPU they print that they were skipped.
 
-use std::time::Duration;
+mod support;
 
 use criterion::{BenchmarkId, Criterion, Throughput};
 use ptxsuite::experiments::overlap_model::chunk_ranges;
-use ptxsuite::gpu::{DeviceBuffer, EventTimer, Gpu, HostMemoryKind, PinnedBuffer};
+use ptxsuite::gpu::{DeviceBuffer, EventTimer, HostMemoryKind, PinnedBuffer};
 use ptxsuite::launchers::fma_chain;
+use support::{gpu_or_skip, gpu_time};
 
 const BYTES: usize = 256 << 20;
 const ITERATIONS: u32 = 256;
 
 fn main() {
-    let gpu = match Gpu::open(0) {
-        Ok(gpu) => gpu,
-        Err(e) => {
-            println!("transfers benchmarks skipped: {e}");
-            return;
-        }
+    let Some(gpu) = gpu_or_skip("transfers") else {
+        return;
     };
     let len = BYTES / 4;
     let mut host = PinnedBuffer::<f32>::new(&gpu, len, HostMemoryKind::Pinned).expect("pinned buffer");
@@ -28,17 +25,7 @@ fn main() {
     let mut c = Criterion::default().configure_from_args();
     let mut group = c.benchmark_group("pinned_256MiB");
     group.throughput(Throughput::BytesDecimal(BYTES as u64));
-    let time = |iters: u64, work: &mut dyn FnMut() -> ptxsuite::Result<()>| {
-        let ms = timer
-            .time_ms(gpu.stream(), || {
-                for _ in 0..iters {
-                    work()?;
-                }
-                Ok(())
-            })
-            .expect("timed copies");
-        Duration::from_secs_f64(ms / 1e3)
-    };
+    let time = |iters: u64, launch: &mut dyn FnMut() -> ptxsuite::Result<()>| gpu_time(&gpu, &timer, iters, launch);
     group.bench_function("H2D", |b| {
         // SAFETY: neither buffer is touched until time_ms synchronizes the stream.
         b.iter_custom(|iters| {

@@ -3,22 +3,14 @@
 //!
 //! Without a CUDA driver or device each test prints `skipped: ...` and passes.
 
+mod gpu_support;
+
+use gpu_support::gpu_or_skip;
 use half::f16;
 use kernels_gpu::device::F32x4;
 use ptxsuite::copy_element::{CopyElement, pattern as element_pattern};
 use ptxsuite::gpu::{DeviceBuffer, EventTimer, Gpu, Implementation, TextureObject};
 use ptxsuite::{Error, launchers, reference};
-
-fn gpu_or_skip(test: &str) -> Option<Gpu> {
-    match Gpu::open(0) {
-        Ok(gpu) => Some(gpu),
-        Err(e @ (Error::NoDriver | Error::NoDevice)) => {
-            eprintln!("skipped {test}: {e}");
-            None
-        }
-        Err(e) => panic!("opening the GPU failed: {e}"),
-    }
-}
 
 const SENTINEL: f32 = -1.0;
 

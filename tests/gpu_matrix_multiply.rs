@@ -3,20 +3,12 @@
 //! launchers' refusals. Without a CUDA driver or device each test prints
 //! `skipped: ...` and passes.
 
-use ptxsuite::gpu::{CublasHandle, DeviceBuffer, Gpu, Implementation};
+mod gpu_support;
+
+use gpu_support::gpu_or_skip;
+use ptxsuite::gpu::{CublasHandle, DeviceBuffer, Implementation};
 use ptxsuite::launchers::{GuideMultiply, guide_multiply};
 use ptxsuite::{Error, reference};
-
-fn gpu_or_skip(test: &str) -> Option<Gpu> {
-    match Gpu::open(0) {
-        Ok(gpu) => Some(gpu),
-        Err(e @ (Error::NoDriver | Error::NoDevice)) => {
-            eprintln!("skipped {test}: {e}");
-            None
-        }
-        Err(e) => panic!("opening the GPU failed: {e}"),
-    }
-}
 
 fn values(len: usize, salt: usize) -> Vec<f32> {
     (0..len)

@@ -4,22 +4,14 @@
 //!
 //! Without a CUDA driver or device each test prints `skipped: ...` and passes.
 
+mod gpu_support;
+
+use gpu_support::gpu_or_skip;
 use std::time::{Duration, Instant};
 
-use ptxsuite::gpu::{DeviceBuffer, Gpu};
+use ptxsuite::gpu::DeviceBuffer;
 use ptxsuite::selftest::{SELF_TESTS, Status, run_all, table};
 use ptxsuite::{Error, launchers};
-
-fn gpu_or_skip(test: &str) -> Option<Gpu> {
-    match Gpu::open(0) {
-        Ok(gpu) => Some(gpu),
-        Err(e @ (Error::NoDriver | Error::NoDevice)) => {
-            eprintln!("skipped {test}: {e}");
-            None
-        }
-        Err(e) => panic!("opening the GPU failed: {e}"),
-    }
-}
 
 #[test]
 fn gpu_spin_past_the_limit_is_a_kernel_timeout_and_the_context_recovers() {

@@ -9,6 +9,7 @@
 
 use indicatif::ProgressBar;
 
+use super::launch_timing::time_per_launch;
 use super::{RunSettings, SeriesResult, SweepPoint};
 use crate::copy_element::{CopyElement, first_mismatch, pattern};
 use crate::error::Result;
@@ -101,18 +102,7 @@ pub(crate) fn measure<T: CopyElement>(
             progress.set_message(format!("{} {value}", result.name));
             let elements = (spec.elements)(nominal, value);
             odata.fill(T::SENTINEL)?;
-            (spec.launch)(odata, idata, elements, value)?; // warm-up
-            gpu.synchronize()?;
-            let mut times_ms = Vec::with_capacity(settings.samples as usize);
-            for _ in 0..settings.samples {
-                let ms = timer.time_ms(gpu.stream(), || {
-                    for _ in 0..settings.reps {
-                        (spec.launch)(odata, idata, elements, value)?;
-                    }
-                    Ok(())
-                })?;
-                times_ms.push(ms / settings.reps as f64);
-            }
+            let times_ms = time_per_launch(gpu, &timer, settings, || (spec.launch)(odata, idata, elements, value))?;
             gpu.synchronize()?;
             odata.copy_to_host(&mut got)?;
             let fresh = !matches!(expected_for, Some((f, e, v))

@@ -5,6 +5,7 @@
 use indicatif::ProgressBar;
 use kernels_gpu::shared_memory::TILE_DIM;
 
+use super::input_values::matrix_value;
 use super::launch_timing::time_per_launch;
 use super::{Experiment, RunSettings, SeriesResult, SweepPoint, SweepResult};
 use crate::error::Result;
@@ -29,16 +30,6 @@ pub fn guide_side(buffer_bytes: u64) -> u32 {
     let t = TILE_DIM as u64;
     let side = ((buffer_bytes / 4) as f64).sqrt() as u64;
     (side / t * t).clamp(t, MAX_SIDE) as u32
-}
-
-/// Deterministic values in [-0.5, 0.5) with no pattern a wrong index could reproduce.
-pub(crate) fn matrix_value(i: usize, salt: usize) -> f32 {
-    ((i as u64)
-        .wrapping_mul(2_654_435_761)
-        .wrapping_add(salt as u64 * 40_503)
-        % 1000) as f32
-        / 1000.0
-        - 0.5
 }
 
 /// What one series launches.

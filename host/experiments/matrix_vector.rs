@@ -4,6 +4,8 @@
 
 use indicatif::ProgressBar;
 
+use super::input_values::matrix_value;
+use super::launch_timing::time_per_launch;
 use super::{Experiment, RunSettings, SeriesResult, SweepPoint, SweepResult};
 use crate::copy_element::first_mismatch;
 use crate::error::Result;
@@ -23,11 +25,6 @@ pub(super) const MATVEC: Experiment = Experiment {
 pub const WHITEPAPER_SHAPE: (u32, u32) = (1100, 60989);
 /// Width of the second shape, whose height is chosen so that `M` fills the run's buffer size.
 const LARGE_WIDTH: u32 = 8192;
-
-/// Deterministic values in [-0.5, 0.5) with no pattern a wrong index could reproduce.
-fn matrix_value(i: usize) -> f32 {
-    ((i as u64).wrapping_mul(2_654_435_761) % 1000) as f32 / 1000.0 - 0.5
-}
 
 /// What one series launches: the version's kernel, cuBLAS, or the copy ceiling.
 enum Launch {
@@ -82,10 +79,8 @@ fn run(gpu: &Gpu, settings: &RunSettings, progress: &ProgressBar) -> Result<Swee
         progress.set_message(format!("matvec {height} x {width}"));
         let elements = width as usize * height as usize;
         gpu.ensure_free_memory(2 * 4 * elements as u64)?;
-        let m_host: Vec<f32> = (0..elements).map(matrix_value).collect();
-        let v_host: Vec<f32> = (0..width as usize)
-            .map(|x| matrix_value(x.wrapping_mul(7919) + 13))
-            .collect();
+        let m_host: Vec<f32> = (0..elements).map(|i| matrix_value(i, 0)).collect();
+        let v_host: Vec<f32> = (0..width as usize).map(|x| matrix_value(x, 1)).collect();
         let (w_ref, scale) = reference::matvec(&m_host, width as usize, height as usize, &v_host);
         let m = DeviceBuffer::from_host(gpu, &m_host)?;
         let v = DeviceBuffer::from_host(gpu, &v_host)?;
@@ -94,26 +89,14 @@ fn run(gpu: &Gpu, settings: &RunSettings, progress: &ProgressBar) -> Result<Swee
 
         for (launch, result) in &mut plan {
             w.fill(f32::NAN)?; // every row must be written by this series
-            let mut enqueue = || match launch {
+            let times_ms = time_per_launch(gpu, &timer, settings, || match launch {
                 Launch::Kernel(version, imp) => matvec(gpu, *imp, *version, &m, width, height, &v, &mut w),
                 Launch::Cublas => cublas
                     .as_ref()
                     .expect("planned only with a handle")
                     .sgemv_row_major(&m, width, height, &v, &mut w),
                 Launch::CopyCeiling => vector_copy(gpu, Implementation::Rust, &mut m_copy, &m, elements as u64),
-            };
-            enqueue()?; // warm-up
-            gpu.synchronize()?;
-            let mut times_ms = Vec::with_capacity(settings.samples as usize);
-            for _ in 0..settings.samples {
-                let ms = timer.time_ms(gpu.stream(), || {
-                    for _ in 0..settings.reps {
-                        enqueue()?;
-                    }
-                    Ok(())
-                })?;
-                times_ms.push(ms / settings.reps as f64);
-            }
+            })?;
             let (bytes, failure) = match launch {
                 Launch::CopyCeiling => (2 * 4 * elements as u64, first_mismatch(&m_copy.to_host()?, &m_host)),
                 _ => {

@@ -5,6 +5,7 @@
 mod copy_ceiling;
 mod copy_sweep;
 mod guide_multiply;
+mod input_values;
 mod launch_timing;
 mod matrix_vector;
 mod offset_stride;
@@ -24,6 +25,7 @@ use indicatif::ProgressBar;
 use crate::error::{Error, Result};
 use crate::gpu::Gpu;
 
+pub use input_values::matrix_value;
 pub use run_settings::{MAX_KERNEL_TIMEOUT_S, RunSettings, validate_kernel_timeout};
 pub use stop_signal::{STOPPED_NOTE_PREFIX, StopSignal, stopped_note};
 pub(crate) use streams::staged_once;

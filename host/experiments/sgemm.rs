@@ -5,7 +5,7 @@
 use half::f16;
 use indicatif::ProgressBar;
 
-use super::guide_multiply::matrix_value;
+use super::input_values::matrix_value;
 use super::launch_timing::time_per_launch;
 use super::{Experiment, RunSettings, SeriesResult, SweepPoint, SweepResult};
 use crate::error::Result;

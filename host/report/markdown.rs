@@ -341,19 +341,27 @@ fn failures(sweep: &SweepResult, out: &mut String) {
     }
 }
 
-/// The matrix-vector section, shaped like the whitepaper's Table 1: one row
-/// per version, the GTX 285 time beside each shape's measurements.
-fn matvec_section(sweep: &SweepResult, out: &mut String) {
+/// A section's title, what it reproduces, how bytes are counted, its plot
+/// (where it has one) and its notes.
+pub(super) fn section_head(sweep: &SweepResult, plot: bool, out: &mut String) {
     let _ = writeln!(out, "## {}\n", sweep.title);
     let _ = writeln!(
         out,
         "Reproduces {}. Bytes counted: {}.\n",
         sweep.guide_section, sweep.byte_counting
     );
-    let _ = writeln!(out, "![{}]({}.svg)\n", sweep.title, sweep.experiment);
+    if plot {
+        let _ = writeln!(out, "![{}]({}.svg)\n", sweep.title, sweep.experiment);
+    }
     for note in &sweep.notes {
         let _ = writeln!(out, "*Note:* {note}\n");
     }
+}
+
+/// The matrix-vector section, shaped like the whitepaper's Table 1: one row
+/// per version, the GTX 285 time beside each shape's measurements.
+fn matvec_section(sweep: &SweepResult, out: &mut String) {
+    section_head(sweep, true, out);
     let heights = sweep.values();
     let ceiling = sweep.series.iter().find(|s| s.kernel == "vector_copy");
     for &height in &heights {
@@ -418,12 +426,7 @@ fn matvec_section(sweep: &SweepResult, out: &mut String) {
 
 /// The streams section: time per nStreams against the guide's model.
 fn streams_section(sweep: &SweepResult, out: &mut String) {
-    let _ = writeln!(out, "## {}\n", sweep.title);
-    let _ = writeln!(out, "Reproduces {}. {}.\n", sweep.guide_section, sweep.byte_counting);
-    let _ = writeln!(out, "![{}]({}.svg)\n", sweep.title, sweep.experiment);
-    for note in &sweep.notes {
-        let _ = writeln!(out, "*Note:* {note}\n");
-    }
+    section_head(sweep, true, out);
     let (Some(staged), Some(model)) = (sweep.series.first(), sweep.series.get(1)) else {
         return;
     };

@@ -4,6 +4,7 @@
 use std::fmt::Write;
 
 use super::KernelRecord;
+use super::markdown::section_head;
 use crate::experiments::{SeriesResult, SweepPoint, SweepResult};
 use crate::gpu::Implementation;
 use crate::launchers::GuideMultiply;
@@ -68,15 +69,7 @@ fn twin_gaps(sweep: &SweepResult, kernels: &[KernelRecord], value: i64) -> Vec<S
 
 /// Tables 3.2 and 3.3: one row per guide kernel, Rust and CUDA C side by side.
 pub(super) fn guide_multiply_section(sweep: &SweepResult, kernels: &[KernelRecord], out: &mut String) {
-    let _ = writeln!(out, "## {}\n", sweep.title);
-    let _ = writeln!(
-        out,
-        "Reproduces {}. Bytes counted: {}.\n",
-        sweep.guide_section, sweep.byte_counting
-    );
-    for note in &sweep.notes {
-        let _ = writeln!(out, "*Note:* {note}\n");
-    }
+    section_head(sweep, false, out);
     let Some(value) = sweep.values().first().copied() else {
         return;
     };
@@ -155,16 +148,7 @@ fn median_gflops(series: Option<&SeriesResult>, value: i64) -> Option<f64> {
 /// The general SGEMM section: GFLOP/s of every series per size, then the
 /// ratios a reader looks for (against cuBLAS, against the CUDA C twin).
 pub(super) fn sgemm_section(sweep: &SweepResult, out: &mut String) {
-    let _ = writeln!(out, "## {}\n", sweep.title);
-    let _ = writeln!(
-        out,
-        "Reproduces {}. Bytes counted: {}.\n",
-        sweep.guide_section, sweep.byte_counting
-    );
-    let _ = writeln!(out, "![{}]({}.svg)\n", sweep.title, sweep.experiment);
-    for note in &sweep.notes {
-        let _ = writeln!(out, "*Note:* {note}\n");
-    }
+    section_head(sweep, true, out);
     let sizes = sweep.values();
     let _ = write!(out, "| {} |", sweep.parameter);
     for s in &sweep.series {

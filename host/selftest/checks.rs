@@ -11,7 +11,7 @@ use kernels_gpu::device::F32x4;
 use crate::copy_element::{CopyElement, first_mismatch, pattern};
 use crate::error::{DriverResultExt, Error, Result};
 use crate::experiments::overlap_model::chunk_ranges;
-use crate::experiments::staged_once;
+use crate::experiments::{matrix_value, staged_once};
 use crate::gpu::{
     CublasHandle, DeviceBuffer, EventTimer, Gpu, HostMemoryKind, Implementation, PinnedBuffer, TextureObject,
 };
@@ -204,10 +204,6 @@ pub(super) fn driver_copy(gpu: &Gpu) -> Result<()> {
 /// (width, height): the whitepaper's width (float4 rows), and an odd width (scalar rows).
 const MATVEC_SHAPES: [(u32, u32); 2] = [(1100, 300), (257, 70)];
 
-fn matrix_value(i: usize) -> f32 {
-    ((i as u64).wrapping_mul(2_654_435_761) % 1000) as f32 / 1000.0 - 0.5
-}
-
 /// Enqueues `w = m · v`: (m, width, height, v, w).
 type MatVecLaunch<'a> =
     &'a dyn Fn(&DeviceBuffer<f32>, u32, u32, &DeviceBuffer<f32>, &mut DeviceBuffer<f32>) -> Result<()>;
@@ -215,8 +211,8 @@ type MatVecLaunch<'a> =
 /// Runs `launch` on each shape and checks `w` against the CPU reference.
 fn matvec_shapes(gpu: &Gpu, what: &str, launch: MatVecLaunch<'_>) -> Result<()> {
     for (width, height) in MATVEC_SHAPES {
-        let m_host: Vec<f32> = (0..(width * height) as usize).map(matrix_value).collect();
-        let v_host: Vec<f32> = (0..width as usize).map(|x| matrix_value(x * 7919 + 13)).collect();
+        let m_host: Vec<f32> = (0..(width * height) as usize).map(|i| matrix_value(i, 0)).collect();
+        let v_host: Vec<f32> = (0..width as usize).map(|x| matrix_value(x, 1)).collect();
         let (expected, scale) = reference::matvec(&m_host, width as usize, height as usize, &v_host);
         let m = DeviceBuffer::from_host(gpu, &m_host)?;
         let v = DeviceBuffer::from_host(gpu, &v_host)?;
