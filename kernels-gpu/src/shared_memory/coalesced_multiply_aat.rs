@@ -47,7 +47,10 @@ kernel! {
     /// **Indexing**: as `simple_multiply_aat`. **Launch**: see the module docs;
     /// `tile_bytes(2, TILE_DIM)` of dynamic shared memory.
     ///
-    /// **Expected**: GTX 280: 24.9 GB/s (vs 1.1 unoptimized).
+    /// **Expected**: GTX 280: 24.9 GB/s (vs 1.1 unoptimized). H100
+    /// (M = 10240): 357 GB/s, 11.4x Listing 3.10; ncu counts 65.9 M shared
+    /// store bank conflicts for 4.2 M store instructions at M = 8192 (about
+    /// 16 extra wavefronts each), against 0.6 M for the padded tile.
     ///
     /// # Safety
     /// As `simple_multiply_aat`, and the shared memory above.
