@@ -76,3 +76,19 @@ fn gpu_selftest_passes() {
     let time_limit = outcomes.iter().find(|o| o.name.contains("time limit")).unwrap();
     assert_eq!(time_limit.status, Status::Ok, "{text}");
 }
+
+#[test]
+fn gpu_allocation_beyond_free_memory_is_refused_with_a_message() {
+    let Some(gpu) = gpu_or_skip("gpu_allocation_beyond_free_memory_is_refused_with_a_message") else {
+        return;
+    };
+    let total = gpu.info().total_memory_bytes as usize;
+    let Err(err) = DeviceBuffer::<f32>::uninit(&gpu, total / 4 + 1) else {
+        panic!("a buffer larger than the whole GPU was allocated");
+    };
+    assert!(matches!(err, Error::OutOfDeviceMemory { .. }), "{err:?}");
+    assert!(err.to_string().contains("MiB"), "the message gives the sizes: {err}");
+    // The GPU is still usable afterwards.
+    let small = DeviceBuffer::from_host(&gpu, &[1.0f32, 2.0]).unwrap();
+    assert_eq!(small.to_host().unwrap(), [1.0, 2.0]);
+}
