@@ -20,9 +20,10 @@ pub const DEFAULT_KERNEL_TIMEOUT: Duration = Duration::from_secs(60);
 /// waited for as promptly as a spinning `cuStreamSynchronize` would (the
 /// pageable transfers are timed with the host clock around such waits).
 const SPIN: Duration = Duration::from_millis(2);
-/// Sleeps between polls after the spin: from this, doubling ...
-const FIRST_SLEEP: Duration = Duration::from_micros(50);
-/// ... up to this.
+/// After the spin, the sleep between polls is 1% of the time waited so far,
+/// at most this: a host-clock timing around a wait (the pageable transfers)
+/// then overshoots the GPU's completion by at most 1% (and a long wait costs
+/// at most 500 queries a second).
 const LONGEST_SLEEP: Duration = Duration::from_millis(2);
 
 /// The time limit of one GPU (shared by its buffers, timers and kernels),
@@ -103,11 +104,10 @@ impl Watchdog {
 
     /// The one waiting loop: `query` (`cuEventQuery` or `cuStreamQuery`)
     /// until it stops answering `CUDA_ERROR_NOT_READY` or the limit passes;
-    /// spinning first, then sleeping ever longer between queries.
+    /// spinning first, then sleeping 1% of the time waited between queries.
     fn poll(&self, call: &'static str, what: &str, query: impl Fn() -> sys::CUresult) -> Result<()> {
         let limit = self.limit();
         let start = Instant::now();
-        let mut sleep = FIRST_SLEEP;
         loop {
             match query() {
                 sys::CUresult::CUDA_SUCCESS => {
@@ -133,8 +133,7 @@ impl Watchdog {
             if waited < SPIN {
                 std::thread::yield_now();
             } else {
-                std::thread::sleep(sleep.min(limit - waited));
-                sleep = (sleep * 2).min(LONGEST_SLEEP);
+                std::thread::sleep((waited / 100).min(LONGEST_SLEEP).min(limit - waited));
             }
         }
     }
