@@ -123,6 +123,17 @@ fn run(gpu: &Gpu, settings: &RunSettings, progress: &ProgressBar) -> Result<Swee
         LARGE_WIDTH,
         reference::MATVEC_RELATIVE_TOLERANCE
     ));
+    let sms = gpu.info().multiprocessors.max(1) as u32;
+    for (_, height) in shapes {
+        let blocks = height.div_ceil(MATVEC_BLOCK_THREADS);
+        if blocks < sms {
+            notes.push(format!(
+                "height {height}: the one-row-per-thread versions (Listings 2 and 3) launch {blocks} blocks for {sms} \
+                 SMs, so they run latency-bound on part of the GPU and small code-generation differences (Rust vs \
+                 CUDA C) show more than where the GPU is full"
+            ));
+        }
+    }
     Ok(SweepResult {
         experiment: MATVEC.name.to_string(),
         title: MATVEC.title.to_string(),
