@@ -99,9 +99,7 @@ fn the_padded_tile_needs_its_extra_column_of_shared_memory() {
         .launch(config, || unsafe { coalesced_multiply_aat_padded(pa, pc, m as i32) })
         .unwrap_err();
     assert!(
-        err.faults()
-            .iter()
-            .any(|f| matches!(f.kind, FaultKind::SharedOutOfBounds { .. })),
+        err.has_fault(|k| matches!(k, FaultKind::SharedOutOfBounds { .. })),
         "{err}"
     );
 }

@@ -91,9 +91,7 @@ fn tree_reductions_use_only_the_shared_memory_they_are_given() {
         })
         .unwrap_err();
     assert!(
-        err.faults()
-            .iter()
-            .any(|f| matches!(f.kind, FaultKind::SharedOutOfBounds { .. })),
+        err.has_fault(|k| matches!(k, FaultKind::SharedOutOfBounds { .. })),
         "{err}"
     );
 }
@@ -130,9 +128,7 @@ fn a_lane_missing_from_a_shuffle_is_a_deadlock() {
         })
         .unwrap_err();
     assert!(
-        err.faults()
-            .iter()
-            .any(|f| matches!(f.kind, FaultKind::BarrierDeadlock { .. })),
+        err.has_fault(|k| matches!(k, FaultKind::BarrierDeadlock { .. })),
         "{err}"
     );
 }

@@ -55,9 +55,7 @@ fn shared_memory_past_the_launch_size_is_reported() {
         })
         .unwrap_err();
     assert!(
-        err.faults()
-            .iter()
-            .any(|f| matches!(f.kind, FaultKind::SharedOutOfBounds { index: 32.., .. })),
+        err.has_fault(|k| matches!(k, FaultKind::SharedOutOfBounds { index: 32.., .. })),
         "{err}"
     );
 }
@@ -78,9 +76,7 @@ fn early_return_before_a_barrier_is_a_deadlock() {
         })
         .unwrap_err();
     assert!(
-        err.faults()
-            .iter()
-            .any(|f| matches!(f.kind, FaultKind::BarrierDeadlock { .. })),
+        err.has_fault(|k| matches!(k, FaultKind::BarrierDeadlock { .. })),
         "{err}"
     );
 }
@@ -99,9 +95,7 @@ fn barriers_at_different_call_sites_are_divergence() {
         })
         .unwrap_err();
     assert!(
-        err.faults()
-            .iter()
-            .any(|f| matches!(f.kind, FaultKind::BarrierDivergence { .. })),
+        err.has_fault(|k| matches!(k, FaultKind::BarrierDivergence { .. })),
         "{err}"
     );
 }

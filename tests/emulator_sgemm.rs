@@ -184,9 +184,7 @@ fn register_blocked_tiles_need_all_of_their_shared_memory() {
         })
         .unwrap_err();
     assert!(
-        err.faults()
-            .iter()
-            .any(|f| matches!(f.kind, FaultKind::SharedOutOfBounds { .. })),
+        err.has_fault(|k| matches!(k, FaultKind::SharedOutOfBounds { .. })),
         "{err}"
     );
 }

@@ -147,4 +147,9 @@ impl EmulatorError {
             EmulatorError::InvalidConfig(_) => &[],
         }
     }
+
+    /// Whether any recorded fault is of a kind `is` accepts.
+    pub fn has_fault(&self, is: impl Fn(&FaultKind) -> bool) -> bool {
+        self.faults().iter().any(|f| is(&f.kind))
+    }
 }
