@@ -58,7 +58,16 @@ fn run(version: Version, shared: bool, width: u32, height: u32, blocks: u32, blo
 #[test]
 fn every_version_matches_the_reference_on_ragged_shapes() {
     for (name, version, shared) in VERSIONS {
-        for (width, height) in [(1u32, 1u32), (7, 3), (100, 70), (257, 5), (33, 129), (128, 9)] {
+        for (width, height) in [
+            (1u32, 1u32),
+            (7, 3),
+            (8, 4),
+            (15, 2),
+            (100, 70),
+            (257, 5),
+            (33, 129),
+            (128, 9),
+        ] {
             // Row-per-thread needs enough threads for every row; the others cover rows with a loop.
             let blocks = if name == "row_per_thread" {
                 height.div_ceil(64)
@@ -66,6 +75,33 @@ fn every_version_matches_the_reference_on_ragged_shapes() {
                 3
             };
             run(version, shared, width, height, blocks, 64);
+        }
+    }
+}
+
+#[test]
+fn one_thread_per_row_versions_equal_the_plain_sequential_loop_bit_for_bit() {
+    // Listings 2 and 3 read the row in chunks of ROW_DOT_CHUNK, loads first; the
+    // FMAs still run in column order, so the sum must be exactly the plain loop's.
+    for (width, height) in [(1u32, 3u32), (7, 2), (8, 2), (9, 2), (100, 5), (1100, 3)] {
+        for version in [VERSIONS[0], VERSIONS[1]] {
+            let got = run(version.1, version.2, width, height, height.div_ceil(64), 64);
+            let m: Vec<f32> = (0..(width * height) as usize)
+                .map(|i| ((i * 37) % 101) as f32 / 50.0 - 1.0)
+                .collect();
+            let v: Vec<f32> = (0..width as usize)
+                .map(|i| ((i * 13) % 17) as f32 / 8.0 - 1.0)
+                .collect();
+            for (y, value) in got.iter().enumerate() {
+                let row = &m[y * width as usize..][..width as usize];
+                let plain = row.iter().zip(&v).fold(0.0f32, |dot, (a, b)| a.mul_add(*b, dot));
+                assert_eq!(
+                    value.to_bits(),
+                    plain.to_bits(),
+                    "{} {width}x{height} row {y}",
+                    version.0
+                );
+            }
         }
     }
 }

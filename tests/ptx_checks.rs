@@ -247,3 +247,30 @@ fn register_blocked_gemms_keep_accumulators_in_registers_and_use_128_bit_shared_
     }
     assert!(entry_body("hgemm_f16_storage").contains("cvt.f32.f16"));
 }
+
+#[test]
+fn one_thread_per_row_matvec_loops_load_a_whole_chunk_before_its_fmas() {
+    // row_dot's steady state must stay one chunk per iteration: 16 loads (8 of
+    // the row, 8 of v), then 8 FMAs. If rustc unrolls or interleaves it again,
+    // ptxas pipelines it differently from the CUDA C twin (0.936 of it at
+    // 12800 x 8192 on an H100 before the chunks).
+    for name in ["matvec_row_per_thread", "matvec_grid_stride_rows"] {
+        let body = entry_body(name);
+        let chunk_loop = body
+            .split("\n$L__")
+            .find(|block| block.contains("Loop Header") && block.matches("fma.rn.f32").count() == 8)
+            .unwrap_or_else(|| panic!("{name}: no loop block with 8 FMAs"));
+        let lines: Vec<&str> = chunk_loop.lines().map(str::trim).collect();
+        let loads: Vec<usize> = (0..lines.len())
+            .filter(|&i| lines[i].starts_with("ld.global"))
+            .collect();
+        let fmas: Vec<usize> = (0..lines.len())
+            .filter(|&i| lines[i].starts_with("fma.rn.f32"))
+            .collect();
+        assert_eq!(loads.len(), 16, "{name}: chunk loop loads\n{chunk_loop}");
+        assert!(
+            loads.last() < fmas.first(),
+            "{name}: a load comes after the first FMA\n{chunk_loop}"
+        );
+    }
+}

@@ -3,6 +3,31 @@
 // Rust versions (row guard in Listing 2, 64-bit row offsets, shuffles instead
 // of warp-synchronous shared memory in Listing 7).
 
+// Row y's whole dot product by one thread (Listings 2 and 3), as the Rust
+// row_dot: 8 elements (one 32-byte sector) loaded first, then their FMAs in
+// column order; the sum equals the plain loop's bit for bit.
+__device__ __forceinline__ float row_dot(const float *m, unsigned int width, unsigned int y, const float *v)
+{
+    const float *row = m + (long long)y * width;
+    float dot = 0.0f;
+    unsigned int x = 0;
+#pragma unroll 1 // one chunk per iteration, as rustc leaves the Rust loop
+    for (; x + 8 <= width; x += 8) {
+        float row_part[8], v_part[8];
+#pragma unroll
+        for (int k = 0; k < 8; ++k) {
+            row_part[k] = row[x + k];
+            v_part[k] = v[x + k];
+        }
+#pragma unroll
+        for (int k = 0; k < 8; ++k)
+            dot = fmaf(row_part[k], v_part[k], dot);
+    }
+    for (; x < width; ++x)
+        dot = fmaf(row[x], v[x], dot);
+    return dot;
+}
+
 __device__ __forceinline__ float strided_partial_dot(const float *m, unsigned int width, unsigned int y, const float *v)
 {
     const float *row = m + (long long)y * width;
@@ -18,11 +43,7 @@ extern "C" __global__ void matvec_row_per_thread(const float *m, unsigned int wi
 {
     unsigned int y = blockIdx.x * blockDim.x + threadIdx.x;
     if (y >= height) return;
-    const float *row = m + (long long)y * width;
-    float dot = 0.0f;
-    for (unsigned int x = 0; x < width; ++x)
-        dot += row[x] * v[x];
-    w[y] = dot;
+    w[y] = row_dot(m, width, y, v);
 }
 
 // Listing 3.
@@ -30,11 +51,7 @@ extern "C" __global__ void matvec_grid_stride_rows(const float *m, unsigned int 
                                                    const float *v, float *w)
 {
     for (unsigned int y = blockIdx.x * blockDim.x + threadIdx.x; y < height; y += gridDim.x * blockDim.x) {
-        const float *row = m + (long long)y * width;
-        float dot = 0.0f;
-        for (unsigned int x = 0; x < width; ++x)
-            dot += row[x] * v[x];
-        w[y] = dot;
+        w[y] = row_dot(m, width, y, v);
     }
 }
 

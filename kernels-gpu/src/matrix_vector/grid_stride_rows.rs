@@ -1,4 +1,5 @@
-use crate::device::{GlobalMutPtr, GlobalPtr, block_dim_x, block_idx_x, fma, grid_dim_x, thread_idx_x};
+use super::row_dot;
+use crate::device::{GlobalMutPtr, GlobalPtr, block_dim_x, block_idx_x, grid_dim_x, thread_idx_x};
 
 kernel! {
     /// Whitepaper Listing 3: one thread per row, rows distributed by a
@@ -7,7 +8,8 @@ kernel! {
     /// **Demonstrates** decoupling the launch from the data size; the accesses
     /// are as uncoalesced as Listing 2's.
     ///
-    /// **Indexing**: thread `g` handles rows `g, g + G, ...` (`G` = threads in the grid).
+    /// **Indexing**: thread `g` handles rows `g, g + G, ...` (`G` = threads in
+    /// the grid), each with [`row_dot`](super::row_dot) as in Listing 2.
     ///
     /// **Launch**: any 1-D grid (the suite: one full wave from the SM count).
     ///
@@ -18,12 +20,8 @@ kernel! {
     pub unsafe fn matvec_grid_stride_rows(m: GlobalPtr<f32>, width: u32, height: u32, v: GlobalPtr<f32>, w: GlobalMutPtr<f32>) {
         let mut y = block_idx_x() * block_dim_x() + thread_idx_x();
         while y < height {
-            let row = y as isize * width as isize;
-            let mut dot = 0.0f32;
-            for x in 0..width {
-                // SAFETY: x < width, y < height.
-                dot = unsafe { fma(m.load(row + x as isize), v.load(x as isize), dot) };
-            }
+            // SAFETY: y < height; m, v sized by the launcher.
+            let dot = unsafe { row_dot(m, width, y, v) };
             // SAFETY: y < height.
             unsafe { w.store(y as isize, dot) };
             y += grid_dim_x() * block_dim_x();

@@ -1,4 +1,5 @@
-use crate::device::{GlobalMutPtr, GlobalPtr, block_dim_x, block_idx_x, fma, thread_idx_x};
+use super::row_dot;
+use crate::device::{GlobalMutPtr, GlobalPtr, block_dim_x, block_idx_x, thread_idx_x};
 
 kernel! {
     /// Whitepaper Listing 2: one thread per row, each walking its whole row.
@@ -9,7 +10,8 @@ kernel! {
     ///
     /// **Indexing**: `y = blockIdx.x * blockDim.x + threadIdx.x`; the listing
     /// has no guard, so a grid rounded up to whole blocks read past `M`: the
-    /// `y < height` check is the fix.
+    /// `y < height` check is the fix. The row is walked by [`row_dot`](super::row_dot)
+    /// in 8-element chunks, loads first (same sum, steadier code generation).
     ///
     /// **Launch**: `ceil(height / block)` blocks of `block` threads, no shared memory.
     ///
@@ -23,12 +25,8 @@ kernel! {
         if y >= height {
             return;
         }
-        let row = y as isize * width as isize;
-        let mut dot = 0.0f32;
-        for x in 0..width {
-            // SAFETY: x < width, y < height.
-            dot = unsafe { fma(m.load(row + x as isize), v.load(x as isize), dot) };
-        }
+        // SAFETY: y < height; m, v sized by the launcher.
+        let dot = unsafe { row_dot(m, width, y, v) };
         // SAFETY: y < height.
         unsafe { w.store(y as isize, dot) };
     }
