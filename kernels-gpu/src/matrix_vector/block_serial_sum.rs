@@ -17,7 +17,10 @@ kernel! {
     ///
     /// **Launch**: 1-D grid, `blockDim.x * 4` bytes of dynamic shared memory.
     ///
-    /// **Expected**: 32.5 ms on the GTX 285 (2.6x over Listing 2).
+    /// **Expected**: 32.5 ms on the GTX 285 (2.6x over Listing 2). On an H100
+    /// 0.180 ms at 60989 × 1100 (1495 GB/s: the serial sum of 256 partials,
+    /// about 1000 cycles of dependent adds per row, dominates a 1100-wide row)
+    /// and 0.204 ms at 12800 × 8192 (2056 GB/s).
     ///
     /// # Safety
     /// `m`: `width * height` floats, `v`: `width`, `w`: `height`; shared memory as above.

@@ -14,7 +14,8 @@ kernel! {
     ///
     /// **Indexing, launch**: as Listing 4; `blockDim.x` must be a power of two.
     ///
-    /// **Expected**: 12.1 ms on the GTX 285 (6.9x over Listing 2).
+    /// **Expected**: 12.1 ms on the GTX 285 (6.9x over Listing 2). On an H100
+    /// 0.175 ms at 60989 × 1100 (1532 GB/s) and 0.202 ms at 12800 × 8192.
     ///
     /// # Safety
     /// As Listing 4, and `blockDim.x` a power of two.

@@ -12,7 +12,9 @@ kernel! {
     ///
     /// **Indexing, launch**: as Listing 4; `blockDim.x` must be a power of two.
     ///
-    /// **Expected**: 9.6 ms on the GTX 285 (8.7x over Listing 2).
+    /// **Expected**: 9.6 ms on the GTX 285 (8.7x over Listing 2). On an H100
+    /// 0.166 ms at 60989 × 1100 (1621 GB/s; 5% faster than the interleaved
+    /// tree) and 0.201 ms at 12800 × 8192.
     ///
     /// # Safety
     /// As Listing 4, and `blockDim.x` a power of two.

@@ -21,7 +21,10 @@ kernel! {
     /// **Launch**: 1-D, `blockDim.x` a multiple of 32; the suite uses 256
     /// threads and `min(one full wave, ceil(height / 8))` blocks; no shared memory.
     ///
-    /// **Expected**: close to the copy ceiling for the bytes of `M`.
+    /// **Expected**: close to the copy ceiling for the bytes of `M`: on an H100
+    /// 0.095 ms at 60989 × 1100 (2814 GB/s, 94.5% of the copy ceiling, faster
+    /// than cuBLAS SGEMV's 2743 GB/s) and 0.159 ms at 12800 × 8192 (2641 GB/s,
+    /// 88%; SGEMV 2832 GB/s).
     ///
     /// # Safety
     /// `m`: `width * height` floats, `v`: `width`, `w`: `height`; `m` and `v`
