@@ -10,8 +10,9 @@ mod support;
 use half::f16;
 use kernels_gpu::device::{F32x4, f16_bits_to_f32};
 use kernels_gpu::matrix_multiply::{
-    SGEMM_BK, SGEMM_BM, SGEMM_BN, SGEMM_THREADS, TILED_SGEMM_TILE, hgemm_f16_storage, sgemm_register_blocked,
-    sgemm_shared_bytes, tiled_sgemm, tiled_sgemm_shared_bytes,
+    SGEMM_BK, SGEMM_BM, SGEMM_BN, SGEMM_THREADS, TILED_SGEMM_TILE, hgemm_f16_storage, hgemm_f16_storage_whole_tiles,
+    sgemm_register_blocked, sgemm_register_blocked_whole_tiles, sgemm_shared_bytes, tiled_sgemm,
+    tiled_sgemm_shared_bytes,
 };
 use ptxsuite::device::{Dim3, GlobalMutPtr, GlobalPtr};
 use ptxsuite::emulator::{Emulator, FaultKind, LaunchConfig};
@@ -23,8 +24,10 @@ type F32Kernel = unsafe fn(GlobalPtr<f32>, GlobalPtr<f32>, GlobalMutPtr<f32>, u3
 /// `(m, n, k)`: 1×1×1; edges in every dimension with `k % 4 != 0` and
 /// `n % 4 != 0` (scalar loads and stores); edges with `k % 4 == 0` and
 /// `n % 4 == 0` (`float4` paths, partial last `k` tile); mixed; exact multiples
-/// of the register-blocked tile, one block and two.
-const SHAPES: [(usize, usize, usize); 9] = [
+/// of the register-blocked tile (the unguarded whole-tile path, 2 tiles per
+/// trip): one block and two, and one and three `k` tiles (odd: the last trip
+/// runs one tile).
+const SHAPES: [(usize, usize, usize); 11] = [
     (1, 1, 1),
     (33, 65, 17),
     (130, 127, 9),
@@ -34,6 +37,8 @@ const SHAPES: [(usize, usize, usize); 9] = [
     (9, 6, 40),
     (128, 128, 32),
     (256, 128, 64),
+    (128, 128, 8),
+    (128, 256, 24),
 ];
 
 /// Deterministic values in [-1, 1) that are not all dyadic, so rounding differences show.
@@ -101,13 +106,33 @@ fn tiled_sgemm_matches_the_reference_on_every_shape() {
     }
 }
 
+/// Shapes made of whole register-blocked tiles, which the `_whole_tiles` entries require.
+fn whole_tiles((m, n, k): (usize, usize, usize)) -> bool {
+    m % SGEMM_BM as usize == 0 && n % SGEMM_BN as usize == 0 && k % SGEMM_BK as usize == 0
+}
+
 #[test]
 fn sgemm_register_blocked_matches_the_reference_on_every_shape() {
+    let mut whole_shapes = 0;
     for (m, n, k) in SHAPES {
         let (c, a, b) = run_f32(sgemm_register_blocked, register_blocked_config(m, n), (m, n, k));
         let (expected, scale) = matmul(&a, &b, m, k, n);
         assert_close(&c, &expected, &scale, &format!("sgemm_register_blocked {m}×{n}×{k}"));
+        if whole_tiles((m, n, k)) {
+            whole_shapes += 1;
+            let (whole, _, _) = run_f32(
+                sgemm_register_blocked_whole_tiles,
+                register_blocked_config(m, n),
+                (m, n, k),
+            );
+            // Same products in the same order: the two entries agree bit for bit.
+            assert!(
+                whole.iter().zip(&c).all(|(x, y)| x.to_bits() == y.to_bits()),
+                "sgemm_register_blocked_whole_tiles {m}×{n}×{k} differs from the guarded entry"
+            );
+        }
     }
+    assert_eq!(whole_shapes, 4, "the whole-tile shapes of SHAPES");
 }
 
 /// `len` binary16 values in 16-byte-aligned storage (viewed as `u16`s by [`halves`]).
@@ -151,6 +176,25 @@ fn hgemm_f16_storage_matches_the_reference_of_the_rounded_inputs() {
         let (expected, scale) = matmul(&widen(a), &widen(b), m, k, n);
         let c = &F32x4::as_floats(&c_store)[..m * n];
         assert_close(c, &expected, &scale, &format!("hgemm_f16_storage {m}×{n}×{k}"));
+        if whole_tiles((m, n, k)) {
+            let mut whole_store = aligned_floats(m * n, |_| f32::NAN);
+            {
+                let whole = &mut F32x4::as_floats_mut(&mut whole_store)[..m * n];
+                let mut emu = Emulator::new();
+                let (pa, pb, pc) = (emu.global(a), emu.global(b), emu.global_mut(whole));
+                let (m, n, k) = (m as u32, n as u32, k as u32);
+                // SAFETY: as above, and m, n, k multiples of the tile sizes.
+                emu.launch(register_blocked_config(m as usize, n as usize), || unsafe {
+                    hgemm_f16_storage_whole_tiles(pa, pb, pc, m, n, k)
+                })
+                .unwrap_or_else(|e| panic!("whole tiles {m}×{n}×{k}: {e}"));
+            }
+            let whole = &F32x4::as_floats(&whole_store)[..m * n];
+            assert!(
+                whole.iter().zip(c).all(|(x, y)| x.to_bits() == y.to_bits()),
+                "hgemm_f16_storage_whole_tiles {m}×{n}×{k} differs from the guarded entry"
+            );
+        }
     }
 }
 

@@ -103,9 +103,11 @@ fn gpu_general_multiplies_match_reference_on_any_shape() {
     let cublas = CublasHandle::new(&gpu)
         .map_err(|e| eprintln!("cuBLAS skipped: {e}"))
         .ok();
-    // Exact tiles, edges in every dimension, k % 4 != 0 and n % 4 != 0 (no 16-byte rows), one element.
+    // Exact tiles (an even and an odd number of k tiles), edges in every dimension,
+    // k % 4 != 0 and n % 4 != 0 (no 16-byte rows), one element.
     for (m, n, k) in [
         (256u32, 256u32, 64u32),
+        (128, 384, 1000),
         (130, 127, 9),
         (33, 65, 17),
         (1, 1, 1),

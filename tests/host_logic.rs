@@ -442,6 +442,9 @@ fn nominal_shapes_are_the_launchers_blocks() {
         shape("hgemm_f16_storage"),
         (SGEMM_THREADS as u64, sgemm_shared_bytes() as u32)
     );
+    for whole in ["sgemm_register_blocked_whole_tiles", "hgemm_f16_storage_whole_tiles"] {
+        assert_eq!(shape(whole), (SGEMM_THREADS as u64, sgemm_shared_bytes() as u32));
+    }
     assert_eq!(shape("tiled_sgemm"), (16 * 16, 2 * 16 * 16 * 4));
     assert_eq!(shape("matvec_tree_sequential"), (256, 256 * 4));
     assert_eq!(shape("matvec_row_per_thread"), (256, 0));
@@ -468,4 +471,21 @@ fn launch_bounds_go_between_the_parameters_and_the_body_on_their_architectures_o
         ".version 7.0\n",
         "no bounded entry"
     );
+}
+
+#[test]
+fn only_whole_tile_shapes_take_the_unguarded_register_blocked_entries() {
+    use ptxsuite::launchers::whole_register_blocked_tiles;
+    for dims in [(128, 128, 8), (4096, 4096, 4096), (256, 8192, 1000)] {
+        assert!(whole_register_blocked_tiles(dims), "{dims:?}");
+    }
+    for dims in [
+        (4095, 4095, 4095),
+        (128, 128, 12),
+        (127, 128, 8),
+        (128, 129, 8),
+        (64, 128, 8),
+    ] {
+        assert!(!whole_register_blocked_tiles(dims), "{dims:?}");
+    }
 }

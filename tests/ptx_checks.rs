@@ -43,7 +43,9 @@ fn ptx_has_every_kernel_entry_point() {
         "coalesced_multiply_aat_padded",
         "tiled_sgemm",
         "sgemm_register_blocked",
+        "sgemm_register_blocked_whole_tiles",
         "hgemm_f16_storage",
+        "hgemm_f16_storage_whole_tiles",
         "fma_chain",
         "spin_wait",
     ] {
@@ -153,7 +155,7 @@ fn registers(ptxas_log: &str, function: &str) -> Option<u32> {
 }
 
 #[test]
-fn launch_bounds_fit_their_architectures_without_spills() {
+fn launch_bounds_fit_their_architectures_within_their_spill_allowance() {
     let Some(ptxas) = find_ptxas() else {
         assert!(std::env::var_os("CI").is_none(), "CI must provide ptxas (set PTXAS)");
         eprintln!("skipped: ptxas not found (set PTXAS or put it on PATH; see README)");
@@ -171,11 +173,11 @@ fn launch_bounds_fit_their_architectures_without_spills() {
             let log = assemble(&ptxas, &bounded, &arch);
             let report = spills(&log);
             let (_, stores, loads) = report.iter().find(|(f, _, _)| f == bound.entry).expect("reported");
-            assert_eq!(
-                (*stores, *loads),
-                (0, 0),
-                "{} spills on {arch} under its launch bound",
-                bound.entry
+            assert!(
+                *stores <= bound.max_spill_bytes && *loads <= bound.max_spill_bytes,
+                "{} spills {stores} B / reloads {loads} B on {arch} under its launch bound, more than the {} B allowed",
+                bound.entry,
+                bound.max_spill_bytes
             );
             // 64 K registers per SM shared by min_blocks blocks of max_threads threads.
             let budget = 65536 / (bound.max_threads * bound.min_blocks_per_sm);
@@ -224,9 +226,11 @@ fn wide_copies_use_single_vector_instructions() {
 fn register_blocked_gemms_keep_accumulators_in_registers_and_use_128_bit_shared_loads() {
     // A loop that indexes the 8 × 8 accumulator array with a counter puts it
     // in local memory (a stack frame, not a "spill"): there must be none.
-    for (name, global_load) in [
-        ("sgemm_register_blocked", "ld.global.v4"),
-        ("hgemm_f16_storage", "ld.global.b64"),
+    for (name, global_load, tile_steps) in [
+        ("sgemm_register_blocked", "ld.global.v4", 1),
+        ("sgemm_register_blocked_whole_tiles", "ld.global.v4", 2),
+        ("hgemm_f16_storage", "ld.global.b64", 1),
+        ("hgemm_f16_storage_whole_tiles", "ld.global.b64", 2),
     ] {
         let body = entry_body(name);
         assert!(!body.contains(".local"), "{name} uses local memory");
@@ -241,11 +245,12 @@ fn register_blocked_gemms_keep_accumulators_in_registers_and_use_128_bit_shared_
         );
         assert_eq!(
             body.matches("fma.rn.f32").count(),
-            512,
-            "{name}: one 8 × 8 × 8 unrolled tile step"
+            tile_steps * 512,
+            "{name}: {tile_steps} unrolled 8 × 8 × 8 tile step(s) (two: the whole-tile loop runs two tiles a trip)"
         );
     }
     assert!(entry_body("hgemm_f16_storage").contains("cvt.f32.f16"));
+    assert!(entry_body("hgemm_f16_storage_whole_tiles").contains("cvt.f32.f16"));
 }
 
 #[test]

@@ -94,9 +94,11 @@ __device__ __forceinline__ void stage_tiles(float *shared, size_t stage, size_t 
     *reinterpret_cast<float4 *>(a_tile + SGEMM_A_TILE + b_k * SGEMM_BN + b_col) = b_strip;
 }
 
-template <typename E>
-__device__ __forceinline__ void register_blocked(const E *a, const E *b, float *c, unsigned int m_, unsigned int n_,
-                                                 unsigned int k_)
+// The body for one kind of problem (see the Rust tiles_body): WholeTiles when m, n and k are multiples of
+// the tile sizes (no guards, float4 throughout, tile loop unrolled 2x), otherwise guarded at every edge.
+template <typename E, bool WholeTiles>
+__device__ __forceinline__ void register_blocked_tiles(const E *a, const E *b, float *c, unsigned int m_,
+                                                       unsigned int n_, unsigned int k_)
 {
     extern __shared__ float4 shared4[];
     float *shared = reinterpret_cast<float *>(shared4);
@@ -118,13 +120,18 @@ __device__ __forceinline__ void register_blocked(const E *a, const E *b, float *
         for (int j = 0; j < 8; ++j)
             acc[i][j] = 0.0f;
 
-#define SGEMM_FETCH_A(k0) load_strip(a, (block_row + a_row) * k + (k0) + a_k, a_row_inside, (k0) + a_k, k, vector_a)
-#define SGEMM_FETCH_B(k0) load_strip(b, ((k0) + b_k) * n + block_col + b_col, (k0) + b_k < k, block_col + b_col, n, vector_b)
+    // Every tile of a WholeTiles problem lies inside A and B; only the prefetch past the last one loads nothing.
+#define SGEMM_FETCH_A(k0)                                                                                              \
+    (WholeTiles ? ((k0) < k ? load4(a, (block_row + a_row) * k + (k0) + a_k) : make_float4(0.0f, 0.0f, 0.0f, 0.0f))  \
+                : load_strip(a, (block_row + a_row) * k + (k0) + a_k, a_row_inside, (k0) + a_k, k, vector_a))
+#define SGEMM_FETCH_B(k0)                                                                                              \
+    (WholeTiles ? ((k0) < k ? load4(b, ((k0) + b_k) * n + block_col + b_col) : make_float4(0.0f, 0.0f, 0.0f, 0.0f))  \
+                : load_strip(b, ((k0) + b_k) * n + block_col + b_col, (k0) + b_k < k, block_col + b_col, n, vector_b))
     stage_tiles(shared, 0, a_row, a_k, b_k, b_col, SGEMM_FETCH_A(0), SGEMM_FETCH_B(0));
     __syncthreads();
     size_t tiles = (k + SGEMM_BK - 1) / SGEMM_BK;
-    for (size_t tile = 0; tile < tiles; ++tile) {
-        size_t stage = tile % 2;
+    // One tile: fetch the next one, multiply this stage, store the next into the other stage.
+    auto step = [&](size_t tile, size_t stage) {
         // Past the last tile every strip is outside A and B: zeros, no loads.
         float4 next_a = SGEMM_FETCH_A((tile + 1) * SGEMM_BK);
         float4 next_b = SGEMM_FETCH_B((tile + 1) * SGEMM_BK);
@@ -144,6 +151,17 @@ __device__ __forceinline__ void register_blocked(const E *a, const E *b, float *
         }
         stage_tiles(shared, 1 - stage, a_row, a_k, b_k, b_col, next_a, next_b);
         __syncthreads();
+    };
+    if (WholeTiles) {
+        // Two tiles per trip, so each stage's shared-memory offsets are constants.
+        for (size_t tile = 0; tile < tiles; tile += 2) {
+            step(tile, 0);
+            if (tile + 1 < tiles)
+                step(tile + 1, 1);
+        }
+    } else {
+        for (size_t tile = 0; tile < tiles; ++tile)
+            step(tile, tile % 2);
     }
 #undef SGEMM_FETCH_A
 #undef SGEMM_FETCH_B
@@ -155,8 +173,8 @@ __device__ __forceinline__ void register_blocked(const E *a, const E *b, float *
         for (int half = 0; half < 2; ++half) {
             size_t col = block_col + 4 * tx + half * (SGEMM_BN / 2);
             size_t index = row * n + col;
-            if (vector_c) {
-                if (row < m && col < n)
+            if (WholeTiles || vector_c) {
+                if (WholeTiles || (row < m && col < n))
                     *reinterpret_cast<float4 *>(c + index) = make_float4(
                         acc[i][4 * half], acc[i][4 * half + 1], acc[i][4 * half + 2], acc[i][4 * half + 3]);
             } else {
@@ -172,12 +190,25 @@ __device__ __forceinline__ void register_blocked(const E *a, const E *b, float *
 extern "C" __global__ void sgemm_register_blocked(const float *a, const float *b, float *c, unsigned int m,
                                                   unsigned int n, unsigned int k)
 {
-    register_blocked(a, b, c, m, n, k);
+    register_blocked_tiles<float, false>(a, b, c, m, n, k);
+}
+
+// m, n multiples of 128 and k of 8 (the host picks it whenever the shape allows).
+extern "C" __global__ void sgemm_register_blocked_whole_tiles(const float *a, const float *b, float *c, unsigned int m,
+                                                              unsigned int n, unsigned int k)
+{
+    register_blocked_tiles<float, true>(a, b, c, m, n, k);
 }
 
 // A and B stored as IEEE binary16 bits, widened to float when staged; float accumulation and C.
 extern "C" __global__ void hgemm_f16_storage(const unsigned short *a, const unsigned short *b, float *c,
                                              unsigned int m, unsigned int n, unsigned int k)
 {
-    register_blocked(a, b, c, m, n, k);
+    register_blocked_tiles<unsigned short, false>(a, b, c, m, n, k);
+}
+
+extern "C" __global__ void hgemm_f16_storage_whole_tiles(const unsigned short *a, const unsigned short *b, float *c,
+                                                         unsigned int m, unsigned int n, unsigned int k)
+{
+    register_blocked_tiles<unsigned short, true>(a, b, c, m, n, k);
 }

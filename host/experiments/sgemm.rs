@@ -10,7 +10,7 @@ use super::launch_timing::time_per_launch;
 use super::{Experiment, RunSettings, SeriesResult, SweepPoint, SweepResult};
 use crate::error::Result;
 use crate::gpu::{CublasHandle, DeviceBuffer, EventTimer, Gpu, Implementation};
-use crate::launchers::{SgemmKernel, gemm_flops, hgemm_f16_storage, sgemm};
+use crate::launchers::{self, SgemmKernel, gemm_flops, hgemm_f16_storage, sgemm};
 use crate::reference;
 
 pub(super) const SGEMM: Experiment = Experiment {
@@ -278,6 +278,12 @@ fn run(gpu: &Gpu, settings: &RunSettings, progress: &ProgressBar) -> Result<Swee
         SAMPLED_ELEMENTS + 4,
         reference::gemm_error_bound(8192),
         settings.reps
+    ));
+    let (whole, guarded): (Vec<u32>, Vec<u32>) = SIZES
+        .iter()
+        .partition(|&&s| launchers::whole_register_blocked_tiles((s, s, s)));
+    notes.push(format!(
+        "register-blocked and f16-storage kernels: sizes made of whole 128 × 128 × 8 tiles ({whole:?}) run the          unguarded `_whole_tiles` entries, the others ({guarded:?}) the guarded ones"
     ));
     Ok(SweepResult {
         experiment: SGEMM.name.to_string(),

@@ -3,7 +3,7 @@ use std::ffi::c_void;
 use half::f16;
 use kernels_gpu::device::{Dim3, GlobalPtr};
 use kernels_gpu::matrix_multiply::{
-    SGEMM_BM, SGEMM_BN, SGEMM_THREADS, TILED_SGEMM_TILE, sgemm_shared_bytes, tiled_sgemm_shared_bytes,
+    SGEMM_BK, SGEMM_BM, SGEMM_BN, SGEMM_THREADS, TILED_SGEMM_TILE, sgemm_shared_bytes, tiled_sgemm_shared_bytes,
 };
 use serde::{Deserialize, Serialize};
 
@@ -81,6 +81,22 @@ fn register_blocked_shape((m, n): (u32, u32)) -> LaunchShape {
     }
 }
 
+/// Whether an `m × n × k` product is made of whole register-blocked tiles
+/// (`m`, `n` multiples of 128, `k` of 8): then the register-blocked launchers
+/// use the `_whole_tiles` entries, which have no edge guards.
+pub fn whole_register_blocked_tiles((m, n, k): (u32, u32, u32)) -> bool {
+    m % SGEMM_BM == 0 && n % SGEMM_BN == 0 && k % SGEMM_BK == 0
+}
+
+/// The register-blocked entry for a product: `guarded`, or its `_whole_tiles` twin where the shape allows.
+fn register_blocked_entry(guarded: &'static str, whole_tiles: &'static str, dims: (u32, u32, u32)) -> &'static str {
+    if whole_register_blocked_tiles(dims) {
+        whole_tiles
+    } else {
+        guarded
+    }
+}
+
 /// Floating-point operations of one `m × n × k` product: a multiply and an add per term.
 pub fn gemm_flops((m, n, k): (u32, u32, u32)) -> u64 {
     2 * m as u64 * n as u64 * k as u64
@@ -113,12 +129,19 @@ pub fn sgemm(
     dims: (u32, u32, u32),
 ) -> Result<()> {
     let shape = sgemm_shape(kernel, dims, (a.len(), b.len(), c.len()))?;
-    // SAFETY: the shape check proved A, B and C hold m·k, k·n and m·n floats; the kernel guards its edges.
+    let name = match kernel {
+        SgemmKernel::RegisterBlocked => {
+            register_blocked_entry(kernel.kernel(), "sgemm_register_blocked_whole_tiles", dims)
+        }
+        SgemmKernel::Tiled => kernel.kernel(),
+    };
+    // SAFETY: the shape check proved A, B and C hold m·k, k·n and m·n floats; the kernel guards
+    // its edges, or (whole-tile entry) the shape has none.
     unsafe {
         launch_gemm(
             gpu,
             implementation,
-            kernel.kernel(),
+            name,
             shape,
             (a.as_global(), b.as_global(), c),
             dims,
@@ -136,12 +159,13 @@ pub fn hgemm_f16_storage(
     c: &mut DeviceBuffer<f32>,
     dims: (u32, u32, u32),
 ) -> Result<()> {
-    const NAME: &str = "hgemm_f16_storage";
     let shape = hgemm_f16_storage_shape(dims, (a.len(), b.len(), c.len()))?;
+    let name = register_blocked_entry("hgemm_f16_storage", "hgemm_f16_storage_whole_tiles", dims);
     // `f16` is IEEE binary16: the kernel reads its bits as `u16`.
     let (pa, pb) = (a.as_global().cast::<u16>(), b.as_global().cast::<u16>());
-    // SAFETY: the check proved A, B and C hold m·k, k·n and m·n elements; the kernel guards its edges.
-    unsafe { launch_gemm(gpu, implementation, NAME, shape, (pa, pb, c), dims) }
+    // SAFETY: the check proved A, B and C hold m·k, k·n and m·n elements; the kernel guards its
+    // edges, or (whole-tile entry) the shape has none.
+    unsafe { launch_gemm(gpu, implementation, name, shape, (pa, pb, c), dims) }
 }
 
 /// Launches a `(a, b, c, m, n, k)` kernel.

@@ -15,6 +15,7 @@ mod overlap;
 pub use diagnostics::spin_wait;
 pub use gemm::{
     SgemmKernel, check_gemm_buffers, gemm_flops, hgemm_f16_storage, hgemm_f16_storage_shape, sgemm, sgemm_shape,
+    whole_register_blocked_tiles,
 };
 pub use global_copy::{
     driver_copy, offset_copy, offset_copy_shape, shift_copy, shift_copy_shape, stride_copy, stride_copy_shape,

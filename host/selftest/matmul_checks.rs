@@ -67,8 +67,9 @@ pub(super) fn guide_multiplies(gpu: &Gpu) -> Result<()> {
     Ok(())
 }
 
-/// Shapes of the general kernels: edges in every dimension with unaligned rows, and exact tiles.
-const GEMM_SHAPES: [(usize, usize, usize); 2] = [(130, 127, 9), (128, 128, 32)];
+/// Shapes of the general kernels: edges in every dimension with unaligned rows, and exact tiles
+/// (the whole-tile path) with an even and an odd number of k tiles.
+const GEMM_SHAPES: [(usize, usize, usize); 3] = [(130, 127, 9), (128, 128, 32), (128, 256, 24)];
 
 /// The tiled and register-blocked SGEMMs and the f16-storage variant, Rust and CUDA C.
 pub(super) fn general_multiplies(gpu: &Gpu) -> Result<()> {

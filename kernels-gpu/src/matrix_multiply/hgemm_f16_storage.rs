@@ -18,17 +18,38 @@ kernel! {
     /// **Launch**: as `sgemm_register_blocked` (256 threads, `(ceil(n / SGEMM_BN),
     /// ceil(m / SGEMM_BM))`, `sgemm_shared_bytes()`): shared memory holds `f32`.
     ///
-    /// **Expected**: compute-bound like the `f32` kernel, but the widening
-    /// `cvt.f32.f16` and the narrower loads cost issue slots: measured on an
-    /// H100 at 4096³, 35.2 TFLOP/s against 41.6 for the `f32` kernel, 1.06x
-    /// cuBLAS's f16-storage GEMM with FP32 pedantic math (`cublasGemmEx`,
-    /// no tensor cores), 0.92 of its CUDA C twin. Halves the bytes of `A`
-    /// and `B`, which matters where loading them limits (skinny shapes).
+    /// **Expected**: compute-bound like the `f32` kernel, the widening
+    /// `cvt.f32.f16` costing issue slots. Measured on an H100 (this guarded
+    /// entry at 4095³; [`hgemm_f16_storage_whole_tiles`] at 4096³, see there):
+    /// 29.3 TFLOP/s, 0.90 of cuBLAS's f16-storage GEMM with FP32 pedantic
+    /// math (`cublasGemmEx`, no tensor cores), 0.95 of its CUDA C twin.
+    /// Halves the bytes of `A` and `B`, which matters where loading them
+    /// limits (skinny shapes).
     ///
     /// # Safety
     /// `a`: `m * k`, `b`: `k * n` halves, `c`: `m * n` floats, each 16-byte aligned; the launch shape above.
     pub unsafe fn hgemm_f16_storage(a: GlobalPtr<u16>, b: GlobalPtr<u16>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract.
-        unsafe { register_blocked(a, b, c, m, n, k) }
+        unsafe { register_blocked::<u16, false>(a, b, c, m, n, k) }
+    }
+}
+
+kernel! {
+    /// [`hgemm_f16_storage`] for problems made of whole tiles: `m` and `n`
+    /// multiples of 128, `k` a multiple of 8. No edge guards, and two tiles
+    /// per trip of the main loop (see [`sgemm_register_blocked_whole_tiles`](super::sgemm_register_blocked_whole_tiles)).
+    ///
+    /// **Launch**: as [`hgemm_f16_storage`]; the host picks this entry
+    /// whenever the shape allows.
+    ///
+    /// **Expected**: on an H100 at 4096³, 44.8 TFLOP/s: 1.36x cuBLAS's
+    /// f16-storage GEMM with FP32 pedantic math (no tensor cores) and 1.07 of
+    /// its CUDA C twin (35.2 TFLOP/s before this entry existed).
+    ///
+    /// # Safety
+    /// As [`hgemm_f16_storage`], and the multiples above.
+    pub unsafe fn hgemm_f16_storage_whole_tiles(a: GlobalPtr<u16>, b: GlobalPtr<u16>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
+        // SAFETY: forwarded contract.
+        unsafe { register_blocked::<u16, true>(a, b, c, m, n, k) }
     }
 }

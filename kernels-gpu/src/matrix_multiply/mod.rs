@@ -43,7 +43,7 @@ mod register_blocked;
 mod sgemm_register_blocked;
 mod tiled_sgemm;
 
-pub use hgemm_f16_storage::hgemm_f16_storage;
+pub use hgemm_f16_storage::{hgemm_f16_storage, hgemm_f16_storage_whole_tiles};
 pub use register_blocked::{SGEMM_BK, SGEMM_BM, SGEMM_BN, SGEMM_THREADS, sgemm_shared_bytes};
-pub use sgemm_register_blocked::sgemm_register_blocked;
+pub use sgemm_register_blocked::{sgemm_register_blocked, sgemm_register_blocked_whole_tiles};
 pub use tiled_sgemm::{TILED_SGEMM_TILE, tiled_sgemm, tiled_sgemm_shared_bytes};
