@@ -154,44 +154,39 @@ fn halves_mut(store: &mut [F32x4]) -> &mut [u16] {
     unsafe { std::slice::from_raw_parts_mut(store.as_mut_ptr().cast::<u16>(), store.len() * 8) }
 }
 
+type F16Kernel = unsafe fn(GlobalPtr<u16>, GlobalPtr<u16>, GlobalMutPtr<f32>, u32, u32, u32);
+
+/// Runs an f16-storage kernel on binary16 inputs `a` (`m×k`) and `b` (`k×n`); returns `C`.
+fn run_f16(kernel: F16Kernel, (a, b): (&[u16], &[u16]), (m, n, k): (usize, usize, usize)) -> Vec<f32> {
+    let mut c_store = aligned_floats(m * n, |_| f32::NAN);
+    {
+        let c = &mut F32x4::as_floats_mut(&mut c_store)[..m * n];
+        let mut emu = Emulator::new();
+        let (pa, pb, pc) = (emu.global(a), emu.global(b), emu.global_mut(c));
+        let (m32, n32, k32) = (m as u32, n as u32, k as u32);
+        // SAFETY: buffers of m·k, k·n halves and m·n floats, 16-byte aligned; the documented launch shape.
+        emu.launch(register_blocked_config(m, n), || unsafe {
+            kernel(pa, pb, pc, m32, n32, k32)
+        })
+        .unwrap_or_else(|e| panic!("{m}×{n}×{k}: {e}"));
+    }
+    F32x4::as_floats(&c_store)[..m * n].to_vec()
+}
+
 #[test]
 fn hgemm_f16_storage_matches_the_reference_of_the_rounded_inputs() {
     for (m, n, k) in SHAPES {
         let a_store = aligned_halves(m * k, |i| f16::from_f32(value(i, 3)).to_bits());
         let b_store = aligned_halves(k * n, |i| f16::from_f32(value(i, 4)).to_bits());
-        let mut c_store = aligned_floats(m * n, |_| f32::NAN);
         let (a, b) = (&halves(&a_store)[..m * k], &halves(&b_store)[..k * n]);
-        {
-            let c = &mut F32x4::as_floats_mut(&mut c_store)[..m * n];
-            let mut emu = Emulator::new();
-            let (pa, pb, pc) = (emu.global(a), emu.global(b), emu.global_mut(c));
-            let (m, n, k) = (m as u32, n as u32, k as u32);
-            // SAFETY: buffers of m·k, k·n halves and m·n floats, 16-byte aligned; the documented launch shape.
-            emu.launch(register_blocked_config(m as usize, n as usize), || unsafe {
-                hgemm_f16_storage(pa, pb, pc, m, n, k)
-            })
-            .unwrap_or_else(|e| panic!("{m}×{n}×{k}: {e}"));
-        }
+        let c = run_f16(hgemm_f16_storage, (a, b), (m, n, k));
         let widen = |bits: &[u16]| bits.iter().map(|&h| f16::from_bits(h).to_f32()).collect::<Vec<_>>();
         let (expected, scale) = matmul(&widen(a), &widen(b), m, k, n);
-        let c = &F32x4::as_floats(&c_store)[..m * n];
-        assert_close(c, &expected, &scale, &format!("hgemm_f16_storage {m}×{n}×{k}"));
+        assert_close(&c, &expected, &scale, &format!("hgemm_f16_storage {m}×{n}×{k}"));
         if whole_tiles((m, n, k)) {
-            let mut whole_store = aligned_floats(m * n, |_| f32::NAN);
-            {
-                let whole = &mut F32x4::as_floats_mut(&mut whole_store)[..m * n];
-                let mut emu = Emulator::new();
-                let (pa, pb, pc) = (emu.global(a), emu.global(b), emu.global_mut(whole));
-                let (m, n, k) = (m as u32, n as u32, k as u32);
-                // SAFETY: as above, and m, n, k multiples of the tile sizes.
-                emu.launch(register_blocked_config(m as usize, n as usize), || unsafe {
-                    hgemm_f16_storage_whole_tiles(pa, pb, pc, m, n, k)
-                })
-                .unwrap_or_else(|e| panic!("whole tiles {m}×{n}×{k}: {e}"));
-            }
-            let whole = &F32x4::as_floats(&whole_store)[..m * n];
+            let whole = run_f16(hgemm_f16_storage_whole_tiles, (a, b), (m, n, k));
             assert!(
-                whole.iter().zip(c).all(|(x, y)| x.to_bits() == y.to_bits()),
+                whole.iter().zip(&c).all(|(x, y)| x.to_bits() == y.to_bits()),
                 "hgemm_f16_storage_whole_tiles {m}×{n}×{k} differs from the guarded entry"
             );
         }
