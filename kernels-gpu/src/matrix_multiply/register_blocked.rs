@@ -234,7 +234,9 @@ pub(crate) unsafe fn register_blocked<E: Staged, const WHOLE_TILES: bool>(
     stage_tiles(0, fetch(0));
     sync_threads();
     if WHOLE_TILES {
-        // Two tiles per trip, so each stage's shared-memory offsets are constants.
+        // Two tiles per trip, so each stage's shared-memory offsets are constants
+        // (written out twice: through one closure called with stage 0 and 1,
+        // LLVM merges the two calls back into one body with a run-time stage).
         let mut tile = 0;
         while tile < tiles {
             let next = fetch((tile + 1) * BK);
