@@ -2,6 +2,7 @@
 //! never a panic trace. GPU-free: every case fails before a GPU is touched,
 //! or is the no-driver case itself.
 
+use std::io::Write;
 use std::process::{Command, Output};
 
 fn ptxsuite(args: &[&str]) -> Output {
@@ -68,7 +69,10 @@ fn list_names_every_experiment() {
 #[test]
 fn gpu_commands_without_a_driver_say_so() {
     if ptxsuite::gpu::Gpu::driver_present() {
-        eprintln!("skipped: a CUDA driver is present, so the no-driver message cannot be observed");
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED: a CUDA driver is present, so the no-driver message cannot be observed"
+        );
         return;
     }
     assert_clean_failure(&["info"], "no NVIDIA driver found");

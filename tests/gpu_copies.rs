@@ -1,11 +1,11 @@
 //! Integration tests on a real GPU: every launcher's output against the CPU
 //! reference, the launchers' refusals, the JIT error path and event timing.
 //!
-//! Without a CUDA driver or device each test prints `skipped: ...` and passes.
+//! Without a CUDA driver or device each test prints `SKIPPED ...` (past the harness's output capture) and passes.
 
 mod gpu_support;
 
-use gpu_support::gpu_or_skip;
+use gpu_support::{gpu_or_skip, note_skipped};
 use half::f16;
 use kernels_gpu::device::F32x4;
 use ptxsuite::copy_element::{CopyElement, pattern as element_pattern};
@@ -18,7 +18,7 @@ const SENTINEL: f32 = -1.0;
 fn implementations(gpu: &Gpu) -> Vec<Implementation> {
     let (implementations, note) = gpu.kernel_implementations();
     if let Some(why) = note {
-        eprintln!("CUDA C twins skipped: {why}");
+        note_skipped(&format!("CUDA C twins skipped: {why}"));
     }
     implementations
 }
@@ -316,7 +316,7 @@ fn gpu_matvec_versions_and_cublas_match_reference() {
                     "cuBLAS {height}x{width}"
                 );
             }
-            Err(why) => eprintln!("cuBLAS check skipped: {why}"),
+            Err(why) => note_skipped(&format!("cuBLAS check skipped: {why}")),
         }
         let err = matvec(
             &gpu,
@@ -353,7 +353,7 @@ fn gpu_pinned_buffers_transfer_both_ways() {
         HostMemoryKind::Mapped,
     ] {
         if kind == HostMemoryKind::Mapped && !gpu.info().can_map_host_memory {
-            eprintln!("mapped memory skipped: the device cannot map host memory");
+            note_skipped("mapped memory skipped: the device cannot map host memory");
             continue;
         }
         let mut host = PinnedBuffer::<f32>::new(&gpu, len, kind).unwrap();
@@ -391,7 +391,7 @@ fn gpu_fma_chain_and_zero_copy_match_reference() {
     }
     assert!(launchers::fma_chain(&gpu, gpu.stream(), &mut data, 0..len + 1, 1).is_err());
     if !gpu.info().can_map_host_memory {
-        eprintln!("zero-copy check skipped: the device cannot map host memory");
+        note_skipped("zero-copy check skipped: the device cannot map host memory");
         return;
     }
     let mut mapped_in = PinnedBuffer::<f32>::new(&gpu, len, HostMemoryKind::Mapped).unwrap();

@@ -2,7 +2,7 @@
 //! `KernelTimeout`, and the context works again once the spin ends) and
 //! `ptxsuite selftest`'s checks.
 //!
-//! Without a CUDA driver or device each test prints `skipped: ...` and passes.
+//! Without a CUDA driver or device each test prints `SKIPPED ...` (past the harness's output capture) and passes.
 
 mod gpu_support;
 

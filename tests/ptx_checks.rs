@@ -6,6 +6,7 @@
 //! looks at `$PTXAS`, then `PATH`. Without it the ptxas checks are skipped
 //! with a message, except under CI (`CI` set), where that is a failure.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -97,7 +98,10 @@ fn spills(ptxas_log: &str) -> Vec<(String, u64, u64)> {
 fn ptxas_assembles_for_sm75_and_sm90_without_spills() {
     let Some(ptxas) = find_ptxas() else {
         assert!(std::env::var_os("CI").is_none(), "CI must provide ptxas (set PTXAS)");
-        eprintln!("skipped: ptxas not found (set PTXAS or put it on PATH; see README)");
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED: ptxas not found (set PTXAS or put it on PATH; see README)"
+        );
         return;
     };
     for arch in ["sm_75", "sm_90"] {
@@ -158,7 +162,10 @@ fn registers(ptxas_log: &str, function: &str) -> Option<u32> {
 fn launch_bounds_fit_their_architectures_within_their_spill_allowance() {
     let Some(ptxas) = find_ptxas() else {
         assert!(std::env::var_os("CI").is_none(), "CI must provide ptxas (set PTXAS)");
-        eprintln!("skipped: ptxas not found (set PTXAS or put it on PATH; see README)");
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED: ptxas not found (set PTXAS or put it on PATH; see README)"
+        );
         return;
     };
     for bound in LAUNCH_BOUNDS {
