@@ -28,8 +28,10 @@ pub struct LaunchBound {
 /// spilling (sm_75–sm_89 spill 20–36 bytes, sm_100 24–40, sm_120 52–80), so
 /// the bounds are for sm_90 alone, where they were measured to pay.
 ///
-/// The whole-tile entries spill 36-52 bytes on sm_90 even so: loop-invariant
-/// values, reloaded from L1 a few times per two tiles. That is the price of
+/// The whole-tile entries may spill on sm_90 even so: loop-invariant values,
+/// reloaded from L1 a few times per two tiles (the `nvidia-cuda-nvcc` wheel's
+/// ptxas: 52 bytes for the f32 entry, 40 for the f16 one; the CUDA 13.0
+/// driver's JIT on an H100 and an H200: 40 and none). That is the price of
 /// their 2x-unrolled tile loop, and it pays: 44.5 TFLOP/s at 4096³ on an
 /// H100, against 41.2 for the spill-free guarded kernel and 38.2 for the
 /// same entry unbounded.

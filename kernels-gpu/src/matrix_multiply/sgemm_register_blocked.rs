@@ -59,17 +59,17 @@ kernel! {
     /// fallback, and the tile loop unrolled 2x so that the two shared-memory
     /// stages sit at constant offsets instead of `stage * STAGE`. The smaller
     /// guard-free body is what lets ptxas take the 2x unroll within 128
-    /// registers (it still spills 36-52 bytes of loop-invariant values,
-    /// reloaded a few times per two tiles); in the guarded kernel the same
-    /// unroll gained nothing.
+    /// registers (the CUDA 13.0 JIT still spills 40 bytes of loop-invariant
+    /// values, reloaded a few times per two tiles); in the guarded kernel the
+    /// same unroll gained nothing.
     ///
     /// **Indexing** and **Launch**: as [`sgemm_register_blocked`]; the host
     /// picks this entry whenever the shape allows.
     ///
     /// **Expected**: on an H100, 44.5 TFLOP/s at 4096³ and 45.1 at 8192³:
     /// 0.86-0.88 of cuBLAS SGEMM (FP32), 0.97 of its CUDA C twin
-    /// (41.2 TFLOP/s, 0.80, before this entry). 0.75 of cuBLAS without the
-    /// launch bounds (157 registers, one block per SM).
+    /// (41.2 TFLOP/s, 0.80, before this entry); the same ratios on an H200.
+    /// 0.75 of cuBLAS without the launch bounds (157 registers, one block per SM).
     ///
     /// # Safety
     /// As [`sgemm_register_blocked`], and the multiples above.
