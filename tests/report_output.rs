@@ -324,6 +324,60 @@ fn matmul_tables_show_guide_figures_gflops_speedups_and_twin_ratios() {
     );
 }
 
+#[test]
+fn matvec_twin_gaps_say_when_both_builds_fit_the_sm_alike() {
+    let mut r = report();
+    let one = |kernel: &str, implementation: Implementation, ms: f64| {
+        let mut p = point(60989, Some(1.0));
+        p.time_ms = Summary {
+            min: ms,
+            median: ms,
+            max: ms,
+        };
+        p.effective_gbps = Some(Summary {
+            min: 270.0 / ms,
+            median: 270.0 / ms,
+            max: 270.0 / ms,
+        });
+        SeriesResult {
+            name: format!("{kernel} · {}", implementation.label()),
+            kernel: kernel.into(),
+            implementation,
+            element: "f32".into(),
+            element_bytes: 4,
+            points: vec![p],
+        }
+    };
+    let mut sweep = r.experiments[0].clone();
+    sweep.experiment = "matvec".into();
+    sweep.parameter = "height".into();
+    sweep.series = vec![
+        one("matvec_row_per_thread", Implementation::Rust, 0.162),
+        one("matvec_row_per_thread", Implementation::CudaC, 0.163),
+        one("matvec_grid_stride_rows", Implementation::Rust, 0.160),
+        one("matvec_grid_stride_rows", Implementation::CudaC, 0.184),
+    ];
+    r.experiments = vec![sweep];
+    let record = |implementation, registers| {
+        let mut k = r.kernels[0].clone();
+        k.name = "matvec_grid_stride_rows".into();
+        k.implementation = implementation;
+        k.resources.registers_per_thread = registers;
+        k.block_threads = 256;
+        k.active_blocks_per_sm = 8;
+        k.theoretical_occupancy = 1.0;
+        k
+    };
+    r.kernels = vec![record(Implementation::Rust, 32), record(Implementation::CudaC, 30)];
+    let md = r.markdown();
+    assert!(
+        md.contains("**Rust vs CUDA C, height 60989.** `matvec_grid_stride_rows`: Rust / CUDA C = 1.150; Rust uses 32 registers per thread (100% occupancy at 256-thread blocks), CUDA C 30 (100%). Both fit the SM alike, so the builds differ in their instruction schedules"),
+        "{md}"
+    );
+    // Within 3%: no sentence.
+    assert!(!md.contains("`matvec_row_per_thread`: Rust / CUDA C"), "{md}");
+}
+
 mod comparing {
     use super::report;
     use ptxsuite::report::comparison::compare;

@@ -360,7 +360,7 @@ pub(super) fn section_head(sweep: &SweepResult, plot: bool, out: &mut String) {
 
 /// The matrix-vector section, shaped like the whitepaper's Table 1: one row
 /// per version, the GTX 285 time beside each shape's measurements.
-fn matvec_section(sweep: &SweepResult, out: &mut String) {
+fn matvec_section(sweep: &SweepResult, kernels: &[super::KernelRecord], out: &mut String) {
     section_head(sweep, true, out);
     let heights = sweep.values();
     let ceiling = sweep.series.iter().find(|s| s.kernel == "vector_copy");
@@ -419,7 +419,13 @@ fn matvec_section(sweep: &SweepResult, out: &mut String) {
         }
         let _ = writeln!(out);
     }
-    let _ = writeln!(out, "\nGB/s cells: median (min–max over the samples).");
+    let _ = writeln!(out, "\nGB/s cells: median (min–max over the samples).\n");
+    for &height in &heights {
+        let names = crate::launchers::MatVecVersion::ALL.map(|v| v.kernel());
+        for gap in super::twin_gaps::twin_gaps(sweep, kernels, height, names) {
+            let _ = writeln!(out, "**Rust vs CUDA C, height {height}.** {gap}\n");
+        }
+    }
     failures(sweep, out);
     let _ = writeln!(out);
 }
@@ -460,7 +466,7 @@ fn streams_section(sweep: &SweepResult, out: &mut String) {
 
 fn sweep_section(sweep: &SweepResult, kernels: &[super::KernelRecord], out: &mut String) {
     if sweep.experiment == "matvec" {
-        return matvec_section(sweep, out);
+        return matvec_section(sweep, kernels, out);
     }
     if sweep.experiment == "streams" {
         return streams_section(sweep, out);

@@ -5,6 +5,7 @@ use std::fmt::Write;
 
 use super::KernelRecord;
 use super::markdown::section_head;
+use super::twin_gaps::twin_gaps;
 use crate::experiments::{SeriesResult, SweepPoint, SweepResult};
 use crate::gpu::Implementation;
 use crate::launchers::GuideMultiply;
@@ -32,39 +33,6 @@ fn median_time(series: Option<&SeriesResult>, value: i64) -> Option<f64> {
         .and_then(|s| s.point(value))
         .filter(|p| p.verified)
         .map(|p| p.time_ms.median)
-}
-
-/// A sentence per guide kernel whose Rust and CUDA C medians differ by more
-/// than 3%, with the two builds' registers and occupancy from the report's
-/// kernel table (the usual cause: a 1024-thread block fits twice on an SM
-/// only at ≤ 32 registers per thread).
-fn twin_gaps(sweep: &SweepResult, kernels: &[KernelRecord], value: i64) -> Vec<String> {
-    let record = |name: &str, imp| kernels.iter().find(|k| k.name == name && k.implementation == imp);
-    GuideMultiply::ALL
-        .into_iter()
-        .filter_map(|kernel| {
-            let name = kernel.kernel();
-            let rust = sweep.series_for(name, Implementation::Rust)?.median_gbps(value)?;
-            let cuda = sweep.series_for(name, Implementation::CudaC)?.median_gbps(value)?;
-            let ratio = rust / cuda;
-            if (0.97..=1.03).contains(&ratio) {
-                return None;
-            }
-            let (r, c) = (
-                record(name, Implementation::Rust)?,
-                record(name, Implementation::CudaC)?,
-            );
-            Some(format!(
-                "`{name}`: Rust / CUDA C = {ratio:.3}; Rust uses {} registers per thread ({:.0}% occupancy at \
-                 {}-thread blocks), CUDA C {} ({:.0}%).",
-                r.resources.registers_per_thread,
-                100.0 * r.theoretical_occupancy,
-                r.block_threads,
-                c.resources.registers_per_thread,
-                100.0 * c.theoretical_occupancy
-            ))
-        })
-        .collect()
 }
 
 /// Tables 3.2 and 3.3: one row per guide kernel, Rust and CUDA C side by side.
@@ -130,7 +98,7 @@ pub(super) fn guide_multiply_section(sweep: &SweepResult, kernels: &[KernelRecor
         "Cells: median (min–max over the samples); speedup: the unoptimized Rust kernel's median time over this \
          one's.\n"
     );
-    for gap in twin_gaps(sweep, kernels, value) {
+    for gap in twin_gaps(sweep, kernels, value, GuideMultiply::ALL.map(|k| k.kernel())) {
         let _ = writeln!(out, "**Rust vs CUDA C.** {gap}\n");
     }
     for s in &sweep.series {

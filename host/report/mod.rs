@@ -6,6 +6,7 @@ mod guide_figures;
 mod markdown;
 mod matmul_tables;
 mod svg_plot;
+mod twin_gaps;
 
 use std::path::Path;
 
