@@ -254,29 +254,38 @@ fn streams_sweeps_plot_time_and_show_the_model_table() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// One series of one verified point at `value` that took `ms` every sample and
+/// moved `megabytes` (so `megabytes / ms` GB/s).
+fn timed_series(kernel: &str, implementation: Implementation, value: i64, ms: f64, megabytes: f64) -> SeriesResult {
+    let mut p = point(value, Some(1.0));
+    p.time_ms = Summary {
+        min: ms,
+        median: ms,
+        max: ms,
+    };
+    let gbps = megabytes / ms;
+    p.effective_gbps = Some(Summary {
+        min: gbps,
+        median: gbps,
+        max: gbps,
+    });
+    SeriesResult {
+        name: format!("{kernel} · {}", implementation.label()),
+        kernel: kernel.into(),
+        implementation,
+        element: "f32".into(),
+        element_bytes: 4,
+        points: vec![p],
+    }
+}
+
 #[test]
 fn matmul_tables_show_guide_figures_gflops_speedups_and_twin_ratios() {
     let mut r = report();
     let one = |kernel: &str, implementation: Implementation, ms: f64| {
-        let mut p = point(10240, Some(1.0));
-        p.time_ms = Summary {
-            min: ms,
-            median: ms,
-            max: ms,
-        };
-        p.effective_gbps = Some(Summary {
-            min: 400.0 / ms,
-            median: 400.0 / ms,
-            max: 400.0 / ms,
-        });
-        SeriesResult {
-            name: format!("{kernel} · {}", implementation.label()),
-            kernel: kernel.into(),
-            implementation,
-            element: "f32".into(),
-            element_bytes: 4,
-            points: vec![p.with_flops(2_000_000_000)],
-        }
+        let mut s = timed_series(kernel, implementation, 10240, ms, 400.0);
+        s.points[0].flops_per_launch = Some(2_000_000_000);
+        s
     };
     let mut sweep = r.experiments[0].clone();
     sweep.experiment = "matmul".into();
@@ -327,27 +336,8 @@ fn matmul_tables_show_guide_figures_gflops_speedups_and_twin_ratios() {
 #[test]
 fn matvec_twin_gaps_say_when_both_builds_fit_the_sm_alike() {
     let mut r = report();
-    let one = |kernel: &str, implementation: Implementation, ms: f64| {
-        let mut p = point(60989, Some(1.0));
-        p.time_ms = Summary {
-            min: ms,
-            median: ms,
-            max: ms,
-        };
-        p.effective_gbps = Some(Summary {
-            min: 270.0 / ms,
-            median: 270.0 / ms,
-            max: 270.0 / ms,
-        });
-        SeriesResult {
-            name: format!("{kernel} · {}", implementation.label()),
-            kernel: kernel.into(),
-            implementation,
-            element: "f32".into(),
-            element_bytes: 4,
-            points: vec![p],
-        }
-    };
+    let one =
+        |kernel: &str, implementation: Implementation, ms: f64| timed_series(kernel, implementation, 60989, ms, 270.0);
     let mut sweep = r.experiments[0].clone();
     sweep.experiment = "matvec".into();
     sweep.parameter = "height".into();
