@@ -60,9 +60,10 @@ pub enum Error {
         "interrupted: stopped after the point in progress; partial report written to {report} (incomplete: {incomplete})"
     )]
     Interrupted { report: String, incomplete: String },
-    /// Something this machine lacks (NVRTC, cuBLAS, mapped host memory): a self-test check is skipped.
+    /// Something this machine lacks (NVRTC, cuBLAS, mapped host memory, a second GPU): what needs it is
+    /// *waived* with this reason, never failed.
     #[error("{0}")]
-    NotAvailable(String),
+    Waived(String),
     /// Plot rendering.
     #[error("plotting {0}")]
     Plot(String),

@@ -1,12 +1,18 @@
 //! ptxsuite: CUDA kernels written in Rust, compiled to PTX, measured on the GPU.
 //!
-//! Layers, bottom up (modelled on cudarc's `sys → result → safe`):
+//! Layers, bottom up (imports run downwards only; modelled on cudarc's
+//! `sys → result → safe`):
 //! * [`gpu`]: RAII wrappers over the CUDA driver API (context, module with JIT
-//!   logs, kernels with their resource use, device buffers, event timers).
-//! * [`launchers`]: one typed, bounds-checked launcher per kernel.
-//! * [`experiments`]: the registry of sweeps the guide describes, timed and verified.
-//! * [`report`]: JSON, Markdown and SVG output.
-//! * [`selftest`]: every kernel and host path once, small, against the references.
+//!   logs, kernels with their resource use, buffers, events, cuBLAS handle):
+//!   a pure driver layer.
+//! * [`testbed`]: the devices under test and the implementations loaded on
+//!   them (the Rust PTX, the CUDA C twins, cuBLAS).
+//! * [`launchers`]: one typed, bounds-checked launcher per kernel, and per
+//!   kernel family its description and its runners, one per programming model.
+//! * [`reference`]: CPU references and the tolerance rule.
+//! * [`report`]: the typed results (schema v2), JSON, Markdown and SVG.
+//! * [`experiments`]: the registry; each experiment one file.
+//! * [`selftest`] and [`commands`]: the command line.
 //!
 //! The kernels themselves live in the `kernels-gpu` crate; [`emulator`] runs
 //! them on the CPU.
@@ -17,12 +23,18 @@ pub mod copy_element;
 pub mod error;
 pub mod experiments;
 pub mod gpu;
+pub mod input_values;
 pub mod launchers;
 pub mod ptx;
+pub mod published_figures;
 pub mod reference;
 pub mod report;
+pub mod run_settings;
 pub mod selftest;
 pub mod stats;
+pub mod stop_signal;
+pub mod testbed;
+pub mod timing;
 
 pub use error::{Error, Result};
 pub use kernels_gpu::{device, emulator};

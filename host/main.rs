@@ -1,12 +1,17 @@
 //! The `ptxsuite` command line.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use ptxsuite::Error;
 use ptxsuite::commands::{self, RunOptions};
-use ptxsuite::experiments::{EXPERIMENTS, RunSettings};
+use ptxsuite::experiments::EXPERIMENTS;
+use ptxsuite::run_settings::{
+    BUFFER_MIB_RANGE, MAX_KERNEL_TIMEOUT_S, MIN_KERNEL_TIMEOUT_S, REPS_RANGE, RunSettings, SAMPLES_RANGE,
+};
+use ptxsuite::testbed::{DeviceSelection, ImplementationSet};
 
 /// CUDA kernels written in Rust, measured on your GPU against the CUDA C Best Practices Guide.
 #[derive(Parser)]
@@ -16,13 +21,52 @@ struct Cli {
     command: Command,
 }
 
+fn kernel_timeout(text: &str) -> Result<f64, String> {
+    let seconds: f64 = text
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
+    if seconds.is_finite() && (MIN_KERNEL_TIMEOUT_S..=MAX_KERNEL_TIMEOUT_S).contains(&seconds) {
+        Ok(seconds)
+    } else {
+        Err(format!(
+            "{text} is not in {MIN_KERNEL_TIMEOUT_S}..={MAX_KERNEL_TIMEOUT_S} seconds"
+        ))
+    }
+}
+
+fn size_mib(text: &str) -> Result<u64, String> {
+    let (low, high) = (*BUFFER_MIB_RANGE.start(), *BUFFER_MIB_RANGE.end());
+    match text.trim().parse::<i128>() {
+        Ok(v) if (low as i128..=high as i128).contains(&v) => Ok(v as u64),
+        Ok(_) => Err(format!("{text} is not in {low}..={high}")),
+        Err(_) => Err(format!("{text:?} is not a whole number of MiB ({low}..={high})")),
+    }
+}
+
+fn devices(text: &str) -> Result<DeviceSelection, String> {
+    DeviceSelection::parse(text).map_err(|e| e.to_string())
+}
+
+fn implementations(text: &str) -> Result<ImplementationSet, String> {
+    ImplementationSet::parse(text).map_err(|e| e.to_string())
+}
+
+fn threshold(text: &str) -> Result<f64, String> {
+    let percent: f64 = text.parse().map_err(|_| format!("{text:?} is not a number"))?;
+    if percent.is_finite() && (0.0..100.0).contains(&percent) {
+        Ok(percent)
+    } else {
+        Err(format!("{text} is not a percentage in [0, 100)"))
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
-    /// Show the GPU, its theoretical bandwidth, the PTX target and each kernel's resource use.
+    /// Show each GPU, its theoretical bandwidth, the PTX target and each kernel's resource use.
     Info {
-        /// CUDA device index.
-        #[arg(long, default_value_t = 0)]
-        device: usize,
+        /// CUDA device index, a list (0,2) or all.
+        #[arg(long, default_value = "0", value_parser = devices, allow_hyphen_values = true)]
+        device: DeviceSelection,
         /// Print JSON instead of a table.
         #[arg(long)]
         json: bool,
@@ -35,34 +79,40 @@ enum Command {
         /// Output directory.
         #[arg(long, default_value = "report")]
         out: PathBuf,
-        /// CUDA device index.
-        #[arg(long, default_value_t = 0)]
-        device: usize,
-        /// Size of each buffer in MiB (default: 8 × the GPU's L2, at least 64).
-        #[arg(long)]
+        /// CUDA device index, a list (0,2) or all: single-GPU experiments run on each in turn.
+        #[arg(long, default_value = "0", value_parser = devices, allow_hyphen_values = true)]
+        device: DeviceSelection,
+        /// Implementations to measure: rust, cuda-c, opencl, cublas, copy-engine (comma-separated) or all.
+        #[arg(long = "impl", default_value = "all", value_parser = implementations)]
+        implementations: ImplementationSet,
+        /// Size of each buffer in MiB, 1..=8191 (default: 8 × the GPU's L2, at least 64).
+        #[arg(long, value_parser = size_mib, allow_negative_numbers = true)]
         size_mib: Option<u64>,
-        /// Launches between the two timing events of a sample.
-        #[arg(long, default_value_t = RunSettings::default().reps)]
+        /// Launches between the two timing events of a sample, 1..=10000.
+        #[arg(long, default_value_t = RunSettings::default().reps, value_parser = clap::value_parser!(u32).range(*REPS_RANGE.start() as i64..=*REPS_RANGE.end() as i64), allow_negative_numbers = true)]
         reps: u32,
-        /// Samples per point (min / median / max are reported).
-        #[arg(long, default_value_t = RunSettings::default().samples)]
+        /// Samples per point (min / median / max are reported), 1..=1000.
+        #[arg(long, default_value_t = RunSettings::default().samples, value_parser = clap::value_parser!(u32).range(*SAMPLES_RANGE.start() as i64..=*SAMPLES_RANGE.end() as i64), allow_negative_numbers = true)]
         samples: u32,
-        /// Longest wait for the GPU, in seconds: a kernel still running then is reported and the run stops
-        /// (a partial report is written).
-        #[arg(long, default_value_t = RunSettings::default().kernel_timeout_s, value_name = "SECONDS")]
+        /// Longest wait for the GPU, 0.001..=86400 seconds: a kernel still running then is reported and the run
+        /// stops (a partial report is written).
+        #[arg(long, default_value_t = RunSettings::default().kernel_timeout_s, value_name = "SECONDS", value_parser = kernel_timeout, allow_negative_numbers = true)]
         kernel_timeout: f64,
     },
     /// Run every kernel and host path once at small sizes and check each against the CPU reference
     /// (quick; meant for compute-sanitizer too).
     Selftest {
-        /// CUDA device index.
-        #[arg(long, default_value_t = 0)]
-        device: usize,
-        /// Longest wait for the GPU, in seconds.
-        #[arg(long, default_value_t = RunSettings::default().kernel_timeout_s, value_name = "SECONDS")]
+        /// CUDA device index, a list or all (peer checks need two).
+        #[arg(long, default_value = "0", value_parser = devices, allow_hyphen_values = true)]
+        device: DeviceSelection,
+        /// Implementations to check (as for `run`).
+        #[arg(long = "impl", default_value = "all", value_parser = implementations)]
+        implementations: ImplementationSet,
+        /// Longest wait for the GPU, 0.001..=86400 seconds.
+        #[arg(long, default_value_t = RunSettings::default().kernel_timeout_s, value_name = "SECONDS", value_parser = kernel_timeout, allow_negative_numbers = true)]
         kernel_timeout: f64,
     },
-    /// Re-render report.md and the SVG plots from a report.json.
+    /// Write report.md and the SVG plots of a report.json (never the report.json itself).
     Render {
         /// A report.json written by `ptxsuite run`.
         report: PathBuf,
@@ -70,14 +120,15 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
-    /// Compare two report.json files point by point; exit code 3 if any point regressed.
+    /// Compare two report.json files point by point; exit code 3 if any point regressed, 4 if the new report
+    /// lost coverage (experiments, series or points the old one had, or a partial run).
     Compare {
         /// The baseline report.
         old: PathBuf,
         /// The report to check.
         new: PathBuf,
-        /// Percent slowdown counted as a regression.
-        #[arg(long, default_value_t = 5.0)]
+        /// Percent slowdown counted as a regression, in [0, 100).
+        #[arg(long, default_value_t = 5.0, value_parser = threshold, allow_negative_numbers = true)]
         threshold: f64,
         /// Also write the full per-point table as Markdown here.
         #[arg(long)]
@@ -89,15 +140,57 @@ enum Command {
 
 /// Exit code of `compare` when a point regressed (1 is for errors, 2 for usage).
 const REGRESSION_EXIT: u8 = 3;
+/// Exit code of `compare` when the new report covers less than the old one (and nothing regressed).
+const LOST_COVERAGE_EXIT: u8 = 4;
+
+/// Writes `text` to standard output. A closed pipe ends quietly with `code`
+/// (as Unix tools do); any other failure (a full disk) is a one-line error.
+fn emit(text: &str, code: ExitCode) -> ExitCode {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => code,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => code,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "error: cannot write to standard output: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The exit code and message of an error.
+fn failure(error: &Error) -> ExitCode {
+    match error {
+        Error::Interrupted { .. } => {
+            let _ = writeln!(std::io::stderr(), "{error}");
+            ExitCode::from(commands::INTERRUPTED_EXIT as u8)
+        }
+        _ => {
+            let _ = writeln!(std::io::stderr(), "error: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn list() -> String {
+    let width = EXPERIMENTS.iter().map(|e| e.name().len()).max().unwrap_or(0);
+    EXPERIMENTS
+        .iter()
+        .map(|e| format!("{:<width$}  {} — {}\n", e.name(), e.title(), e.source()))
+        .collect()
+}
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let outcome = match cli.command {
-        Command::Info { device, json } => commands::info(device, json),
+    let (text, outcome) = match cli.command {
+        Command::Info { device, json } => match commands::info(&device, json) {
+            Ok(text) => (text, Ok(())),
+            Err(e) => (String::new(), Err(e)),
+        },
         Command::Run {
             only,
             out,
             device,
+            implementations,
             size_mib,
             reps,
             samples,
@@ -111,17 +204,28 @@ fn main() -> ExitCode {
                 ..RunSettings::default()
             };
             if let Err(error) = commands::stop_on_ctrl_c(&settings.stop) {
-                eprintln!("warning: {error}; Ctrl-C will end the run without a report");
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "warning: {error}; Ctrl-C will end the run without a report"
+                );
             }
             commands::run(&RunOptions {
                 only,
                 out_dir: out,
-                device,
+                devices: device,
+                implementations,
                 settings,
             })
         }
-        Command::Selftest { device, kernel_timeout } => commands::selftest(device, kernel_timeout),
-        Command::Render { report, out } => commands::render(&report, out.as_deref()),
+        Command::Selftest {
+            device,
+            implementations,
+            kernel_timeout,
+        } => commands::selftest(&device, &implementations, kernel_timeout),
+        Command::Render { report, out } => match commands::render(&report, out.as_deref()) {
+            Ok(text) => (text, Ok(())),
+            Err(e) => (String::new(), Err(e)),
+        },
         Command::Compare {
             old,
             new,
@@ -130,36 +234,23 @@ fn main() -> ExitCode {
         } => {
             return match commands::compare(&old, &new, threshold, markdown.as_deref()) {
                 Ok(comparison) => {
-                    print!("{}", comparison.text);
-                    if comparison.regressions > 0 {
+                    let code = if comparison.regressions > 0 {
                         ExitCode::from(REGRESSION_EXIT)
+                    } else if comparison.lost_coverage {
+                        ExitCode::from(LOST_COVERAGE_EXIT)
                     } else {
                         ExitCode::SUCCESS
-                    }
+                    };
+                    emit(&comparison.text, code)
                 }
-                Err(error) => {
-                    eprintln!("error: {error}");
-                    ExitCode::FAILURE
-                }
+                Err(error) => failure(&error),
             };
         }
-        Command::List => Ok(EXPERIMENTS
-            .iter()
-            .map(|e| format!("{:<10} {} — {}\n", e.name, e.title, e.guide_section))
-            .collect()),
+        Command::List => (list(), Ok(())),
     };
+    let code = emit(&text, ExitCode::SUCCESS);
     match outcome {
-        Ok(text) => {
-            print!("{text}");
-            ExitCode::SUCCESS
-        }
-        Err(error @ Error::Interrupted { .. }) => {
-            eprintln!("{error}");
-            ExitCode::from(commands::INTERRUPTED_EXIT as u8)
-        }
-        Err(error) => {
-            eprintln!("error: {error}");
-            ExitCode::FAILURE
-        }
+        Ok(()) => code,
+        Err(error) => failure(&error),
     }
 }

@@ -1,7 +1,7 @@
 //! The guide's shared-memory matrix multiplies (Listings 3.7–3.11) in the
 //! CPU emulator against the CPU reference (error within 1e-5 of Σ|a·b|).
 
-use kernels_gpu::shared_memory::{
+use kernels_gpu::guide_multiply::{
     TILE_DIM, coalesced_multiply, coalesced_multiply_aat, coalesced_multiply_aat_padded, shared_ab_multiply,
     simple_multiply, simple_multiply_aat, tile_bytes,
 };

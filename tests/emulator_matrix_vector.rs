@@ -49,7 +49,7 @@ fn run(version: Version, shared: bool, width: u32, height: u32, blocks: u32, blo
         .unwrap_or_else(|e| panic!("{width}x{height} on {blocks}x{block}: {e}"));
     }
     let (expected, scale) = matvec(&m, width as usize, height as usize, &v);
-    if let Some(why) = matvec_mismatch(&w, &expected, &scale) {
+    if let Some(why) = matvec_mismatch(&w, &expected, &scale, width as usize) {
         panic!("{width}x{height} on {blocks}x{block}: {why}");
     }
     w

@@ -113,7 +113,7 @@ fn matrix_vector_versions_agree_with_the_reference_on_random_shapes() {
                 emu.launch(config, || unsafe { version(pm, width, height, pv, pw) })
                     .unwrap_or_else(|e| panic!("case {case} {name}: {e}"));
             }
-            if let Some(why) = reference::matvec_mismatch(&w, &expected, &scale) {
+            if let Some(why) = reference::matvec_mismatch(&w, &expected, &scale, width as usize) {
                 panic!("case {case} {name} ({height}x{width} on {blocks}x{block}): {why}");
             }
         }

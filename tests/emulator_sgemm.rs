@@ -1,4 +1,4 @@
-//! The general matrix multiplies (`kernels_gpu::matrix_multiply`) in the CPU
+//! The general matrix multiplies (`kernels_gpu::sgemm`) in the CPU
 //! emulator against the f64 CPU reference: every element within
 //! 1e-5 · Σ|a·b| of it, on shapes that are and are not multiples of the
 //! tiles. Buffers are registered at exactly `m·k`, `k·n` and `m·n` elements
@@ -9,7 +9,7 @@ mod support;
 
 use half::f16;
 use kernels_gpu::device::{F32x4, f16_bits_to_f32};
-use kernels_gpu::matrix_multiply::{
+use kernels_gpu::sgemm::{
     SGEMM_BK, SGEMM_BM, SGEMM_BN, SGEMM_THREADS, TILED_SGEMM_TILE, hgemm_f16_storage, hgemm_f16_storage_whole_tiles,
     sgemm_register_blocked, sgemm_register_blocked_whole_tiles, sgemm_shared_bytes, tiled_sgemm,
     tiled_sgemm_shared_bytes,

@@ -5,23 +5,15 @@
 
 mod gpu_support;
 
-use gpu_support::{gpu_or_skip, note_skipped};
+use gpu_support::{gpu_or_skip, implementations, note_skipped};
 use half::f16;
 use kernels_gpu::device::F32x4;
 use ptxsuite::copy_element::{CopyElement, pattern as element_pattern};
-use ptxsuite::gpu::{DeviceBuffer, EventTimer, Gpu, Implementation, TextureObject};
+use ptxsuite::gpu::{DeviceBuffer, EventTimer, Gpu, TextureObject};
+use ptxsuite::testbed::{DeviceUnderTest, Implementation};
 use ptxsuite::{Error, launchers, reference};
 
 const SENTINEL: f32 = -1.0;
-
-/// Rust, and CUDA C when NVRTC is there (a GPU machine without it says so).
-fn implementations(gpu: &Gpu) -> Vec<Implementation> {
-    let (implementations, note) = gpu.kernel_implementations();
-    if let Some(why) = note {
-        note_skipped(&format!("CUDA C twins skipped: {why}"));
-    }
-    implementations
-}
 
 fn pattern(len: usize) -> Vec<f32> {
     (0..len).map(|i| (i % 1_000_003) as f32 + 0.25).collect()
@@ -29,21 +21,21 @@ fn pattern(len: usize) -> Vec<f32> {
 
 #[test]
 fn gpu_offset_copy_matches_reference() {
-    let Some(gpu) = gpu_or_skip("gpu_offset_copy_matches_reference") else {
+    let Some(dut) = gpu_or_skip("gpu_offset_copy_matches_reference") else {
         return;
     };
     let threads = 1 << 20;
     let len = threads + 32 + 100; // a tail past the last offset, not a multiple of the block
     let input = pattern(len);
-    let idata = DeviceBuffer::from_host(&gpu, &input).unwrap();
-    let mut odata = DeviceBuffer::<f32>::uninit(&gpu, len).unwrap();
-    for (imp, offset) in implementations(&gpu)
+    let idata = DeviceBuffer::from_host(dut.gpu(), &input).unwrap();
+    let mut odata = DeviceBuffer::<f32>::uninit(dut.gpu(), len).unwrap();
+    for (imp, offset) in implementations(&dut)
         .into_iter()
         .flat_map(|i| [0, 1, 7, 8, 15, 16, 17, 31, 32].map(|o| (i, o)))
     {
         odata.fill(SENTINEL).unwrap();
-        launchers::offset_copy(&gpu, imp, &mut odata, &idata, threads as u64, offset).unwrap();
-        gpu.synchronize().unwrap();
+        launchers::offset_copy(&dut, imp, &mut odata, &idata, threads as u64, offset).unwrap();
+        dut.gpu().synchronize().unwrap();
         let got = odata.to_host().unwrap();
         let mut expected = vec![SENTINEL; len];
         reference::offset_copy(&mut expected, &input, threads, offset as usize);
@@ -56,21 +48,21 @@ fn gpu_offset_copy_matches_reference() {
 
 #[test]
 fn gpu_stride_copy_matches_reference() {
-    let Some(gpu) = gpu_or_skip("gpu_stride_copy_matches_reference") else {
+    let Some(dut) = gpu_or_skip("gpu_stride_copy_matches_reference") else {
         return;
     };
     let len = (1 << 22) + 3;
     let input = pattern(len);
-    let idata = DeviceBuffer::from_host(&gpu, &input).unwrap();
-    let mut odata = DeviceBuffer::<f32>::uninit(&gpu, len).unwrap();
-    for (imp, stride) in implementations(&gpu)
+    let idata = DeviceBuffer::from_host(dut.gpu(), &input).unwrap();
+    let mut odata = DeviceBuffer::<f32>::uninit(dut.gpu(), len).unwrap();
+    for (imp, stride) in implementations(&dut)
         .into_iter()
         .flat_map(|i| [1usize, 2, 3, 8, 16, 31, 32].map(|s| (i, s)))
     {
         let threads = len / stride / 256 * 256;
         odata.fill(SENTINEL).unwrap();
-        launchers::stride_copy(&gpu, imp, &mut odata, &idata, threads as u64, stride as i32).unwrap();
-        gpu.synchronize().unwrap();
+        launchers::stride_copy(&dut, imp, &mut odata, &idata, threads as u64, stride as i32).unwrap();
+        dut.gpu().synchronize().unwrap();
         let got = odata.to_host().unwrap();
         let mut expected = vec![SENTINEL; len];
         reference::stride_copy(&mut expected, &input, threads, stride);
@@ -83,13 +75,13 @@ fn gpu_stride_copy_matches_reference() {
 
 #[test]
 fn gpu_launchers_refuse_out_of_bounds_launches() {
-    let Some(gpu) = gpu_or_skip("gpu_launchers_refuse_out_of_bounds_launches") else {
+    let Some(dut) = gpu_or_skip("gpu_launchers_refuse_out_of_bounds_launches") else {
         return;
     };
-    let idata = DeviceBuffer::from_host(&gpu, &pattern(1024)).unwrap();
-    let mut odata = DeviceBuffer::<f32>::uninit(&gpu, 1024).unwrap();
+    let idata = DeviceBuffer::from_host(dut.gpu(), &pattern(1024)).unwrap();
+    let mut odata = DeviceBuffer::<f32>::uninit(dut.gpu(), 1024).unwrap();
     let imp = Implementation::Rust;
-    let err = launchers::offset_copy(&gpu, imp, &mut odata, &idata, 1024, 1).unwrap_err();
+    let err = launchers::offset_copy(&dut, imp, &mut odata, &idata, 1024, 1).unwrap_err();
     assert!(
         matches!(
             err,
@@ -100,7 +92,7 @@ fn gpu_launchers_refuse_out_of_bounds_launches() {
         ),
         "{err}"
     );
-    let err = launchers::stride_copy(&gpu, imp, &mut odata, &idata, 512, 3).unwrap_err(); // touches 1533
+    let err = launchers::stride_copy(&dut, imp, &mut odata, &idata, 512, 3).unwrap_err(); // touches 1533
     assert!(
         matches!(
             err,
@@ -112,8 +104,8 @@ fn gpu_launchers_refuse_out_of_bounds_launches() {
         "{err}"
     );
     // The context is still healthy: nothing was launched.
-    launchers::offset_copy(&gpu, imp, &mut odata, &idata, 768, 256).unwrap();
-    gpu.synchronize().unwrap();
+    launchers::offset_copy(&dut, imp, &mut odata, &idata, 768, 256).unwrap();
+    dut.gpu().synchronize().unwrap();
 }
 
 #[test]
@@ -122,7 +114,9 @@ fn gpu_rejected_ptx_reports_the_jit_log() {
         return;
     }
     let broken = ".version 7.0\n.target sm_75\n.address_size 64\n.visible .entry broken() { bogus.instruction; }\n";
-    let err = Gpu::open_with_ptx(0, broken).err().expect("broken PTX must not load");
+    let err = DeviceUnderTest::with_ptx(0, broken)
+        .err()
+        .expect("broken PTX must not load");
     match &err {
         Error::ModuleLoad { log, .. } => assert!(!log.is_empty(), "the JIT error log should explain: {err}"),
         other => panic!("expected ModuleLoad, got {other}"),
@@ -131,11 +125,11 @@ fn gpu_rejected_ptx_reports_the_jit_log() {
 
 #[test]
 fn gpu_kernels_report_resources_and_occupancy() {
-    let Some(gpu) = gpu_or_skip("gpu_kernels_report_resources_and_occupancy") else {
+    let Some(dut) = gpu_or_skip("gpu_kernels_report_resources_and_occupancy") else {
         return;
     };
     for name in ["offset_copy", "stride_copy"] {
-        let kernel = gpu.kernel(name).unwrap();
+        let kernel = dut.kernel(Implementation::Rust, name).unwrap();
         let r = kernel.resources();
         assert!(
             r.registers_per_thread > 0 && r.registers_per_thread <= 255,
@@ -144,23 +138,26 @@ fn gpu_kernels_report_resources_and_occupancy() {
         assert_eq!(r.local_bytes_per_thread, 0, "{name} spills");
         assert!(kernel.max_active_blocks_per_sm(256, 0).unwrap() >= 1);
     }
-    assert!(gpu.info().theoretical_bandwidth_gbps > 0.0);
-    assert!(matches!(gpu.kernel("no_such_kernel"), Err(Error::MissingKernel(_))));
+    assert!(dut.info().theoretical_bandwidth_gbps > 0.0);
+    assert!(matches!(
+        dut.kernel(Implementation::Rust, "no_such_kernel"),
+        Err(Error::MissingKernel(_))
+    ));
 }
 
 #[test]
 fn gpu_event_timer_measures_positive_time() {
-    let Some(gpu) = gpu_or_skip("gpu_event_timer_measures_positive_time") else {
+    let Some(dut) = gpu_or_skip("gpu_event_timer_measures_positive_time") else {
         return;
     };
     let len = 1 << 24;
-    let idata = DeviceBuffer::from_host(&gpu, &vec![1.0f32; len]).unwrap();
-    let mut odata = DeviceBuffer::<f32>::uninit(&gpu, len).unwrap();
-    let timer = EventTimer::new(&gpu).unwrap();
+    let idata = DeviceBuffer::from_host(dut.gpu(), &vec![1.0f32; len]).unwrap();
+    let mut odata = DeviceBuffer::<f32>::uninit(dut.gpu(), len).unwrap();
+    let timer = EventTimer::new(dut.gpu()).unwrap();
     let ms = timer
-        .time_ms(gpu.stream(), || {
+        .time_ms(dut.gpu().stream(), || {
             for _ in 0..5 {
-                launchers::offset_copy(&gpu, Implementation::Rust, &mut odata, &idata, len as u64, 0)?;
+                launchers::offset_copy(&dut, Implementation::Rust, &mut odata, &idata, len as u64, 0)?;
             }
             Ok(())
         })
@@ -179,21 +176,21 @@ fn gpu_bad_device_index_is_an_error() {
 
 #[test]
 fn gpu_shift_and_texture_shift_copies_match_reference() {
-    let Some(gpu) = gpu_or_skip("gpu_shift_and_texture_shift_copies_match_reference") else {
+    let Some(dut) = gpu_or_skip("gpu_shift_and_texture_shift_copies_match_reference") else {
         return;
     };
     let threads = 1 << 20;
     let len = threads + 32;
     let input = pattern(len);
-    let idata = DeviceBuffer::from_host(&gpu, &input).unwrap();
-    let texture = TextureObject::over(&gpu, &idata).unwrap();
-    let mut odata = DeviceBuffer::<f32>::uninit(&gpu, len).unwrap();
-    for imp in implementations(&gpu) {
+    let idata = DeviceBuffer::from_host(dut.gpu(), &input).unwrap();
+    let texture = TextureObject::over(dut.gpu(), &idata).unwrap();
+    let mut odata = DeviceBuffer::<f32>::uninit(dut.gpu(), len).unwrap();
+    for imp in implementations(&dut) {
         for shift in [0, 1, 8, 17, 32] {
             let mut expected = vec![SENTINEL; len];
             reference::shift_copy(&mut expected, &input, threads, shift as usize);
             odata.fill(SENTINEL).unwrap();
-            launchers::shift_copy(&gpu, imp, &mut odata, &idata, threads as u64, shift).unwrap();
+            launchers::shift_copy(&dut, imp, &mut odata, &idata, threads as u64, shift).unwrap();
             assert!(odata.to_host().unwrap() == expected, "{imp:?} shift_copy {shift}");
 
             // A texture over the whole input: texels past its end read 0; shift 64 reaches past it.
@@ -201,7 +198,7 @@ fn gpu_shift_and_texture_shift_copies_match_reference() {
                 let mut expected = vec![SENTINEL; len];
                 reference::texture_shift_copy(&mut expected, &input, threads, tex_shift as usize);
                 odata.fill(SENTINEL).unwrap();
-                launchers::texture_shift_copy(&gpu, imp, &mut odata, &texture, threads as u64, tex_shift).unwrap();
+                launchers::texture_shift_copy(&dut, imp, &mut odata, &texture, threads as u64, tex_shift).unwrap();
                 assert!(
                     odata.to_host().unwrap() == expected,
                     "{imp:?} texture_shift_copy {tex_shift}"
@@ -211,18 +208,18 @@ fn gpu_shift_and_texture_shift_copies_match_reference() {
     }
 }
 
-fn check_widths<T: CopyElement + PartialEq>(gpu: &Gpu) {
+fn check_widths<T: CopyElement + PartialEq + 'static>(dut: &DeviceUnderTest) {
     let threads = 1 << 18;
     let len = threads * 33 + 5; // room for stride 32 and offset 32
     let input: Vec<T> = element_pattern(len);
-    let idata = DeviceBuffer::from_host(gpu, &input).unwrap();
-    let mut odata = DeviceBuffer::<T>::uninit(gpu, len).unwrap();
-    for imp in implementations(gpu) {
+    let idata = DeviceBuffer::from_host(dut.gpu(), &input).unwrap();
+    let mut odata = DeviceBuffer::<T>::uninit(dut.gpu(), len).unwrap();
+    for imp in implementations(dut) {
         for param in [1, 2, 7, 32] {
             let mut expected = vec![T::SENTINEL; len];
             reference::offset_copy(&mut expected, &input, threads, param as usize);
             odata.fill(T::SENTINEL).unwrap();
-            launchers::offset_copy(gpu, imp, &mut odata, &idata, threads as u64, param).unwrap();
+            launchers::offset_copy(dut, imp, &mut odata, &idata, threads as u64, param).unwrap();
             assert!(
                 odata.to_host().unwrap() == expected,
                 "{imp:?} {} offset {param}",
@@ -232,7 +229,7 @@ fn check_widths<T: CopyElement + PartialEq>(gpu: &Gpu) {
             let mut expected = vec![T::SENTINEL; len];
             reference::stride_copy(&mut expected, &input, threads, param as usize);
             odata.fill(T::SENTINEL).unwrap();
-            launchers::stride_copy(gpu, imp, &mut odata, &idata, threads as u64, param).unwrap();
+            launchers::stride_copy(dut, imp, &mut odata, &idata, threads as u64, param).unwrap();
             assert!(
                 odata.to_host().unwrap() == expected,
                 "{imp:?} {} stride {param}",
@@ -244,45 +241,44 @@ fn check_widths<T: CopyElement + PartialEq>(gpu: &Gpu) {
 
 #[test]
 fn gpu_offset_and_stride_copies_of_every_width_match_reference() {
-    let Some(gpu) = gpu_or_skip("gpu_offset_and_stride_copies_of_every_width_match_reference") else {
+    let Some(dut) = gpu_or_skip("gpu_offset_and_stride_copies_of_every_width_match_reference") else {
         return;
     };
-    check_widths::<f16>(&gpu);
-    check_widths::<f64>(&gpu);
-    check_widths::<F32x4>(&gpu);
+    check_widths::<f16>(&dut);
+    check_widths::<f64>(&dut);
+    check_widths::<F32x4>(&dut);
 }
 
 #[test]
 fn gpu_vector_and_driver_copies_match_reference() {
-    let Some(gpu) = gpu_or_skip("gpu_vector_and_driver_copies_match_reference") else {
+    let Some(dut) = gpu_or_skip("gpu_vector_and_driver_copies_match_reference") else {
         return;
     };
     let len = (1 << 22) + 7;
     let input = pattern(len);
-    let idata = DeviceBuffer::from_host(&gpu, &input).unwrap();
-    let mut odata = DeviceBuffer::<f32>::uninit(&gpu, len).unwrap();
+    let idata = DeviceBuffer::from_host(dut.gpu(), &input).unwrap();
+    let mut odata = DeviceBuffer::<f32>::uninit(dut.gpu(), len).unwrap();
     for n in [1u64, 5, 4096, (1 << 22) + 3, len as u64] {
         let mut expected = vec![SENTINEL; len];
         reference::copy_prefix(&mut expected, &input, n as usize, 0);
-        for imp in implementations(&gpu) {
+        for imp in implementations(&dut) {
             odata.fill(SENTINEL).unwrap();
-            launchers::vector_copy(&gpu, imp, &mut odata, &idata, n).unwrap();
+            launchers::vector_copy(&dut, imp, &mut odata, &idata, n).unwrap();
             assert!(odata.to_host().unwrap() == expected, "{imp:?} vector_copy of {n}");
         }
         odata.fill(SENTINEL).unwrap();
         launchers::driver_copy(&mut odata, &idata, n).unwrap();
-        gpu.synchronize().unwrap();
+        dut.gpu().synchronize().unwrap();
         assert!(odata.to_host().unwrap() == expected, "cuMemcpyDtoD of {n}");
     }
-    let err = launchers::vector_copy(&gpu, Implementation::Rust, &mut odata, &idata, len as u64 + 1).unwrap_err();
+    let err = launchers::vector_copy(&dut, Implementation::Rust, &mut odata, &idata, len as u64 + 1).unwrap_err();
     assert!(matches!(err, Error::InvalidLaunch { .. }), "{err}");
 }
 
 #[test]
 fn gpu_matvec_versions_and_cublas_match_reference() {
-    use ptxsuite::gpu::CublasHandle;
     use ptxsuite::launchers::{MatVecVersion, matvec};
-    let Some(gpu) = gpu_or_skip("gpu_matvec_versions_and_cublas_match_reference") else {
+    let Some(dut) = gpu_or_skip("gpu_matvec_versions_and_cublas_match_reference") else {
         return;
     };
     for (width, height) in [(1100u32, 6099u32), (333, 1000), (4096, 257)] {
@@ -293,33 +289,34 @@ fn gpu_matvec_versions_and_cublas_match_reference() {
             .map(|i| ((i * 13) % 17) as f32 / 8.0 - 1.0)
             .collect();
         let (expected, scale) = reference::matvec(&m_host, width as usize, height as usize, &v_host);
-        let m = DeviceBuffer::from_host(&gpu, &m_host).unwrap();
-        let v = DeviceBuffer::from_host(&gpu, &v_host).unwrap();
-        let mut w = DeviceBuffer::<f32>::uninit(&gpu, height as usize).unwrap();
-        for imp in implementations(&gpu) {
+        let m = DeviceBuffer::from_host(dut.gpu(), &m_host).unwrap();
+        let v = DeviceBuffer::from_host(dut.gpu(), &v_host).unwrap();
+        let mut w = DeviceBuffer::<f32>::uninit(dut.gpu(), height as usize).unwrap();
+        for imp in implementations(&dut) {
             for version in MatVecVersion::ALL {
                 w.fill(f32::NAN).unwrap();
-                matvec(&gpu, imp, version, &m, width, height, &v, &mut w).unwrap();
+                matvec(&dut, imp, version, &m, width, height, &v, &mut w).unwrap();
                 let got = w.to_host().unwrap();
-                if let Some(why) = reference::matvec_mismatch(&got, &expected, &scale) {
+                if let Some(why) = reference::matvec_mismatch(&got, &expected, &scale, width as usize) {
                     panic!("{imp:?} {version:?} {height}x{width}: {why}");
                 }
             }
         }
-        match CublasHandle::new(&gpu) {
+        match dut.cublas() {
             Ok(cublas) => {
                 w.fill(f32::NAN).unwrap();
-                cublas.sgemv_row_major(&m, width, height, &v, &mut w).unwrap();
+                launchers::cublas_sgemv(cublas, &m, (width, height), &v, &mut w).unwrap();
+                dut.gpu().synchronize().unwrap();
                 let got = w.to_host().unwrap();
                 assert!(
-                    reference::matvec_mismatch(&got, &expected, &scale).is_none(),
+                    reference::matvec_mismatch(&got, &expected, &scale, width as usize).is_none(),
                     "cuBLAS {height}x{width}"
                 );
             }
             Err(why) => note_skipped(&format!("cuBLAS check skipped: {why}")),
         }
         let err = matvec(
-            &gpu,
+            &dut,
             Implementation::Rust,
             MatVecVersion::WarpShuffle,
             &m,
@@ -338,13 +335,13 @@ fn gpu_matvec_versions_and_cublas_match_reference() {
 #[test]
 fn gpu_pinned_buffers_transfer_both_ways() {
     use ptxsuite::gpu::{HostMemoryKind, PinnedBuffer};
-    let Some(gpu) = gpu_or_skip("gpu_pinned_buffers_transfer_both_ways") else {
+    let Some(dut) = gpu_or_skip("gpu_pinned_buffers_transfer_both_ways") else {
         return;
     };
     let len = (1 << 20) + 3;
     let data = pattern(len);
     assert!(
-        PinnedBuffer::<f32>::new(&gpu, len, HostMemoryKind::Pageable).is_err(),
+        PinnedBuffer::<f32>::new(dut.gpu(), len, HostMemoryKind::Pageable).is_err(),
         "pageable is a Vec"
     );
     for kind in [
@@ -352,53 +349,53 @@ fn gpu_pinned_buffers_transfer_both_ways() {
         HostMemoryKind::WriteCombined,
         HostMemoryKind::Mapped,
     ] {
-        if kind == HostMemoryKind::Mapped && !gpu.info().can_map_host_memory {
+        if kind == HostMemoryKind::Mapped && !dut.info().can_map_host_memory {
             note_skipped("mapped memory skipped: the device cannot map host memory");
             continue;
         }
-        let mut host = PinnedBuffer::<f32>::new(&gpu, len, kind).unwrap();
+        let mut host = PinnedBuffer::<f32>::new(dut.gpu(), len, kind).unwrap();
         host.as_mut_slice().copy_from_slice(&data);
-        let mut device = DeviceBuffer::<f32>::uninit(&gpu, len).unwrap();
+        let mut device = DeviceBuffer::<f32>::uninit(dut.gpu(), len).unwrap();
         // SAFETY: nothing touches either buffer before the synchronization below.
-        unsafe { host.upload_async(0..len, &mut device, gpu.stream()).unwrap() };
-        gpu.synchronize().unwrap();
+        unsafe { host.upload_async(0..len, &mut device, dut.gpu().stream()).unwrap() };
+        dut.gpu().synchronize().unwrap();
         assert!(device.to_host().unwrap() == data, "{kind:?} upload");
         host.as_mut_slice().fill(0.0);
         // SAFETY: as above.
-        unsafe { host.download_async(0..len, &device, gpu.stream()).unwrap() };
-        gpu.synchronize().unwrap();
+        unsafe { host.download_async(0..len, &device, dut.gpu().stream()).unwrap() };
+        dut.gpu().synchronize().unwrap();
         assert!(host.as_slice() == &data[..], "{kind:?} download");
         assert_eq!(host.device_ptr().is_ok(), kind == HostMemoryKind::Mapped);
         // SAFETY: the size check fails before anything is enqueued.
-        assert!(unsafe { host.upload_async(0..len + 1, &mut device, gpu.stream()) }.is_err());
+        assert!(unsafe { host.upload_async(0..len + 1, &mut device, dut.gpu().stream()) }.is_err());
     }
 }
 
 #[test]
 fn gpu_fma_chain_and_zero_copy_match_reference() {
     use ptxsuite::gpu::{HostMemoryKind, PinnedBuffer};
-    let Some(gpu) = gpu_or_skip("gpu_fma_chain_and_zero_copy_match_reference") else {
+    let Some(dut) = gpu_or_skip("gpu_fma_chain_and_zero_copy_match_reference") else {
         return;
     };
     let len = (1 << 20) + 5;
-    let input: Vec<f32> = (0..len).map(|i| (i % 1000) as f32 / 1000.0).collect();
-    let mut data = DeviceBuffer::from_host(&gpu, &input).unwrap();
-    launchers::fma_chain(&gpu, gpu.stream(), &mut data, 100..len, 250).unwrap();
+    let input: Vec<f32> = (0..len).map(|i| ptxsuite::input_values::matrix_value(i, 5)).collect();
+    let mut data = DeviceBuffer::from_host(dut.gpu(), &input).unwrap();
+    launchers::fma_chain(&dut, dut.gpu().stream(), &mut data, 100..len, 250).unwrap();
     let got = data.to_host().unwrap();
     for (i, (g, x)) in got.iter().zip(&input).enumerate() {
         let expected = if i < 100 { *x } else { reference::fma_chain(*x, 250) };
         assert_eq!(g.to_bits(), expected.to_bits(), "element {i}");
     }
-    assert!(launchers::fma_chain(&gpu, gpu.stream(), &mut data, 0..len + 1, 1).is_err());
-    if !gpu.info().can_map_host_memory {
+    assert!(launchers::fma_chain(&dut, dut.gpu().stream(), &mut data, 0..len + 1, 1).is_err());
+    if !dut.info().can_map_host_memory {
         note_skipped("zero-copy check skipped: the device cannot map host memory");
         return;
     }
-    let mut mapped_in = PinnedBuffer::<f32>::new(&gpu, len, HostMemoryKind::Mapped).unwrap();
+    let mut mapped_in = PinnedBuffer::<f32>::new(dut.gpu(), len, HostMemoryKind::Mapped).unwrap();
     mapped_in.as_mut_slice().copy_from_slice(&input);
-    let mut mapped_out = PinnedBuffer::<f32>::new(&gpu, len, HostMemoryKind::Mapped).unwrap();
+    let mut mapped_out = PinnedBuffer::<f32>::new(dut.gpu(), len, HostMemoryKind::Mapped).unwrap();
     let (inp, out) = (mapped_in.as_global().unwrap(), mapped_out.as_global_mut().unwrap());
-    launchers::vector_copy_global(&gpu, Implementation::Rust, (out, len), (inp, len), len as u64).unwrap();
-    gpu.synchronize().unwrap();
+    launchers::vector_copy_global(&dut, Implementation::Rust, (out, len), (inp, len), len as u64).unwrap();
+    dut.gpu().synchronize().unwrap();
     assert!(mapped_out.as_slice() == &input[..], "zero-copy kernel result");
 }

@@ -5,27 +5,26 @@
 
 mod gpu_support;
 
-use gpu_support::{gpu_or_skip, note_skipped};
-use ptxsuite::gpu::{CublasHandle, DeviceBuffer, Implementation};
+use gpu_support::{gpu_or_skip, implementations, note_skipped};
+use ptxsuite::gpu::DeviceBuffer;
 use ptxsuite::launchers::{GuideMultiply, guide_multiply};
+use ptxsuite::testbed::Implementation;
 use ptxsuite::{Error, reference};
 
 fn values(len: usize, salt: usize) -> Vec<f32> {
     (0..len)
-        .map(|i| ((i * 7919 + salt * 31) % 201) as f32 / 100.0 - 1.0)
+        .map(|i| ptxsuite::input_values::matrix_value(i, salt))
         .collect()
 }
 
 #[test]
 fn gpu_guide_multiplies_match_reference() {
-    let Some(gpu) = gpu_or_skip("gpu_guide_multiplies_match_reference") else {
+    let Some(dut) = gpu_or_skip("gpu_guide_multiplies_match_reference") else {
         return;
     };
-    let (implementations, note) = gpu.kernel_implementations();
-    if let Some(why) = note {
-        note_skipped(&format!("CUDA C twins skipped: {why}"));
-    }
-    let cublas = CublasHandle::new(&gpu)
+    let implementations = implementations(&dut);
+    let cublas = dut
+        .cublas()
         .map_err(|e| note_skipped(&format!("cuBLAS skipped: {e}")))
         .ok();
     let k = 32usize;
@@ -33,9 +32,9 @@ fn gpu_guide_multiplies_match_reference() {
         let (mu, nu) = (m as usize, n as usize);
         let a_host = values(mu * k, 1);
         let b_host = values(k * nu, 2);
-        let a = DeviceBuffer::from_host(&gpu, &a_host).unwrap();
-        let b = DeviceBuffer::from_host(&gpu, &b_host).unwrap();
-        let mut c = DeviceBuffer::<f32>::uninit(&gpu, mu * nu.max(mu)).unwrap();
+        let a = DeviceBuffer::from_host(dut.gpu(), &a_host).unwrap();
+        let b = DeviceBuffer::from_host(dut.gpu(), &b_host).unwrap();
+        let mut c = DeviceBuffer::<f32>::uninit(dut.gpu(), mu * nu.max(mu)).unwrap();
         for aat in [false, true] {
             let columns = if aat { mu } else { nu };
             let (expected, scale) = if aat {
@@ -52,16 +51,16 @@ fn gpu_guide_multiplies_match_reference() {
             for kernel in GuideMultiply::ALL.into_iter().filter(|g| g.is_aat() == aat) {
                 for &imp in &implementations {
                     c.fill(f32::NAN).unwrap();
-                    guide_multiply(&gpu, imp, kernel, &a, &b, &mut c, m, n).unwrap();
+                    guide_multiply(&dut, imp, kernel, &a, &b, &mut c, m, n).unwrap();
                     check(&c, format!("{imp:?} {kernel:?}"));
                 }
             }
             if let Some(cublas) = &cublas {
                 c.fill(f32::NAN).unwrap();
                 if aat {
-                    cublas.sgemm_aat_row_major(&a, &mut c, (m, k as u32)).unwrap();
+                    ptxsuite::launchers::cublas_sgemm_aat(cublas, &a, &mut c, (m, k as u32)).unwrap();
                 } else {
-                    cublas.sgemm_row_major(&a, &b, &mut c, (m, n, k as u32)).unwrap();
+                    ptxsuite::launchers::cublas_sgemm(cublas, &a, &b, &mut c, (m, n, k as u32)).unwrap();
                 }
                 check(&c, format!("cuBLAS aat={aat}"));
             }
@@ -71,21 +70,21 @@ fn gpu_guide_multiplies_match_reference() {
 
 #[test]
 fn gpu_guide_multiply_refuses_bad_shapes() {
-    let Some(gpu) = gpu_or_skip("gpu_guide_multiply_refuses_bad_shapes") else {
+    let Some(dut) = gpu_or_skip("gpu_guide_multiply_refuses_bad_shapes") else {
         return;
     };
-    let a = DeviceBuffer::<f32>::uninit(&gpu, 64 * 32).unwrap();
-    let b = DeviceBuffer::<f32>::uninit(&gpu, 32 * 64).unwrap();
-    let mut c = DeviceBuffer::<f32>::uninit(&gpu, 64 * 64).unwrap();
+    let a = DeviceBuffer::<f32>::uninit(dut.gpu(), 64 * 32).unwrap();
+    let b = DeviceBuffer::<f32>::uninit(dut.gpu(), 32 * 64).unwrap();
+    let mut c = DeviceBuffer::<f32>::uninit(dut.gpu(), 64 * 64).unwrap();
     let rust = Implementation::Rust;
     for (m, n) in [(48u32, 64u32), (64, 0), (96, 64), (64, 96)] {
-        let result = guide_multiply(&gpu, rust, GuideMultiply::SharedAb, &a, &b, &mut c, m, n);
+        let result = guide_multiply(&dut, rust, GuideMultiply::SharedAb, &a, &b, &mut c, m, n);
         assert!(
             matches!(result, Err(Error::InvalidLaunch { .. })),
             "{m} x {n} must be refused"
         );
     }
-    let result = guide_multiply(&gpu, rust, GuideMultiply::CoalescedAatPadded, &a, &b, &mut c, 96, 0);
+    let result = guide_multiply(&dut, rust, GuideMultiply::CoalescedAatPadded, &a, &b, &mut c, 96, 0);
     assert!(
         matches!(result, Err(Error::InvalidLaunch { .. })),
         "C = AAᵀ of 96 rows overflows C"
@@ -96,11 +95,12 @@ fn gpu_guide_multiply_refuses_bad_shapes() {
 fn gpu_general_multiplies_match_reference_on_any_shape() {
     use half::f16;
     use ptxsuite::launchers::{SgemmKernel, hgemm_f16_storage, sgemm};
-    let Some(gpu) = gpu_or_skip("gpu_general_multiplies_match_reference_on_any_shape") else {
+    let Some(dut) = gpu_or_skip("gpu_general_multiplies_match_reference_on_any_shape") else {
         return;
     };
-    let (implementations, _) = gpu.kernel_implementations();
-    let cublas = CublasHandle::new(&gpu)
+    let implementations = implementations(&dut);
+    let cublas = dut
+        .cublas()
         .map_err(|e| note_skipped(&format!("cuBLAS skipped: {e}")))
         .ok();
     // Exact tiles (an even and an odd number of k tiles), edges in every dimension,
@@ -118,9 +118,9 @@ fn gpu_general_multiplies_match_reference_on_any_shape() {
         let a_host = values(mu * ku, 3);
         let b_host = values(ku * nu, 4);
         let (expected, scale) = reference::matmul(&a_host, &b_host, mu, ku, nu);
-        let a = DeviceBuffer::from_host(&gpu, &a_host).unwrap();
-        let b = DeviceBuffer::from_host(&gpu, &b_host).unwrap();
-        let mut c = DeviceBuffer::<f32>::uninit(&gpu, mu * nu).unwrap();
+        let a = DeviceBuffer::from_host(dut.gpu(), &a_host).unwrap();
+        let b = DeviceBuffer::from_host(dut.gpu(), &b_host).unwrap();
+        let mut c = DeviceBuffer::<f32>::uninit(dut.gpu(), mu * nu).unwrap();
         let check = |c: &DeviceBuffer<f32>, expected: &[f32], scale: &[f64], what: String| {
             let got = c.to_host().unwrap();
             if let Some(why) = reference::matmul_mismatch(&got, expected, scale, ku, nu) {
@@ -130,7 +130,7 @@ fn gpu_general_multiplies_match_reference_on_any_shape() {
         for &imp in &implementations {
             for kernel in SgemmKernel::ALL {
                 c.fill(f32::NAN).unwrap();
-                sgemm(&gpu, imp, kernel, &a, &b, &mut c, (m, n, k)).unwrap();
+                sgemm(&dut, imp, kernel, &a, &b, &mut c, (m, n, k)).unwrap();
                 check(&c, &expected, &scale, format!("{imp:?} {kernel:?}"));
             }
         }
@@ -140,20 +140,20 @@ fn gpu_general_multiplies_match_reference_on_any_shape() {
         let widen = |v: &[f16]| v.iter().map(|h| h.to_f32()).collect::<Vec<f32>>();
         let (expected16, scale16) = reference::matmul(&widen(&a16), &widen(&b16), mu, ku, nu);
         let (a16, b16) = (
-            DeviceBuffer::from_host(&gpu, &a16).unwrap(),
-            DeviceBuffer::from_host(&gpu, &b16).unwrap(),
+            DeviceBuffer::from_host(dut.gpu(), &a16).unwrap(),
+            DeviceBuffer::from_host(dut.gpu(), &b16).unwrap(),
         );
         for &imp in &implementations {
             c.fill(f32::NAN).unwrap();
-            hgemm_f16_storage(&gpu, imp, &a16, &b16, &mut c, (m, n, k)).unwrap();
+            hgemm_f16_storage(&dut, imp, &a16, &b16, &mut c, (m, n, k)).unwrap();
             check(&c, &expected16, &scale16, format!("{imp:?} f16 storage"));
         }
         if let Some(cublas) = &cublas {
             c.fill(f32::NAN).unwrap();
-            cublas.sgemm_row_major(&a, &b, &mut c, (m, n, k)).unwrap();
+            ptxsuite::launchers::cublas_sgemm(cublas, &a, &b, &mut c, (m, n, k)).unwrap();
             check(&c, &expected, &scale, "cuBLAS".into());
             c.fill(f32::NAN).unwrap();
-            match cublas.gemm_f16_storage_row_major(&a16, &b16, &mut c, (m, n, k)) {
+            match ptxsuite::launchers::cublas_gemm_f16_storage(cublas, &a16, &b16, &mut c, (m, n, k)) {
                 Ok(()) => check(&c, &expected16, &scale16, "cuBLAS f16 storage".into()),
                 Err(e) => note_skipped(&format!("cublasGemmEx f16 storage unsupported here: {e}")),
             }
@@ -162,9 +162,9 @@ fn gpu_general_multiplies_match_reference_on_any_shape() {
         if mu * ku == 1 {
             continue; // no shorter buffer to allocate
         }
-        let short = DeviceBuffer::<f32>::uninit(&gpu, mu * ku - 1).unwrap();
+        let short = DeviceBuffer::<f32>::uninit(dut.gpu(), mu * ku - 1).unwrap();
         let refused = sgemm(
-            &gpu,
+            &dut,
             Implementation::Rust,
             SgemmKernel::RegisterBlocked,
             &short,

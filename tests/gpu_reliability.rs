@@ -11,17 +11,19 @@ use std::time::{Duration, Instant};
 
 use ptxsuite::gpu::DeviceBuffer;
 use ptxsuite::selftest::{SELF_TESTS, Status, run_all, table};
+use ptxsuite::testbed::{ImplementationSet, Testbed};
 use ptxsuite::{Error, launchers};
 
 #[test]
 fn gpu_spin_past_the_limit_is_a_kernel_timeout_and_the_context_recovers() {
-    let Some(gpu) = gpu_or_skip("gpu_spin_past_the_limit_is_a_kernel_timeout_and_the_context_recovers") else {
+    let Some(dut) = gpu_or_skip("gpu_spin_past_the_limit_is_a_kernel_timeout_and_the_context_recovers") else {
         return;
     };
-    gpu.set_kernel_timeout(Duration::from_millis(200));
+    dut.gpu().set_kernel_timeout(Duration::from_millis(200));
     let start = Instant::now();
-    launchers::spin_wait(&gpu, Duration::from_secs(2)).unwrap();
-    let err = gpu
+    launchers::spin_wait(&dut, Duration::from_secs(2)).unwrap();
+    let err = dut
+        .gpu()
         .synchronize()
         .expect_err("a 2 s spin under a 0.2 s limit must time out");
     let waited = start.elapsed();
@@ -37,35 +39,36 @@ fn gpu_spin_past_the_limit_is_a_kernel_timeout_and_the_context_recovers() {
         waited >= Duration::from_millis(200) && waited < Duration::from_millis(1500),
         "gave up after {waited:?}"
     );
-    assert!(gpu.watchdog().overrun());
+    assert!(dut.gpu().watchdog().overrun());
 
     // The spin ends; with a longer limit the same context works again.
-    gpu.set_kernel_timeout(Duration::from_secs(30));
-    gpu.synchronize().unwrap();
-    assert!(!gpu.watchdog().overrun());
+    dut.gpu().set_kernel_timeout(Duration::from_secs(30));
+    dut.gpu().synchronize().unwrap();
+    assert!(!dut.gpu().watchdog().overrun());
     let data: Vec<f32> = (0..4096).map(|i| i as f32).collect();
-    let buffer = DeviceBuffer::from_host(&gpu, &data).unwrap();
+    let buffer = DeviceBuffer::from_host(dut.gpu(), &data).unwrap();
     assert_eq!(buffer.to_host().unwrap(), data);
 }
 
 #[test]
 fn gpu_spin_within_the_limit_waits_it_out() {
-    let Some(gpu) = gpu_or_skip("gpu_spin_within_the_limit_waits_it_out") else {
+    let Some(dut) = gpu_or_skip("gpu_spin_within_the_limit_waits_it_out") else {
         return;
     };
-    gpu.set_kernel_timeout(Duration::from_secs(10));
+    dut.gpu().set_kernel_timeout(Duration::from_secs(10));
     let start = Instant::now();
-    launchers::spin_wait(&gpu, Duration::from_millis(100)).unwrap();
-    gpu.synchronize().unwrap();
+    launchers::spin_wait(&dut, Duration::from_millis(100)).unwrap();
+    dut.gpu().synchronize().unwrap();
     assert!(start.elapsed() >= Duration::from_millis(95), "{:?}", start.elapsed());
 }
 
 #[test]
 fn gpu_selftest_passes() {
-    let Some(gpu) = gpu_or_skip("gpu_selftest_passes") else {
+    let Some(dut) = gpu_or_skip("gpu_selftest_passes") else {
         return;
     };
-    let outcomes = run_all(&gpu, SELF_TESTS);
+    let testbed = Testbed::of(vec![dut], ImplementationSet::default()).unwrap();
+    let outcomes = run_all(&testbed, SELF_TESTS);
     let text = table(&outcomes);
     eprintln!("{text}");
     assert_eq!(outcomes.len(), SELF_TESTS.len());
@@ -79,16 +82,16 @@ fn gpu_selftest_passes() {
 
 #[test]
 fn gpu_allocation_beyond_free_memory_is_refused_with_a_message() {
-    let Some(gpu) = gpu_or_skip("gpu_allocation_beyond_free_memory_is_refused_with_a_message") else {
+    let Some(dut) = gpu_or_skip("gpu_allocation_beyond_free_memory_is_refused_with_a_message") else {
         return;
     };
-    let total = gpu.info().total_memory_bytes as usize;
-    let Err(err) = DeviceBuffer::<f32>::uninit(&gpu, total / 4 + 1) else {
+    let total = dut.info().total_memory_bytes as usize;
+    let Err(err) = DeviceBuffer::<f32>::uninit(dut.gpu(), total / 4 + 1) else {
         panic!("a buffer larger than the whole GPU was allocated");
     };
     assert!(matches!(err, Error::OutOfDeviceMemory { .. }), "{err:?}");
     assert!(err.to_string().contains("MiB"), "the message gives the sizes: {err}");
     // The GPU is still usable afterwards.
-    let small = DeviceBuffer::from_host(&gpu, &[1.0f32, 2.0]).unwrap();
+    let small = DeviceBuffer::from_host(dut.gpu(), &[1.0f32, 2.0]).unwrap();
     assert_eq!(small.to_host().unwrap(), [1.0, 2.0]);
 }

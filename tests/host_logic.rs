@@ -2,8 +2,9 @@
 //! launch-bounds proofs, statistics, settings and experiment selection.
 
 use ptxsuite::bandwidth::{effective_bandwidth_gbps, percent_of, theoretical_bandwidth_gbps};
-use ptxsuite::experiments::{self, RunSettings};
+use ptxsuite::experiments;
 use ptxsuite::launchers::{offset_copy_shape, stride_copy_shape};
+use ptxsuite::run_settings::RunSettings;
 use ptxsuite::stats::Summary;
 use ptxsuite::{Error, ptx};
 
@@ -82,7 +83,7 @@ fn stride_copy_shape_checks_the_last_strided_index() {
 fn experiment_selection_accepts_known_names_only() {
     let all = experiments::select(None).unwrap();
     assert_eq!(
-        all.iter().map(|e| e.name).collect::<Vec<_>>(),
+        all.iter().map(|e| e.name()).collect::<Vec<_>>(),
         [
             "offset",
             "stride",
@@ -154,24 +155,6 @@ fn shift_shapes_check_reads_and_writes_separately() {
 }
 
 #[test]
-fn sector_model_counts_32_byte_sectors() {
-    use ptxsuite::experiments::sector_model::{offset_copy_bytes, shift_copy_bytes, stride_copy_bytes};
-    // 32 aligned f32 = 4 sectors read + 4 written.
-    assert_eq!(offset_copy_bytes(32, 0, 4), 2 * 4 * 32);
-    // Offset 1 spans one more sector each way.
-    assert_eq!(offset_copy_bytes(32, 1, 4), 2 * 5 * 32);
-    // Stride 8 of f32 = 32 bytes apart: one sector per element.
-    assert_eq!(stride_copy_bytes(32, 8, 4), 2 * 32 * 32);
-    assert_eq!(stride_copy_bytes(32, 32, 4), 2 * 32 * 32);
-    // Stride 2: 32 elements span 63 f32 = 252 bytes = 8 sectors.
-    assert_eq!(stride_copy_bytes(32, 2, 4), 2 * 8 * 32);
-    // f32x4 at stride 2: 32 bytes apart, one sector each.
-    assert_eq!(stride_copy_bytes(32, 2, 16), 2 * 32 * 32);
-    // Shift 1: the reads span 5 sectors, the writes 4.
-    assert_eq!(shift_copy_bytes(32, 1, 4), (5 + 4) * 32);
-}
-
-#[test]
 fn matvec_shapes_follow_the_versions() {
     use ptxsuite::launchers::{MatVecVersion, matvec_shape};
     let lens = (1100 * 60989, 1100, 60989);
@@ -203,11 +186,15 @@ fn matvec_reference_and_tolerance() {
     let (w, scale) = matvec(&[1.0, 2.0, 3.0, 4.0], 2, 2, &[5.0, 6.0]);
     assert_eq!(w, [17.0, 39.0]);
     assert_eq!(scale, [17.0, 39.0]);
-    assert!(matvec_mismatch(&[17.0, 39.0], &w, &scale).is_none());
-    assert!(matvec_mismatch(&[17.0, 39.01], &w, &scale).is_some());
+    assert!(matvec_mismatch(&[17.0, 39.0], &w, &scale, 2).is_none());
+    assert!(matvec_mismatch(&[17.0, 39.01], &w, &scale, 2).is_some());
     assert!(
-        matvec_mismatch(&[f32::NAN, 39.0], &w, &scale).is_some(),
+        matvec_mismatch(&[f32::NAN, 39.0], &w, &scale, 2).is_some(),
         "an unwritten row is caught"
+    );
+    assert!(
+        matvec_mismatch(&[17.0], &w, &scale, 2).is_some(),
+        "a missing row is caught"
     );
 }
 
@@ -223,45 +210,6 @@ fn transfer_sizes_grow_by_four_from_4_kib() {
 }
 
 #[test]
-fn staged_overlap_model_follows_the_guide() {
-    use ptxsuite::experiments::overlap_model::{overlap_efficiency, staged_model_ms};
-    // Kernel dominates: tE + tT / n.
-    assert_eq!(staged_model_ms(4.0, 10.0, 4), 11.0);
-    // Transfer dominates: tT + tE / n.
-    assert_eq!(staged_model_ms(10.0, 4.0, 4), 11.0);
-    assert_eq!(staged_model_ms(5.0, 5.0, 1), 10.0, "one stream: no overlap");
-    assert_eq!(staged_model_ms(5.0, 5.0, 0), 10.0, "zero streams is treated as one");
-    assert_eq!(overlap_efficiency(5.0, 5.0, 10.0), 0.0);
-    assert_eq!(overlap_efficiency(5.0, 5.0, 5.0), 1.0);
-    assert!((overlap_efficiency(4.0, 6.0, 8.0) - 0.5).abs() < 1e-12);
-}
-
-#[test]
-fn chunks_cover_the_array_once_in_aligned_pieces() {
-    use ptxsuite::experiments::overlap_model::chunk_ranges;
-    for (len, chunks) in [
-        (1_000_000usize, 1u32),
-        (1_000_000, 3),
-        (1_000_000, 16),
-        (300, 16),
-        (256, 4),
-        (1, 7),
-    ] {
-        let ranges = chunk_ranges(len, chunks, 256);
-        assert!(
-            ranges.len() <= chunks as usize && !ranges.is_empty(),
-            "{len}/{chunks}: {ranges:?}"
-        );
-        assert_eq!(ranges.first().unwrap().start, 0);
-        assert_eq!(ranges.last().unwrap().end, len);
-        for pair in ranges.windows(2) {
-            assert_eq!(pair[0].end, pair[1].start, "contiguous");
-            assert_eq!(pair[0].start % 256, 0, "aligned");
-        }
-    }
-}
-
-#[test]
 fn fma_chain_reference_iterates_the_affine_map() {
     use kernels_gpu::streams::{FMA_CHAIN_A, FMA_CHAIN_B};
     assert_eq!(ptxsuite::reference::fma_chain(0.5, 0), 0.5);
@@ -274,22 +222,31 @@ fn fma_chain_reference_iterates_the_affine_map() {
 }
 
 #[test]
-fn sweep_points_from_times_withhold_bandwidth_of_failed_results() {
-    use ptxsuite::experiments::SweepPoint;
+fn points_from_times_withhold_every_figure_of_failed_results() {
+    use ptxsuite::report::{Metric, Point, PointKey, Status, Work};
     // 1e9 bytes in 1, 2 and 4 ms: 1000, 500 and 250 GB/s.
-    let ok = SweepPoint::measured(7, 10, 1_000_000_000, &[2.0, 1.0, 4.0], None)
-        .unwrap()
-        .with_peak(2000.0);
-    let g = ok.effective_gbps.unwrap();
+    let work = Work::bytes(10, 1_000_000_000).with_flops(2_000_000_000);
+    let ok = Point::timed(PointKey::Value(7), &Metric::Bandwidth, work, &[2.0, 1.0, 4.0], None).unwrap();
+    let g = ok.value.unwrap();
     assert_eq!((g.min, g.median, g.max), (250.0, 500.0, 1000.0));
-    assert_eq!(ok.time_ms.median, 2.0);
-    assert_eq!(ok.percent_of_theoretical, Some(25.0));
-    assert!(ok.verified && ok.failure.is_none());
-    let bad = SweepPoint::measured(7, 10, 1_000_000_000, &[2.0], Some("element 3".into()))
-        .unwrap()
-        .with_peak(2000.0);
-    assert!(bad.effective_gbps.is_none() && bad.percent_of_theoretical.is_none() && !bad.verified);
-    assert!(SweepPoint::measured(7, 10, 1, &[], None).is_none());
+    assert_eq!(ok.time_ms.unwrap().median, 2.0);
+    assert_eq!(ok.extra.get("GFLOP/s"), Some(&1000.0), "2e9 operations in 2 ms");
+    assert!(ok.status.is_ok());
+    let gflops = Point::timed(PointKey::Value(7), &Metric::Gflops, work, &[2.0], None).unwrap();
+    assert_eq!(gflops.median(), Some(1000.0));
+    assert_eq!(gflops.extra.get("GB/s"), Some(&500.0));
+    let bad = Point::timed(
+        PointKey::Value(7),
+        &Metric::Bandwidth,
+        work,
+        &[2.0],
+        Some("element 3".into()),
+    )
+    .unwrap();
+    assert!(bad.value.is_none() && bad.extra.is_empty() && bad.median_ms().is_none());
+    assert_eq!(bad.status, Status::Failed("element 3".into()));
+    assert!(Point::timed(PointKey::Value(7), &Metric::Bandwidth, work, &[], None).is_none());
+    assert!(Point::timed(PointKey::Value(7), &Metric::Bandwidth, work, &[f64::NAN], None).is_none());
 }
 
 #[test]
@@ -325,7 +282,7 @@ fn guide_multiply_shapes_need_tile_multiples_and_room() {
 #[test]
 fn gemm_buffers_and_error_bound() {
     use ptxsuite::launchers::check_gemm_buffers;
-    use ptxsuite::reference::{gemm_error_bound, matmul, matmul_element, matmul_mismatch};
+    use ptxsuite::reference::{dot_error_bound, matmul, matmul_element, matmul_mismatch};
     assert!(check_gemm_buffers("t", (3, 5, 7), (21, 35, 15)).is_ok());
     for (dims, lens) in [
         ((3, 5, 7), (20, 35, 15)),
@@ -338,8 +295,8 @@ fn gemm_buffers_and_error_bound() {
     }
     // γ_k grows linearly in k·u for small k·u.
     let u = f64::powi(2.0, -24);
-    assert!((gemm_error_bound(32) / (33.0 * u) - 1.0).abs() < 1e-5);
-    assert!(gemm_error_bound(8192) > 8192.0 * u);
+    assert!((dot_error_bound(32) / (33.0 * u) - 1.0).abs() < 1e-5);
+    assert!(dot_error_bound(8192) > 8192.0 * u);
     // The threaded reference agrees with one element computed alone, and a wrong element is caught.
     let (m, k, n) = (37, 19, 23);
     let a: Vec<f32> = (0..m * k).map(|i| (i % 13) as f32 - 6.0).collect();
@@ -403,7 +360,7 @@ mod selftest_registry {
             },
             Outcome {
                 name: "cuBLAS SGEMV",
-                status: Status::Skipped,
+                status: Status::Waived,
                 detail: "cuBLAS (libcublas) not found".into(),
             },
             Outcome {
@@ -416,17 +373,17 @@ mod selftest_registry {
         assert!(text.lines().next().unwrap().starts_with("check"), "{text}");
         assert!(text.contains("vector_copy   ok       3 ms"), "{text}");
         assert!(
-            text.contains("cuBLAS SGEMV  skipped  cuBLAS (libcublas) not found"),
+            text.contains("cuBLAS SGEMV  waived   cuBLAS (libcublas) not found"),
             "{text}"
         );
         assert!(text.contains("shift_copy    FAILED   verification failed"), "{text}");
-        assert!(text.ends_with("selftest: 1 ok, 1 FAILED, 1 skipped\n"), "{text}");
+        assert!(text.ends_with("selftest: 1 ok, 1 FAILED, 1 waived\n"), "{text}");
     }
 }
 
 #[test]
 fn nominal_shapes_are_the_launchers_blocks() {
-    use kernels_gpu::matrix_multiply::{SGEMM_THREADS, sgemm_shared_bytes};
+    use kernels_gpu::sgemm::{SGEMM_THREADS, sgemm_shared_bytes};
     use ptxsuite::launchers::nominal_shape;
     let shape = |k: &str| {
         let s = nominal_shape(k);

@@ -4,8 +4,9 @@
 use std::time::Duration;
 
 use ptxsuite::Error;
-use ptxsuite::experiments::{RunSettings, STOPPED_NOTE_PREFIX, StopSignal};
 use ptxsuite::gpu::{DEFAULT_KERNEL_TIMEOUT, Watchdog};
+use ptxsuite::run_settings::RunSettings;
+use ptxsuite::stop_signal::{STOPPED_NOTE_PREFIX, StopSignal};
 
 /// A measurement loop as the experiments write it: check, then measure one point.
 fn measure_points(stop: &StopSignal, planned: usize, mut on_point: impl FnMut(usize)) -> Vec<usize> {

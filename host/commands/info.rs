@@ -1,19 +1,29 @@
 use crate::error::Result;
-use crate::gpu::Gpu;
-use crate::report::{PtxRecord, kernel_records};
+use crate::experiments::kernel_records;
+use crate::report::PtxRecord;
+use crate::testbed::{DeviceSelection, ImplementationSet, Testbed};
 
-/// `ptxsuite info`: the device, the bandwidth the guide's formula gives for
+/// `ptxsuite info`: each device, the bandwidth the guide's formula gives for
 /// it, the PTX target, and every kernel's resource use and occupancy.
-pub fn info(device: usize, json: bool) -> Result<String> {
-    let gpu = Gpu::open(device)?;
-    let d = gpu.info();
+pub fn info(devices: &DeviceSelection, json: bool) -> Result<String> {
+    let testbed = Testbed::open(devices, &ImplementationSet::default())?;
     let ptx = PtxRecord::embedded();
-    let kernels = kernel_records(&gpu)?;
+    let kernels = kernel_records(&testbed)?;
+    let infos: Vec<_> = testbed.devices().iter().map(|d| d.info().clone()).collect();
     if json {
-        let value = serde_json::json!({ "device": d, "ptx": ptx, "kernels": kernels });
+        let value = serde_json::json!({ "devices": infos, "ptx": ptx, "kernels": kernels });
         return Ok(serde_json::to_string_pretty(&value).expect("serializable"));
     }
     let mut out = String::new();
+    for d in &infos {
+        device_lines(d, &ptx, &mut out);
+        out.push('\n');
+    }
+    kernel_lines(&kernels, infos.len() > 1, &mut out);
+    Ok(out)
+}
+
+fn device_lines(d: &crate::gpu::DeviceInfo, ptx: &PtxRecord, out: &mut String) {
     let mut line = |k: &str, v: String| out.push_str(&format!("{k:<32} {v}\n"));
     line("GPU", format!("{} (device {})", d.name, d.ordinal));
     line(
@@ -60,11 +70,22 @@ pub fn info(device: usize, json: bool) -> Result<String> {
         format!("CUDA {} ({})", d.driver_version_string(), d.driver_version),
     );
     line("PTX", format!("target {}, ISA {}", ptx.target, ptx.isa_version));
+    if let Some(uuid) = &d.uuid {
+        line("UUID", uuid.clone());
+    }
+    line(
+        "PCIe link (sysfs)",
+        d.pcie_link.clone().unwrap_or_else(|| "not readable".into()),
+    );
+}
+
+fn kernel_lines(kernels: &[crate::report::KernelRecord], several: bool, out: &mut String) {
     out.push_str("\nKernels (resource use from the driver's JIT; occupancy at each launcher's block shape):\n");
     out.push_str(&format!(
-        "{:<30} {:<7} {:>5} {:>11} {:>11} {:>9} {:>6} {:>9} {:>10} {:>10}\n",
+        "{:<34} {:<7} {:>3} {:>5} {:>11} {:>11} {:>9} {:>6} {:>9} {:>10} {:>10}\n",
         "kernel",
         "impl",
+        "GPU",
         "regs",
         "local B/thr",
         "static smem",
@@ -74,12 +95,13 @@ pub fn info(device: usize, json: bool) -> Result<String> {
         "blocks/SM",
         "occupancy"
     ));
-    for k in &kernels {
+    for k in kernels.iter().filter(|k| several || k.device == 0) {
         let r = &k.resources;
         out.push_str(&format!(
-            "{:<30} {:<7} {:>5} {:>11} {:>11} {:>9} {:>6} {:>9} {:>10} {:>9.0}%\n",
+            "{:<34} {:<7} {:>3} {:>5} {:>11} {:>11} {:>9} {:>6} {:>9} {:>10} {:>9.0}%\n",
             k.name,
             k.implementation.label(),
+            k.device,
             r.registers_per_thread,
             r.local_bytes_per_thread,
             r.static_shared_bytes,
@@ -90,5 +112,4 @@ pub fn info(device: usize, json: bool) -> Result<String> {
             100.0 * k.theoretical_occupancy
         ));
     }
-    Ok(out)
 }

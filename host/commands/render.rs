@@ -1,14 +1,23 @@
 use std::path::Path;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
+use crate::experiments;
 use crate::report::Report;
 
-/// `ptxsuite render`: rewrites report.md and the plots from a saved report.json.
+/// `ptxsuite render`: writes report.md and the plots of a saved report.json
+/// into `out_dir` (default: the report's own folder). It never rewrites the
+/// report.json itself, and checks every file name before writing any.
 pub fn render(report_path: &Path, out_dir: Option<&Path>) -> Result<String> {
-    let text = std::fs::read_to_string(report_path)
-        .map_err(|e| Error::io(format!("cannot read {}", report_path.display()), e))?;
-    let report = Report::from_json(&text)?;
-    let dir = out_dir.or_else(|| report_path.parent()).unwrap_or(Path::new("."));
-    report.write(dir)?;
-    Ok(format!("report written to {}\n", dir.join("report.md").display()))
+    let report = Report::load(report_path)?;
+    let rendered = report.render(&experiments::hooks)?;
+    let dir = out_dir
+        .or_else(|| report_path.parent().filter(|p| !p.as_os_str().is_empty()))
+        .unwrap_or(Path::new("."));
+    let written = rendered.write(dir)?;
+    Ok(format!(
+        "wrote {} files (report.md and {} plots) to {}\n",
+        written.len(),
+        written.len() - 1,
+        dir.display()
+    ))
 }

@@ -3,20 +3,24 @@ use std::path::{Path, PathBuf};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::error::{Error, Result};
-use crate::experiments::{self, RunSettings, StopSignal, SweepResult};
-use crate::gpu::Gpu;
-use crate::report::{Report, kernel_records};
+use crate::experiments::{self, Experiment, RunContext, Scope, kernel_records};
+use crate::report::{ExperimentResult, ImplementationRecord, Report, Status};
+use crate::run_settings::RunSettings;
+use crate::stop_signal::StopSignal;
+use crate::testbed::{DeviceSelection, Implementation, ImplementationSet, Testbed};
 
 /// What `ptxsuite run` was asked to do.
 pub struct RunOptions {
     pub only: Option<String>,
     pub out_dir: PathBuf,
-    pub device: usize,
+    pub devices: DeviceSelection,
+    pub implementations: ImplementationSet,
     pub settings: RunSettings,
 }
 
-/// Fails early, before any GPU time is spent, if the report cannot be written.
-fn check_writable(dir: &Path) -> Result<()> {
+/// Creates the output folder and proves it writable, once the GPUs are open
+/// (a machine that cannot run gets no empty folder) and before any measurement.
+fn prepare_output(dir: &Path) -> Result<()> {
     std::fs::create_dir_all(dir)
         .map_err(|e| Error::io(format!("cannot create output directory {}", dir.display()), e))?;
     let probe = dir.join(".ptxsuite-write-test");
@@ -28,18 +32,41 @@ fn check_writable(dir: &Path) -> Result<()> {
 
 /// What the experiment loop ended with.
 struct Measured {
-    results: Vec<SweepResult>,
-    /// "name (what happened)" for each selected experiment cut short or not run.
-    incomplete: Vec<String>,
+    results: Vec<ExperimentResult>,
     /// The error that ended the run early, if one did.
     failure: Option<Error>,
 }
 
-/// Runs the selected experiments in order until all are done, a stop is
-/// requested (the experiment in progress ends after its current point and
-/// keeps what it measured) or one fails (it is dropped; the others are kept).
-fn measure_all(gpu: &Gpu, selected: &[&experiments::Experiment], settings: &RunSettings) -> Measured {
-    let total: u64 = selected.iter().map(|e| e.points).sum();
+/// An experiment that did not run, with why.
+fn not_run(experiment: &dyn Experiment, device: Option<usize>, reason: &str) -> ExperimentResult {
+    ExperimentResult {
+        name: experiment.name().into(),
+        title: experiment.title().into(),
+        source: experiment.source().into(),
+        device,
+        status: Status::NotRun(reason.into()),
+        axis: crate::report::Axis::lines("", crate::report::Metric::Bandwidth),
+        byte_counting: String::new(),
+        setup: Vec::new(),
+        series: Vec::new(),
+        waived: Vec::new(),
+        notes: Vec::new(),
+    }
+}
+
+/// Runs the selected experiments, each on every device (or once on the
+/// node), until all are done, a stop is requested (the experiment in
+/// progress ends after its current point and keeps what it measured) or one
+/// fails (recorded as failed; the rest are recorded as not run).
+fn measure_all(testbed: &Testbed, selected: &[&dyn Experiment], settings: &RunSettings) -> Measured {
+    let devices = testbed.devices();
+    let total: u64 = selected
+        .iter()
+        .map(|e| match e.scope() {
+            Scope::EachDevice => e.points() * devices.len() as u64,
+            Scope::Node => e.points(),
+        })
+        .sum();
     let progress = ProgressBar::new(total);
     progress.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} points  {elapsed_precise}  {msg}").expect("valid template"),
@@ -47,29 +74,42 @@ fn measure_all(gpu: &Gpu, selected: &[&experiments::Experiment], settings: &RunS
     let stop = &settings.stop;
     let mut measured = Measured {
         results: Vec::new(),
-        incomplete: Vec::new(),
         failure: None,
     };
-    for experiment in selected {
-        if measured.failure.is_some() || stop.is_requested() {
-            measured.incomplete.push(format!("{} (not run)", experiment.name));
-            continue;
-        }
-        match (experiment.run)(gpu, settings, &progress) {
-            Ok(mut sweep) => {
-                if let Some(note) = stop.take_note() {
-                    measured.incomplete.push(format!("{} ({note})", experiment.name));
-                    sweep.notes.push(note);
-                }
-                if sweep.series.iter().any(|s| !s.points.is_empty()) {
-                    measured.results.push(sweep);
-                }
-            }
-            Err(error) => {
+    for &experiment in selected {
+        let targets: Vec<(usize, Option<usize>)> = match experiment.scope() {
+            Scope::EachDevice => devices
+                .iter()
+                .enumerate()
+                .map(|(i, d)| (i, Some(d.info().ordinal)))
+                .collect(),
+            Scope::Node => vec![(0, None)],
+        };
+        for (index, device) in targets {
+            if measured.failure.is_some() {
                 measured
-                    .incomplete
-                    .push(format!("{} (failed: {error})", experiment.name));
-                measured.failure = Some(error);
+                    .results
+                    .push(not_run(experiment, device, "an earlier experiment failed"));
+                continue;
+            }
+            if stop.is_requested() {
+                measured.results.push(not_run(experiment, device, "stopped by Ctrl-C"));
+                continue;
+            }
+            let ctx = RunContext {
+                testbed,
+                device: &devices[index],
+                settings,
+                progress: &progress,
+            };
+            match experiments::run_one(experiment, &ctx) {
+                Ok(result) => measured.results.push(result),
+                Err(error) => {
+                    let mut failed = not_run(experiment, device, "");
+                    failed.status = Status::Failed(error.to_string());
+                    measured.results.push(failed);
+                    measured.failure = Some(error);
+                }
             }
         }
     }
@@ -77,27 +117,71 @@ fn measure_all(gpu: &Gpu, selected: &[&experiments::Experiment], settings: &RunS
     measured
 }
 
+/// What each implementation is on this testbed, for the report's header.
+fn implementation_records(testbed: &Testbed) -> Vec<ImplementationRecord> {
+    let Some(first) = testbed.devices().first() else {
+        return Vec::new();
+    };
+    let record = |implementation, status, detail: String| ImplementationRecord {
+        implementation,
+        status,
+        detail,
+    };
+    let mut records = vec![record(
+        Implementation::Rust,
+        Status::Ok,
+        format!("rustc nvptx64-nvidia-cuda, PTX {}", crate::ptx::PTX_ARCH),
+    )];
+    for implementation in testbed.selected().iter().filter(|i| *i != Implementation::Rust) {
+        let status = match implementation {
+            Implementation::CudaC => match first.module(Implementation::CudaC) {
+                Ok(_) => Status::Ok,
+                Err(why) => Status::Waived(why),
+            },
+            Implementation::Cublas => match first.cublas() {
+                Ok(_) => Status::Ok,
+                Err(why) => Status::Waived(why),
+            },
+            Implementation::CopyEngine => Status::Ok,
+            _ => Status::Waived("not measured by this build".into()),
+        };
+        let detail = match implementation {
+            Implementation::CudaC => "NVRTC, same virtual architecture as the Rust PTX".to_string(),
+            Implementation::Cublas => "FP32 default math mode".to_string(),
+            Implementation::CopyEngine => "cuMemcpy*Async".to_string(),
+            _ => String::new(),
+        };
+        records.push(record(implementation, status, detail));
+    }
+    records
+}
+
 /// `ptxsuite run`: runs the selected experiments and writes the report.
-/// Returns the human summary printed at the end.
+/// Returns the human summary to print, and how the run ended.
 ///
 /// Stopped by [`RunSettings::stop`] (Ctrl-C) or by an error (a kernel past
 /// `--kernel-timeout`, a driver failure), it still writes the report of what
-/// was measured, marked partial, prints the summary and returns
-/// [`Error::Interrupted`] or the error.
-pub fn run(options: &RunOptions) -> Result<String> {
+/// was measured, marked partial, and returns the summary with
+/// [`Error::Interrupted`] or the error. A failed check returns
+/// [`Error::Verification`]; waived experiments are not failures.
+pub fn run(options: &RunOptions) -> (String, Result<()>) {
+    let mut summary = String::new();
+    let result = run_into(options, &mut summary);
+    (summary, result)
+}
+
+fn run_into(options: &RunOptions, printed: &mut String) -> Result<()> {
     options.settings.validate()?;
     let selected = experiments::select(options.only.as_deref())?;
-    check_writable(&options.out_dir)?;
-    let gpu = Gpu::open(options.device)?;
-    gpu.set_kernel_timeout(options.settings.kernel_timeout());
+    let testbed = Testbed::open(&options.devices, &options.implementations)?;
+    for dut in testbed.devices() {
+        dut.gpu().set_kernel_timeout(options.settings.kernel_timeout());
+    }
+    prepare_output(&options.out_dir)?;
 
-    let Measured {
-        results,
-        incomplete,
-        failure,
-    } = measure_all(&gpu, &selected, &options.settings);
-    let stopped = options.settings.stop.is_requested() && !incomplete.is_empty();
-    let kernels = match kernel_records(&gpu) {
+    let Measured { results, failure } = measure_all(&testbed, &selected, &options.settings);
+    let stopped = options.settings.stop.is_requested() && results.iter().any(|r| matches!(r.status, Status::NotRun(_)));
+    let kernels = match kernel_records(&testbed) {
         Ok(records) => records,
         Err(e) if failure.is_some() => {
             eprintln!("note: kernel resources not recorded: {e}");
@@ -105,89 +189,112 @@ pub fn run(options: &RunOptions) -> Result<String> {
         }
         Err(e) => return Err(e),
     };
-    let mut report = Report::new(&gpu, &options.settings, kernels, results);
+    let devices = testbed.devices().iter().map(|d| d.info().clone()).collect();
+    let mut report = Report::new(
+        devices,
+        &options.settings,
+        implementation_records(&testbed),
+        kernels,
+        results,
+    );
     if let Some(error) = &failure {
-        report.mark_partial(format!("stopped by an error: {error}"), incomplete.clone());
+        report.mark_partial(format!("stopped by an error: {error}"));
     } else if stopped {
-        report.mark_partial("stopped by Ctrl-C", incomplete.clone());
+        report.mark_partial("stopped by Ctrl-C");
     }
     if matches!(failure, Some(Error::KernelTimeout { .. })) {
         // A kernel may still be running: unloading modules and releasing the
         // context would wait for it. The driver cleans up at process exit.
-        std::mem::forget(gpu);
+        std::mem::forget(testbed);
     }
-    let written = report.write(&options.out_dir);
+    let written = report.write(&options.out_dir, &experiments::hooks);
     if let Some(error) = failure {
         match written {
-            Ok(()) => print!("{}", summary(&report, &options.out_dir)),
-            Err(e) => eprintln!("error: the partial report could not be written: {e}"),
+            Ok(_) => printed.push_str(&summary(&report, &options.out_dir)),
+            Err(e) => printed.push_str(&format!("the partial report could not be written: {e}\n")),
         }
         return Err(error);
     }
     written?;
-    let summary = summary(&report, &options.out_dir);
+    printed.push_str(&summary(&report, &options.out_dir));
     if stopped {
-        print!("{summary}");
         return Err(Error::Interrupted {
             report: options.out_dir.join("report.md").display().to_string(),
-            incomplete: incomplete.join("; "),
+            incomplete: report.incomplete().join("; "),
         });
     }
     let failed: Vec<String> = report
         .experiments
         .iter()
-        .flat_map(|sweep| {
-            sweep.series.iter().flat_map(move |series| {
-                series
-                    .points
-                    .iter()
-                    .filter(|p| !p.verified)
-                    .map(move |p| format!("{} {} {}={}", sweep.experiment, series.name, sweep.parameter, p.value))
+        .flat_map(|result| {
+            result.failures().map(move |(series, point)| {
+                format!(
+                    "{} {} {}={}",
+                    result.name, series.label, result.axis.parameter, point.at
+                )
             })
         })
         .collect();
     if !failed.is_empty() {
-        print!("{summary}");
         return Err(Error::Verification {
             what: failed.join(", "),
             detail: "results differ from the CPU reference; see report.md".into(),
         });
     }
-    Ok(summary)
+    Ok(())
 }
 
-/// The terminal summary: median GB/s per point of every series, notes, where the report is.
+/// The terminal summary: the median of every point of every series, the
+/// experiments' statuses and notes, and where the report is.
 fn summary(report: &Report, out_dir: &Path) -> String {
-    let mut summary = format!(
-        "{} — theoretical {:.1} GB/s; PTX {} (ISA {})\n",
-        report.device.name, report.device.theoretical_bandwidth_gbps, report.ptx.target, report.ptx.isa_version
-    );
+    let mut summary = String::new();
+    for d in &report.devices {
+        summary.push_str(&format!(
+            "GPU {}: {} — theoretical {:.1} GB/s; PTX {} (ISA {})\n",
+            d.ordinal, d.name, d.theoretical_bandwidth_gbps, report.ptx.target, report.ptx.isa_version
+        ));
+    }
     if report.partial {
         summary.push_str(&format!(
             "PARTIAL RUN ({}); incomplete: {}\n",
             report.stop_reason.as_deref().unwrap_or("stopped early"),
-            report.incomplete.join("; ")
+            report.incomplete().join("; ")
         ));
     }
-    for sweep in &report.experiments {
-        summary.push_str(&format!("{} ({}; median GB/s):\n", sweep.experiment, sweep.parameter));
-        for series in &sweep.series {
+    for result in &report.experiments {
+        let name = crate::report::section_name(result);
+        if !result.status.is_ok() {
+            summary.push_str(&format!("{name}: {}\n", result.status));
+            if result.series.is_empty() {
+                continue;
+            }
+        }
+        summary.push_str(&format!(
+            "{name} ({}; median {}):\n",
+            result.axis.parameter,
+            result.axis.metric.unit()
+        ));
+        for series in &result.series {
             let figures: Vec<String> = series
                 .points
                 .iter()
-                .map(|p| match p.effective_gbps {
-                    Some(g) => format!("{}={:.0}", p.value, g.median),
-                    None => format!("{}=FAILED", p.value),
+                .map(|p| match p.median() {
+                    Some(v) if v >= 100.0 => format!("{}={v:.0}", p.at),
+                    Some(v) => format!("{}={v:.3}", p.at),
+                    None => format!("{}={}", p.at, p.status.label()),
                 })
                 .collect();
             summary.push_str(&format!(
                 "  {} [{}]: {}\n",
-                series.name,
-                series.element,
+                series.label,
+                series.key.element,
                 figures.join(" ")
             ));
         }
-        for note in &sweep.notes {
+        for w in &result.waived {
+            summary.push_str(&format!("  waived: {} — {}\n", w.what, w.reason));
+        }
+        for note in &result.notes {
             summary.push_str(&format!("  note: {note}\n"));
         }
     }

@@ -1,4 +1,4 @@
-// CUDA C twins of ptxsuite's matrix-multiply kernels (kernels-gpu/src/matrix_multiply/):
+// CUDA C twins of ptxsuite's matrix-multiply kernels (kernels-gpu/src/sgemm/):
 // C = A * B, row-major, any m, n, k >= 1; same algorithms, tile sizes, indexing
 // and launch shapes as the Rust versions. No includes, so NVRTC compiles it as is.
 // The register-blocked kernels get their launch bounds where the Rust ones do: the host adds

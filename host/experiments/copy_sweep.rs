@@ -1,133 +1,139 @@
-//! The measurement loop shared by every copy sweep.
+//! The measurement loop every copy experiment shares.
 //!
 //! For each point and each series, as NVIDIA's transpose sample does: fill
 //! the destination with a sentinel, one warm-up launch, then `samples`
-//! samples of `reps` launches between two CUDA events; then copy the
+//! samples of `reps` launches between two timing events; then read the
 //! destination back and compare it, element for element, with the CPU
-//! reference. The series of one point run back to back, so Rust and CUDA C
-//! see the same clocks and temperature.
+//! reference. The series of one point run back to back, so every
+//! implementation sees the same clocks and temperature.
 
-use indicatif::ProgressBar;
-
-use super::launch_timing::time_per_launch;
-use super::{RunSettings, SeriesResult, SweepPoint};
+use super::RunContext;
+use super::sector_model::SectorModel;
 use crate::copy_element::{CopyElement, first_mismatch, pattern};
 use crate::error::Result;
-use crate::gpu::{DeviceBuffer, EventTimer, Gpu, Implementation};
+use crate::launchers::{CopyKernel, CopyReference, copy_runners};
+use crate::report::{ExperimentResult, Metric, Point, PointKey, Series, Waiver, Work};
+use crate::testbed::Implementation;
 
-/// Enqueues one launch: (out, in, elements, parameter).
-pub(crate) type LaunchFn<'a, T> = Box<dyn Fn(&mut DeviceBuffer<T>, &DeviceBuffer<T>, u64, i32) -> Result<()> + 'a>;
+/// How the copy experiments count bytes.
+pub const BYTE_COUNTING: &str = "Br + Bw = one element read + one element written per element copied \
+    (useful bytes only, as the guide counts: sectors fetched but unused lower the figure)";
 
-/// One kernel to measure at every point.
-pub(crate) struct SeriesSpec<'a, T: crate::gpu::DeviceCopy> {
-    pub kernel: &'static str,
-    pub implementation: Implementation,
-    /// Elements copied per launch at a parameter value, given the nominal element count.
-    pub elements: fn(usize, i32) -> u64,
-    pub launch: LaunchFn<'a, T>,
-    /// The CPU reference: (out, in, elements, parameter).
-    pub reference: Reference<T>,
+/// One kernel of a copy experiment, by every implementation or by Rust alone.
+#[derive(Clone, Copy)]
+pub struct Planned {
+    pub kernel: CopyKernel,
+    pub rust_only: bool,
 }
 
-/// A CPU reference: (out, in, elements, parameter).
-pub(crate) type Reference<T> = fn(&mut [T], &[T], usize, usize);
+impl Planned {
+    pub const fn all(kernel: CopyKernel) -> Self {
+        Self {
+            kernel,
+            rust_only: false,
+        }
+    }
 
-/// DRAM bytes per launch if each 32-byte sector touched moves once: (elements, parameter, element bytes).
-pub(crate) type SectorModel = fn(u64, i32, u64) -> u64;
-
-/// Host and device buffers of a sweep: the run's buffer size plus `extra` elements of room.
-pub(crate) struct SweepBuffers<T: CopyElement> {
-    pub input: Vec<T>,
-    pub idata: DeviceBuffer<T>,
-    pub odata: DeviceBuffer<T>,
-}
-
-impl<T: CopyElement> SweepBuffers<T> {
-    pub fn new(gpu: &Gpu, settings: &RunSettings, extra: usize) -> Result<Self> {
-        settings.validate()?;
-        let elements = (settings.buffer_bytes(gpu.info()) / size_of::<T>() as u64) as usize;
-        let len = elements + extra;
-        gpu.ensure_free_memory(2 * (len * size_of::<T>()) as u64)?;
-        let input = pattern::<T>(len);
-        let idata = DeviceBuffer::from_host(gpu, &input)?;
-        let odata = DeviceBuffer::uninit(gpu, len)?;
-        Ok(Self { input, idata, odata })
+    pub const fn rust(kernel: CopyKernel) -> Self {
+        Self {
+            kernel,
+            rust_only: true,
+        }
     }
 }
 
-/// Threads for a copy of `elements` elements at `stride`, in whole blocks of 256.
-pub(crate) fn whole_blocks(elements: usize, stride: usize) -> u64 {
-    let block = kernels_gpu::global_memory::COPY_BLOCK_THREADS as u64;
-    (elements as u64 / stride as u64) / block * block
+/// Buffer elements of `T` for the run's buffer size plus `room`.
+pub fn buffer_len<T>(ctx: &RunContext<'_>, room: usize) -> usize {
+    (ctx.settings.buffer_bytes(ctx.device.info()) / size_of::<T>() as u64) as usize + room
 }
 
-/// Measures every series at every value.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn measure<T: CopyElement>(
-    gpu: &Gpu,
-    settings: &RunSettings,
+/// Measures every planned kernel on every implementation at every value,
+/// with buffers of `len` elements, appending one series per (kernel,
+/// implementation) to `result`.
+pub fn measure<T: CopyElement + 'static>(
+    ctx: &RunContext<'_>,
+    result: &mut ExperimentResult,
+    plan: &[Planned],
     values: &[i32],
+    len: usize,
     sector_model: Option<SectorModel>,
-    input: &[T],
-    idata: &DeviceBuffer<T>,
-    odata: &mut DeviceBuffer<T>,
-    series: &[SeriesSpec<'_, T>],
-    progress: &ProgressBar,
-) -> Result<Vec<SeriesResult>> {
-    let theoretical = gpu.info().theoretical_bandwidth_gbps;
-    let timer = EventTimer::new(gpu)?;
-    let mut expected = vec![T::SENTINEL; input.len()];
-    let mut got = vec![T::SENTINEL; input.len()];
+) -> Result<()> {
+    let (mut runners, waived) = copy_runners::<T>(ctx.device, len)?;
+    for (implementation, reason) in waived {
+        let what = format!("{} kernels", implementation.label());
+        if !result.waived.iter().any(|w| w.what == what) {
+            result.waived.push(Waiver { what, reason });
+        }
+    }
+    // (runner, implementation, kernel, index of its series in `result`)
+    let mut series: Vec<(usize, Implementation, CopyKernel, usize)> = Vec::new();
+    for planned in plan {
+        let Some(entry) = planned.kernel.entry::<T>() else {
+            continue;
+        };
+        for (r, runner) in runners.iter().enumerate() {
+            for &implementation in runner.implementations() {
+                if !planned.kernel.runs_on(implementation)
+                    || (planned.rust_only && implementation != Implementation::Rust)
+                {
+                    continue;
+                }
+                let key = ctx.key(entry, implementation, T::NAME);
+                result.series.push(Series::of(key));
+                series.push((r, implementation, planned.kernel, result.series.len() - 1));
+            }
+        }
+    }
+    let input = pattern::<T>(len);
+    let mut expected = vec![T::SENTINEL; len];
+    let mut got = vec![T::SENTINEL; len];
+    let theoretical = ctx.device.info().theoretical_bandwidth_gbps;
     let elem_bytes = size_of::<T>() as u64;
-    let mut results: Vec<SeriesResult> = series
-        .iter()
-        .map(|s| SeriesResult {
-            name: format!("{} · {}", s.kernel, s.implementation.label()),
-            kernel: s.kernel.to_string(),
-            implementation: s.implementation,
-            element: T::NAME.to_string(),
-            element_bytes: elem_bytes as u32,
-            points: Vec::with_capacity(values.len()),
-        })
-        .collect();
-    let nominal = input.len();
-    // The reference output last computed: series sharing a reference (Rust and
-    // CUDA C twins) at the same point reuse it.
-    let mut expected_for: Option<(Reference<T>, u64, i32)> = None;
+    // The reference output last computed: twins at the same point reuse it.
+    let mut expected_for: Option<(CopyReference<T>, u64, i32)> = None;
     for (done, &value) in values.iter().enumerate() {
-        if settings.stop.stop_before(done, values.len()) {
+        if ctx.stop_before(done, values.len()) {
             break;
         }
-        for (spec, result) in series.iter().zip(&mut results) {
-            progress.set_message(format!("{} {value}", result.name));
-            let elements = (spec.elements)(nominal, value);
-            odata.fill(T::SENTINEL)?;
-            let times_ms = time_per_launch(gpu, &timer, settings, || (spec.launch)(odata, idata, elements, value))?;
-            gpu.synchronize()?;
-            odata.copy_to_host(&mut got)?;
-            let fresh = !matches!(expected_for, Some((f, e, v))
-                if std::ptr::fn_addr_eq(f, spec.reference) && e == elements && v == value);
+        for &(r, implementation, kernel, index) in &series {
+            let runner = &mut runners[r];
+            ctx.progress
+                .set_message(format!("{} {value}", result.series[index].label));
+            let threads = kernel.threads(runner.buffer_len(), value);
+            runner.fill_output(T::SENTINEL)?;
+            let times_ms = runner.time(implementation, kernel, threads, value, ctx.settings)?;
+            runner.read_output(&mut got)?;
+            let reference = kernel.reference::<T>();
+            let fresh = !matches!(expected_for, Some((f, t, v))
+                if std::ptr::fn_addr_eq(f, reference) && t == threads && v == value);
             if fresh {
                 expected.fill(T::SENTINEL);
-                (spec.reference)(&mut expected, input, elements as usize, value as usize);
-                expected_for = Some((spec.reference, elements, value));
+                reference(&mut expected, &input, threads as usize, value.max(0) as usize);
+                expected_for = Some((reference, threads, value));
             }
             let failure = first_mismatch(&got, &expected);
-
-            let bytes_per_launch = 2 * elem_bytes * elements; // Br + Bw
-            let mut point = SweepPoint::measured(value as i64, elements, bytes_per_launch, &times_ms, failure)
-                .expect("samples >= 1 and event times are finite")
-                .with_peak(theoretical);
-            if let Some(model) = sector_model {
-                let sector_bytes = model(elements, value, elem_bytes);
-                point.sector_bytes_per_launch = Some(sector_bytes);
-                point.sector_gbps = point
-                    .verified
-                    .then(|| sector_bytes as f64 / 1e9 / (point.time_ms.median / 1e3));
+            let work = Work::bytes(threads, 2 * elem_bytes * threads); // Br + Bw
+            let Some(mut point) = Point::timed(
+                PointKey::Value(value as i64),
+                &Metric::Bandwidth,
+                work,
+                &times_ms,
+                failure,
+            ) else {
+                continue;
+            };
+            if let Some(gbps) = point.median()
+                && theoretical > 0.0
+            {
+                point.set_extra("% of peak", 100.0 * gbps / theoretical);
             }
-            result.points.push(point);
+            if let (Some(model), Some(ms)) = (sector_model, point.median_ms()) {
+                let sector_bytes = model(threads, value, elem_bytes);
+                point.set_extra("DRAM-sector GB/s", sector_bytes as f64 / 1e9 / (ms / 1e3));
+            }
+            result.series[index].points.push(point);
         }
-        progress.inc(1);
+        ctx.progress.inc(1);
     }
-    Ok(results)
+    Ok(())
 }

@@ -1,80 +1,109 @@
-//! The registry of experiments (nvbandwidth-style): each has a name for
-//! `--only`, a title, the guide section it reproduces, and a runner that
-//! times and verifies every sweep point of every series.
+//! The experiments: each is one file implementing [`Experiment`] plus one
+//! line in [`EXPERIMENTS`] (nvbandwidth's test registry). An experiment
+//! declares what it needs ([`Experiment::requires`]: it is *waived* with the
+//! reason when the testbed lacks it), runs on the testbed's devices and
+//! implementations, and returns a typed [`ExperimentResult`] that the report
+//! renders without knowing its name; its [`SectionHooks`] add the narrative
+//! and tables shaped like its source document's.
 
-mod copy_ceiling;
+mod ceiling;
 mod copy_sweep;
-mod guide_multiply;
-mod input_values;
-mod launch_timing;
-mod matrix_vector;
-mod offset_stride;
-pub mod overlap_model;
-mod run_settings;
-pub mod sector_model;
+mod kernel_records;
+mod matmul;
+mod matvec;
+mod offset;
+mod offset_width;
+mod overlap_model;
+mod sector_model;
 mod sgemm;
-mod shift_sweep;
-mod stop_signal;
+mod shift;
 mod streams;
-mod sweep_result;
+mod stride;
+mod stride_width;
 mod transfers;
 mod zero_copy;
 
 use indicatif::ProgressBar;
 
 use crate::error::{Error, Result};
-use crate::gpu::Gpu;
+use crate::report::{Axis, Devices, ExperimentResult, SectionHooks, SeriesKey, Status, Waiver};
+use crate::run_settings::RunSettings;
+use crate::testbed::{DeviceUnderTest, Implementation, Testbed};
 
-pub use input_values::matrix_value;
-pub use run_settings::{MAX_KERNEL_TIMEOUT_S, RunSettings, validate_kernel_timeout};
-pub use stop_signal::{STOPPED_NOTE_PREFIX, StopSignal, stopped_note};
-pub(crate) use streams::staged_once;
-pub use sweep_result::{SeriesResult, SweepPoint, SweepResult};
+pub use kernel_records::kernel_records;
+pub use overlap_model::chunk_ranges;
+pub use streams::{StagedPipeline, staged_once};
 pub use transfers::transfer_sizes;
 
+/// Where an experiment runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// On each device of the run in turn; one result per device.
+    EachDevice,
+    /// Once, on the whole testbed (pairs of GPUs, all GPUs at once).
+    Node,
+}
+
 /// One experiment of the suite.
-pub struct Experiment {
+pub trait Experiment: SectionHooks {
     /// The name `--only` takes.
-    pub name: &'static str,
-    pub title: &'static str,
-    /// Where in the source documents the experiment comes from.
-    pub guide_section: &'static str,
-    /// How many parameter values it sweeps (for the progress bar).
-    pub points: u64,
-    pub run: fn(&Gpu, &RunSettings, &ProgressBar) -> Result<SweepResult>,
+    fn name(&self) -> &'static str;
+    fn title(&self) -> &'static str;
+    /// Where in the source documents it comes from.
+    fn source(&self) -> &'static str;
+    fn scope(&self) -> Scope {
+        Scope::EachDevice
+    }
+    /// Sweep points it measures (for the progress bar).
+    fn points(&self) -> u64;
+    /// `Err(reason)` when the testbed lacks what it needs: the experiment is waived, not failed.
+    fn requires(&self, _ctx: &RunContext<'_>) -> std::result::Result<(), String> {
+        Ok(())
+    }
+    fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult>;
 }
 
 /// Every experiment, in report order.
-pub const EXPERIMENTS: &[Experiment] = &[
-    offset_stride::OFFSET,
-    offset_stride::STRIDE,
-    shift_sweep::SHIFT,
-    offset_stride::OFFSET_WIDTH,
-    offset_stride::STRIDE_WIDTH,
-    copy_ceiling::CEILING,
-    matrix_vector::MATVEC,
-    guide_multiply::MATMUL,
-    sgemm::SGEMM,
-    transfers::TRANSFERS,
-    zero_copy::ZERO_COPY,
-    streams::STREAMS,
+pub static EXPERIMENTS: &[&dyn Experiment] = &[
+    &offset::Offset,
+    &stride::Stride,
+    &shift::Shift,
+    &offset_width::OffsetWidth,
+    &stride_width::StrideWidth,
+    &ceiling::Ceiling,
+    &matvec::Matvec,
+    &matmul::Matmul,
+    &sgemm::Sgemm,
+    &transfers::Transfers,
+    &zero_copy::ZeroCopy,
+    &streams::Streams,
 ];
 
+/// An experiment by name.
+pub fn find(name: &str) -> Option<&'static dyn Experiment> {
+    EXPERIMENTS.iter().copied().find(|e| e.name() == name)
+}
+
+/// An experiment's report hooks by name (for rendering reports).
+pub fn hooks(name: &str) -> Option<&'static dyn SectionHooks> {
+    find(name).map(|e| e as &dyn SectionHooks)
+}
+
 /// The experiments named in a comma-separated `--only` list, or all of them.
-pub fn select(only: Option<&str>) -> Result<Vec<&'static Experiment>> {
+pub fn select(only: Option<&str>) -> Result<Vec<&'static dyn Experiment>> {
     let Some(list) = only else {
-        return Ok(EXPERIMENTS.iter().collect());
+        return Ok(EXPERIMENTS.to_vec());
     };
-    let mut chosen: Vec<&'static Experiment> = Vec::new();
+    let mut chosen: Vec<&'static dyn Experiment> = Vec::new();
     for name in list.split(',').map(str::trim) {
         if name.is_empty() {
             continue;
         }
-        let experiment = EXPERIMENTS.iter().find(|e| e.name == name).ok_or_else(|| {
-            let known: Vec<&str> = EXPERIMENTS.iter().map(|e| e.name).collect();
+        let experiment = find(name).ok_or_else(|| {
+            let known: Vec<&str> = EXPERIMENTS.iter().map(|e| e.name()).collect();
             Error::InvalidInput(format!("unknown experiment {name:?}; known: {}", known.join(", ")))
         })?;
-        if !chosen.iter().any(|c| c.name == experiment.name) {
+        if !chosen.iter().any(|c| c.name() == experiment.name()) {
             chosen.push(experiment);
         }
     }
@@ -82,4 +111,100 @@ pub fn select(only: Option<&str>) -> Result<Vec<&'static Experiment>> {
         return Err(Error::InvalidInput("--only names no experiment".into()));
     }
     Ok(chosen)
+}
+
+/// What an experiment runs with: the testbed, the device under test (each in
+/// turn for [`Scope::EachDevice`]; the first for [`Scope::Node`]), the settings.
+pub struct RunContext<'a> {
+    pub testbed: &'a Testbed,
+    pub device: &'a DeviceUnderTest,
+    pub settings: &'a RunSettings,
+    pub progress: &'a ProgressBar,
+}
+
+impl RunContext<'_> {
+    /// The ordinal of the device under test.
+    pub fn ordinal(&self) -> usize {
+        self.device.info().ordinal
+    }
+
+    /// A key of `kernel` by `implementation` on the device under test.
+    pub fn key(&self, kernel: &str, implementation: Implementation, element: &str) -> SeriesKey {
+        SeriesKey::new(kernel, implementation, element).on(Devices::One(self.ordinal()))
+    }
+
+    /// An empty, ok result of `experiment` on this device (or the node).
+    pub fn result(&self, experiment: &dyn Experiment, axis: Axis, byte_counting: &str) -> ExperimentResult {
+        ExperimentResult {
+            name: experiment.name().into(),
+            title: experiment.title().into(),
+            source: experiment.source().into(),
+            device: match experiment.scope() {
+                Scope::EachDevice => Some(self.ordinal()),
+                Scope::Node => None,
+            },
+            status: Status::Ok,
+            axis,
+            byte_counting: byte_counting.into(),
+            setup: Vec::new(),
+            series: Vec::new(),
+            waived: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// The kernel-twin implementations on this device (Rust first), recording
+    /// the ones waived in `result`.
+    pub fn ptx_implementations(&self, result: &mut ExperimentResult) -> Vec<Implementation> {
+        let (running, waived) = self.device.ptx_implementations();
+        for reason in waived {
+            result.waived.push(Waiver {
+                what: "CUDA C twins".into(),
+                reason,
+            });
+        }
+        running
+    }
+
+    /// cuBLAS on this device, or `None` with the reason recorded in `result`.
+    pub fn cublas(&self, result: &mut ExperimentResult) -> Option<&crate::gpu::CublasHandle> {
+        match self.device.cublas() {
+            Ok(handle) => Some(handle),
+            Err(reason) => {
+                result.waived.push(Waiver {
+                    what: "cuBLAS".into(),
+                    reason,
+                });
+                None
+            }
+        }
+    }
+
+    /// Before point `done` of `planned`: `true` means stop (Ctrl-C), keeping what was measured.
+    pub fn stop_before(&self, done: usize, planned: usize) -> bool {
+        self.settings.stop.stop_before(done, planned)
+    }
+}
+
+/// Runs one experiment on one device: waived when it `requires` what the
+/// testbed lacks, its status set from its points, a stop recorded as not run.
+pub fn run_one(experiment: &dyn Experiment, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
+    if let Err(reason) = experiment.requires(ctx) {
+        let mut result = ctx.result(experiment, Axis::lines("", crate::report::Metric::Bandwidth), "");
+        result.status = Status::Waived(reason);
+        return Ok(result);
+    }
+    let mut result = experiment.run(ctx)?;
+    let failed = result.failures().next().map(|(series, point)| {
+        format!(
+            "{} at {} {} failed its check",
+            series.label, result.axis.parameter, point.at
+        )
+    });
+    if let Some(note) = ctx.settings.stop.take_note() {
+        result.status = Status::NotRun(note);
+    } else if let Some(failed) = failed {
+        result.status = Status::Failed(failed);
+    }
+    Ok(result)
 }

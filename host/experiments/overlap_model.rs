@@ -37,3 +37,45 @@ pub fn chunk_ranges(len: usize, chunks: u32, align: usize) -> Vec<Range<usize>> 
         .filter(|r| !r.is_empty())
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{chunk_ranges, overlap_efficiency, staged_model_ms};
+
+    #[test]
+    fn staged_overlap_model_follows_the_guide() {
+        // Kernel dominates: tE + tT / n.
+        assert_eq!(staged_model_ms(4.0, 10.0, 4), 11.0);
+        // Transfer dominates: tT + tE / n.
+        assert_eq!(staged_model_ms(10.0, 4.0, 4), 11.0);
+        assert_eq!(staged_model_ms(5.0, 5.0, 1), 10.0, "one stream: no overlap");
+        assert_eq!(staged_model_ms(5.0, 5.0, 0), 10.0, "zero streams is treated as one");
+        assert_eq!(overlap_efficiency(5.0, 5.0, 10.0), 0.0);
+        assert_eq!(overlap_efficiency(5.0, 5.0, 5.0), 1.0);
+        assert!((overlap_efficiency(4.0, 6.0, 8.0) - 0.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn chunks_cover_the_array_once_in_aligned_pieces() {
+        for (len, chunks) in [
+            (1_000_000usize, 1u32),
+            (1_000_000, 3),
+            (1_000_000, 16),
+            (300, 16),
+            (256, 4),
+            (1, 7),
+        ] {
+            let ranges = chunk_ranges(len, chunks, 256);
+            assert!(
+                ranges.len() <= chunks as usize && !ranges.is_empty(),
+                "{len}/{chunks}: {ranges:?}"
+            );
+            assert_eq!(ranges.first().unwrap().start, 0);
+            assert_eq!(ranges.last().unwrap().end, len);
+            for pair in ranges.windows(2) {
+                assert_eq!(pair[0].end, pair[1].start, "contiguous");
+                assert_eq!(pair[0].start % 256, 0, "aligned");
+            }
+        }
+    }
+}

@@ -1,80 +1,32 @@
-//! General matrix multiply past the guide: the OpenCL guide's tiled kernel,
-//! a register-blocked SGEMM and its f16-storage variant, in Rust and CUDA C,
-//! against cuBLAS on square products from 1024³ to 8192³.
+//! General matrix multiply past the guide: the OpenCL guide's tiled kernel, a
+//! register-blocked SGEMM and its f16-storage variant, in every
+//! implementation, against cuBLAS on square products from 1024³ to 8192³.
+
+use std::fmt::Write;
 
 use half::f16;
-use indicatif::ProgressBar;
 
-use super::input_values::matrix_value;
-use super::launch_timing::time_per_launch;
-use super::{Experiment, RunSettings, SeriesResult, SweepPoint, SweepResult};
+use super::{Experiment, RunContext};
 use crate::error::Result;
-use crate::gpu::{CublasHandle, DeviceBuffer, EventTimer, Gpu, Implementation};
-use crate::launchers::{self, SgemmKernel, gemm_flops, hgemm_f16_storage, sgemm};
+use crate::gpu::{CublasHandle, DeviceBuffer, Gpu};
+use crate::input_values::matrix_value;
+use crate::launchers::{self, GemmEntry, cublas_sgemm, gemm_flops, gemm_runners};
 use crate::reference;
-
-pub(super) const SGEMM: Experiment = Experiment {
-    name: "sgemm",
-    title: "General matrix multiply: tiled and register-blocked SGEMM against cuBLAS",
-    guide_section: "OpenCL Programming Guide §2.5 (tiled C = AB) taken to a register-blocked SGEMM; cuBLAS as the \
-                    vendor baseline",
-    points: SIZES.len() as u64,
-    run,
+use crate::report::{
+    Axis, ExperimentResult, Metric, Point, PointKey, Report, Scale, SectionHooks, Series, Waiver, Work, point_cell,
 };
+use crate::run_settings::RunSettings;
+use crate::testbed::Implementation;
+use crate::timing::{SAMPLE_BUDGET_MS, paced};
 
-/// Square sizes `m = n = k`: the issue's 1024³–8192³, and 4095³, where no
-/// row is 16-byte aligned and every tile has an edge (the kernels' slow paths).
+pub struct Sgemm;
+
+/// Square sizes `m = n = k`: 1024³–8192³, and 4095³, where no row is
+/// 16-byte aligned and every tile has an edge (the kernels' slow paths).
 pub const SIZES: [u32; 5] = [1024, 2048, 4095, 4096, 8192];
 
 /// Elements of `C` checked against the f64 CPU reference at every point (corners, edges, spread).
 const SAMPLED_ELEMENTS: usize = 512;
-
-/// GPU time aimed at per sample: slow kernels at large sizes get fewer launches per sample.
-const SAMPLE_BUDGET_MS: f64 = 50.0;
-
-/// What one series launches.
-#[derive(Clone, Copy)]
-enum Launch {
-    Sgemm(SgemmKernel, Implementation),
-    F16Storage(Implementation),
-    Cublas,
-    CublasF16Storage,
-}
-
-impl Launch {
-    fn series(self) -> SeriesResult {
-        let (name, kernel, implementation, element, bytes) = match self {
-            Self::Sgemm(k, imp) => (format!("{} · {}", k.kernel(), imp.label()), k.kernel(), imp, "f32", 4),
-            Self::F16Storage(imp) => (
-                format!("hgemm_f16_storage · {}", imp.label()),
-                "hgemm_f16_storage",
-                imp,
-                "f16",
-                2,
-            ),
-            Self::Cublas => ("cublasSgemm".into(), "cublasSgemm", Implementation::Cublas, "f32", 4),
-            Self::CublasF16Storage => (
-                "cublasGemmEx (f16 storage, 32F pedantic)".into(),
-                "cublasGemmEx_f16",
-                Implementation::Cublas,
-                "f16",
-                2,
-            ),
-        };
-        SeriesResult {
-            name,
-            kernel: kernel.into(),
-            implementation,
-            element: element.into(),
-            element_bytes: bytes,
-            points: Vec::new(),
-        }
-    }
-
-    fn f16_inputs(self) -> bool {
-        matches!(self, Self::F16Storage(_) | Self::CublasF16Storage)
-    }
-}
 
 /// The positions of `C` checked on the CPU: the four corners, then a spread.
 fn sampled_positions(m: usize, n: usize) -> Vec<(usize, usize)> {
@@ -83,40 +35,9 @@ fn sampled_positions(m: usize, n: usize) -> Vec<(usize, usize)> {
     positions
 }
 
-/// Inputs and references of one size.
-struct Operands {
-    a: DeviceBuffer<f32>,
-    b: DeviceBuffer<f32>,
-    a16: DeviceBuffer<f16>,
-    b16: DeviceBuffer<f16>,
-    /// The f16-rounded inputs on the host (for the CPU reference of the f16 series).
-    a16_host: Vec<f32>,
-    b16_host: Vec<f32>,
-    a_host: Vec<f32>,
-    b_host: Vec<f32>,
-}
-
-fn operands(gpu: &Gpu, m: usize, n: usize, k: usize) -> Result<Operands> {
-    let a_host: Vec<f32> = (0..m * k).map(|i| matrix_value(i, 3)).collect();
-    let b_host: Vec<f32> = (0..k * n).map(|i| matrix_value(i, 4)).collect();
-    let round = |x: &f32| f16::from_f32(*x);
-    let a16: Vec<f16> = a_host.iter().map(round).collect();
-    let b16: Vec<f16> = b_host.iter().map(round).collect();
-    Ok(Operands {
-        a: DeviceBuffer::from_host(gpu, &a_host)?,
-        b: DeviceBuffer::from_host(gpu, &b_host)?,
-        a16: DeviceBuffer::from_host(gpu, &a16)?,
-        b16: DeviceBuffer::from_host(gpu, &b16)?,
-        a16_host: a16.iter().map(|h| h.to_f32()).collect(),
-        b16_host: b16.iter().map(|h| h.to_f32()).collect(),
-        a_host,
-        b_host,
-    })
-}
-
 /// The first sampled element of `got` (row-major `m × n`) outside γ_k·Σ|a·b| of the f64 reference.
 fn sampled_mismatch(got: &[f32], a: &[f32], b: &[f32], (m, n, k): (usize, usize, usize)) -> Option<String> {
-    let bound = reference::gemm_error_bound(k);
+    let bound = reference::dot_error_bound(k);
     sampled_positions(m, n).into_iter().find_map(|(row, col)| {
         let (expected, scale) = reference::matmul_element(a, b, (k, n), row, col);
         let g = got[row * n + col];
@@ -144,19 +65,20 @@ fn cublas_reference(
         DeviceBuffer::from_host(gpu, a_host)?,
         DeviceBuffer::from_host(gpu, b_host)?,
     );
-    cublas.sgemm_row_major(&a, &b, &mut c, dims)?;
+    cublas_sgemm(cublas, &a, &b, &mut c, dims)?;
     let product = c.to_host()?;
     let (a, b) = (
         DeviceBuffer::from_host(gpu, &abs(a_host))?,
         DeviceBuffer::from_host(gpu, &abs(b_host))?,
     );
-    cublas.sgemm_row_major(&a, &b, &mut c, dims)?;
+    cublas_sgemm(cublas, &a, &b, &mut c, dims)?;
+    gpu.synchronize()?;
     Ok((product, c.to_host()?))
 }
 
 /// The first element of `got` farther from cuBLAS's result than two error bounds.
 fn full_mismatch(got: &[f32], (expected, scale): &(Vec<f32>, Vec<f32>), n: usize, k: usize) -> Option<String> {
-    let gamma = reference::gemm_error_bound(k);
+    let gamma = reference::dot_error_bound(k);
     got.iter()
         .zip(expected)
         .zip(scale)
@@ -175,127 +97,220 @@ fn full_mismatch(got: &[f32], (expected, scale): &(Vec<f32>, Vec<f32>), n: usize
         })
 }
 
-fn run(gpu: &Gpu, settings: &RunSettings, progress: &ProgressBar) -> Result<SweepResult> {
-    settings.validate()?;
-    let (implementations, note) = gpu.kernel_implementations();
-    let mut notes: Vec<String> = note.into_iter().collect();
-    let cublas = CublasHandle::new(gpu).map_err(|e| notes.push(e.to_string())).ok();
-    let mut plan: Vec<(Launch, SeriesResult)> = Vec::new();
-    for kernel in SgemmKernel::ALL {
-        for &imp in &implementations {
-            plan.push((Launch::Sgemm(kernel, imp), Launch::Sgemm(kernel, imp).series()));
-        }
+fn label(entry: &GemmEntry) -> String {
+    match entry.implementation {
+        Implementation::Cublas if entry.f16_inputs() => "cublasGemmEx (f16 storage, 32F pedantic)".into(),
+        Implementation::Cublas => entry.kernel.into(),
+        other => format!("{} · {}", entry.kernel, other.label()),
     }
-    for &imp in &implementations {
-        plan.push((Launch::F16Storage(imp), Launch::F16Storage(imp).series()));
+}
+
+impl Experiment for Sgemm {
+    fn name(&self) -> &'static str {
+        "sgemm"
     }
-    if cublas.is_some() {
-        plan.push((Launch::Cublas, Launch::Cublas.series()));
-        plan.push((Launch::CublasF16Storage, Launch::CublasF16Storage.series()));
+    fn title(&self) -> &'static str {
+        "General matrix multiply: tiled and register-blocked SGEMM against cuBLAS"
     }
-    let timer = EventTimer::new(gpu)?;
-    let mut unsupported: Vec<String> = Vec::new();
-    for (done, &size) in SIZES.iter().enumerate() {
-        if settings.stop.stop_before(done, SIZES.len()) {
-            break;
-        }
-        let (m, n, k) = (size, size, size);
-        let (mu, nu, ku) = (m as usize, n as usize, k as usize);
-        progress.set_message(format!("sgemm {size}³ inputs"));
-        gpu.ensure_free_memory((4 * (mu * ku + ku * nu + mu * nu) + 2 * (mu * ku + ku * nu)) as u64)?;
-        let ops = operands(gpu, mu, nu, ku)?;
-        let mut c = DeviceBuffer::<f32>::uninit(gpu, mu * nu)?;
-        let mut got = vec![0.0f32; mu * nu];
-        // Full references from cuBLAS (f32 inputs, f16-rounded inputs), where cuBLAS is there.
-        let full = match &cublas {
-            Some(cublas) => {
-                progress.set_message(format!("sgemm {size}³ references"));
-                Some((
-                    cublas_reference(cublas, gpu, (&ops.a_host, &ops.b_host), (m, n, k))?,
-                    cublas_reference(cublas, gpu, (&ops.a16_host, &ops.b16_host), (m, n, k))?,
-                ))
-            }
-            None => None,
-        };
-        for (launch, result) in &mut plan {
-            progress.set_message(format!("sgemm {size}³ {}", result.name));
-            let dims = (m, n, k);
-            let enqueue = |c: &mut DeviceBuffer<f32>| match *launch {
-                Launch::Sgemm(kernel, imp) => sgemm(gpu, imp, kernel, &ops.a, &ops.b, c, dims),
-                Launch::F16Storage(imp) => hgemm_f16_storage(gpu, imp, &ops.a16, &ops.b16, c, dims),
-                Launch::Cublas => cublas
-                    .as_ref()
-                    .expect("planned with a handle")
-                    .sgemm_row_major(&ops.a, &ops.b, c, dims),
-                Launch::CublasF16Storage => cublas
-                    .as_ref()
-                    .expect("planned with a handle")
-                    .gemm_f16_storage_row_major(&ops.a16, &ops.b16, c, dims),
-            };
-            c.fill(f32::NAN)?; // every element must be written by this series
-            // Fewer launches per sample where one launch is long (50 ms of GPU time per sample at most).
-            let one_ms = match timer.time_ms(gpu.stream(), || enqueue(&mut c)) {
-                Ok(ms) => ms,
-                Err(e) if matches!(launch, Launch::CublasF16Storage) => {
-                    unsupported.push(format!("{}: {e}", result.name));
-                    continue;
-                }
-                Err(e) => return Err(e),
-            };
-            let reps = ((SAMPLE_BUDGET_MS / one_ms.max(1e-3)).ceil() as u32).clamp(1, settings.reps);
-            let paced = RunSettings {
-                reps,
-                ..settings.clone()
-            };
-            let times_ms = time_per_launch(gpu, &timer, &paced, || enqueue(&mut c))?;
-            c.copy_to_host(&mut got)?;
-            let (a, b) = if launch.f16_inputs() {
-                (&ops.a16_host, &ops.b16_host)
-            } else {
-                (&ops.a_host, &ops.b_host)
-            };
-            let failure = sampled_mismatch(&got, a, b, (mu, nu, ku)).or_else(|| {
-                let (f32_inputs, f16_inputs) = full.as_ref()?;
-                let reference = if launch.f16_inputs() { f16_inputs } else { f32_inputs };
-                full_mismatch(&got, reference, nu, ku)
+    fn source(&self) -> &'static str {
+        "OpenCL Programming Guide §2.5 (tiled C = AB) taken to a register-blocked SGEMM; cuBLAS as the vendor \
+         baseline"
+    }
+    fn points(&self) -> u64 {
+        SIZES.len() as u64
+    }
+    fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
+        let byte_counting = "compulsory bytes: A and B read once (4 or 2 bytes per element) and C written once (4 \
+                             bytes); GFLOP/s counts 2·m·n·k operations per product";
+        let axis = Axis::lines("m = n = k", Metric::Gflops).x_scale(Scale::Log2);
+        let mut result = ctx.result(self, axis, byte_counting);
+        let (mut runners, waived) = gemm_runners(ctx.device)?;
+        for (implementation, reason) in waived {
+            result.waived.push(Waiver {
+                what: implementation.label().to_string(),
+                reason,
             });
-            let bytes = result.element_bytes as u64 * (mu * ku + ku * nu) as u64 + 4 * (mu * nu) as u64;
-            let point = SweepPoint::measured(size as i64, (mu * nu) as u64, bytes, &times_ms, failure)
-                .expect("samples >= 1 and event times are finite")
-                .with_flops(gemm_flops(dims))
-                .with_peak(gpu.info().theoretical_bandwidth_gbps);
-            result.points.push(point);
         }
-        progress.inc(1);
+        let mut plan = Vec::new();
+        for (r, runner) in runners.iter().enumerate() {
+            for entry in runner.entries() {
+                let key = ctx.key(entry.kernel, entry.implementation, entry.element);
+                result.series.push(Series::new(key, label(&entry)));
+                plan.push((r, entry, result.series.len() - 1));
+            }
+        }
+        let cublas = ctx.device.cublas().ok();
+        let gpu = ctx.device.gpu();
+        let mut unsupported: Vec<String> = Vec::new();
+        for (done, &size) in SIZES.iter().enumerate() {
+            if ctx.stop_before(done, SIZES.len()) {
+                break;
+            }
+            let dims = (size, size, size);
+            let (mu, nu, ku) = (size as usize, size as usize, size as usize);
+            ctx.progress.set_message(format!("sgemm {size}³ inputs"));
+            let a_host: Vec<f32> = (0..mu * ku).map(|i| matrix_value(i, 3)).collect();
+            let b_host: Vec<f32> = (0..ku * nu).map(|i| matrix_value(i, 4)).collect();
+            let rounded = |x: &[f32]| x.iter().map(|v| f16::from_f32(*v).to_f32()).collect::<Vec<f32>>();
+            let (a16_host, b16_host) = (rounded(&a_host), rounded(&b_host));
+            for runner in &mut runners {
+                runner.load(&a_host, &b_host, dims)?;
+            }
+            // Full references from cuBLAS (f32 inputs, f16-rounded inputs), where cuBLAS is there.
+            let full = match cublas {
+                Some(cublas) => {
+                    ctx.progress.set_message(format!("sgemm {size}³ references"));
+                    Some((
+                        cublas_reference(cublas, gpu, (&a_host, &b_host), dims)?,
+                        cublas_reference(cublas, gpu, (&a16_host, &b16_host), dims)?,
+                    ))
+                }
+                None => None,
+            };
+            let mut got = vec![0.0f32; mu * nu];
+            for &(r, entry, index) in &plan {
+                let runner = &mut runners[r];
+                ctx.progress
+                    .set_message(format!("sgemm {size}³ {}", result.series[index].label));
+                runner.fill_c(f32::NAN)?; // every element must be written by this series
+                // Fewer launches per sample where one launch is long (SAMPLE_BUDGET_MS of GPU time per sample at most).
+                let probe = RunSettings {
+                    reps: 1,
+                    samples: 1,
+                    ..ctx.settings.clone()
+                };
+                let one_ms = match runner.time(&entry, &probe) {
+                    Ok(ms) => ms[0],
+                    Err(e) if entry.implementation == Implementation::Cublas && entry.f16_inputs() => {
+                        unsupported.push(format!("{}: {e}", result.series[index].label));
+                        continue;
+                    }
+                    Err(e) => return Err(e),
+                };
+                let times_ms = runner.time(&entry, &paced(ctx.settings, one_ms))?;
+                runner.read_c(&mut got)?;
+                let (a, b) = if entry.f16_inputs() {
+                    (&a16_host, &b16_host)
+                } else {
+                    (&a_host, &b_host)
+                };
+                let failure = sampled_mismatch(&got, a, b, (mu, nu, ku)).or_else(|| {
+                    let (f32_inputs, f16_inputs) = full.as_ref()?;
+                    let reference = if entry.f16_inputs() { f16_inputs } else { f32_inputs };
+                    full_mismatch(&got, reference, nu, ku)
+                });
+                let bytes = entry.input_bytes() * (mu * ku + ku * nu) as u64 + 4 * (mu * nu) as u64;
+                let work = Work::bytes((mu * nu) as u64, bytes).with_flops(gemm_flops(dims));
+                if let Some(point) =
+                    Point::timed(PointKey::Value(size as i64), &Metric::Gflops, work, &times_ms, failure)
+                {
+                    result.series[index].points.push(point);
+                }
+            }
+            ctx.progress.inc(1);
+        }
+        unsupported.dedup();
+        result
+            .notes
+            .extend(unsupported.into_iter().map(|u| format!("skipped: {u}")));
+        result.notes.push(format!(
+            "square products m = n = k; results checked at {} elements of C per point (corners and a spread) against \
+             an f64 CPU reference within γ_k·Σ|a·b| (γ_8192 = {:.2e}), and, with cuBLAS, every element against \
+             cuBLAS's product within 2γ_k·(|A|·|B|); the f16 series against references of the f16-rounded inputs; \
+             up to {} launches per sample, fewer where one launch takes long ({SAMPLE_BUDGET_MS} ms of GPU time per \
+             sample); cuBLAS in its default FP32 math mode (no tensor cores)",
+            SAMPLED_ELEMENTS + 4,
+            reference::dot_error_bound(8192),
+            ctx.settings.reps
+        ));
+        let (whole, guarded): (Vec<u32>, Vec<u32>) = SIZES
+            .iter()
+            .partition(|&&s| launchers::whole_register_blocked_tiles((s, s, s)));
+        result.setup.push(format!(
+            "register-blocked and f16-storage kernels: sizes made of whole 128 × 128 × 8 tiles ({whole:?}) run the \
+             unguarded `_whole_tiles` entries, the others ({guarded:?}) the guarded ones"
+        ));
+        Ok(result)
     }
-    unsupported.dedup();
-    notes.extend(unsupported.into_iter().map(|u| format!("skipped: {u}")));
-    notes.push(format!(
-        "square products m = n = k; results checked at {} elements of C per point (corners and a spread) against an \
-         f64 CPU reference within γ_k·Σ|a·b| (γ_8192 = {:.2e}), and, with cuBLAS, every element against cuBLAS's \
-         product within 2γ_k·(|A|·|B|); the f16 series against references of the f16-rounded inputs; up to {} launches per sample, fewer where one launch takes long ({SAMPLE_BUDGET_MS} ms \
-         of GPU time per sample); cuBLAS in its default FP32 math mode (no tensor cores)",
-        SAMPLED_ELEMENTS + 4,
-        reference::gemm_error_bound(8192),
-        settings.reps
-    ));
-    let (whole, guarded): (Vec<u32>, Vec<u32>) = SIZES
-        .iter()
-        .partition(|&&s| launchers::whole_register_blocked_tiles((s, s, s)));
-    notes.push(format!(
-        "register-blocked and f16-storage kernels: sizes made of whole 128 × 128 × 8 tiles ({whole:?}) run the          unguarded `_whole_tiles` entries, the others ({guarded:?}) the guarded ones"
-    ));
-    Ok(SweepResult {
-        experiment: SGEMM.name.to_string(),
-        title: SGEMM.title.to_string(),
-        guide_section: SGEMM.guide_section.to_string(),
-        parameter: "m = n = k".to_string(),
-        byte_counting: "compulsory bytes: A and B read once (4 or 2 bytes per element) and C written once (4 bytes); \
-                        GFLOP/s counts 2·m·n·k operations per product"
-            .to_string(),
-        buffer_bytes: 4 * 8192 * 8192,
-        block_threads: kernels_gpu::matrix_multiply::SGEMM_THREADS,
-        series: plan.into_iter().map(|(_, s)| s).collect(),
-        notes,
-    })
+}
+
+fn ratio(numerator: Option<f64>, denominator: Option<f64>) -> String {
+    match (numerator, denominator) {
+        (Some(n), Some(d)) if d > 0.0 => format!("{:.3}", n / d),
+        _ => "—".into(),
+    }
+}
+
+impl SectionHooks for Sgemm {
+    /// GFLOP/s of every series per size, then the ratios a reader looks for
+    /// (against cuBLAS, against each twin).
+    fn tables(&self, result: &ExperimentResult, _report: &Report) -> Option<String> {
+        let mut out = String::new();
+        let sizes = result.values();
+        let _ = write!(out, "| {} |", result.axis.parameter);
+        for s in &result.series {
+            let _ = write!(out, " {} GFLOP/s |", s.label);
+        }
+        let _ = writeln!(out);
+        let _ = writeln!(out, "|{}", "---:|".repeat(1 + result.series.len()));
+        for &size in &sizes {
+            let _ = write!(out, "| {size} |");
+            for s in &result.series {
+                let _ = write!(out, " {} |", point_cell(s.at(size)));
+            }
+            let _ = writeln!(out);
+        }
+        let _ = writeln!(out, "\nCells: median (min–max over the samples).\n");
+        let g = |kernel: &str, implementation, size| {
+            result.series_of(kernel, implementation).and_then(|s| s.median_at(size))
+        };
+        let twins: Vec<Implementation> = [Implementation::CudaC, Implementation::OpenClC]
+            .into_iter()
+            .filter(|t| result.series.iter().any(|s| s.key.implementation == *t))
+            .collect();
+        let kernels = ["sgemm_register_blocked", "tiled_sgemm", "hgemm_f16_storage"];
+        let _ = write!(
+            out,
+            "| {} | register-blocked Rust / cuBLAS | tiled Rust / cuBLAS | f16-storage Rust / cuBLAS f16 |",
+            result.axis.parameter
+        );
+        for t in &twins {
+            for k in kernels {
+                let _ = write!(out, " {k} Rust / {} |", t.label());
+            }
+        }
+        let _ = writeln!(out);
+        let _ = writeln!(
+            out,
+            "|---:|---:|---:|---:|{}",
+            "---:|".repeat(kernels.len() * twins.len())
+        );
+        let rust = Implementation::Rust;
+        for &size in &sizes {
+            let _ = write!(
+                out,
+                "| {size} | {} | {} | {} |",
+                ratio(
+                    g("sgemm_register_blocked", rust, size),
+                    g("cublasSgemm", Implementation::Cublas, size)
+                ),
+                ratio(
+                    g("tiled_sgemm", rust, size),
+                    g("cublasSgemm", Implementation::Cublas, size)
+                ),
+                ratio(
+                    g("hgemm_f16_storage", rust, size),
+                    g("cublasGemmEx_f16", Implementation::Cublas, size)
+                ),
+            );
+            for &t in &twins {
+                for k in kernels {
+                    let _ = write!(out, " {} |", ratio(g(k, rust, size), g(k, t, size)));
+                }
+            }
+            let _ = writeln!(out);
+        }
+        let _ = writeln!(out, "\nRatios of median GFLOP/s.");
+        Some(out)
+    }
 }

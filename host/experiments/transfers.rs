@@ -1,31 +1,25 @@
-//! Guide §3.1.1: host↔device transfer bandwidth for each kind of host
-//! memory, and device-to-device, over a size sweep (as NVIDIA's
-//! bandwidthTest and nvbandwidth measure it).
+//! Guide §3.1.1: host↔device transfer bandwidth for each kind of host memory,
+//! and device-to-device, over a size sweep (as NVIDIA's bandwidthTest and
+//! nvbandwidth measure it).
 //!
-//! Pinned, write-combined and mapped memory: CUDA events around `reps`
-//! asynchronous copies on the suite's stream. Pageable memory: the host
-//! clock around blocking copies (the driver stages them through its own
-//! pinned buffer, so the GPU-side time would hide part of the cost).
+//! Pinned, write-combined and mapped memory: CUDA events around asynchronous
+//! copies on the device's stream. Pageable memory: the host clock around
+//! blocking copies (the driver stages them through its own pinned buffer, so
+//! the GPU-side time would hide part of the cost).
 
-use std::time::Instant;
-
-use indicatif::ProgressBar;
-
-use super::{Experiment, RunSettings, SeriesResult, SweepPoint, SweepResult};
+use super::{Experiment, RunContext};
+use crate::bandwidth::pcie_link_gbps;
 use crate::copy_element::{first_mismatch, pattern};
 use crate::error::Result;
-use crate::gpu::{DeviceBuffer, EventTimer, Gpu, HostMemoryKind, Implementation, PinnedBuffer};
-
-pub(super) const TRANSFERS: Experiment = Experiment {
-    name: "transfers",
-    title: "Host↔device transfers: pageable, pinned, write-combined and mapped memory",
-    guide_section: "CUDA C Best Practices Guide 4.0, §3.1.1 (pinned memory), Figure 3.1's setting",
-    points: 10,
-    run,
+use crate::gpu::{DeviceBuffer, HostMemoryKind, PinnedBuffer};
+use crate::report::{
+    Axis, ExperimentResult, Metric, Point, PointKey, Report, Scale, SectionHooks, Series, Waiver, Work,
 };
+use crate::testbed::Implementation;
+use crate::timing::{CudaTimer, HostClock, SampleTimer, paced, probe_ms, time_per_launch};
 
-/// Bytes moved per timed sample at least, so small copies are timed over many repetitions.
-const BYTES_PER_SAMPLE: u64 = 256 << 20;
+pub struct Transfers;
+
 const SMALLEST: u64 = 4 << 10;
 
 /// 4 KiB, 16 KiB, ... up to `max` bytes.
@@ -42,167 +36,212 @@ enum Direction {
     DeviceToDevice,
 }
 
-fn run(gpu: &Gpu, settings: &RunSettings, progress: &ProgressBar) -> Result<SweepResult> {
-    settings.validate()?;
-    let max_bytes = settings.buffer_mib.map_or(1 << 30, |mib| mib << 20).max(SMALLEST);
-    let sizes = transfer_sizes(max_bytes);
-    let elements = (*sizes.last().expect("at least 4 KiB") / 4) as usize;
-    let mut notes = Vec::new();
-    let kinds: Vec<HostMemoryKind> = HostMemoryKind::ALL
-        .into_iter()
-        .filter(|&k| {
-            let ok = k != HostMemoryKind::Mapped || gpu.info().can_map_host_memory;
-            if !ok {
-                notes.push(format!(
-                    "{} cannot map host memory: mapped series skipped",
-                    gpu.info().name
-                ));
-            }
-            ok
-        })
-        .collect();
-    let source: Vec<f32> = pattern(elements);
-    let device_a = DeviceBuffer::from_host(gpu, &source)?;
-    let mut device_b = DeviceBuffer::<f32>::uninit(gpu, elements)?;
-    let mut pageable = vec![0.0f32; elements];
-    let mut pinned: Vec<PinnedBuffer<f32>> = kinds
-        .iter()
-        .filter(|&&k| k != HostMemoryKind::Pageable)
-        .map(|&k| PinnedBuffer::new(gpu, elements, k))
-        .collect::<Result<_>>()?;
-    let timer = EventTimer::new(gpu)?;
-
-    let mut plan: Vec<(Direction, HostMemoryKind)> = Vec::new();
-    for direction in [Direction::HostToDevice, Direction::DeviceToHost] {
-        plan.extend(kinds.iter().map(|&k| (direction, k)));
-    }
-    plan.push((Direction::DeviceToDevice, HostMemoryKind::Pinned));
-    let mut results: Vec<SeriesResult> = plan
-        .iter()
-        .map(|&(direction, kind)| {
-            let (kernel, name) = match direction {
-                Direction::HostToDevice => ("cuMemcpyHtoD", format!("H2D · {}", kind.label())),
-                Direction::DeviceToHost => ("cuMemcpyDtoH", format!("D2H · {}", kind.label())),
-                Direction::DeviceToDevice => ("cuMemcpyDtoD", "D2D".to_string()),
-            };
-            SeriesResult {
-                name,
-                kernel: kernel.into(),
-                implementation: Implementation::Driver,
-                element: "f32".into(),
-                element_bytes: 4,
-                points: Vec::with_capacity(sizes.len()),
-            }
-        })
-        .collect();
-
-    for (done, &bytes) in sizes.iter().enumerate() {
-        if settings.stop.stop_before(done, sizes.len()) {
-            break;
+impl Direction {
+    fn call(self) -> &'static str {
+        match self {
+            Self::HostToDevice => "cuMemcpyHtoD",
+            Self::DeviceToHost => "cuMemcpyDtoH",
+            Self::DeviceToDevice => "cuMemcpyDtoD",
         }
-        progress.set_message(format!("transfers {} KiB", bytes >> 10));
-        let count = (bytes / 4) as usize;
-        let reps = BYTES_PER_SAMPLE.div_ceil(bytes).clamp(1, 10_000) as u32;
-        for (&(direction, kind), result) in plan.iter().zip(&mut results) {
-            let host = pinned.iter_mut().find(|p| p.kind() == kind);
-            let mut times_ms = Vec::with_capacity(settings.samples as usize);
-            let failure = match (direction, kind, host) {
-                (Direction::DeviceToDevice, _, _) => {
-                    device_b.fill(-1.0)?; // other data, so the check proves the copy happened
-                    for _ in 0..settings.samples {
-                        times_ms.push(
-                            timer.time_ms(gpu.stream(), || {
-                                for _ in 0..reps {
-                                    device_b.copy_from_device_async(&device_a, count)?;
-                                }
-                                Ok(())
-                            })? / reps as f64,
-                        );
-                    }
-                    first_mismatch(&device_b.to_host()?[..count], &source[..count])
-                }
-                (Direction::HostToDevice, HostMemoryKind::Pageable, _) => {
-                    pageable[..count].copy_from_slice(&source[..count]);
-                    let mut staging = DeviceBuffer::<f32>::uninit(gpu, count)?;
-                    for _ in 0..settings.samples {
-                        let start = Instant::now();
-                        for _ in 0..reps {
-                            staging.copy_from_host(&pageable[..count])?; // blocking
-                        }
-                        times_ms.push(start.elapsed().as_secs_f64() * 1e3 / reps as f64);
-                    }
-                    first_mismatch(&staging.to_host()?, &source[..count])
-                }
-                (Direction::DeviceToHost, HostMemoryKind::Pageable, _) => {
-                    pageable[..count].fill(-1.0);
-                    let staging = DeviceBuffer::from_host(gpu, &source[..count])?;
-                    for _ in 0..settings.samples {
-                        let start = Instant::now();
-                        for _ in 0..reps {
-                            staging.copy_to_host(&mut pageable[..count])?; // blocking
-                        }
-                        times_ms.push(start.elapsed().as_secs_f64() * 1e3 / reps as f64);
-                    }
-                    first_mismatch(&pageable[..count], &source[..count])
-                }
-                (Direction::HostToDevice, _, Some(host)) => {
-                    device_b.fill(-1.0)?;
-                    host.as_mut_slice()[..count].copy_from_slice(&source[..count]);
-                    for _ in 0..settings.samples {
-                        times_ms.push(
-                            timer.time_ms(gpu.stream(), || {
-                                for _ in 0..reps {
-                                    // SAFETY: neither buffer is touched until time_ms has synchronized the stream.
-                                    unsafe { host.upload_async(0..count, &mut device_b, gpu.stream())? };
-                                }
-                                Ok(())
-                            })? / reps as f64,
-                        );
-                    }
-                    first_mismatch(&device_b.to_host()?[..count], &source[..count])
-                }
-                (Direction::DeviceToHost, _, Some(host)) => {
-                    host.as_mut_slice()[..count].fill(-1.0);
-                    for _ in 0..settings.samples {
-                        times_ms.push(
-                            timer.time_ms(gpu.stream(), || {
-                                for _ in 0..reps {
-                                    // SAFETY: neither buffer is touched until time_ms has synchronized the stream.
-                                    unsafe { host.download_async(0..count, &device_a, gpu.stream())? };
-                                }
-                                Ok(())
-                            })? / reps as f64,
-                        );
-                    }
-                    first_mismatch(&host.as_slice()[..count], &source[..count])
-                }
-                (_, _, None) => unreachable!("every non-pageable kind in the plan has a buffer"),
-            };
-            let point = SweepPoint::measured((bytes >> 10) as i64, count as u64, bytes, &times_ms, failure)
-                .expect("samples >= 1 and times are finite");
-            result.points.push(point);
+    }
+
+    fn short(self) -> &'static str {
+        match self {
+            Self::HostToDevice => "H2D",
+            Self::DeviceToHost => "D2H",
+            Self::DeviceToDevice => "D2D",
         }
-        progress.inc(1);
     }
-    notes.push(format!(
-        "bytes counted: the bytes copied, once (GB = 1e9); pageable copies timed with the host clock around blocking \
-         copies, the others with CUDA events around async copies on a non-blocking stream; at least {} MiB per sample",
-        BYTES_PER_SAMPLE >> 20
-    ));
-    if let Some(link) = &gpu.info().pcie_link {
-        notes.push(format!("the GPU's PCIe link (sysfs): {link}"));
-    } else {
-        notes.push("the GPU's link could not be read from sysfs (NVLink-C2C or a non-Linux host?)".into());
+}
+
+impl Experiment for Transfers {
+    fn name(&self) -> &'static str {
+        "transfers"
     }
-    Ok(SweepResult {
-        experiment: TRANSFERS.name.to_string(),
-        title: TRANSFERS.title.to_string(),
-        guide_section: TRANSFERS.guide_section.to_string(),
-        parameter: "size (KiB)".to_string(),
-        byte_counting: "bytes copied per transfer".to_string(),
-        buffer_bytes: max_bytes,
-        block_threads: 0,
-        series: results,
-        notes,
-    })
+    fn title(&self) -> &'static str {
+        "Host↔device transfers: pageable, pinned, write-combined and mapped memory"
+    }
+    fn source(&self) -> &'static str {
+        "CUDA C Best Practices Guide 4.0, §3.1.1 (pinned memory), Figure 3.1's setting"
+    }
+    fn points(&self) -> u64 {
+        10
+    }
+    fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
+        let info = ctx.device.info();
+        let mut axis = Axis::lines("size (KiB)", Metric::Bandwidth)
+            .x_scale(Scale::Log2)
+            .y_scale(Scale::Log10);
+        if let Some(link) = info.pcie_link.as_deref().and_then(pcie_link_gbps) {
+            axis = axis.reference("PCIe link, theoretical per direction", link);
+        }
+        let mut result = ctx.result(self, axis, "bytes copied per transfer, once");
+        let gpu = ctx.device.gpu();
+        let max_bytes = ctx.settings.buffer_mib.map_or(1 << 30, |mib| mib << 20).max(SMALLEST);
+        let sizes = transfer_sizes(max_bytes);
+        let elements = (*sizes.last().expect("at least 4 KiB") / 4) as usize;
+        let kinds: Vec<HostMemoryKind> = HostMemoryKind::ALL
+            .into_iter()
+            .filter(|&k| k != HostMemoryKind::Mapped || info.can_map_host_memory)
+            .collect();
+        if !info.can_map_host_memory {
+            result.waived.push(Waiver {
+                what: "the mapped-memory series".into(),
+                reason: format!("{} cannot map host memory (canMapHostMemory = 0)", info.name),
+            });
+        }
+        let source: Vec<f32> = pattern(elements);
+        let device_a = DeviceBuffer::from_host(gpu, &source)?;
+        let mut device_b = DeviceBuffer::<f32>::uninit(gpu, elements)?;
+        let mut pageable = source.clone(); // touched before any timing: no first-touch page faults in the samples
+        let mut pinned: Vec<PinnedBuffer<f32>> = kinds
+            .iter()
+            .filter(|&&k| k != HostMemoryKind::Pageable)
+            .map(|&k| PinnedBuffer::new(gpu, elements, k))
+            .collect::<Result<_>>()?;
+        let mut events = CudaTimer::new(gpu)?;
+
+        let mut plan: Vec<(Direction, HostMemoryKind)> = Vec::new();
+        for direction in [Direction::HostToDevice, Direction::DeviceToHost] {
+            plan.extend(kinds.iter().map(|&k| (direction, k)));
+        }
+        plan.push((Direction::DeviceToDevice, HostMemoryKind::Pinned));
+        for &(direction, kind) in &plan {
+            let (variant, label) = match direction {
+                Direction::DeviceToDevice => (String::new(), "D2D".to_string()),
+                _ => (
+                    kind.label().to_string(),
+                    format!("{} · {}", direction.short(), kind.label()),
+                ),
+            };
+            let key = ctx
+                .key(direction.call(), Implementation::CopyEngine, "f32")
+                .variant(variant);
+            result.series.push(Series::new(key, label));
+        }
+
+        for (done, &bytes) in sizes.iter().enumerate() {
+            if ctx.stop_before(done, sizes.len()) {
+                break;
+            }
+            ctx.progress.set_message(format!("transfers {} KiB", bytes >> 10));
+            let count = (bytes / 4) as usize;
+            for (index, &(direction, kind)) in plan.iter().enumerate() {
+                let host = pinned.iter_mut().find(|p| p.kind() == kind);
+                let mut clock = HostClock;
+                // The copy to time, the clock that times it, and the check afterwards.
+                let (times_ms, failure) = match (direction, kind, host) {
+                    (Direction::DeviceToDevice, _, _) => {
+                        device_b.fill(-1.0)?; // other data, so the check proves the copy happened
+                        let mut copy = || device_b.copy_from_device_async(&device_a, count);
+                        let times = timed(&mut events, ctx, &mut copy)?;
+                        (times, first_mismatch(&device_b.to_host()?[..count], &source[..count]))
+                    }
+                    (Direction::HostToDevice, HostMemoryKind::Pageable, _) => {
+                        let mut staging = DeviceBuffer::<f32>::uninit(gpu, count)?;
+                        let mut copy = || staging.copy_from_host(&pageable[..count]); // blocking
+                        let times = timed(&mut clock, ctx, &mut copy)?;
+                        (times, first_mismatch(&staging.to_host()?, &source[..count]))
+                    }
+                    (Direction::DeviceToHost, HostMemoryKind::Pageable, _) => {
+                        pageable[..count].fill(-1.0);
+                        let staging = DeviceBuffer::from_host(gpu, &source[..count])?;
+                        let mut copy = || staging.copy_to_host(&mut pageable[..count]); // blocking
+                        let times = timed(&mut clock, ctx, &mut copy)?;
+                        let failure = first_mismatch(&pageable[..count], &source[..count]);
+                        pageable[..count].copy_from_slice(&source[..count]);
+                        (times, failure)
+                    }
+                    (Direction::HostToDevice, _, Some(host)) => {
+                        device_b.fill(-1.0)?;
+                        host.as_mut_slice()[..count].copy_from_slice(&source[..count]);
+                        // SAFETY: neither buffer is touched by the host until the timer has waited for the copies.
+                        let mut copy = || unsafe { host.upload_async(0..count, &mut device_b, gpu.stream()) };
+                        let times = timed(&mut events, ctx, &mut copy)?;
+                        (times, first_mismatch(&device_b.to_host()?[..count], &source[..count]))
+                    }
+                    (Direction::DeviceToHost, _, Some(host)) => {
+                        host.as_mut_slice()[..count].fill(-1.0);
+                        // SAFETY: as above.
+                        let mut copy = || unsafe { host.download_async(0..count, &device_a, gpu.stream()) };
+                        let times = timed(&mut events, ctx, &mut copy)?;
+                        (times, first_mismatch(&host.as_slice()[..count], &source[..count]))
+                    }
+                    (_, _, None) => unreachable!("every non-pageable kind in the plan has a buffer"),
+                };
+                let at = PointKey::Value((bytes >> 10) as i64);
+                if let Some(point) = Point::timed(
+                    at,
+                    &Metric::Bandwidth,
+                    Work::bytes(count as u64, bytes),
+                    &times_ms,
+                    failure,
+                ) {
+                    result.series[index].points.push(point);
+                }
+            }
+            ctx.progress.inc(1);
+        }
+        result.notes.push(format!(
+            "pageable copies timed with the host clock around blocking copies, the others with CUDA events around \
+             async copies on a non-blocking stream; up to {} copies per sample, fewer where one copy is long",
+            ctx.settings.reps
+        ));
+        match &info.pcie_link {
+            Some(link) => result.setup.push(format!("the GPU's PCIe link (sysfs): {link}")),
+            None => result
+                .notes
+                .push("the GPU's link could not be read from sysfs (NVLink-C2C or a non-Linux host?)".into()),
+        }
+        Ok(result)
+    }
+}
+
+/// The samples of one copy with `clock`, paced by the length of one copy.
+fn timed(clock: &mut dyn SampleTimer, ctx: &RunContext<'_>, copy: &mut dyn FnMut() -> Result<()>) -> Result<Vec<f64>> {
+    let one_ms = probe_ms(clock, copy)?;
+    time_per_launch(clock, &paced(ctx.settings, one_ms), copy)
+}
+
+impl SectionHooks for Transfers {
+    fn narrative(&self, result: &ExperimentResult, _report: &Report) -> Vec<String> {
+        // The guide's point: pinned memory is what lets the copy engines run at link speed.
+        let at = 256 * 1024; // KiB
+        let best = result
+            .series
+            .iter()
+            .filter(|s| s.key.variant == "pinned")
+            .flat_map(|s| s.points.iter().filter_map(|p| p.median()))
+            .fold(0.0f64, f64::max);
+        let get = |call: &str, variant: &str| {
+            result
+                .variant(call, Implementation::CopyEngine, variant)
+                .and_then(|s| s.median_at(at))
+        };
+        let (Some(h2d), Some(d2h)) = (get("cuMemcpyHtoD", "pinned"), get("cuMemcpyDtoH", "pinned")) else {
+            return Vec::new();
+        };
+        let mut text = format!(
+            "At 256 MiB pinned memory moves {h2d:.1} GB/s host to device and {d2h:.1} GB/s device to host: {:.1}% \
+             and {:.1}% of the best pinned figure measured ({best:.1} GB/s).",
+            100.0 * h2d / best,
+            100.0 * d2h / best
+        );
+        if let Some(link) = result.axis.reference_lines.first() {
+            text.push_str(&format!(
+                " The link's theoretical figure is {:.1} GB/s each way ({:.0}% reached).",
+                link.value,
+                100.0 * h2d.max(d2h) / link.value
+            ));
+        }
+        if let (Some(p_h2d), Some(p_d2h)) = (get("cuMemcpyHtoD", "pageable"), get("cuMemcpyDtoH", "pageable")) {
+            text.push_str(&format!(
+                " Pageable memory gives {p_h2d:.1} and {p_d2h:.1} GB/s ({:.2}x and {:.2}x of pinned), the staging \
+                 copy the guide's §3.1.1 warns about.",
+                p_h2d / h2d,
+                p_d2h / d2h
+            ));
+        }
+        vec![text]
+    }
 }

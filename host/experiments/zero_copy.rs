@@ -1,23 +1,20 @@
-//! Guide §3.1.3: zero copy. Kernels that read from and write to mapped
-//! host memory, beside the copy engines' pinned bandwidth, and an end-to-end
-//! case where zero copy replaces an explicit H2D + kernel + D2H.
-
-use indicatif::ProgressBar;
+//! Guide §3.1.3: zero copy. Kernels that read from and write to mapped host
+//! memory, beside the copy engines' pinned bandwidth, and an end-to-end case
+//! where zero copy replaces an explicit H2D + kernel + D2H.
 
 use super::transfers::transfer_sizes;
-use super::{Experiment, RunSettings, SeriesResult, SweepPoint, SweepResult};
+use super::{Experiment, RunContext};
+use crate::bandwidth::pcie_link_gbps;
 use crate::copy_element::{first_mismatch, pattern};
 use crate::error::{Error, Result};
-use crate::gpu::{DeviceBuffer, EventTimer, Gpu, HostMemoryKind, Implementation, PinnedBuffer};
+use crate::gpu::{DeviceBuffer, HostMemoryKind, PinnedBuffer};
 use crate::launchers::vector_copy_global;
+use crate::report::{Axis, ExperimentResult, Metric, Point, PointKey, Report, Scale, SectionHooks, Series, Work};
+use crate::run_settings::RunSettings;
+use crate::testbed::Implementation;
+use crate::timing::{CudaTimer, paced, probe_ms, time_per_launch};
 
-pub(super) const ZERO_COPY: Experiment = Experiment {
-    name: "zero-copy",
-    title: "Zero copy: kernels on mapped host memory vs explicit copies",
-    guide_section: "CUDA C Best Practices Guide 4.0, §3.1.3, Listing 3.4's setting",
-    points: 6,
-    run,
-};
+pub struct ZeroCopy;
 
 /// The sizes swept: 1 MiB to the run's buffer size (at most 1 GiB).
 fn sizes(settings: &RunSettings) -> Vec<u64> {
@@ -51,7 +48,7 @@ impl Case {
         Case::ZeroCopyRoundTrip,
     ];
 
-    fn name(self) -> &'static str {
+    fn label(self) -> &'static str {
         match self {
             Case::KernelReadsMapped => "kernel reads mapped host memory",
             Case::KernelWritesMapped => "kernel writes mapped host memory",
@@ -62,136 +59,186 @@ impl Case {
         }
     }
 
-    fn implementation(self) -> Implementation {
+    /// (kernel or call, implementation, variant) of the series key.
+    fn key(self) -> (&'static str, Implementation, &'static str) {
         match self {
-            Case::PinnedUpload | Case::PinnedDownload => Implementation::Driver,
-            _ => Implementation::Rust,
+            Case::KernelReadsMapped => ("vector_copy", Implementation::Rust, "reads mapped"),
+            Case::KernelWritesMapped => ("vector_copy", Implementation::Rust, "writes mapped"),
+            Case::PinnedUpload => ("cuMemcpyHtoD", Implementation::CopyEngine, "pinned"),
+            Case::PinnedDownload => ("cuMemcpyDtoH", Implementation::CopyEngine, "pinned"),
+            Case::ExplicitRoundTrip => ("vector_copy", Implementation::Rust, "end to end: copies"),
+            Case::ZeroCopyRoundTrip => ("vector_copy", Implementation::Rust, "end to end: zero copy"),
         }
     }
 }
 
-fn run(gpu: &Gpu, settings: &RunSettings, progress: &ProgressBar) -> Result<SweepResult> {
-    settings.validate()?;
-    if !gpu.info().can_map_host_memory {
-        return Err(Error::InvalidInput(format!(
-            "{} cannot map host memory (canMapHostMemory = 0): zero copy is not available",
-            gpu.info().name
-        )));
+impl Experiment for ZeroCopy {
+    fn name(&self) -> &'static str {
+        "zero-copy"
     }
-    let sizes = sizes(settings);
-    let len = (*sizes
-        .last()
-        .ok_or_else(|| Error::InvalidInput("zero-copy needs at least 1 MiB".into()))?
-        / 4) as usize;
-    let source: Vec<f32> = pattern(len);
-    let mut mapped_in = PinnedBuffer::<f32>::new(gpu, len, HostMemoryKind::Mapped)?;
-    mapped_in.as_mut_slice().copy_from_slice(&source);
-    let mut mapped_out = PinnedBuffer::<f32>::new(gpu, len, HostMemoryKind::Mapped)?;
-    let mut pinned_in = PinnedBuffer::<f32>::new(gpu, len, HostMemoryKind::Pinned)?;
-    pinned_in.as_mut_slice().copy_from_slice(&source);
-    let mut pinned_out = PinnedBuffer::<f32>::new(gpu, len, HostMemoryKind::Pinned)?;
-    let device_in = DeviceBuffer::from_host(gpu, &source)?;
-    let mut device_a = DeviceBuffer::<f32>::uninit(gpu, len)?;
-    let mut device_b = DeviceBuffer::<f32>::uninit(gpu, len)?;
-    let (in_ptr, out_ptr) = (mapped_in.as_global()?, mapped_out.as_global_mut()?);
-    let timer = EventTimer::new(gpu)?;
-    let rust = Implementation::Rust;
+    fn title(&self) -> &'static str {
+        "Zero copy: kernels on mapped host memory vs explicit copies"
+    }
+    fn source(&self) -> &'static str {
+        "CUDA C Best Practices Guide 4.0, §3.1.3, Listing 3.4's setting"
+    }
+    fn points(&self) -> u64 {
+        6
+    }
+    fn requires(&self, ctx: &RunContext<'_>) -> std::result::Result<(), String> {
+        let info = ctx.device.info();
+        if !info.can_map_host_memory {
+            return Err(format!("{} cannot map host memory (canMapHostMemory = 0)", info.name));
+        }
+        if sizes(ctx.settings).is_empty() {
+            return Err("zero copy sweeps 1 MiB and up: --size-mib is below 1".into());
+        }
+        Ok(())
+    }
+    fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
+        let info = ctx.device.info();
+        let mut axis = Axis::lines("size (MiB)", Metric::Bandwidth).x_scale(Scale::Log2);
+        if let Some(link) = info.pcie_link.as_deref().and_then(pcie_link_gbps) {
+            axis = axis.reference("PCIe link, theoretical per direction", link);
+        }
+        let mut result = ctx.result(
+            self,
+            axis,
+            "bytes crossing the link: one-way cases count the bytes once, \
+                                                  end-to-end cases count input + output",
+        );
+        let gpu = ctx.device.gpu();
+        let sizes = sizes(ctx.settings);
+        let len = (*sizes
+            .last()
+            .ok_or_else(|| Error::InvalidInput("zero-copy needs at least 1 MiB".into()))?
+            / 4) as usize;
+        let source: Vec<f32> = pattern(len);
+        let mut mapped_in = PinnedBuffer::<f32>::new(gpu, len, HostMemoryKind::Mapped)?;
+        mapped_in.as_mut_slice().copy_from_slice(&source);
+        let mut mapped_out = PinnedBuffer::<f32>::new(gpu, len, HostMemoryKind::Mapped)?;
+        let mut pinned_in = PinnedBuffer::<f32>::new(gpu, len, HostMemoryKind::Pinned)?;
+        pinned_in.as_mut_slice().copy_from_slice(&source);
+        let mut pinned_out = PinnedBuffer::<f32>::new(gpu, len, HostMemoryKind::Pinned)?;
+        let device_in = DeviceBuffer::from_host(gpu, &source)?;
+        let mut device_a = DeviceBuffer::<f32>::uninit(gpu, len)?;
+        let mut device_b = DeviceBuffer::<f32>::uninit(gpu, len)?;
+        let (in_ptr, out_ptr) = (mapped_in.as_global()?, mapped_out.as_global_mut()?);
+        let mut timer = CudaTimer::new(gpu)?;
+        let (dut, rust) = (ctx.device, Implementation::Rust);
+        for case in Case::ALL {
+            let (kernel, implementation, variant) = case.key();
+            result.series.push(Series::new(
+                ctx.key(kernel, implementation, "f32").variant(variant),
+                case.label(),
+            ));
+        }
+        for (done, &bytes) in sizes.iter().enumerate() {
+            if ctx.stop_before(done, sizes.len()) {
+                break;
+            }
+            ctx.progress.set_message(format!("zero-copy {} MiB", bytes >> 20));
+            let n = (bytes / 4) as usize;
+            for (index, case) in Case::ALL.into_iter().enumerate() {
+                mapped_out.as_mut_slice()[..n].fill(-1.0);
+                pinned_out.as_mut_slice()[..n].fill(-1.0);
+                device_a.fill(-1.0)?;
+                let mut enqueue = || -> Result<()> {
+                    match case {
+                        Case::KernelReadsMapped => {
+                            vector_copy_global(dut, rust, (device_a.as_global_mut(), len), (in_ptr, len), n as u64)
+                        }
+                        Case::KernelWritesMapped => {
+                            vector_copy_global(dut, rust, (out_ptr, len), (device_in.as_global(), len), n as u64)
+                        }
+                        // SAFETY (copies): no host access to the buffers until the timer waits for the stream.
+                        Case::PinnedUpload => unsafe { pinned_in.upload_async(0..n, &mut device_a, gpu.stream()) },
+                        Case::PinnedDownload => unsafe { pinned_out.download_async(0..n, &device_in, gpu.stream()) },
+                        Case::ExplicitRoundTrip => {
+                            // SAFETY: as above.
+                            unsafe { pinned_in.upload_async(0..n, &mut device_a, gpu.stream())? };
+                            let (a_len, b_len) = (device_a.len(), device_b.len());
+                            vector_copy_global(
+                                dut,
+                                rust,
+                                (device_b.as_global_mut(), b_len),
+                                (device_a.as_global(), a_len),
+                                n as u64,
+                            )?;
+                            // SAFETY: as above.
+                            unsafe { pinned_out.download_async(0..n, &device_b, gpu.stream()) }
+                        }
+                        Case::ZeroCopyRoundTrip => {
+                            vector_copy_global(dut, rust, (out_ptr, len), (in_ptr, len), n as u64)
+                        }
+                    }
+                };
+                let one_ms = probe_ms(&mut timer, &mut enqueue)?;
+                let times = time_per_launch(&mut timer, &paced(ctx.settings, one_ms), &mut enqueue)?;
+                gpu.synchronize()?;
+                let failure = match case {
+                    Case::KernelReadsMapped | Case::PinnedUpload => {
+                        first_mismatch(&device_a.to_host()?[..n], &source[..n])
+                    }
+                    Case::KernelWritesMapped | Case::ZeroCopyRoundTrip => {
+                        first_mismatch(&mapped_out.as_slice()[..n], &source[..n])
+                    }
+                    Case::PinnedDownload | Case::ExplicitRoundTrip => {
+                        first_mismatch(&pinned_out.as_slice()[..n], &source[..n])
+                    }
+                };
+                // One-way cases move the bytes once; round trips count the input and the output.
+                let counted = match case {
+                    Case::ExplicitRoundTrip | Case::ZeroCopyRoundTrip => 2 * bytes,
+                    _ => bytes,
+                };
+                let at = PointKey::Value((bytes >> 20) as i64);
+                if let Some(point) =
+                    Point::timed(at, &Metric::Bandwidth, Work::bytes(n as u64, counted), &times, failure)
+                {
+                    result.series[index].points.push(point);
+                }
+            }
+            ctx.progress.inc(1);
+        }
+        result.notes.push(format!(
+            "every result checked against the input; up to {} launches per sample, fewer where one is long",
+            ctx.settings.reps
+        ));
+        if let Some(link) = &info.pcie_link {
+            result.setup.push(format!("the GPU's PCIe link (sysfs): {link}"));
+        }
+        Ok(result)
+    }
+}
 
-    let mut results: Vec<SeriesResult> = Case::ALL
-        .iter()
-        .map(|&case| SeriesResult {
-            name: case.name().into(),
-            kernel: match case {
-                Case::PinnedUpload => "cuMemcpyHtoD".into(),
-                Case::PinnedDownload => "cuMemcpyDtoH".into(),
-                _ => "vector_copy".into(),
-            },
-            implementation: case.implementation(),
-            element: "f32".into(),
-            element_bytes: 4,
-            points: Vec::new(),
-        })
-        .collect();
-    for (done, &bytes) in sizes.iter().enumerate() {
-        if settings.stop.stop_before(done, sizes.len()) {
-            break;
-        }
-        progress.set_message(format!("zero-copy {} MiB", bytes >> 20));
-        let n = (bytes / 4) as usize;
-        for (&case, result) in Case::ALL.iter().zip(&mut results) {
-            mapped_out.as_mut_slice()[..n].fill(-1.0);
-            pinned_out.as_mut_slice()[..n].fill(-1.0);
-            device_a.fill(-1.0)?;
-            let mut enqueue = || -> Result<()> {
-                match case {
-                    Case::KernelReadsMapped => {
-                        vector_copy_global(gpu, rust, (device_a.as_global_mut(), len), (in_ptr, len), n as u64)
-                    }
-                    Case::KernelWritesMapped => {
-                        vector_copy_global(gpu, rust, (out_ptr, len), (device_in.as_global(), len), n as u64)
-                    }
-                    // SAFETY (copies): no host access to the buffers until time_ms synchronizes the stream.
-                    Case::PinnedUpload => unsafe { pinned_in.upload_async(0..n, &mut device_a, gpu.stream()) },
-                    Case::PinnedDownload => unsafe { pinned_out.download_async(0..n, &device_in, gpu.stream()) },
-                    Case::ExplicitRoundTrip => {
-                        // SAFETY: as above.
-                        unsafe { pinned_in.upload_async(0..n, &mut device_a, gpu.stream())? };
-                        let (a_len, b_len) = (device_a.len(), device_b.len());
-                        vector_copy_global(
-                            gpu,
-                            rust,
-                            (device_b.as_global_mut(), b_len),
-                            (device_a.as_global(), a_len),
-                            n as u64,
-                        )?;
-                        // SAFETY: as above.
-                        unsafe { pinned_out.download_async(0..n, &device_b, gpu.stream()) }
-                    }
-                    Case::ZeroCopyRoundTrip => vector_copy_global(gpu, rust, (out_ptr, len), (in_ptr, len), n as u64),
-                }
-            };
-            enqueue()?; // warm-up
-            gpu.synchronize()?;
-            let times: Vec<f64> = (0..settings.samples)
-                .map(|_| timer.time_ms(gpu.stream(), &mut enqueue))
-                .collect::<Result<_>>()?;
-            let failure = match case {
-                Case::KernelReadsMapped | Case::PinnedUpload => first_mismatch(&device_a.to_host()?[..n], &source[..n]),
-                Case::KernelWritesMapped | Case::ZeroCopyRoundTrip => {
-                    first_mismatch(&mapped_out.as_slice()[..n], &source[..n])
-                }
-                Case::PinnedDownload | Case::ExplicitRoundTrip => {
-                    first_mismatch(&pinned_out.as_slice()[..n], &source[..n])
-                }
-            };
-            // One-way cases move the bytes once; round trips count the input and the output.
-            let counted = match case {
-                Case::ExplicitRoundTrip | Case::ZeroCopyRoundTrip => 2 * bytes,
-                _ => bytes,
-            };
-            let point = SweepPoint::measured((bytes >> 20) as i64, n as u64, counted, &times, failure)
-                .expect("samples >= 1 and event times are finite");
-            result.points.push(point);
-        }
-        progress.inc(1);
+impl SectionHooks for ZeroCopy {
+    fn narrative(&self, result: &ExperimentResult, _report: &Report) -> Vec<String> {
+        let Some(&at) = result.values().last() else {
+            return Vec::new();
+        };
+        let series = |case: Case| {
+            let (kernel, implementation, variant) = case.key();
+            result.variant(kernel, implementation, variant)
+        };
+        let gbps = |case| series(case).and_then(|s| s.median_at(at));
+        let ms = |case| series(case).and_then(|s| s.at(at)).and_then(|p| p.median_ms());
+        let (Some(read), Some(write), Some(up), Some(down), Some(explicit), Some(zero)) = (
+            gbps(Case::KernelReadsMapped),
+            gbps(Case::KernelWritesMapped),
+            gbps(Case::PinnedUpload),
+            gbps(Case::PinnedDownload),
+            ms(Case::ExplicitRoundTrip),
+            ms(Case::ZeroCopyRoundTrip),
+        ) else {
+            return Vec::new();
+        };
+        vec![format!(
+            "At {at} MiB a kernel reading mapped host memory gets {read:.1} GB/s and one writing it {write:.1} GB/s, \
+             against {up:.1} / {down:.1} GB/s for pinned copies by the copy engines. End to end, zero copy takes \
+             {zero:.3} ms where H2D + kernel + D2H take {explicit:.3} ms ({:.2}x): with data read and written once, \
+             the link is the limit either way and zero copy overlaps the two directions.",
+            explicit / zero
+        )]
     }
-    let mut notes = vec![
-        "one-way cases count the bytes moved once; end-to-end cases count input + output; every result checked \
-         against the input"
-            .to_string(),
-    ];
-    if let Some(link) = &gpu.info().pcie_link {
-        notes.push(format!("the GPU's PCIe link (sysfs): {link}"));
-    }
-    Ok(SweepResult {
-        experiment: ZERO_COPY.name.to_string(),
-        title: ZERO_COPY.title.to_string(),
-        guide_section: ZERO_COPY.guide_section.to_string(),
-        parameter: "size (MiB)".to_string(),
-        byte_counting: "bytes crossing the link (see notes)".to_string(),
-        buffer_bytes: 4 * len as u64,
-        block_threads: kernels_gpu::global_memory::COPY_BLOCK_THREADS,
-        series: results,
-        notes,
-    })
 }

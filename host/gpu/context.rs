@@ -3,17 +3,15 @@ use std::time::Duration;
 
 use cudarc::driver::{CudaContext, CudaEvent, CudaStream, result, sys};
 
-use super::{DeviceInfo, Implementation, Kernel, Module, Watchdog, compile_twins};
+use super::{DeviceInfo, Kernel, Watchdog};
 use crate::error::{DriverResultExt, Error, Result};
-use crate::ptx::{KERNELS_PTX, with_launch_bounds};
 
-/// One GPU, opened for the suite: its primary context, a non-blocking stream
-/// for all work, its properties and the suite's PTX module loaded on it.
+/// One GPU, opened: its primary context, a non-blocking stream for all work,
+/// its properties and the kernel time limit every wait on it observes.
+///
+/// A pure driver handle: which PTX runs on it is the caller's business
+/// (the suite's modules live in [`crate::testbed`]).
 pub struct Gpu {
-    // Field order is drop order: modules are unloaded before the context is released.
-    module: Module,
-    /// The CUDA C twins, or why they are not available.
-    twins: std::result::Result<Module, String>,
     stream: Arc<CudaStream>,
     ctx: Arc<CudaContext>,
     info: DeviceInfo,
@@ -22,37 +20,18 @@ pub struct Gpu {
 }
 
 impl Gpu {
-    /// Loads the driver, opens device `ordinal` and loads the embedded PTX.
+    /// Loads the driver and opens device `ordinal`.
     ///
     /// No driver, no device or a wrong index give a typed error, never a panic.
     pub fn open(ordinal: usize) -> Result<Self> {
-        let mut gpu = Self::open_with_ptx(ordinal, KERNELS_PTX)?;
-        gpu.twins = match compile_twins() {
-            Ok(ptx) => Module::load_watched(
-                &gpu.ctx,
-                &with_launch_bounds(&ptx, gpu.info.architecture()),
-                &gpu.watchdog,
-            )
-            .map_err(|e| format!("the CUDA C twins did not load: {e}")),
-            Err(why) => Err(why),
-        };
-        Ok(gpu)
-    }
-
-    /// As [`open`](Self::open), with another PTX module (tests use a broken one).
-    pub fn open_with_ptx(ordinal: usize, ptx: &str) -> Result<Self> {
         let ctx = Self::open_context(ordinal)?;
         let stream = ctx.new_stream().during("cuStreamCreate")?;
         let info = DeviceInfo::query(&ctx)?;
-        let watchdog = Arc::new(Watchdog::default());
-        let module = Module::load_watched(&ctx, &with_launch_bounds(ptx, info.architecture()), &watchdog)?;
         Ok(Self {
-            module,
-            twins: Err("CUDA C twins not loaded for this module".into()),
             stream,
             ctx,
             info,
-            watchdog,
+            watchdog: Arc::new(Watchdog::default()),
         })
     }
 
@@ -97,43 +76,6 @@ impl Gpu {
 
     pub fn info(&self) -> &DeviceInfo {
         &self.info
-    }
-
-    pub fn module(&self) -> &Module {
-        &self.module
-    }
-
-    /// A kernel of the suite's module by name.
-    pub fn kernel(&self, name: &str) -> Result<&Kernel> {
-        self.module.kernel(name)
-    }
-
-    /// The Rust kernel or its CUDA C twin.
-    pub fn kernel_for(&self, implementation: Implementation, name: &str) -> Result<&Kernel> {
-        match implementation {
-            Implementation::Rust => self.module.kernel(name),
-            Implementation::CudaC => match &self.twins {
-                Ok(module) => module.kernel(name),
-                Err(why) => Err(Error::InvalidInput(why.clone())),
-            },
-            Implementation::Driver | Implementation::Cublas | Implementation::Model => Err(Error::MissingKernel(
-                format!("{name} ({} has no PTX kernels)", implementation.label()),
-            )),
-        }
-    }
-
-    /// The implementations of the suite's kernels a run can measure: Rust
-    /// always, the CUDA C twins when NVRTC compiled them; the note says why not.
-    pub fn kernel_implementations(&self) -> (Vec<Implementation>, Option<String>) {
-        match &self.twins {
-            Ok(_) => (vec![Implementation::Rust, Implementation::CudaC], None),
-            Err(why) => (vec![Implementation::Rust], Some(why.clone())),
-        }
-    }
-
-    /// Whether the CUDA C twins are loaded; `Err` says why not.
-    pub fn twins(&self) -> std::result::Result<&Module, &str> {
-        self.twins.as_ref().map_err(String::as_str)
     }
 
     /// Blocks for one full wave of `kernel` at `block_threads` (SMs × resident blocks per SM).

@@ -5,10 +5,12 @@ use cudarc::driver::CudaContext;
 
 use super::{DeviceBuffer, Gpu, Watchdog};
 use crate::error::{Error, Result};
-use crate::launchers::{check_gemm_buffers, check_matvec_buffers};
 
-/// A cuBLAS handle bound to the suite's stream, destroyed on drop. cuBLAS is
+/// A cuBLAS handle bound to the GPU's stream, destroyed on drop. cuBLAS is
 /// loaded at run time; where it is missing, [`CublasHandle::new`] says so.
+///
+/// The calls are `unsafe`, as cudarc's `result` layer: they trust the shapes.
+/// `launchers::cublas` checks every shape against the buffers first.
 pub struct CublasHandle {
     handle: sys::cublasHandle_t,
     ctx: Arc<CudaContext>,
@@ -61,7 +63,10 @@ impl CublasHandle {
 
     /// `w = m · v` for a row-major `height × width` matrix (cuBLAS sees its
     /// column-major transpose, so this is `cublasSgemv` with `CUBLAS_OP_T`).
-    pub fn sgemv_row_major(
+    ///
+    /// # Safety
+    /// `m` must hold `width × height` floats, `v` `width` and `w` `height`, each dimension below 2^31.
+    pub unsafe fn sgemv_row_major(
         &self,
         m: &DeviceBuffer<f32>,
         width: u32,
@@ -69,14 +74,8 @@ impl CublasHandle {
         v: &DeviceBuffer<f32>,
         w: &mut DeviceBuffer<f32>,
     ) -> Result<()> {
-        check_matvec_buffers("cublasSgemv", width, height, (m.len(), v.len(), w.len()))?;
-        if i32::try_from(width).is_err() || i32::try_from(height).is_err() {
-            return Err(Error::InvalidInput(format!(
-                "cublasSgemv takes int dimensions; {height} x {width} is too large"
-            )));
-        }
         let (alpha, beta) = (1.0f32, 0.0f32);
-        // SAFETY: the sizes were checked against the buffers above; all pointers are device memory of this context.
+        // SAFETY: the caller's contract; all pointers are device memory of this context.
         check(
             unsafe {
                 sys::cublasSgemv_v2(
@@ -103,33 +102,37 @@ impl CublasHandle {
     /// `C = A · B` for row-major `A` (`m × k`), `B` (`k × n`), `C` (`m × n`).
     /// cuBLAS is column-major, so this computes `Cᵀ = Bᵀ · Aᵀ` with the
     /// operands swapped, which is the same memory.
-    pub fn sgemm_row_major(
+    ///
+    /// # Safety
+    /// `a`, `b`, `c` must hold `m·k`, `k·n`, `m·n` floats, each below 2^31.
+    pub unsafe fn sgemm_row_major(
         &self,
         a: &DeviceBuffer<f32>,
         b: &DeviceBuffer<f32>,
         c: &mut DeviceBuffer<f32>,
         (m, n, k): (u32, u32, u32),
     ) -> Result<()> {
-        check_gemm_buffers("cublasSgemm", (m, n, k), (a.len(), b.len(), c.len()))?;
-        let (m, n, k) = (m as i32, n as i32, k as i32); // checked: each < 2^31
+        let (m, n, k) = (m as i32, n as i32, k as i32); // the caller's contract: each < 2^31
         let no = sys::cublasOperation_t::CUBLAS_OP_N;
-        // SAFETY: the shapes were checked against the buffers above.
+        // SAFETY: the caller's contract.
         unsafe { self.sgemm_column_major((no, no), (n, m, k), (b, n), (a, k), (c, n)) }
     }
 
     /// `C = A · Aᵀ` for row-major `A` (`m × k`) and `C` (`m × m`): in
     /// cuBLAS's column-major view `A` is `Aᵀ` (`k × m`), so this is
     /// `cublasSgemm(T, N)` of that with itself.
-    pub fn sgemm_aat_row_major(
+    ///
+    /// # Safety
+    /// `a` must hold `m·k` and `c` `m·m` floats, each below 2^31.
+    pub unsafe fn sgemm_aat_row_major(
         &self,
         a: &DeviceBuffer<f32>,
         c: &mut DeviceBuffer<f32>,
         (m, k): (u32, u32),
     ) -> Result<()> {
-        check_gemm_buffers("cublasSgemm (A·Aᵀ)", (m, m, k), (a.len(), a.len(), c.len()))?;
-        let (m, k) = (m as i32, k as i32); // checked: each < 2^31
+        let (m, k) = (m as i32, k as i32); // the caller's contract: each < 2^31
         let ops = (sys::cublasOperation_t::CUBLAS_OP_T, sys::cublasOperation_t::CUBLAS_OP_N);
-        // SAFETY: the shapes were checked against the buffers above.
+        // SAFETY: the caller's contract.
         unsafe { self.sgemm_column_major(ops, (m, m, k), (a, k), (a, k), (c, m)) }
     }
 
@@ -174,18 +177,20 @@ impl CublasHandle {
     /// as IEEE binary16 bits and `C` in `f32`: `cublasGemmEx` with
     /// `CUBLAS_COMPUTE_32F_PEDANTIC` (FP32 arithmetic, no tensor cores), the
     /// peer of the suite's f16-storage kernel. `Err` when this cuBLAS has no such kernel.
-    pub fn gemm_f16_storage_row_major(
+    ///
+    /// # Safety
+    /// As [`sgemm_row_major`](Self::sgemm_row_major).
+    pub unsafe fn gemm_f16_storage_row_major(
         &self,
         a: &DeviceBuffer<half::f16>,
         b: &DeviceBuffer<half::f16>,
         c: &mut DeviceBuffer<f32>,
         (m, n, k): (u32, u32, u32),
     ) -> Result<()> {
-        check_gemm_buffers("cublasGemmEx", (m, n, k), (a.len(), b.len(), c.len()))?;
         let (alpha, beta) = (1.0f32, 0.0f32);
-        let (m, n, k) = (m as i32, n as i32, k as i32); // checked: each < 2^31
+        let (m, n, k) = (m as i32, n as i32, k as i32); // the caller's contract: each < 2^31
         let half = sys::cudaDataType_t::CUDA_R_16F;
-        // SAFETY: as in sgemm_row_major; alpha/beta are f32 as the 32F compute type requires.
+        // SAFETY: the caller's contract; alpha/beta are f32 as the 32F compute type requires.
         check(
             unsafe {
                 sys::cublasGemmEx(

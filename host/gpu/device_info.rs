@@ -28,6 +28,13 @@ pub struct DeviceInfo {
     pub max_threads_per_multiprocessor: i32,
     pub max_shared_memory_per_multiprocessor: i64,
     pub pci_bus_id: String,
+    /// Texels a 1-D texture over linear memory may have (the texture path's size limit).
+    #[serde(default)]
+    pub max_texture_1d_linear_texels: i64,
+    /// `cuDeviceGetUuid`: what OpenCL (`cl_khr_device_uuid`), NVML and EGL
+    /// call the same GPU by (reports written before it load with none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uuid: Option<String>,
     /// `cuDriverGetVersion`, e.g. 13000 for CUDA 13.0.
     pub driver_version: i32,
     /// The PCIe link the GPU sits on, from Linux sysfs (e.g. "32.0 GT/s PCIe x16"),
@@ -54,6 +61,7 @@ impl DeviceInfo {
             .result()
             .during("cuDriverGetVersion")?;
         Ok(Self {
+            uuid: uuid(ctx),
             ordinal: ctx.ordinal(),
             name: ctx.name().during("cuDeviceGetName")?,
             compute_capability: ctx.compute_capability().during("cuDeviceGetAttribute")?,
@@ -70,6 +78,7 @@ impl DeviceInfo {
             max_threads_per_multiprocessor: attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR)?,
             max_shared_memory_per_multiprocessor: attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR)?
                 as i64,
+            max_texture_1d_linear_texels: attr(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH)? as i64,
             pcie_link: pcie_link(&pci_bus_id),
             pci_bus_id,
             driver_version,
@@ -93,6 +102,43 @@ impl DeviceInfo {
     }
 }
 
+/// The device's UUID as NVIDIA tools print it (`GPU-xxxxxxxx-xxxx-...`), or
+/// `None` if the driver cannot say.
+fn uuid(ctx: &Arc<CudaContext>) -> Option<String> {
+    let mut raw = sys::CUuuid { bytes: [0; 16] };
+    // SAFETY: writes 16 bytes through a valid pointer for a device handle of a live context.
+    unsafe { sys::cuDeviceGetUuid_v2(&mut raw, ctx.cu_device()) }
+        .result()
+        .ok()?;
+    Some(format_uuid(&raw.bytes.map(|b| b as u8)))
+}
+
+/// `GPU-` and the 16 bytes in the 8-4-4-4-12 grouping (as `nvidia-smi -L`).
+pub fn format_uuid(bytes: &[u8; 16]) -> String {
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    format!(
+        "GPU-{}-{}-{}-{}-{}",
+        &hex[0..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..32]
+    )
+}
+
+/// The 16 bytes of a `GPU-...` UUID string, for matching other APIs' device ids.
+pub fn uuid_bytes(uuid: &str) -> Option<[u8; 16]> {
+    let hex: String = uuid.strip_prefix("GPU-")?.chars().filter(|c| *c != '-').collect();
+    if hex.len() != 32 {
+        return None;
+    }
+    let mut bytes = [0u8; 16];
+    for (i, byte) in bytes.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok()?;
+    }
+    Some(bytes)
+}
+
 /// Current PCIe link speed and width of the device at `bus_id` (`dddd:bb:dd`),
 /// read from `/sys/bus/pci/devices/<id>.0/current_link_{speed,width}`.
 fn pcie_link(bus_id: &str) -> Option<String> {
@@ -105,4 +151,19 @@ fn pcie_link(bus_id: &str) -> Option<String> {
     let speed = read("current_link_speed")?;
     let width = read("current_link_width")?;
     Some(format!("{speed} x{width}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{format_uuid, uuid_bytes};
+
+    #[test]
+    fn uuids_print_like_nvidia_smi_and_parse_back() {
+        let bytes: [u8; 16] = std::array::from_fn(|i| (i * 17) as u8);
+        let text = format_uuid(&bytes);
+        assert_eq!(text, "GPU-00112233-4455-6677-8899-aabbccddeeff");
+        assert_eq!(uuid_bytes(&text), Some(bytes));
+        assert_eq!(uuid_bytes("GPU-0011"), None);
+        assert_eq!(uuid_bytes("00112233-4455-6677-8899-aabbccddeeff"), None);
+    }
 }

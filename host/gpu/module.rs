@@ -6,7 +6,7 @@ use cudarc::driver::{CudaContext, CudaStream, result, sys};
 use kernels_gpu::device::Dim3;
 use serde::{Deserialize, Serialize};
 
-use super::Watchdog;
+use super::{Gpu, Watchdog};
 use crate::error::{DriverResultExt, Error, Result};
 use crate::ptx;
 
@@ -63,15 +63,15 @@ fn log_text(buffer: &[u8]) -> String {
 }
 
 impl Module {
-    /// JIT-compiles `ptx` with info and error log buffers, so a rejected module
-    /// reports ptxas's own message, and reads every kernel's resource use.
-    pub fn load(ctx: &Arc<CudaContext>, ptx_text: &str) -> Result<Self> {
-        Self::load_watched(ctx, ptx_text, &Arc::new(Watchdog::default()))
+    /// JIT-compiles `ptx` on `gpu` with info and error log buffers, so a
+    /// rejected module reports ptxas's own message, and reads every kernel's
+    /// resource use. The kernels report their launches to the GPU's
+    /// watchdog, so a time-out names the kernel.
+    pub fn load(gpu: &Gpu, ptx_text: &str) -> Result<Self> {
+        Self::load_watched(gpu.context(), ptx_text, gpu.watchdog())
     }
 
-    /// As [`load`](Self::load), with the kernels reporting their launches to
-    /// `watchdog` (the [`Gpu`](super::Gpu)'s, so a time-out names the kernel).
-    pub fn load_watched(ctx: &Arc<CudaContext>, ptx_text: &str, watchdog: &Arc<Watchdog>) -> Result<Self> {
+    fn load_watched(ctx: &Arc<CudaContext>, ptx_text: &str, watchdog: &Arc<Watchdog>) -> Result<Self> {
         ctx.bind_to_thread().during("cuCtxSetCurrent")?;
         let image = CString::new(ptx_text).map_err(|_| Error::InvalidInput("PTX text contains a NUL byte".into()))?;
         let mut info_log = vec![0u8; JIT_LOG_BYTES];

@@ -4,17 +4,18 @@ use std::time::Duration;
 use kernels_gpu::device::Dim3;
 
 use crate::error::{Error, Result};
-use crate::gpu::{Gpu, LaunchShape};
+use crate::gpu::LaunchShape;
+use crate::testbed::{DeviceUnderTest, Implementation};
 
 /// Launches `spin_wait` for `duration` on the suite's stream: one block of
 /// one thread that busy-waits on the GPU's global timer (how the kernel time
 /// limit is tested). Returns once it is enqueued.
-pub fn spin_wait(gpu: &Gpu, duration: Duration) -> Result<()> {
+pub fn spin_wait(dut: &DeviceUnderTest, duration: Duration) -> Result<()> {
     let mut nanoseconds = u64::try_from(duration.as_nanos()).map_err(|_| Error::InvalidLaunch {
         kernel: "spin_wait",
         reason: format!("{duration:?} does not fit in 64-bit nanoseconds"),
     })?;
-    let kernel = gpu.kernel("spin_wait")?;
+    let kernel = dut.kernel(Implementation::Rust, "spin_wait")?;
     let shape = LaunchShape {
         grid: Dim3::x(1),
         block: Dim3::x(1),
@@ -22,5 +23,5 @@ pub fn spin_wait(gpu: &Gpu, duration: Duration) -> Result<()> {
     };
     let mut params = [(&raw mut nanoseconds).cast::<c_void>()];
     // SAFETY: matches spin_wait(unsigned long long); the kernel touches no memory.
-    unsafe { kernel.launch(gpu.stream(), shape, &mut params) }
+    unsafe { kernel.launch(dut.gpu().stream(), shape, &mut params) }
 }

@@ -1,11 +1,12 @@
 use std::ffi::c_void;
 
 use kernels_gpu::device::Dim3;
-use kernels_gpu::shared_memory::{TILE_DIM, tile_bytes};
+use kernels_gpu::guide_multiply::{TILE_DIM, tile_bytes};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::gpu::{DeviceBuffer, Gpu, Implementation, LaunchShape};
+use crate::gpu::{DeviceBuffer, LaunchShape};
+use crate::testbed::{DeviceUnderTest, Implementation};
 
 /// The CUDA C Best Practices Guide's shared-memory matrix multiplies
 /// (§3.2.2.2–3.2.2.3, Listings 3.7–3.11): `C = AB` with `A` of `M × 32` and
@@ -65,18 +66,6 @@ impl GuideMultiply {
             Self::SharedAb => "tiles of A and B in shared memory (no redundant reads)",
             Self::CoalescedAat => "transposed tile in shared memory (coalesced reads)",
             Self::CoalescedAatPadded => "padded [32][33] tile (no bank conflicts)",
-        }
-    }
-
-    /// The guide's effective bandwidth, GB/s: (GTX 280, GeForce 8800).
-    pub fn guide_gbps(self) -> (f64, f64) {
-        match self {
-            Self::Simple => (8.7, 0.7),
-            Self::Coalesced => (14.3, 8.2),
-            Self::SharedAb => (29.7, 15.7),
-            Self::SimpleAat => (1.1, 0.5),
-            Self::CoalescedAat => (24.9, 13.2),
-            Self::CoalescedAatPadded => (30.4, 15.6),
         }
     }
 
@@ -166,7 +155,7 @@ pub fn guide_multiply_shape(
 /// Launches one of the guide's kernels. `b` is ignored for `C = AAᵀ`.
 #[allow(clippy::too_many_arguments)]
 pub fn guide_multiply(
-    gpu: &Gpu,
+    dut: &DeviceUnderTest,
     implementation: Implementation,
     kernel: GuideMultiply,
     a: &DeviceBuffer<f32>,
@@ -176,7 +165,7 @@ pub fn guide_multiply(
     n: u32,
 ) -> Result<()> {
     let shape = guide_multiply_shape(kernel, m, n, (a.len(), b.len(), c.len()))?;
-    let function = gpu.kernel_for(implementation, kernel.kernel())?;
+    let function = dut.kernel(implementation, kernel.kernel())?;
     let (mut pa, mut pb, mut pc) = (a.as_global(), b.as_global(), c.as_global_mut());
     // The last parameter is N for C = AB and M for C = AAᵀ: C's row length either way.
     let mut row_length = kernel.c_shape(m, n).1 as i32;
@@ -188,7 +177,7 @@ pub fn guide_multiply(
         ];
         // SAFETY: (const float*, float*, int) is the AAᵀ kernels' signature; the shape check proved A holds
         // M x 32 floats and C M x M, and the grid covers exactly C's tiles with the shared memory they index.
-        unsafe { function.launch(gpu.stream(), shape, &mut params) }
+        unsafe { function.launch(dut.gpu().stream(), shape, &mut params) }
     } else {
         let mut params = [
             (&raw mut pa).cast::<c_void>(),
@@ -198,6 +187,6 @@ pub fn guide_multiply(
         ];
         // SAFETY: (const float*, const float*, float*, int) is the C = AB kernels' signature; the shape check
         // proved A holds M x 32, B 32 x N and C M x N floats, and the grid covers exactly C's tiles.
-        unsafe { function.launch(gpu.stream(), shape, &mut params) }
+        unsafe { function.launch(dut.gpu().stream(), shape, &mut params) }
     }
 }

@@ -1,3 +1,5 @@
+use super::dot_error_bound;
+
 /// `C = A · B` for row-major `A` (`m × k`) and `B` (`k × n`), accumulated in
 /// `f64`; also, per element, `Σ |a| · |b|`, the scale of any `f32` rounding
 /// error. Rows are split over the CPU's cores.
@@ -50,25 +52,13 @@ pub fn matmul_aat(a: &[f32], m: usize, k: usize) -> (Vec<f32>, Vec<f64>) {
     matmul(a, &transposed, m, k, m)
 }
 
-/// The worst-case relative error of an `f32` dot product of length `k`, in
-/// any summation order, with or without FMA: `γ_k = k·u / (1 − k·u)` with
-/// `u = 2⁻²⁴` (Higham, *Accuracy and Stability of Numerical Algorithms*,
-/// §3.1), plus `u` for rounding the `f64` reference to `f32`. A result is
-/// right when `|c − reference| ≤ gemm_error_bound(k) · Σ|a·b|`: a bound no
-/// correct kernel can exceed and a wrong index almost always does.
-pub fn gemm_error_bound(k: usize) -> f64 {
-    let u = f64::powi(2.0, -24);
-    let ku = k as f64 * u;
-    ku / (1.0 - ku).max(f64::EPSILON) + u
-}
-
 /// The first element of `got` farther from `expected` than
-/// [`gemm_error_bound`]`(k) · scale`, described; `None` when all are within.
+/// [`dot_error_bound`]`(k) · scale`, described; `None` when all are within.
 pub fn matmul_mismatch(got: &[f32], expected: &[f32], scale: &[f64], k: usize, n: usize) -> Option<String> {
     if got.len() != expected.len() {
         return Some(format!("{} elements, expected {}", got.len(), expected.len()));
     }
-    let relative = gemm_error_bound(k);
+    let relative = dot_error_bound(k);
     got.iter()
         .zip(expected)
         .zip(scale)

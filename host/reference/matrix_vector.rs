@@ -16,19 +16,22 @@ pub fn matvec(m: &[f32], width: usize, height: usize, v: &[f32]) -> (Vec<f32>, V
     (w, scale)
 }
 
-/// Relative error allowed against the row's `Σ |m| · |v|`: well above the
-/// `~sqrt(width) × 2^-24` of an `f32` tree or serial sum at the widths used.
-pub const MATVEC_RELATIVE_TOLERANCE: f64 = 1e-4;
+use super::dot_error_bound;
 
-/// The first row whose result is off by more than the tolerance, described.
-pub fn matvec_mismatch(got: &[f32], expected: &[f32], scale: &[f64]) -> Option<String> {
+/// The first row farther from the reference than [`dot_error_bound`]`(width)`
+/// times the row's `Σ |m| · |v|` (the rule every product in the suite is held to), described.
+pub fn matvec_mismatch(got: &[f32], expected: &[f32], scale: &[f64], width: usize) -> Option<String> {
+    if got.len() != expected.len() {
+        return Some(format!("{} rows, expected {}", got.len(), expected.len()));
+    }
+    let relative = dot_error_bound(width);
     got.iter()
         .zip(expected)
         .zip(scale)
         .enumerate()
         .find_map(|(y, ((g, e), s))| {
             let error = (*g as f64 - *e as f64).abs();
-            let bound = MATVEC_RELATIVE_TOLERANCE * s + 1e-30;
+            let bound = relative * s + 1e-30;
             (error.is_nan() || error > bound)
                 .then(|| format!("row {y} is {g} but the CPU reference says {e} (error {error:.3e} > {bound:.3e})"))
         })

@@ -1,13 +1,15 @@
 //! CPU reference implementations: what each kernel must produce, written as
 //! plain loops or slice copies over the thread index, independent of the
-//! device layer.
+//! device layer; and the one tolerance rule for products.
 
-mod global_copy;
+mod dot_error_bound;
+mod global_memory;
 mod matrix_multiply;
 mod matrix_vector;
-mod overlap;
+mod streams;
 
-pub use global_copy::{copy_prefix, offset_copy, shift_copy, stride_copy, texture_shift_copy};
-pub use matrix_multiply::{gemm_error_bound, matmul, matmul_aat, matmul_element, matmul_mismatch};
-pub use matrix_vector::{MATVEC_RELATIVE_TOLERANCE, matvec, matvec_mismatch};
-pub use overlap::fma_chain;
+pub use dot_error_bound::dot_error_bound;
+pub use global_memory::{copy_prefix, offset_copy, shift_copy, stride_copy, texture_shift_copy};
+pub use matrix_multiply::{matmul, matmul_aat, matmul_element, matmul_mismatch};
+pub use matrix_vector::{matvec, matvec_mismatch};
+pub use streams::fma_chain;

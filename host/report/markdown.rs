@@ -1,10 +1,12 @@
-//! `report.md`: what a reader needs to trust and interpret the numbers.
+//! `report.md`: what a reader needs to trust and interpret the numbers. Every
+//! section is built the same way from the typed results; an experiment's
+//! [`SectionHooks`](super::SectionHooks) add its narrative and its tables.
 
 use std::fmt::Write;
 
-use super::{Report, guide_figures};
-use crate::experiments::{SeriesResult, SweepPoint, SweepResult};
-use crate::gpu::Implementation;
+use super::{ExperimentResult, HooksLookup, PlotSpec, Point, PointKey, Report, Status, plot_file_base, twin_gap};
+use crate::published_figures;
+use crate::stats::Summary;
 
 fn mhz(khz: i64) -> String {
     if khz > 0 {
@@ -14,68 +16,119 @@ fn mhz(khz: i64) -> String {
     }
 }
 
+/// `median (min–max)` with a precision that suits the magnitude.
+pub fn summary_cell(s: &Summary) -> String {
+    let digits = if s.median.abs() >= 100.0 {
+        0
+    } else if s.median.abs() >= 1.0 {
+        1
+    } else {
+        3
+    };
+    format!("{:.d$} ({:.d$}–{:.d$})", s.median, s.min, s.max, d = digits)
+}
+
+/// A point's table cell: its figure, or why there is none.
+pub fn point_cell(point: Option<&Point>) -> String {
+    match point {
+        Some(Point { value: Some(v), .. }) => summary_cell(v),
+        Some(Point {
+            status: Status::Failed(_),
+            ..
+        }) => "**FAILED**".into(),
+        Some(Point {
+            status: Status::Waived(_),
+            ..
+        }) => "waived".into(),
+        Some(_) | None => "—".into(),
+    }
+}
+
 fn header(report: &Report, out: &mut String) {
-    let d = &report.device;
     let _ = writeln!(out, "# ptxsuite report\n");
     if report.partial {
+        let incomplete = report.incomplete();
         let _ = writeln!(
             out,
             "> **Partial report: the run was interrupted** ({}). Incomplete experiments: {}. The figures below are \
              what was measured before it stopped.\n",
             report.stop_reason.as_deref().unwrap_or("reason not recorded"),
-            if report.incomplete.is_empty() {
+            if incomplete.is_empty() {
                 "none recorded".to_string()
             } else {
-                report.incomplete.join("; ")
+                incomplete.join("; ")
             }
         );
     }
     let _ = writeln!(out, "| | |\n|---|---|");
-    let _ = writeln!(
-        out,
-        "| GPU | {} ({}, {} SMs, PCI {}) |",
-        d.name,
-        d.sm_name(),
-        d.multiprocessors,
-        d.pci_bus_id
-    );
-    let _ = writeln!(
-        out,
-        "| Driver | CUDA {} ({}) |",
-        d.driver_version_string(),
-        d.driver_version
-    );
-    let _ = writeln!(
-        out,
-        "| Clocks (peak, as the driver reports) | SM {}, memory {} |",
-        mhz(d.sm_clock_khz),
-        mhz(d.memory_clock_khz)
-    );
-    let _ = writeln!(
-        out,
-        "| Theoretical bandwidth | {:.1} GB/s = {} × {} bit / 8 × 2 (DDR) / 1e9 |",
-        d.theoretical_bandwidth_gbps,
-        mhz(d.memory_clock_khz),
-        d.memory_bus_width_bits
-    );
-    let _ = writeln!(
-        out,
-        "| L2 cache | {:.1} MiB |",
-        d.l2_cache_bytes as f64 / (1 << 20) as f64
-    );
-    let _ = writeln!(
-        out,
-        "| Memory | {:.1} GiB, ECC {} |",
-        d.total_memory_bytes as f64 / (1u64 << 30) as f64,
-        if d.ecc_enabled { "on" } else { "off" }
-    );
-    let _ = writeln!(
-        out,
-        "| PTX | target {}, ISA {} (JIT-compiled by the driver for {}) |",
-        report.ptx.target,
-        report.ptx.isa_version,
-        d.sm_name()
-    );
+    if !report.host.is_empty() {
+        let _ = writeln!(out, "| Host | {} |", report.host);
+    }
+    for d in &report.devices {
+        let gpu = if report.devices.len() > 1 {
+            format!("GPU {}", d.ordinal)
+        } else {
+            "GPU".into()
+        };
+        let _ = writeln!(
+            out,
+            "| {gpu} | {} ({}, {} SMs, PCI {}{}) |",
+            d.name,
+            d.sm_name(),
+            d.multiprocessors,
+            d.pci_bus_id,
+            d.uuid.as_deref().map(|u| format!(", {u}")).unwrap_or_default()
+        );
+        let _ = writeln!(
+            out,
+            "| {gpu}: clocks (peak, as the driver reports) | SM {}, memory {} |",
+            mhz(d.sm_clock_khz),
+            mhz(d.memory_clock_khz)
+        );
+        let _ = writeln!(
+            out,
+            "| {gpu}: theoretical bandwidth | {:.1} GB/s = {} × {} bit / 8 × 2 (DDR) / 1e9 |",
+            d.theoretical_bandwidth_gbps,
+            mhz(d.memory_clock_khz),
+            d.memory_bus_width_bits
+        );
+        let _ = writeln!(
+            out,
+            "| {gpu}: memory | {:.1} GiB, ECC {}; L2 {:.1} MiB; host link {} |",
+            d.total_memory_bytes as f64 / (1u64 << 30) as f64,
+            if d.ecc_enabled { "on" } else { "off" },
+            d.l2_cache_bytes as f64 / (1 << 20) as f64,
+            d.pcie_link.as_deref().unwrap_or("not readable from sysfs")
+        );
+    }
+    if let Some(d) = report.devices.first() {
+        let _ = writeln!(
+            out,
+            "| Driver | CUDA {} ({}) |",
+            d.driver_version_string(),
+            d.driver_version
+        );
+        let _ = writeln!(
+            out,
+            "| PTX | target {}, ISA {} (JIT-compiled by the driver for {}) |",
+            report.ptx.target,
+            report.ptx.isa_version,
+            d.sm_name()
+        );
+    }
+    for i in &report.implementations {
+        let _ = writeln!(
+            out,
+            "| {} | {}{} |",
+            i.implementation.label(),
+            i.status,
+            if i.detail.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", i.detail)
+            }
+        );
+    }
     let _ = writeln!(
         out,
         "| ptxsuite | {} (report schema {} v{}) |",
@@ -84,29 +137,43 @@ fn header(report: &Report, out: &mut String) {
     let _ = writeln!(out);
     let _ = writeln!(
         out,
-        "**Method.** Each point: destination filled with a sentinel, one warm-up launch, then {} samples of {} launches \
-         between two CUDA events (`CU_EVENT_DEFAULT`) on a non-blocking stream; the tables give min / median / max over \
-         the samples of the per-launch figure. The destination is then copied back and compared element by element \
-         with a CPU reference; a point that fails shows no bandwidth. GB = 1e9 bytes. Effective bandwidth is the \
-         guide's `(Br + Bw) / 1e9 / seconds`.\n",
+        "**Method.** Each point: outputs filled with a sentinel, one warm-up launch, then {} samples of {} launches \
+         between two timing events (CUDA events on a non-blocking stream; OpenCL profiling events) unless a section \
+         says otherwise; cells give median (min–max) over the samples of the per-launch figure. The outputs are then \
+         compared with a CPU reference; a point that fails shows no figure. GB = 1e9 bytes. Effective bandwidth is \
+         the guide's `(Br + Bw) / 1e9 / seconds`.\n",
         report.settings.samples, report.settings.reps
     );
 }
 
 fn kernels(report: &Report, out: &mut String) {
+    if report.kernels.is_empty() {
+        return;
+    }
+    let several = report.devices.len() > 1;
     let _ = writeln!(out, "## Kernels\n");
     let _ = writeln!(
         out,
-        "| kernel | implementation | registers | local (spill) B | static shared B | block | dynamic shared B | blocks/SM | occupancy |"
+        "| kernel | implementation |{} registers | local (spill) B | static shared B | block | dynamic shared B | blocks/SM | occupancy |",
+        if several { " GPU |" } else { "" }
     );
-    let _ = writeln!(out, "|---|---|---:|---:|---:|---:|---:|---:|---:|");
+    let _ = writeln!(
+        out,
+        "|---|---|{}---:|---:|---:|---:|---:|---:|---:|",
+        if several { "---:|" } else { "" }
+    );
     for k in &report.kernels {
         let r = &k.resources;
         let _ = writeln!(
             out,
-            "| `{}` | {} | {} | {} | {} | {} | {} | {} | {:.0}% |",
+            "| `{}` | {} |{} {} | {} | {} | {} | {} | {} | {:.0}% |",
             k.name,
             k.implementation.label(),
+            if several {
+                format!(" {} |", k.device)
+            } else {
+                String::new()
+            },
             r.registers_per_thread,
             r.local_bytes_per_thread,
             r.static_shared_bytes,
@@ -119,473 +186,245 @@ fn kernels(report: &Report, out: &mut String) {
     let _ = writeln!(out);
 }
 
-fn median(series: Option<&SeriesResult>, value: i64) -> Option<f64> {
-    series.and_then(|s| s.median_gbps(value))
-}
-
-/// The value with the lowest median bandwidth in a series.
-fn worst(series: &SeriesResult) -> Option<(i64, f64)> {
-    series
-        .points
-        .iter()
-        .filter_map(|p| p.effective_gbps.map(|g| (p.value, g.median)))
-        .min_by(|a, b| a.1.total_cmp(&b.1))
-}
-
-/// A paragraph comparing today's measurements with the guide's cc 1.x story.
-fn then_vs_now(sweep: &SweepResult) -> Option<String> {
-    let rust = |kernel: &str| sweep.series_for(kernel, Implementation::Rust);
-    Some(match sweep.experiment.as_str() {
-        "offset" => {
-            let series = rust("offset_copy")?;
-            let base = series.median_gbps(0)?;
-            let (at, low) = worst(series)?;
-            format!(
-                "The worst offset ({at}) runs at {low:.1} GB/s, {:.2}x slower than offset 0 ({base:.1} GB/s). On the \
-                 guide's 8800 GTX (cc 1.0) a misaligned offset cost about 10x (74 → 7 GB/s), on the GTX 280 (cc 1.3) \
-                 about 1.7x (120 → 70 GB/s).",
-                base / low
-            )
-        }
-        "stride" => {
-            let series = rust("stride_copy")?;
-            let base = series.median_gbps(1)?;
-            let (at, low) = worst(series)?;
-            let floor = base / 8.0;
-            let mut text = format!(
-                "The slowest stride ({at}) runs at {low:.1} GB/s, {:.1}x slower than unit stride ({base:.1} GB/s). \
-                 Counting 32-byte sectors predicts unit-stride bandwidth divided by the stride up to stride 8, then a \
-                 floor of 1/8 ({floor:.1} GB/s here), since each 4-byte element then costs a whole sector; the \
-                 \"DRAM-sector GB/s\" column is that actual traffic over the measured time.",
-                base / low
-            );
-            if let (Some(s2), Some(s8)) = (series.median_gbps(2), series.median_gbps(8)) {
-                text.push_str(&format!(
-                    " Measured: stride 2 gives {s2:.1} GB/s (model {:.1}), stride 8 gives {s8:.1} GB/s (model {floor:.1}).",
-                    base / 2.0
-                ));
-            }
-            if low < 0.9 * floor {
-                text.push_str(
-                    " Past stride 8 the measured figure falls below the sector model: sector counting alone does not \
-                     explain the sparsest accesses.",
-                );
-            }
-            text.push_str(" On cc 1.0 any stride above 1 cost 16 transactions per half warp.");
-            text
-        }
-        "shift" => {
-            let plain = rust("shift_copy")?;
-            let texture = rust("texture_shift_copy")?;
-            let (at, low) = worst(plain)?;
-            let base = plain.median_gbps(0)?;
-            let tex_at = texture.median_gbps(at)?;
-            let offset_at = median(rust("offset_copy"), at);
-            let mut text = format!(
-                "At its worst shift ({at}) the plain shifted read runs at {low:.1} GB/s ({:.1}% below shift 0, \
-                 {base:.1} GB/s); the texture path gives {tex_at:.1} GB/s there ({:+.1}% vs plain loads).",
-                100.0 * (1.0 - low / base),
-                100.0 * (tex_at / low - 1.0)
-            );
-            if let Some(offset) = offset_at {
-                text.push_str(&format!(
-                    " offset_copy, with misaligned reads and writes, gives {offset:.1} GB/s."
-                ));
-            }
-            text.push_str(
-                " On cc 1.x the texture path was the cure for misaligned reads; since Maxwell textures and L1 share \
-                 one cache, so it buys nothing.",
-            );
-            text
-        }
-        "offset-width" | "stride-width" => {
-            let (first, second) = if sweep.experiment == "offset-width" {
-                (0, 1)
-            } else {
-                (1, 2)
-            };
-            let parts: Vec<String> = sweep
-                .series
-                .iter()
-                .filter(|s| s.implementation == Implementation::Rust)
-                .filter_map(|s| {
-                    let a = s.median_gbps(first)?;
-                    let b = s.median_gbps(second)?;
-                    let (at, low) = worst(s)?;
-                    Some(format!(
-                        "{} ({} B): {a:.0} GB/s at {first}, {:.2}x less at {second}, worst at {at}: {low:.0} GB/s ({:.2}x)",
-                        s.element,
-                        s.element_bytes,
-                        a / b,
-                        a / low
-                    ))
-                })
-                .collect();
-            format!(
-                "By element width ({}; Rust kernels, median): {}. With one element per thread, narrow elements are \
-                 limited by memory instructions rather than bytes (compare the aligned figures). A 32-byte sector \
-                 holds 16, 8, 4 or 2 of these elements, so wider elements waste fewer bytes per misaligned warp \
-                 and reach the one-element-per-sector floor at smaller strides.",
-                sweep.parameter,
-                parts.join("; ")
-            )
-        }
-        "transfers" => {
-            // The guide's point: pinned memory is what lets the copy engines run at link speed.
-            let at = 256 * 1024; // KiB
-            let best = sweep
-                .series
-                .iter()
-                .filter(|s| s.name.contains("pinned"))
-                .flat_map(|s| s.points.iter().filter_map(|p| p.effective_gbps.map(|g| g.median)))
-                .fold(0.0f64, f64::max);
-            let get = |name: &str| sweep.series_named(name).and_then(|s| s.median_gbps(at));
-            let (h2d, d2h) = (get("H2D · pinned")?, get("D2H · pinned")?);
-            let mut text = format!(
-                "At 256 MiB pinned memory moves {h2d:.1} GB/s host to device and {d2h:.1} GB/s device to host: \
-                 {:.1}% and {:.1}% of the best pinned figure measured ({best:.1} GB/s).",
-                100.0 * h2d / best,
-                100.0 * d2h / best
-            );
-            if let (Some(p_h2d), Some(p_d2h)) = (get("H2D · pageable"), get("D2H · pageable")) {
-                text.push_str(&format!(
-                    " Pageable memory gives {p_h2d:.1} and {p_d2h:.1} GB/s ({:.2}x and {:.2}x of pinned), the staging \
-                     copy the guide's §3.1.1 warns about.",
-                    p_h2d / h2d,
-                    p_d2h / d2h
-                ));
-            }
-            text
-        }
-        "zero-copy" => {
-            let at = *sweep.values().last()?;
-            let get = |name: &str| sweep.series_named(name).and_then(|s| s.median_gbps(at));
-            let (read, write) = (
-                get("kernel reads mapped host memory")?,
-                get("kernel writes mapped host memory")?,
-            );
-            let (up, down) = (get("H2D copy (pinned)")?, get("D2H copy (pinned)")?);
-            let point = |name: &str| {
-                sweep
-                    .series_named(name)
-                    .and_then(|s| s.point(at))
-                    .map(|p| p.time_ms.median)
-            };
-            let (explicit, zero) = (
-                point("end to end: H2D + kernel + D2H")?,
-                point("end to end: zero-copy kernel")?,
-            );
-            format!(
-                "At {at} MiB a kernel reading mapped host memory gets {read:.1} GB/s and one writing it {write:.1} GB/s, \
-                 against {up:.1} / {down:.1} GB/s for pinned copies by the copy engines. End to end, zero copy takes \
-                 {zero:.3} ms where H2D + kernel + D2H take {explicit:.3} ms ({:.2}x): with data read and written \
-                 once, the link is the limit either way and zero copy overlaps the two directions.",
-                explicit / zero
-            )
-        }
-        "ceiling" => {
-            let value = *sweep.values().first()?;
-            let vector = median(rust("vector_copy"), value)?;
-            let driver = median(sweep.series_for("cuMemcpyDtoDAsync", Implementation::Driver), value)?;
-            let mut text = format!(
-                "The Rust vectorized copy moves {vector:.1} GB/s, {:.3}x the driver's cuMemcpyDtoDAsync \
-                 ({driver:.1} GB/s) on the same buffers.",
-                vector / driver
-            );
-            if let Some(cuda) = median(sweep.series_for("vector_copy", Implementation::CudaC), value) {
-                text.push_str(&format!(
-                    " Its CUDA C twin moves {cuda:.1} GB/s ({:.3}x).",
-                    cuda / driver
-                ));
-            }
-            text
-        }
-        _ => return None,
-    })
-}
-
-/// Rust / CUDA C median ratios for every kernel measured both ways.
-fn twin_pairs(sweep: &SweepResult) -> Vec<(&SeriesResult, &SeriesResult)> {
-    sweep
+/// The generic table: a row per point, a column per series, then a Rust /
+/// twin ratio per kernel measured both ways, then the first series' extra figures.
+pub fn generic_table(result: &ExperimentResult) -> String {
+    let mut out = String::new();
+    let unit = result.axis.metric.unit();
+    let pairs = result.twin_pairs();
+    let pairs: Vec<_> = pairs
+        .into_iter()
+        .filter(|(_, t)| t.key.implementation.is_kernel_twin())
+        .collect();
+    let extras: Vec<String> = result
         .series
-        .iter()
-        .filter(|s| s.implementation == Implementation::Rust)
-        .filter_map(|rust| {
-            sweep
-                .series
-                .iter()
-                .find(|c| c.implementation == Implementation::CudaC && c.kernel == rust.kernel)
-                .map(|cuda| (rust, cuda))
+        .first()
+        .map(|s| {
+            let mut names: Vec<String> = Vec::new();
+            for p in &s.points {
+                for name in p.extra.keys() {
+                    if !names.contains(name) && name != unit {
+                        names.push(name.clone());
+                    }
+                }
+            }
+            names
         })
-        .collect()
-}
-
-fn cell(point: Option<&SweepPoint>) -> String {
-    match point {
-        Some(SweepPoint {
-            effective_gbps: Some(g),
-            ..
-        }) => format!("{:.1} ({:.0}–{:.0})", g.median, g.min, g.max),
-        Some(_) => "**FAILED**".into(),
-        None => "—".into(),
+        .unwrap_or_default();
+    let _ = write!(out, "| {} |", result.axis.parameter);
+    for s in &result.series {
+        let _ = write!(out, " {} [{}] {unit} |", s.label, s.key.element);
     }
-}
-
-/// One line per point whose result failed verification, with the first mismatch.
-fn failures(sweep: &SweepResult, out: &mut String) {
-    for s in &sweep.series {
-        for p in s.points.iter().filter(|p| !p.verified) {
-            let why = p.failure.as_deref().unwrap_or("");
-            let _ = writeln!(out, "\n**FAILED** {} at {} {}: {why}", s.name, sweep.parameter, p.value);
-        }
+    for (rust, twin) in &pairs {
+        let _ = write!(
+            out,
+            " {} [{}] Rust/{} |",
+            rust.key.kernel,
+            rust.key.element,
+            twin.key.implementation.label()
+        );
     }
-}
-
-/// A section's title, what it reproduces, how bytes are counted, its plot
-/// (where it has one) and its notes.
-pub(super) fn section_head(sweep: &SweepResult, plot: bool, out: &mut String) {
-    let _ = writeln!(out, "## {}\n", sweep.title);
-    let _ = writeln!(
-        out,
-        "Reproduces {}. Bytes counted: {}.\n",
-        sweep.guide_section, sweep.byte_counting
-    );
-    if plot {
-        let _ = writeln!(out, "![{}]({}.svg)\n", sweep.title, sweep.experiment);
-    }
-    for note in &sweep.notes {
-        let _ = writeln!(out, "*Note:* {note}\n");
-    }
-}
-
-/// The matrix-vector section, shaped like the whitepaper's Table 1: one row
-/// per version, the GTX 285 time beside each shape's measurements.
-fn matvec_section(sweep: &SweepResult, kernels: &[super::KernelRecord], out: &mut String) {
-    section_head(sweep, true, out);
-    let heights = sweep.values();
-    let ceiling = sweep.series.iter().find(|s| s.kernel == "vector_copy");
-    for &height in &heights {
-        let best = sweep
-            .series
-            .iter()
-            .filter(|s| s.kernel.starts_with("matvec_") && s.implementation == Implementation::Rust)
-            .filter_map(|s| s.median_gbps(height).map(|g| (s, g)))
-            .max_by(|a, b| a.1.total_cmp(&b.1));
-        if let (Some((series, gbps)), Some(copy)) = (best, median(ceiling, height)) {
-            let _ = writeln!(
-                out,
-                "**Height {height}.** Best Rust version: {} at {gbps:.1} GB/s = {:.1}% of the copy ceiling measured \
-                 in the same run ({copy:.1} GB/s).\n",
-                series.name,
-                100.0 * gbps / copy
-            );
-        }
-    }
-    let _ = write!(out, "| version | GTX 285 ms |");
-    for &h in &heights {
-        let _ = write!(out, " h={h}: ms | GB/s | speedup vs Listing 2 | Rust/CUDA C |");
+    for name in &extras {
+        let _ = write!(out, " {name} ({}) |", result.series[0].label);
     }
     let _ = writeln!(out);
-    let _ = writeln!(out, "|---|---:|{}", "---:|---:|---:|---:|".repeat(heights.len()));
-    for s in &sweep.series {
-        // Speedups are over Listing 2 of the same implementation.
-        let listing2 = sweep.series_for("matvec_row_per_thread", s.implementation);
-        let paper = crate::launchers::MatVecVersion::ALL
-            .iter()
-            .find(|v| v.kernel() == s.kernel && s.kernel.starts_with("matvec_"))
-            .and_then(|v| v.gtx285_ms())
-            .map(|ms| format!("{ms}"))
-            .unwrap_or_else(|| "—".into());
-        let _ = write!(out, "| {} | {paper} |", s.name);
-        for &h in &heights {
-            let point = s.point(h);
-            let ms = point
-                .map(|p| format!("{:.3}", p.time_ms.median))
-                .unwrap_or_else(|| "—".into());
-            let baseline = listing2.and_then(|b| b.point(h)).map(|p| p.time_ms.median);
-            let speedup = match (baseline, point) {
-                (Some(b), Some(p)) if s.kernel.starts_with("matvec_") => format!("{:.1}x", b / p.time_ms.median),
-                _ => "—".into(),
-            };
-            let twin = match s.implementation {
-                Implementation::Rust => sweep
-                    .series_for(&s.kernel, Implementation::CudaC)
-                    .and_then(|c| Some(s.median_gbps(h)? / c.median_gbps(h)?))
-                    .map(|r| format!("{r:.3}"))
-                    .unwrap_or_else(|| "—".into()),
-                _ => "—".into(),
-            };
-            let _ = write!(out, " {ms} | {} | {speedup} | {twin} |", cell(point));
+    let columns = 1 + result.series.len() + pairs.len() + extras.len();
+    let _ = writeln!(out, "|{}", "---:|".repeat(columns));
+    for at in result.point_keys() {
+        let _ = write!(out, "| {at} |");
+        for s in &result.series {
+            let _ = write!(out, " {} |", point_cell(s.point(at)));
+        }
+        for (rust, twin) in &pairs {
+            match result.rust_over(rust, twin, at) {
+                Some(r) => {
+                    let _ = write!(out, " {r:.3} |");
+                }
+                None => {
+                    let _ = write!(out, " — |");
+                }
+            }
+        }
+        for name in &extras {
+            let value = result.series[0].point(at).and_then(|p| p.extra.get(name));
+            let _ = write!(
+                out,
+                " {} |",
+                value.map(|v| format!("{v:.1}")).unwrap_or_else(|| "—".into())
+            );
         }
         let _ = writeln!(out);
     }
-    let _ = writeln!(out, "\nGB/s cells: median (min–max over the samples).\n");
-    for &height in &heights {
-        let names = crate::launchers::MatVecVersion::ALL.map(|v| v.kernel());
-        for gap in super::twin_gaps::twin_gaps(sweep, kernels, height, names) {
-            let _ = writeln!(out, "**Rust vs CUDA C, height {height}.** {gap}\n");
-        }
-    }
-    failures(sweep, out);
-    let _ = writeln!(out);
+    let _ = writeln!(out, "\nCells: median (min–max over the samples), {unit}.");
+    out
 }
 
-/// The streams section: time per nStreams against the guide's model.
-fn streams_section(sweep: &SweepResult, out: &mut String) {
-    section_head(sweep, true, out);
-    let (Some(staged), Some(model)) = (sweep.series.first(), sweep.series.get(1)) else {
-        return;
-    };
-    let _ = writeln!(
-        out,
-        "| streams | staged ms (min–max) | model ms | measured / model | verified |"
-    );
-    let _ = writeln!(out, "|---:|---:|---:|---:|:---:|");
-    for p in &staged.points {
-        let model_ms = model.point(p.value).map(|m| m.time_ms.median);
-        let ratio = model_ms
-            .map(|m| format!("{:.3}", p.time_ms.median / m))
-            .unwrap_or_else(|| "—".into());
-        let verified = if p.verified {
-            "yes".to_string()
-        } else {
-            format!("**FAILED**: {}", p.failure.as_deref().unwrap_or(""))
+/// Per twin implementation: the range of Rust / twin over all points, and
+/// the gap sentences for the kernels more than 3% apart.
+fn twin_summary(result: &ExperimentResult, report: &Report, out: &mut String) {
+    let pairs: Vec<_> = result
+        .twin_pairs()
+        .into_iter()
+        .filter(|(_, t)| t.key.implementation.is_kernel_twin())
+        .collect();
+    let mut twins: Vec<_> = pairs.iter().map(|(_, t)| t.key.implementation).collect();
+    twins.dedup();
+    twins.sort();
+    twins.dedup();
+    for implementation in twins {
+        let mut ratios: Vec<(String, PointKey, f64)> = Vec::new();
+        for (rust, twin) in pairs.iter().filter(|(_, t)| t.key.implementation == implementation) {
+            for p in &rust.points {
+                if let Some(r) = result.rust_over(rust, twin, p.at) {
+                    ratios.push((rust.label.clone(), p.at, r));
+                }
+            }
+        }
+        let Some(lowest) = ratios.iter().min_by(|a, b| a.2.total_cmp(&b.2)) else {
+            continue;
         };
+        let highest = ratios.iter().map(|r| r.2).fold(f64::MIN, f64::max);
+        let within = ratios.iter().filter(|r| r.2 >= 0.97).count();
+        let label = implementation.label();
         let _ = writeln!(
             out,
-            "| {} | {:.3} ({:.3}–{:.3}) | {} | {ratio} | {verified} |",
-            p.value,
-            p.time_ms.median,
-            p.time_ms.min,
-            p.time_ms.max,
-            model_ms.map(|m| format!("{m:.3}")).unwrap_or_else(|| "—".into())
+            "**Rust vs {label}.** Rust / {label} ranges {:.3} to {highest:.3} over {} points (the figure's ratio, \
+             inverted for times); {within} of them within 3% or faster; lowest: {} at {} {}.\n",
+            lowest.2,
+            ratios.len(),
+            lowest.0,
+            result.axis.parameter,
+            lowest.1
+        );
+        // One sentence per kernel, at its point farthest from parity.
+        for (rust, twin) in pairs.iter().filter(|(_, t)| t.key.implementation == implementation) {
+            let worst = rust
+                .points
+                .iter()
+                .filter_map(|p| Some((p.at, result.rust_over(rust, twin, p.at)?)))
+                .max_by(|a, b| (a.1.ln().abs()).total_cmp(&b.1.ln().abs()));
+            if let Some((at, _)) = worst
+                && let Some(gap) = twin_gap(result, &report.kernels, (rust, twin), at)
+            {
+                let _ = writeln!(out, "- {gap}");
+            }
+        }
+        let _ = writeln!(out);
+    }
+}
+
+fn published(result: &ExperimentResult, out: &mut String) {
+    let figures = published_figures::for_experiment(&result.name);
+    if figures.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "The documents' figures (from their text):\n");
+    let _ = writeln!(out, "| document | device | case | figure |\n|---|---|---|---:|");
+    for f in figures {
+        let value = f
+            .value
+            .map(|v| format!("{v} {}", f.unit))
+            .unwrap_or_else(|| "(plot only)".into());
+        let _ = writeln!(
+            out,
+            "| {} {} | {} | {} | {value} |",
+            f.document.title(),
+            f.section,
+            f.device,
+            f.case
         );
     }
     let _ = writeln!(out);
 }
 
-fn sweep_section(sweep: &SweepResult, kernels: &[super::KernelRecord], out: &mut String) {
-    if sweep.experiment == "matvec" {
-        return matvec_section(sweep, kernels, out);
+fn section(result: &ExperimentResult, report: &Report, hooks: HooksLookup<'_>, out: &mut String) {
+    let gpu = match result.device {
+        Some(d) if report.devices.len() > 1 => format!(" — GPU {d}"),
+        _ => String::new(),
+    };
+    let _ = writeln!(out, "## {}{gpu}\n", result.title);
+    match &result.status {
+        Status::Ok => {}
+        Status::Waived(why) => {
+            let _ = writeln!(out, "**Waived:** {why}\n");
+        }
+        Status::NotRun(why) => {
+            let _ = writeln!(out, "**Not run / incomplete:** {why}\n");
+        }
+        Status::Failed(why) => {
+            let _ = writeln!(out, "**FAILED:** {why}\n");
+        }
     }
-    if sweep.experiment == "streams" {
-        return streams_section(sweep, out);
+    let _ = writeln!(out, "Reproduces {}.", result.source);
+    if !result.setup.is_empty() {
+        let _ = writeln!(out, "Setup: {}.", result.setup.join("; "));
     }
-    if sweep.experiment == "matmul" {
-        return super::matmul_tables::guide_multiply_section(sweep, kernels, out);
+    if !result.byte_counting.is_empty() {
+        let _ = writeln!(out, "Bytes counted: {}.", result.byte_counting);
     }
-    if sweep.experiment == "sgemm" {
-        return super::matmul_tables::sgemm_section(sweep, out);
+    let _ = writeln!(out);
+    if result.series.is_empty() {
+        return;
     }
-    let _ = writeln!(out, "## {}\n", sweep.title);
-    let _ = writeln!(
-        out,
-        "Reproduces {}. Buffers of {:.0} MiB each, {} threads per block.",
-        sweep.guide_section,
-        sweep.buffer_bytes as f64 / (1 << 20) as f64,
-        sweep.block_threads
-    );
-    let _ = writeln!(out, "Bytes counted: {}.\n", sweep.byte_counting);
-    let _ = writeln!(out, "![{}]({}.svg)\n", sweep.title, sweep.experiment);
-    if let Some(text) = then_vs_now(sweep) {
-        let _ = writeln!(out, "**Then vs now.** {text}\n");
+    let base = plot_file_base(report, result);
+    if PlotSpec::of(result).is_some() {
+        let _ = writeln!(out, "![{}]({base}.svg)\n", result.title);
     }
-    for note in &sweep.notes {
+    let hook = hooks(&result.name);
+    if let Some(h) = hook {
+        for spec in h.extra_plots(result, report) {
+            let _ = writeln!(out, "![{}]({base}-{}.svg)\n", spec.title, spec.suffix);
+        }
+        for paragraph in h.narrative(result, report) {
+            let _ = writeln!(out, "{paragraph}\n");
+        }
+    }
+    for w in &result.waived {
+        let _ = writeln!(out, "*Waived:* {} — {}\n", w.what, w.reason);
+    }
+    for note in &result.notes {
         let _ = writeln!(out, "*Note:* {note}\n");
     }
-    let pairs = twin_pairs(sweep);
-    if !pairs.is_empty() {
-        let ratios: Vec<(String, i64, f64)> = pairs
-            .iter()
-            .flat_map(|(rust, cuda)| {
-                rust.points.iter().filter_map(move |p| {
-                    Some((
-                        rust.name.clone(),
-                        p.value,
-                        p.effective_gbps?.median / cuda.median_gbps(p.value)?,
-                    ))
-                })
-            })
-            .collect();
-        if let Some(lowest) = ratios.iter().min_by(|a, b| a.2.total_cmp(&b.2)) {
-            let highest = ratios.iter().map(|r| r.2).fold(f64::MIN, f64::max);
-            let within = ratios.iter().filter(|r| r.2 >= 0.97).count();
-            let _ = writeln!(
-                out,
-                "**Rust vs CUDA C.** Rust / CUDA C median bandwidth ranges {:.3} to {highest:.3} over {} points; \
-                 {within} of them within 3% or faster; lowest: {} at {} {}.\n",
-                lowest.2,
-                ratios.len(),
-                lowest.0,
-                sweep.parameter,
-                lowest.1
-            );
-        }
-    }
-    let figures = guide_figures(&sweep.experiment);
-    if !figures.is_empty() {
-        let _ = writeln!(out, "The guide's figures (from its text):\n");
-        let _ = writeln!(out, "| device | case | effective GB/s |\n|---|---|---:|");
-        for f in figures {
-            let gbps = f.gbps.map(|g| format!("{g}")).unwrap_or_else(|| "(plot only)".into());
-            let _ = writeln!(out, "| {} | {} | {} |", f.device, f.case, gbps);
-        }
-        let _ = writeln!(out);
-    }
-    let modelled = sweep
-        .series
-        .first()
-        .is_some_and(|s| s.points.iter().any(|p| p.sector_gbps.is_some()));
-    let _ = write!(out, "| {} |", sweep.parameter);
-    for s in &sweep.series {
-        let _ = write!(out, " {} [{}] GB/s |", s.name, s.element);
-    }
-    for (rust, _) in &pairs {
-        let _ = write!(out, " {} [{}] Rust/CUDA C |", rust.kernel, rust.element);
-    }
-    if modelled {
-        let _ = write!(out, " DRAM-sector GB/s ({}) |", sweep.series[0].name);
+    published(result, out);
+    match hook.and_then(|h| h.tables(result, report)) {
+        Some(tables) => out.push_str(&tables),
+        None => out.push_str(&generic_table(result)),
     }
     let _ = writeln!(out);
-    let columns = 1 + sweep.series.len() + pairs.len() + usize::from(modelled);
-    let _ = writeln!(out, "|{}", "---:|".repeat(columns));
-    for value in sweep.values() {
-        let _ = write!(out, "| {value} |");
-        for s in &sweep.series {
-            let _ = write!(out, " {} |", cell(s.point(value)));
-        }
-        for (rust, cuda) in &pairs {
-            match (rust.median_gbps(value), cuda.median_gbps(value)) {
-                (Some(r), Some(c)) => {
-                    let _ = write!(out, " {:.3} |", r / c);
-                }
-                _ => {
-                    let _ = write!(out, " — |");
-                }
-            }
-        }
-        if modelled {
-            let sector = sweep.series[0].point(value).and_then(|p| p.sector_gbps);
-            let _ = write!(
-                out,
-                " {} |",
-                sector.map(|g| format!("{g:.1}")).unwrap_or_else(|| "—".into())
-            );
-        }
-        let _ = writeln!(out);
+    twin_summary(result, report, out);
+    for (series, point) in result.failures() {
+        let _ = writeln!(
+            out,
+            "**FAILED** {} at {} {}: {}\n",
+            series.label,
+            result.axis.parameter,
+            point.at,
+            point.status.reason().unwrap_or("")
+        );
     }
-    let _ = writeln!(out, "\nCells: median GB/s (min–max over the samples).");
-    failures(sweep, out);
-    let _ = writeln!(out);
 }
 
-/// The whole Markdown report.
-pub fn render(report: &Report) -> String {
+/// The whole Markdown report: the header, the kernels, then a section per
+/// experiment (grouped by GPU when the run had several).
+pub fn render(report: &Report, hooks: HooksLookup<'_>) -> String {
     let mut out = String::new();
     header(report, &mut out);
     kernels(report, &mut out);
-    for sweep in &report.experiments {
-        sweep_section(sweep, &report.kernels, &mut out);
+    if report.devices.len() > 1 {
+        let _ = writeln!(out, "# The node\n");
+        for result in report.experiments.iter().filter(|e| e.device.is_none()) {
+            section(result, report, hooks, &mut out);
+        }
+        for device in &report.devices {
+            let _ = writeln!(out, "# GPU {}: {}\n", device.ordinal, device.name);
+            for result in report.experiments.iter().filter(|e| e.device == Some(device.ordinal)) {
+                section(result, report, hooks, &mut out);
+            }
+        }
+    } else {
+        for result in &report.experiments {
+            section(result, report, hooks, &mut out);
+        }
     }
     out
 }

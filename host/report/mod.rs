@@ -1,30 +1,52 @@
-//! The report: `report.json` (versioned schema with device metadata),
-//! `report.md` (tables, the guide's figures beside, an SVG plot per sweep).
+//! The report: `report.json` (a versioned schema with device metadata and
+//! typed results), `report.md` (tables, the documents' figures beside them,
+//! the experiments' narratives) and SVG plots.
+//!
+//! The report knows no experiment by name: each result carries its axis, its
+//! series keys and its status, and an experiment adds narrative and tables
+//! through [`SectionHooks`].
 
+mod axis;
 pub mod comparison;
-mod guide_figures;
+mod experiment_result;
+mod kernel_record;
 mod markdown;
-mod matmul_tables;
+mod plot_spec;
+mod schema_v1;
+mod section_hooks;
+mod series_key;
+mod status;
 mod svg_plot;
 mod twin_gaps;
+mod validation;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::experiments::{RunSettings, SweepResult};
-use crate::gpu::{DeviceInfo, Gpu, Implementation, KernelResources};
-use crate::launchers::nominal_shape;
+use crate::gpu::DeviceInfo;
 use crate::ptx;
+use crate::run_settings::RunSettings;
+use crate::testbed::Implementation;
 
-pub use guide_figures::{GuideFigure, guide_figures};
+pub use axis::{Axis, Metric, PlotKind, ReferenceLine, Scale};
+pub use experiment_result::{ExperimentResult, Point, Series, Waiver, Work};
+pub use kernel_record::KernelRecord;
+pub use markdown::{generic_table, point_cell, summary_cell};
+pub use plot_spec::{HeatMap, PlotLine, PlotPoint, PlotSpec};
+pub use section_hooks::{HooksLookup, SectionHooks, no_hooks};
+pub use series_key::{Devices, PointKey, SeriesKey};
+pub use status::Status;
+pub use svg_plot::format_tick;
+pub use twin_gaps::twin_gap;
 
 /// Identifies the file format.
 pub const SCHEMA: &str = "ptxsuite-report";
 /// Bumped whenever a field changes meaning or is removed (added fields carry
-/// `#[serde(default)]`, so older reports still load).
-pub const SCHEMA_VERSION: u32 = 1;
+/// `#[serde(default)]`, so older reports of the same version still load).
+/// Version 1 reports are converted on load.
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// The PTX the kernels ran from.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -33,47 +55,6 @@ pub struct PtxRecord {
     pub target: String,
     /// `.version` (PTX ISA) of the embedded PTX.
     pub isa_version: String,
-}
-
-/// A kernel's resource use and occupancy at the block its launcher uses.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct KernelRecord {
-    pub name: String,
-    /// Rust, or the CUDA C twin (reports before 0.2 list only Rust kernels).
-    #[serde(default = "rust_implementation")]
-    pub implementation: Implementation,
-    pub resources: KernelResources,
-    pub block_threads: u32,
-    /// Dynamic shared memory per block at that launch.
-    #[serde(default)]
-    pub dynamic_shared_bytes: u32,
-    pub active_blocks_per_sm: i32,
-    /// Resident threads / maximum resident threads per SM.
-    pub theoretical_occupancy: f64,
-}
-
-/// Everything one `ptxsuite run` measured.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Report {
-    pub schema: String,
-    pub schema_version: u32,
-    pub tool_version: String,
-    pub generated_unix_s: u64,
-    pub ptx: PtxRecord,
-    pub device: DeviceInfo,
-    pub settings: RunSettings,
-    pub kernels: Vec<KernelRecord>,
-    pub experiments: Vec<SweepResult>,
-    /// The run stopped early (Ctrl-C, a kernel past its time limit, an error):
-    /// some experiments are missing or have only some of their points.
-    #[serde(default)]
-    pub partial: bool,
-    /// Why a partial run stopped.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stop_reason: Option<String>,
-    /// The selected experiments that were cut short or not run, each with what happened.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub incomplete: Vec<String>,
 }
 
 impl PtxRecord {
@@ -85,39 +66,57 @@ impl PtxRecord {
     }
 }
 
-/// Resource use and occupancy of every kernel in the module at `block_threads`.
-fn rust_implementation() -> Implementation {
-    Implementation::Rust
+/// One implementation on this run's machine: measured, or waived and why.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ImplementationRecord {
+    pub implementation: Implementation,
+    pub status: Status,
+    /// What ran it (compiler, runtime and version), where known.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub detail: String,
 }
 
-/// Every kernel of the Rust module and of the CUDA C twins (when compiled),
-/// with its occupancy at the block shape its launcher uses.
-pub fn kernel_records(gpu: &Gpu) -> Result<Vec<KernelRecord>> {
-    let per_sm = gpu.info().max_threads_per_multiprocessor.max(1) as f64;
-    let modules = std::iter::once((Implementation::Rust, gpu.module()))
-        .chain(gpu.twins().ok().map(|twins| (Implementation::CudaC, twins)));
-    let mut records = Vec::new();
-    for (implementation, module) in modules {
-        for k in module.kernels() {
-            let shape = nominal_shape(k.name());
-            let block_threads = shape.block.count() as u32;
-            let active = k.max_active_blocks_per_sm(block_threads, shape.shared_bytes as usize)?;
-            records.push(KernelRecord {
-                name: k.name().to_string(),
-                implementation,
-                resources: k.resources().clone(),
-                block_threads,
-                dynamic_shared_bytes: shape.shared_bytes,
-                active_blocks_per_sm: active,
-                theoretical_occupancy: (active as f64 * block_threads as f64 / per_sm).min(1.0),
-            });
-        }
-    }
-    Ok(records)
+/// Everything one `ptxsuite run` measured.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub schema: String,
+    pub schema_version: u32,
+    pub tool_version: String,
+    pub generated_unix_s: u64,
+    /// The machine's host name (what `merge` tells nodes apart by).
+    #[serde(default)]
+    pub host: String,
+    pub ptx: PtxRecord,
+    /// The GPUs of the run, by ordinal.
+    pub devices: Vec<DeviceInfo>,
+    pub settings: RunSettings,
+    #[serde(default)]
+    pub implementations: Vec<ImplementationRecord>,
+    pub kernels: Vec<KernelRecord>,
+    pub experiments: Vec<ExperimentResult>,
+    /// The run stopped early (Ctrl-C, a kernel past its time limit, an error):
+    /// some experiments are not run or have only some of their points.
+    #[serde(default)]
+    pub partial: bool,
+    /// Why a partial run stopped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_reason: Option<String>,
+}
+
+/// What `render` writes: report.md and one SVG per plot, never report.json.
+#[derive(Debug)]
+pub struct Rendered {
+    pub files: Vec<(String, String)>,
 }
 
 impl Report {
-    pub fn new(gpu: &Gpu, settings: &RunSettings, kernels: Vec<KernelRecord>, experiments: Vec<SweepResult>) -> Self {
+    pub fn new(
+        devices: Vec<DeviceInfo>,
+        settings: &RunSettings,
+        implementations: Vec<ImplementationRecord>,
+        kernels: Vec<KernelRecord>,
+        experiments: Vec<ExperimentResult>,
+    ) -> Self {
         Self {
             schema: SCHEMA.to_string(),
             schema_version: SCHEMA_VERSION,
@@ -126,46 +125,75 @@ impl Report {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map(|d| d.as_secs())
                 .unwrap_or(0),
+            host: host_name(),
             ptx: PtxRecord::embedded(),
-            device: gpu.info().clone(),
+            devices,
             settings: settings.clone(),
+            implementations,
             kernels,
             experiments,
             partial: false,
             stop_reason: None,
-            incomplete: Vec::new(),
         }
     }
 
-    /// Marks the report as partial: why the run stopped, and which
-    /// experiments are incomplete ("name (what happened)").
-    pub fn mark_partial(&mut self, reason: impl Into<String>, incomplete: Vec<String>) {
+    /// Marks the report as partial, with why the run stopped.
+    pub fn mark_partial(&mut self, reason: impl Into<String>) {
         self.partial = true;
         self.stop_reason = Some(reason.into());
-        self.incomplete = incomplete;
     }
 
-    /// Reads a report, refusing other schemas and versions.
-    pub fn from_json(text: &str) -> Result<Self> {
-        let value: serde_json::Value = serde_json::from_str(text).map_err(|source| Error::Json {
-            context: "report.json is not valid JSON".into(),
-            source,
+    /// The device of `ordinal`, if the report has it.
+    pub fn device(&self, ordinal: usize) -> Option<&DeviceInfo> {
+        self.devices.iter().find(|d| d.ordinal == ordinal)
+    }
+
+    /// "name (status: reason)" for every experiment that is not ok.
+    pub fn incomplete(&self) -> Vec<String> {
+        self.experiments
+            .iter()
+            .filter(|e| !e.status.is_ok())
+            .map(|e| format!("{} ({})", section_name(e), e.status))
+            .collect()
+    }
+
+    /// Reads a report. `source` names the file in messages. Version 1 reports are
+    /// converted; other schemas and versions, and figures no measurement can give
+    /// (non-finite, negative, min > median, zero times), are refused.
+    pub fn from_json(text: &str, source: &str) -> Result<Self> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| Error::Json {
+            context: format!("{source} is not valid JSON"),
+            source: e,
         })?;
         if value["schema"] != SCHEMA {
-            return Err(Error::InvalidInput(
-                "not a ptxsuite report (schema field missing or different)".into(),
-            ));
-        }
-        if value["schema_version"] != SCHEMA_VERSION {
             return Err(Error::InvalidInput(format!(
-                "report schema version {} is not the supported version {SCHEMA_VERSION}",
-                value["schema_version"]
+                "{source} is not a ptxsuite report (its \"schema\" field is missing or different)"
             )));
         }
-        serde_json::from_value(value).map_err(|source| Error::Json {
-            context: "report.json does not match the schema".into(),
-            source,
-        })
+        let report = match value["schema_version"].as_u64() {
+            Some(1) => schema_v1::convert(value, source)?,
+            Some(2) => serde_json::from_value(value).map_err(|e| Error::Json {
+                context: format!("{source} does not match the report schema version 2"),
+                source: e,
+            })?,
+            _ => {
+                return Err(Error::InvalidInput(format!(
+                    "{source} has report schema version {}; this ptxsuite reads versions 1 and {SCHEMA_VERSION}",
+                    value["schema_version"]
+                )));
+            }
+        };
+        validation::validate(&report).map_err(|why| Error::InvalidInput(format!("{source}: {why}")))?;
+        Ok(report)
+    }
+
+    /// Reads `path` (see [`from_json`](Self::from_json)).
+    pub fn load(path: &Path) -> Result<Self> {
+        let bytes = std::fs::read(path).map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| Error::InvalidInput(format!("{} is not UTF-8 text", path.display())))?;
+        Self::from_json(&text, &path.display().to_string())
     }
 
     pub fn to_json(&self) -> String {
@@ -173,22 +201,112 @@ impl Report {
     }
 
     /// The text of `report.md`.
-    pub fn markdown(&self) -> String {
-        markdown::render(self)
+    pub fn markdown(&self, hooks: HooksLookup<'_>) -> String {
+        markdown::render(self, hooks)
     }
 
-    /// Writes `report.json`, `report.md` and one SVG per sweep into `dir`.
-    pub fn write(&self, dir: &Path) -> Result<()> {
-        std::fs::create_dir_all(dir).map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
-        let write = |name: &str, text: &str| {
-            let path = dir.join(name);
-            std::fs::write(&path, text).map_err(|e| Error::io(format!("cannot write {}", path.display()), e))
-        };
-        write("report.json", &self.to_json())?;
-        for sweep in &self.experiments {
-            let svg = svg_plot::sweep_svg(sweep, self.device.theoretical_bandwidth_gbps)?;
-            write(&format!("{}.svg", sweep.experiment), &svg)?;
+    /// report.md and the plots, in memory; every file name is checked first
+    /// (names come from the report's contents).
+    pub fn render(&self, hooks: HooksLookup<'_>) -> Result<Rendered> {
+        let mut files = vec![("report.md".to_string(), self.markdown(hooks))];
+        for result in &self.experiments {
+            let base = plot_file_base(self, result);
+            if let Some(spec) = PlotSpec::of(result) {
+                files.push((format!("{base}.svg"), svg_plot::render(&spec)));
+            }
+            if let Some(h) = hooks(&result.name) {
+                for spec in h.extra_plots(result, self) {
+                    check_file_stem(&spec.suffix)?;
+                    files.push((format!("{base}-{}.svg", spec.suffix), svg_plot::render(&spec)));
+                }
+            }
         }
-        write("report.md", &self.markdown())
+        for (name, _) in &files {
+            check_file_stem(name.trim_end_matches(".svg").trim_end_matches(".md"))?;
+        }
+        let mut seen: Vec<&str> = Vec::new();
+        for (name, _) in &files {
+            if seen.contains(&name.as_str()) {
+                return Err(Error::InvalidInput(format!(
+                    "the report holds two sections that would both be written to {name} (duplicated experiments?)"
+                )));
+            }
+            seen.push(name);
+        }
+        Ok(Rendered { files })
     }
+
+    /// Writes `report.json`, then report.md and the plots, into `dir` (created if needed).
+    pub fn write(&self, dir: &Path, hooks: HooksLookup<'_>) -> Result<Vec<PathBuf>> {
+        let rendered = self.render(hooks)?;
+        create_dir(dir)?;
+        let mut written = vec![write_file(dir, "report.json", &self.to_json())?];
+        written.extend(rendered.write(dir)?);
+        Ok(written)
+    }
+}
+
+impl Rendered {
+    /// Writes every file into `dir` (created if needed).
+    pub fn write(&self, dir: &Path) -> Result<Vec<PathBuf>> {
+        create_dir(dir)?;
+        self.files
+            .iter()
+            .map(|(name, text)| write_file(dir, name, text))
+            .collect()
+    }
+}
+
+fn create_dir(dir: &Path) -> Result<()> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))
+}
+
+fn write_file(dir: &Path, name: &str, text: &str) -> Result<PathBuf> {
+    let path = dir.join(name);
+    std::fs::write(&path, text).map_err(|e| Error::io(format!("cannot write {}", path.display()), e))?;
+    Ok(path)
+}
+
+/// A file name made from a report's contents must stay a plain name in the output folder.
+fn check_file_stem(stem: &str) -> Result<()> {
+    let ok = !stem.is_empty()
+        && stem.len() <= 100
+        && !stem.starts_with('.')
+        && stem
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        && !stem.contains("..");
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::InvalidInput(format!(
+            "the report names a section {stem:?}, which is not a safe file name (letters, digits, '-', '_' only); nothing was written"
+        )))
+    }
+}
+
+/// `offset`, or `offset-gpu1` in a report of several GPUs.
+fn plot_file_base(report: &Report, result: &ExperimentResult) -> String {
+    match result.device {
+        Some(d) if report.devices.len() > 1 => format!("{}-gpu{d}", result.name),
+        _ => result.name.clone(),
+    }
+}
+
+/// `offset` or `offset (GPU 1)`.
+pub fn section_name(result: &ExperimentResult) -> String {
+    match result.device {
+        Some(d) if d > 0 => format!("{} (GPU {d})", result.name),
+        _ => result.name.clone(),
+    }
+}
+
+/// This machine's host name (`/proc/sys/kernel/hostname`, `$HOSTNAME`), or "unknown".
+pub fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .unwrap_or_else(|| "unknown".into())
 }

@@ -1,26 +1,29 @@
-//! The self-test checks: small launches of every kernel and host path,
-//! compared with the CPU references of [`crate::reference`].
+//! The self-test checks: small launches of every kernel family (through the
+//! same family descriptions and runners the experiments use) and every host
+//! path, compared with the CPU references of [`crate::reference`].
 
-use std::sync::Arc;
 use std::time::Duration;
 
-use cudarc::driver::CudaStream;
 use half::f16;
 use kernels_gpu::device::F32x4;
 
 use crate::copy_element::{CopyElement, first_mismatch, pattern};
-use crate::error::{DriverResultExt, Error, Result};
-use crate::experiments::overlap_model::chunk_ranges;
-use crate::experiments::{matrix_value, staged_once};
-use crate::gpu::{
-    CublasHandle, DeviceBuffer, EventTimer, Gpu, HostMemoryKind, Implementation, PinnedBuffer, TextureObject,
-};
-use crate::launchers::{self, MatVecVersion};
+use crate::error::{Error, Result};
+use crate::experiments::{chunk_ranges, staged_once};
+use crate::gpu::{DeviceBuffer, EventTimer, HostMemoryKind, PinnedBuffer};
+use crate::input_values::matrix_value;
+use crate::launchers::{self, CopyKernel, copy_runners, matvec_runners};
 use crate::reference;
+use crate::run_settings::RunSettings;
+use crate::testbed::{DeviceUnderTest, Implementation, Testbed};
 
 /// Elements of the copy buffers: 64 blocks of threads plus room for offsets up to 32.
 const LEN: usize = 64 * 256 + 32;
-const ROOM: usize = 32;
+
+/// The device every single-GPU check runs on: the testbed's first.
+pub(super) fn first(testbed: &Testbed) -> &DeviceUnderTest {
+    &testbed.devices()[0]
+}
 
 /// `Err(Verification)` naming `what` if `mismatch` found one.
 pub(super) fn verified(what: impl Into<String>, mismatch: Option<String>) -> Result<()> {
@@ -33,127 +36,91 @@ pub(super) fn verified(what: impl Into<String>, mismatch: Option<String>) -> Res
     }
 }
 
-/// Rust, and the CUDA C twins when NVRTC compiled them (their own row says when not).
-pub(super) fn implementations(gpu: &Gpu) -> Vec<Implementation> {
-    gpu.kernel_implementations().0
+/// One launch and the fewest samples: what `selftest` times with.
+pub(super) fn once() -> RunSettings {
+    RunSettings {
+        reps: 1,
+        samples: 1,
+        ..RunSettings::default()
+    }
 }
 
-pub(super) fn cuda_c_twins(gpu: &Gpu) -> Result<()> {
-    gpu.twins()
+pub(super) fn cuda_c_twins(testbed: &Testbed) -> Result<()> {
+    first(testbed)
+        .module(Implementation::CudaC)
         .map(|_| ())
-        .map_err(|why| Error::NotAvailable(format!("{why}; every other check ran the Rust kernels only")))
+        .map_err(|why| Error::Waived(format!("{why}; every other check ran the Rust kernels only")))
 }
 
-type CopyLauncher<T> = fn(&Gpu, Implementation, &mut DeviceBuffer<T>, &DeviceBuffer<T>, u64, i32) -> Result<()>;
-type CopyReference<T> = fn(&mut [T], &[T], usize, usize);
-
-/// One copy kernel for `T` at each parameter value, Rust and CUDA C, against its reference.
-fn copies<T: CopyElement>(
-    gpu: &Gpu,
-    kernel: &str,
-    values: &[i32],
-    threads: fn(i32) -> usize,
-    launch: CopyLauncher<T>,
-    reference: CopyReference<T>,
-) -> Result<()> {
+/// One copy kernel for `T` at its quick values, on every runner and implementation, against its reference.
+fn copies<T: CopyElement + 'static>(dut: &DeviceUnderTest, kernel: CopyKernel) -> Result<()> {
+    let Some(entry) = kernel.entry::<T>() else {
+        return Ok(());
+    };
     let input = pattern::<T>(LEN);
-    let idata = DeviceBuffer::from_host(gpu, &input)?;
-    let mut odata = DeviceBuffer::<T>::uninit(gpu, LEN)?;
+    let (mut runners, _) = copy_runners::<T>(dut, LEN)?;
+    let mut got = vec![T::SENTINEL; LEN];
     let mut expected = vec![T::SENTINEL; LEN];
-    for imp in implementations(gpu) {
-        for &value in values {
-            let threads = threads(value);
-            odata.fill(T::SENTINEL)?;
-            launch(gpu, imp, &mut odata, &idata, threads as u64, value)?;
-            gpu.synchronize()?;
-            expected.fill(T::SENTINEL);
-            reference(&mut expected, &input, threads, value as usize);
-            verified(
-                format!("{kernel} [{}] · {} at {value}", T::NAME, imp.label()),
-                first_mismatch(&odata.to_host()?, &expected),
-            )?;
+    for runner in &mut runners {
+        for implementation in runner.implementations().to_vec() {
+            if !kernel.runs_on(implementation) {
+                continue;
+            }
+            for &value in kernel.quick() {
+                let threads = kernel.threads(LEN, value);
+                runner.fill_output(T::SENTINEL)?;
+                runner.launch(implementation, kernel, threads, value)?;
+                runner.read_output(&mut got)?;
+                expected.fill(T::SENTINEL);
+                kernel.reference::<T>()(&mut expected, &input, threads as usize, value as usize);
+                verified(
+                    format!("{entry} [{}] · {} at {value}", T::NAME, implementation.label()),
+                    first_mismatch(&got, &expected),
+                )?;
+            }
         }
     }
     Ok(())
 }
 
-const OFFSETS: [i32; 5] = [0, 1, 7, 16, 32];
-const STRIDES: [i32; 5] = [1, 2, 3, 8, 32];
-
-fn offset_threads(_: i32) -> usize {
-    LEN - ROOM
+fn every_width(dut: &DeviceUnderTest, kernel: CopyKernel) -> Result<()> {
+    copies::<f16>(dut, kernel)?;
+    copies::<f32>(dut, kernel)?;
+    copies::<f64>(dut, kernel)?;
+    copies::<F32x4>(dut, kernel)
 }
 
-fn stride_threads(stride: i32) -> usize {
-    LEN / stride as usize / 256 * 256
+pub(super) fn offset_copies(testbed: &Testbed) -> Result<()> {
+    every_width(first(testbed), CopyKernel::Offset)
 }
 
-fn offset_width<T: CopyElement>(gpu: &Gpu) -> Result<()> {
-    copies::<T>(
-        gpu,
-        T::OFFSET_KERNEL,
-        &OFFSETS,
-        offset_threads,
-        launchers::offset_copy::<T>,
-        reference::offset_copy,
-    )
+pub(super) fn stride_copies(testbed: &Testbed) -> Result<()> {
+    every_width(first(testbed), CopyKernel::Stride)
 }
 
-fn stride_width<T: CopyElement>(gpu: &Gpu) -> Result<()> {
-    copies::<T>(
-        gpu,
-        T::STRIDE_KERNEL,
-        &STRIDES,
-        stride_threads,
-        launchers::stride_copy::<T>,
-        reference::stride_copy,
-    )
+pub(super) fn shift_copy(testbed: &Testbed) -> Result<()> {
+    copies::<f32>(first(testbed), CopyKernel::Shift)
 }
 
-pub(super) fn offset_copies(gpu: &Gpu) -> Result<()> {
-    offset_width::<f16>(gpu)?;
-    offset_width::<f32>(gpu)?;
-    offset_width::<f64>(gpu)?;
-    offset_width::<F32x4>(gpu)
-}
-
-pub(super) fn stride_copies(gpu: &Gpu) -> Result<()> {
-    stride_width::<f16>(gpu)?;
-    stride_width::<f32>(gpu)?;
-    stride_width::<f64>(gpu)?;
-    stride_width::<F32x4>(gpu)
-}
-
-pub(super) fn shift_copy(gpu: &Gpu) -> Result<()> {
-    copies::<f32>(
-        gpu,
-        "shift_copy",
-        &OFFSETS,
-        offset_threads,
-        launchers::shift_copy,
-        reference::shift_copy,
-    )
-}
-
-pub(super) fn texture_shift_copy(gpu: &Gpu) -> Result<()> {
+pub(super) fn texture_shift_copy(testbed: &Testbed) -> Result<()> {
+    let dut = first(testbed);
+    copies::<f32>(dut, CopyKernel::TextureShift)?;
+    // Past its end a texel reads as 0: the launcher lets fetches run over, never writes.
     let input = pattern::<f32>(LEN);
-    let idata = DeviceBuffer::from_host(gpu, &input)?;
-    let texture = TextureObject::over(gpu, &idata)?;
-    let mut odata = DeviceBuffer::<f32>::uninit(gpu, LEN)?;
-    let mut expected = vec![f32::SENTINEL; LEN];
-    let threads = offset_threads(0);
-    for imp in implementations(gpu) {
-        for shift in OFFSETS {
-            odata.fill(f32::SENTINEL)?;
-            launchers::texture_shift_copy(gpu, imp, &mut odata, &texture, threads as u64, shift)?;
-            gpu.synchronize()?;
-            expected.fill(f32::SENTINEL);
-            reference::texture_shift_copy(&mut expected, &input, threads, shift as usize);
-            verified(
-                format!("texture_shift_copy · {} at {shift}", imp.label()),
-                first_mismatch(&odata.to_host()?, &expected),
-            )?;
-        }
+    let idata = DeviceBuffer::from_host(dut.gpu(), &input)?;
+    let texture = crate::gpu::TextureObject::over(dut.gpu(), &idata)?;
+    let mut odata = DeviceBuffer::<f32>::uninit(dut.gpu(), LEN)?;
+    let (threads, shift) = (LEN / 256 * 256, 100);
+    for (implementation, _) in dut.ptx_implementations().0.iter().map(|i| (*i, ())) {
+        odata.fill(f32::SENTINEL)?;
+        launchers::texture_shift_copy(dut, implementation, &mut odata, &texture, threads as u64, shift)?;
+        dut.gpu().synchronize()?;
+        let mut expected = vec![f32::SENTINEL; LEN];
+        reference::texture_shift_copy(&mut expected, &input, threads, shift as usize);
+        verified(
+            format!("texture_shift_copy · {} reading past the end", implementation.label()),
+            first_mismatch(&odata.to_host()?, &expected),
+        )?;
     }
     Ok(())
 }
@@ -161,94 +128,102 @@ pub(super) fn texture_shift_copy(gpu: &Gpu) -> Result<()> {
 /// Whole, partial and odd lengths (the vector loop and the scalar tail).
 const VECTOR_LENGTHS: [u64; 4] = [LEN as u64, 1000, 4099, 3];
 
-pub(super) fn vector_copy(gpu: &Gpu) -> Result<()> {
+/// `vector_copy` and the driver copy over lengths the quick values do not cover.
+fn prefix_copies(dut: &DeviceUnderTest, kernel: CopyKernel) -> Result<()> {
     let input = pattern::<f32>(LEN);
-    let idata = DeviceBuffer::from_host(gpu, &input)?;
-    let mut odata = DeviceBuffer::<f32>::uninit(gpu, LEN)?;
+    let (mut runners, _) = copy_runners::<f32>(dut, LEN)?;
+    let mut got = vec![f32::SENTINEL; LEN];
     let mut expected = vec![f32::SENTINEL; LEN];
-    for imp in implementations(gpu) {
-        for n in VECTOR_LENGTHS {
-            odata.fill(f32::SENTINEL)?;
-            launchers::vector_copy(gpu, imp, &mut odata, &idata, n)?;
-            gpu.synchronize()?;
-            expected.fill(f32::SENTINEL);
-            reference::copy_prefix(&mut expected, &input, n as usize, 0);
-            verified(
-                format!("vector_copy · {} of {n} elements", imp.label()),
-                first_mismatch(&odata.to_host()?, &expected),
-            )?;
+    let mut ran = false;
+    for runner in &mut runners {
+        for implementation in runner.implementations().to_vec() {
+            if !kernel.runs_on(implementation) {
+                continue;
+            }
+            ran = true;
+            for n in VECTOR_LENGTHS {
+                runner.fill_output(f32::SENTINEL)?;
+                runner.launch(implementation, kernel, n, 0)?;
+                runner.read_output(&mut got)?;
+                expected.fill(f32::SENTINEL);
+                reference::copy_prefix(&mut expected, &input, n as usize, 0);
+                verified(
+                    format!(
+                        "{} · {} of {n} elements",
+                        kernel.entry::<f32>().unwrap_or("copy"),
+                        implementation.label()
+                    ),
+                    first_mismatch(&got, &expected),
+                )?;
+            }
         }
     }
-    Ok(())
+    if ran {
+        Ok(())
+    } else {
+        Err(Error::Waived("not selected (--impl)".into()))
+    }
 }
 
-pub(super) fn driver_copy(gpu: &Gpu) -> Result<()> {
-    let input = pattern::<f32>(LEN);
-    let idata = DeviceBuffer::from_host(gpu, &input)?;
-    let mut odata = DeviceBuffer::<f32>::uninit(gpu, LEN)?;
-    let mut expected = vec![f32::SENTINEL; LEN];
-    for n in VECTOR_LENGTHS {
-        odata.fill(f32::SENTINEL)?;
-        launchers::driver_copy(&mut odata, &idata, n)?;
-        gpu.synchronize()?;
-        expected.fill(f32::SENTINEL);
-        reference::copy_prefix(&mut expected, &input, n as usize, 0);
-        verified(
-            format!("cuMemcpyDtoDAsync of {n} elements"),
-            first_mismatch(&odata.to_host()?, &expected),
-        )?;
-    }
-    Ok(())
+pub(super) fn vector_copy(testbed: &Testbed) -> Result<()> {
+    prefix_copies(first(testbed), CopyKernel::Vector)
+}
+
+pub(super) fn driver_copy(testbed: &Testbed) -> Result<()> {
+    prefix_copies(first(testbed), CopyKernel::DriverCopy)
 }
 
 /// (width, height): the whitepaper's width (float4 rows), and an odd width (scalar rows).
 const MATVEC_SHAPES: [(u32, u32); 2] = [(1100, 300), (257, 70)];
 
-/// Enqueues `w = m · v`: (m, width, height, v, w).
-type MatVecLaunch<'a> =
-    &'a dyn Fn(&DeviceBuffer<f32>, u32, u32, &DeviceBuffer<f32>, &mut DeviceBuffer<f32>) -> Result<()>;
-
-/// Runs `launch` on each shape and checks `w` against the CPU reference.
-fn matvec_shapes(gpu: &Gpu, what: &str, launch: MatVecLaunch<'_>) -> Result<()> {
+/// Every matrix-vector entry (versions in every implementation, and the library's)
+/// on each shape, against the CPU reference. `library` picks the library entries or the kernels.
+fn matvec_entries(testbed: &Testbed, library: bool) -> Result<()> {
+    let dut = first(testbed);
+    let (mut runners, waived) = matvec_runners(dut)?;
+    let mut ran = false;
     for (width, height) in MATVEC_SHAPES {
-        let m_host: Vec<f32> = (0..(width * height) as usize).map(|i| matrix_value(i, 0)).collect();
-        let v_host: Vec<f32> = (0..width as usize).map(|x| matrix_value(x, 1)).collect();
-        let (expected, scale) = reference::matvec(&m_host, width as usize, height as usize, &v_host);
-        let m = DeviceBuffer::from_host(gpu, &m_host)?;
-        let v = DeviceBuffer::from_host(gpu, &v_host)?;
-        let mut w = DeviceBuffer::<f32>::uninit(gpu, height as usize)?;
-        w.fill(f32::NAN)?;
-        launch(&m, width, height, &v, &mut w)?;
-        gpu.synchronize()?;
-        verified(
-            format!("{what}, {height} x {width}"),
-            reference::matvec_mismatch(&w.to_host()?, &expected, &scale),
-        )?;
-    }
-    Ok(())
-}
-
-pub(super) fn matvec_versions(gpu: &Gpu) -> Result<()> {
-    for version in MatVecVersion::ALL {
-        for imp in implementations(gpu) {
-            matvec_shapes(
-                gpu,
-                &format!("{} · {}", version.label(), imp.label()),
-                &|m, width, height, v, w| launchers::matvec(gpu, imp, version, m, width, height, v, w),
-            )?;
+        let m: Vec<f32> = (0..(width * height) as usize).map(|i| matrix_value(i, 0)).collect();
+        let v: Vec<f32> = (0..width as usize).map(|x| matrix_value(x, 1)).collect();
+        let (expected, scale) = reference::matvec(&m, width as usize, height as usize, &v);
+        for runner in &mut runners {
+            runner.load(&m, &v, width, height)?;
+            for entry in runner.entries().into_iter().filter(|e| e.version.is_none() == library) {
+                ran = true;
+                runner.fill_w(f32::NAN)?;
+                runner.time(&entry, &once())?;
+                verified(
+                    format!(
+                        "{} · {}, {height} x {width}",
+                        entry.kernel,
+                        entry.implementation.label()
+                    ),
+                    reference::matvec_mismatch(&runner.read_w()?, &expected, &scale, width as usize),
+                )?;
+            }
         }
     }
-    Ok(())
+    match (
+        ran,
+        waived
+            .into_iter()
+            .find(|(i, _)| library == (*i == Implementation::Cublas)),
+    ) {
+        (false, Some((_, why))) => Err(Error::Waived(why)),
+        _ => Ok(()),
+    }
 }
 
-pub(super) fn cublas_sgemv(gpu: &Gpu) -> Result<()> {
-    let cublas = CublasHandle::new(gpu).map_err(|e| Error::NotAvailable(e.to_string()))?;
-    matvec_shapes(gpu, "cublasSgemv", &|m, width, height, v, w| {
-        cublas.sgemv_row_major(m, width, height, v, w)
-    })
+pub(super) fn matvec_versions(testbed: &Testbed) -> Result<()> {
+    matvec_entries(testbed, false)
 }
 
-pub(super) fn pageable_transfers(gpu: &Gpu) -> Result<()> {
+pub(super) fn cublas_sgemv(testbed: &Testbed) -> Result<()> {
+    matvec_entries(testbed, true)
+}
+
+pub(super) fn pageable_transfers(testbed: &Testbed) -> Result<()> {
+    let gpu = first(testbed).gpu();
     let source = pattern::<f32>(LEN);
     let device = DeviceBuffer::from_host(gpu, &source)?; // blocking H2D
     let mut back = vec![-1.0f32; LEN];
@@ -256,13 +231,11 @@ pub(super) fn pageable_transfers(gpu: &Gpu) -> Result<()> {
     verified("pageable H2D then D2H", first_mismatch(&back, &source))
 }
 
-/// Upload from and download into `kind` memory on the suite's stream.
-fn pinned_round_trip(gpu: &Gpu, kind: HostMemoryKind) -> Result<()> {
+/// Upload from and download into `kind` memory on the device's stream.
+fn pinned_round_trip(testbed: &Testbed, kind: HostMemoryKind) -> Result<()> {
+    let gpu = first(testbed).gpu();
     if kind == HostMemoryKind::Mapped && !gpu.info().can_map_host_memory {
-        return Err(Error::NotAvailable(format!(
-            "{} cannot map host memory",
-            gpu.info().name
-        )));
+        return Err(Error::Waived(format!("{} cannot map host memory", gpu.info().name)));
     }
     let source = pattern::<f32>(LEN);
     let mut host = PinnedBuffer::<f32>::new(gpu, LEN, kind)?;
@@ -290,24 +263,23 @@ fn pinned_round_trip(gpu: &Gpu, kind: HostMemoryKind) -> Result<()> {
     )
 }
 
-pub(super) fn pinned_transfers(gpu: &Gpu) -> Result<()> {
-    pinned_round_trip(gpu, HostMemoryKind::Pinned)
+pub(super) fn pinned_transfers(testbed: &Testbed) -> Result<()> {
+    pinned_round_trip(testbed, HostMemoryKind::Pinned)
 }
 
-pub(super) fn write_combined_transfers(gpu: &Gpu) -> Result<()> {
-    pinned_round_trip(gpu, HostMemoryKind::WriteCombined)
+pub(super) fn write_combined_transfers(testbed: &Testbed) -> Result<()> {
+    pinned_round_trip(testbed, HostMemoryKind::WriteCombined)
 }
 
-pub(super) fn mapped_transfers(gpu: &Gpu) -> Result<()> {
-    pinned_round_trip(gpu, HostMemoryKind::Mapped)
+pub(super) fn mapped_transfers(testbed: &Testbed) -> Result<()> {
+    pinned_round_trip(testbed, HostMemoryKind::Mapped)
 }
 
-pub(super) fn zero_copy_kernels(gpu: &Gpu) -> Result<()> {
+pub(super) fn zero_copy_kernels(testbed: &Testbed) -> Result<()> {
+    let dut = first(testbed);
+    let gpu = dut.gpu();
     if !gpu.info().can_map_host_memory {
-        return Err(Error::NotAvailable(format!(
-            "{} cannot map host memory",
-            gpu.info().name
-        )));
+        return Err(Error::Waived(format!("{} cannot map host memory", gpu.info().name)));
     }
     let source = pattern::<f32>(LEN);
     let mut mapped_in = PinnedBuffer::<f32>::new(gpu, LEN, HostMemoryKind::Mapped)?;
@@ -321,7 +293,7 @@ pub(super) fn zero_copy_kernels(gpu: &Gpu) -> Result<()> {
     device_out.fill(-1.0)?;
     let out_len = device_out.len();
     launchers::vector_copy_global(
-        gpu,
+        dut,
         rust,
         (device_out.as_global_mut(), out_len),
         (in_ptr, LEN),
@@ -334,7 +306,7 @@ pub(super) fn zero_copy_kernels(gpu: &Gpu) -> Result<()> {
     )?;
 
     mapped_out.as_mut_slice().fill(-1.0);
-    launchers::vector_copy_global(gpu, rust, (out_ptr, LEN), (device_in.as_global(), LEN), LEN as u64)?;
+    launchers::vector_copy_global(dut, rust, (out_ptr, LEN), (device_in.as_global(), LEN), LEN as u64)?;
     gpu.synchronize()?;
     verified(
         "vector_copy writing mapped memory",
@@ -342,7 +314,7 @@ pub(super) fn zero_copy_kernels(gpu: &Gpu) -> Result<()> {
     )?;
 
     mapped_out.as_mut_slice().fill(-1.0);
-    launchers::vector_copy_global(gpu, rust, (out_ptr, LEN), (in_ptr, LEN), LEN as u64)?;
+    launchers::vector_copy_global(dut, rust, (out_ptr, LEN), (in_ptr, LEN), LEN as u64)?;
     gpu.synchronize()?;
     verified(
         "vector_copy from mapped to mapped memory",
@@ -350,22 +322,22 @@ pub(super) fn zero_copy_kernels(gpu: &Gpu) -> Result<()> {
     )
 }
 
-pub(super) fn staged_pipeline(gpu: &Gpu) -> Result<()> {
+pub(super) fn staged_pipeline(testbed: &Testbed) -> Result<()> {
     const STREAMS: u32 = 4;
     const ITERATIONS: u32 = 16;
+    let dut = first(testbed);
+    let gpu = dut.gpu();
     let len = LEN + 100; // chunks of whole 256-element blocks and a ragged last one
     let mut host = PinnedBuffer::<f32>::new(gpu, len, HostMemoryKind::Pinned)?;
     for (i, x) in host.as_mut_slice().iter_mut().enumerate() {
-        *x = (i % 1000) as f32 / 1000.0;
+        *x = matrix_value(i, 5);
     }
     let source = host.as_slice().to_vec();
-    let streams: Vec<Arc<CudaStream>> = (0..STREAMS)
-        .map(|_| gpu.context().new_stream().during("cuStreamCreate"))
-        .collect::<Result<_>>()?;
+    let pipeline = crate::experiments::StagedPipeline::new(gpu, STREAMS)?;
     let mut data = DeviceBuffer::<f32>::uninit(gpu, len)?;
     for n in [1, STREAMS] {
         data.fill(f32::NAN)?;
-        staged_once(gpu, &streams, &host, &mut data, n, ITERATIONS)?;
+        staged_once(dut, &pipeline, &host, &mut data, n, ITERATIONS)?;
         let got = data.to_host()?;
         let chunks = chunk_ranges(len, n, 256).len();
         let mismatch = got.iter().zip(&source).enumerate().find_map(|(i, (&g, &s))| {
@@ -383,19 +355,22 @@ pub(super) fn staged_pipeline(gpu: &Gpu) -> Result<()> {
 
 /// spin_wait runs as long as asked, and a spin past the limit is reported
 /// as a `KernelTimeout`, after which the context works again.
-pub(super) fn kernel_time_limit(gpu: &Gpu) -> Result<()> {
+pub(super) fn kernel_time_limit(testbed: &Testbed) -> Result<()> {
+    let gpu = first(testbed).gpu();
     let saved = gpu.kernel_timeout();
-    let result = time_limit_checks(gpu);
+    let result = time_limit_checks(testbed);
     gpu.set_kernel_timeout(saved);
     result
 }
 
-fn time_limit_checks(gpu: &Gpu) -> Result<()> {
+fn time_limit_checks(testbed: &Testbed) -> Result<()> {
+    let dut = first(testbed);
+    let gpu = dut.gpu();
     let generous = Duration::from_secs(30);
     gpu.set_kernel_timeout(generous);
     let timer = EventTimer::new(gpu)?;
     let spin = Duration::from_millis(50);
-    let ms = timer.time_ms(gpu.stream(), || launchers::spin_wait(gpu, spin))?;
+    let ms = timer.time_ms(gpu.stream(), || launchers::spin_wait(dut, spin))?;
     if ms < 0.9 * spin.as_secs_f64() * 1e3 {
         return Err(Error::Verification {
             what: "spin_wait(50 ms)".into(),
@@ -404,7 +379,7 @@ fn time_limit_checks(gpu: &Gpu) -> Result<()> {
     }
 
     gpu.set_kernel_timeout(Duration::from_millis(100));
-    launchers::spin_wait(gpu, Duration::from_secs(1))?;
+    launchers::spin_wait(dut, Duration::from_secs(1))?;
     let outcome = gpu.synchronize();
     gpu.set_kernel_timeout(generous);
     let recovered = gpu.synchronize(); // waits out the rest of the spin
@@ -426,5 +401,5 @@ fn time_limit_checks(gpu: &Gpu) -> Result<()> {
         });
     }
     // The context works again: a copy after the spin.
-    driver_copy(gpu)
+    driver_copy(testbed)
 }

@@ -4,16 +4,16 @@
 
 use half::f16;
 
-use super::checks::{implementations, verified};
+use super::checks::{first, once, verified};
 use crate::error::{Error, Result};
-use crate::gpu::{CublasHandle, DeviceBuffer, Gpu};
-use crate::launchers::{self, GuideMultiply, SgemmKernel};
+use crate::gpu::DeviceBuffer;
+use crate::input_values::matrix_value;
+use crate::launchers::{self, GemmOp, GuideMultiply, cublas_sgemm, cublas_sgemm_aat, gemm_runners};
 use crate::reference;
+use crate::testbed::{Implementation, Testbed};
 
 fn values(len: usize, salt: usize) -> Vec<f32> {
-    (0..len)
-        .map(|i| ((i * 7919 + salt * 31) % 201) as f32 / 100.0 - 1.0)
-        .collect()
+    (0..len).map(|i| matrix_value(i, salt)).collect()
 }
 
 /// A reference product: `(C, Σ|a·b|)` and its shape `(m, n, k)`.
@@ -33,10 +33,9 @@ impl Expected {
         }
     }
 
-    /// Checks the first `m × n` elements of `c` (filled with NaN before the launch).
-    fn check(&self, what: String, c: &DeviceBuffer<f32>) -> Result<()> {
+    /// Checks the first `m × n` elements of `got` (filled with NaN before the launch).
+    fn check(&self, what: String, got: &[f32]) -> Result<()> {
         let (m, n, k) = self.dims;
-        let got = c.to_host()?;
         verified(
             what,
             reference::matmul_mismatch(&got[..m * n], &self.c, &self.scale, k, n),
@@ -45,7 +44,9 @@ impl Expected {
 }
 
 /// The guide's C = AB and C = AAᵀ kernels at M = 64, N = 96 (K = 32), Rust and CUDA C.
-pub(super) fn guide_multiplies(gpu: &Gpu) -> Result<()> {
+pub(super) fn guide_multiplies(testbed: &Testbed) -> Result<()> {
+    let dut = first(testbed);
+    let gpu = dut.gpu();
     let (m, n, k) = (64usize, 96usize, 32usize);
     let (a_host, b_host) = (values(m * k, 1), values(k * n, 2));
     let a_transposed: Vec<f32> = (0..k * m).map(|i| a_host[(i % m) * k + i / m]).collect();
@@ -57,11 +58,12 @@ pub(super) fn guide_multiplies(gpu: &Gpu) -> Result<()> {
     );
     let mut c = DeviceBuffer::<f32>::uninit(gpu, m * n.max(m))?;
     for kernel in GuideMultiply::ALL {
-        for imp in implementations(gpu) {
+        for imp in dut.ptx_implementations().0 {
             c.fill(f32::NAN)?;
-            launchers::guide_multiply(gpu, imp, kernel, &a, &b, &mut c, m as u32, n as u32)?;
+            launchers::guide_multiply(dut, imp, kernel, &a, &b, &mut c, m as u32, n as u32)?;
+            gpu.synchronize()?;
             let expected = if kernel.is_aat() { &aat } else { &ab };
-            expected.check(format!("{} · {}", kernel.kernel(), imp.label()), &c)?;
+            expected.check(format!("{} · {}", kernel.kernel(), imp.label()), &c.to_host()?)?;
         }
     }
     Ok(())
@@ -71,39 +73,63 @@ pub(super) fn guide_multiplies(gpu: &Gpu) -> Result<()> {
 /// (the whole-tile path) with an even and an odd number of k tiles.
 const GEMM_SHAPES: [(usize, usize, usize); 3] = [(130, 127, 9), (128, 128, 32), (128, 256, 24)];
 
-/// The tiled and register-blocked SGEMMs and the f16-storage variant, Rust and CUDA C.
-pub(super) fn general_multiplies(gpu: &Gpu) -> Result<()> {
+/// Every GEMM entry (the tiled and register-blocked SGEMMs and the f16-storage
+/// variant in every implementation, and cuBLAS when `library`) on each shape.
+fn gemm_entries(testbed: &Testbed, library: bool) -> Result<()> {
+    let (mut runners, waived) = gemm_runners(first(testbed))?;
+    let mut ran = false;
     for (m, n, k) in GEMM_SHAPES {
         let dims = (m as u32, n as u32, k as u32);
         let (a_host, b_host) = (values(m * k, 3), values(k * n, 4));
         let expected = Expected::of(&a_host, &b_host, (m, n, k));
-        let (a, b) = (
-            DeviceBuffer::from_host(gpu, &a_host)?,
-            DeviceBuffer::from_host(gpu, &b_host)?,
-        );
-        let a16: Vec<f16> = a_host.iter().map(|&x| f16::from_f32(x)).collect();
-        let b16: Vec<f16> = b_host.iter().map(|&x| f16::from_f32(x)).collect();
-        let widen = |v: &[f16]| v.iter().map(|h| h.to_f32()).collect::<Vec<f32>>();
-        let expected16 = Expected::of(&widen(&a16), &widen(&b16), (m, n, k));
-        let (a16, b16) = (DeviceBuffer::from_host(gpu, &a16)?, DeviceBuffer::from_host(gpu, &b16)?);
-        let mut c = DeviceBuffer::<f32>::uninit(gpu, m * n)?;
-        for imp in implementations(gpu) {
-            for kernel in SgemmKernel::ALL {
-                c.fill(f32::NAN)?;
-                launchers::sgemm(gpu, imp, kernel, &a, &b, &mut c, dims)?;
-                expected.check(format!("{} · {} {m}x{n}x{k}", kernel.kernel(), imp.label()), &c)?;
+        let widen = |v: &[f32]| v.iter().map(|x| f16::from_f32(*x).to_f32()).collect::<Vec<f32>>();
+        let expected16 = Expected::of(&widen(&a_host), &widen(&b_host), (m, n, k));
+        let mut got = vec![0.0f32; m * n];
+        for runner in &mut runners {
+            runner.load(&a_host, &b_host, dims)?;
+            for entry in runner.entries() {
+                if library != (entry.implementation == Implementation::Cublas) {
+                    continue;
+                }
+                ran = true;
+                runner.fill_c(f32::NAN)?;
+                if let Err(e) = runner.time(&entry, &once()) {
+                    if entry.op == GemmOp::CublasF16Storage {
+                        continue; // an older cuBLAS without this kernel; the experiment says so too
+                    }
+                    return Err(e);
+                }
+                runner.read_c(&mut got)?;
+                let reference = if entry.f16_inputs() { &expected16 } else { &expected };
+                reference.check(
+                    format!("{} · {} {m}x{n}x{k}", entry.kernel, entry.implementation.label()),
+                    &got,
+                )?;
             }
-            c.fill(f32::NAN)?;
-            launchers::hgemm_f16_storage(gpu, imp, &a16, &b16, &mut c, dims)?;
-            expected16.check(format!("hgemm_f16_storage · {} {m}x{n}x{k}", imp.label()), &c)?;
         }
     }
-    Ok(())
+    match (
+        ran,
+        waived
+            .into_iter()
+            .find(|(i, _)| library == (*i == Implementation::Cublas)),
+    ) {
+        (false, Some((_, why))) => Err(Error::Waived(why)),
+        _ => Ok(()),
+    }
 }
 
-/// cuBLAS SGEMM (A·B and A·Aᵀ) on the shapes the experiments use it for.
-pub(super) fn cublas_sgemm(gpu: &Gpu) -> Result<()> {
-    let cublas = CublasHandle::new(gpu).map_err(|e| Error::NotAvailable(e.to_string()))?;
+/// The tiled and register-blocked SGEMMs and the f16-storage variant, in every implementation.
+pub(super) fn general_multiplies(testbed: &Testbed) -> Result<()> {
+    gemm_entries(testbed, false)
+}
+
+/// cuBLAS SGEMM and GemmEx (the general shapes) and SGEMM A·Aᵀ (the guide's).
+pub(super) fn cublas_sgemm_checks(testbed: &Testbed) -> Result<()> {
+    gemm_entries(testbed, true)?;
+    let dut = first(testbed);
+    let cublas = dut.cublas().map_err(Error::Waived)?;
+    let gpu = dut.gpu();
     let (m, n, k) = GEMM_SHAPES[0];
     let (a_host, b_host) = (values(m * k, 5), values(k * n, 6));
     let (a, b) = (
@@ -112,10 +138,12 @@ pub(super) fn cublas_sgemm(gpu: &Gpu) -> Result<()> {
     );
     let mut c = DeviceBuffer::<f32>::uninit(gpu, m * n.max(m))?;
     c.fill(f32::NAN)?;
-    cublas.sgemm_row_major(&a, &b, &mut c, (m as u32, n as u32, k as u32))?;
-    Expected::of(&a_host, &b_host, (m, n, k)).check(format!("cublasSgemm {m}x{n}x{k}"), &c)?;
+    cublas_sgemm(cublas, &a, &b, &mut c, (m as u32, n as u32, k as u32))?;
+    gpu.synchronize()?;
+    Expected::of(&a_host, &b_host, (m, n, k)).check(format!("cublasSgemm {m}x{n}x{k}"), &c.to_host()?)?;
     let a_transposed: Vec<f32> = (0..k * m).map(|i| a_host[(i % m) * k + i / m]).collect();
     c.fill(f32::NAN)?;
-    cublas.sgemm_aat_row_major(&a, &mut c, (m as u32, k as u32))?;
-    Expected::of(&a_host, &a_transposed, (m, m, k)).check(format!("cublasSgemm A·Aᵀ {m}x{k}"), &c)
+    cublas_sgemm_aat(cublas, &a, &mut c, (m as u32, k as u32))?;
+    gpu.synchronize()?;
+    Expected::of(&a_host, &a_transposed, (m, m, k)).check(format!("cublasSgemm A·Aᵀ {m}x{k}"), &c.to_host()?)
 }

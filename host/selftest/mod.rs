@@ -2,9 +2,9 @@
 //! sizes, checked against the host references. Quick enough to run under
 //! `compute-sanitizer` (memcheck, racecheck, synccheck, initcheck).
 //!
-//! A check is a function of the [`Gpu`] in [`SELF_TESTS`]: `Ok` passes, an
-//! [`Error::NotAvailable`] is a skip (no NVRTC, no cuBLAS, no mapped memory)
-//! and any other error or a panic fails. Add a check by adding a row.
+//! A check is a function of the [`Testbed`] in [`SELF_TESTS`]: `Ok` passes, an
+//! [`Error::Waived`] is a waiver (no NVRTC, no cuBLAS, no mapped memory, one
+//! GPU only) and any other error or a panic fails. Add a check by adding a row.
 
 mod checks;
 mod matmul_checks;
@@ -13,12 +13,12 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Instant;
 
 use crate::error::{Error, Result};
-use crate::gpu::Gpu;
+use crate::testbed::Testbed;
 
 /// One self-test check.
 pub struct SelfTest {
     pub name: &'static str,
-    pub run: fn(&Gpu) -> Result<()>,
+    pub run: fn(&Testbed) -> Result<()>,
 }
 
 /// Every check `ptxsuite selftest` runs, in order.
@@ -68,8 +68,8 @@ pub const SELF_TESTS: &[SelfTest] = &[
         run: matmul_checks::general_multiplies,
     },
     SelfTest {
-        name: "cuBLAS SGEMM",
-        run: matmul_checks::cublas_sgemm,
+        name: "cuBLAS SGEMM and GemmEx",
+        run: matmul_checks::cublas_sgemm_checks,
     },
     SelfTest {
         name: "transfers: pageable",
@@ -106,7 +106,7 @@ pub const SELF_TESTS: &[SelfTest] = &[
 pub enum Status {
     Ok,
     Failed,
-    Skipped,
+    Waived,
 }
 
 impl Status {
@@ -114,7 +114,7 @@ impl Status {
         match self {
             Status::Ok => "ok",
             Status::Failed => "FAILED",
-            Status::Skipped => "skipped",
+            Status::Waived => "waived",
         }
     }
 }
@@ -128,15 +128,15 @@ pub struct Outcome {
 }
 
 /// Runs `tests` one after another; a failing or panicking check does not stop the others.
-pub fn run_all(gpu: &Gpu, tests: &[SelfTest]) -> Vec<Outcome> {
+pub fn run_all(testbed: &Testbed, tests: &[SelfTest]) -> Vec<Outcome> {
     tests
         .iter()
         .map(|test| {
             let start = Instant::now();
-            let result = catch_unwind(AssertUnwindSafe(|| (test.run)(gpu)));
+            let result = catch_unwind(AssertUnwindSafe(|| (test.run)(testbed)));
             let (status, detail) = match result {
                 Ok(Ok(())) => (Status::Ok, format!("{:.0} ms", start.elapsed().as_secs_f64() * 1e3)),
-                Ok(Err(Error::NotAvailable(why))) => (Status::Skipped, why),
+                Ok(Err(Error::Waived(why))) => (Status::Waived, why),
                 Ok(Err(error)) => (Status::Failed, error.to_string()),
                 Err(panic) => (Status::Failed, format!("panicked: {}", panic_text(&panic))),
             };
@@ -171,10 +171,10 @@ pub fn table(outcomes: &[Outcome]) -> String {
     }
     let count = |s: Status| outcomes.iter().filter(|o| o.status == s).count();
     out.push_str(&format!(
-        "selftest: {} ok, {} FAILED, {} skipped\n",
+        "selftest: {} ok, {} FAILED, {} waived\n",
         count(Status::Ok),
         count(Status::Failed),
-        count(Status::Skipped)
+        count(Status::Waived)
     ));
     out
 }

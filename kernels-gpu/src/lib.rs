@@ -32,10 +32,10 @@ mod kernel_macro;
 pub mod device;
 pub mod diagnostics;
 pub mod global_memory;
+pub mod guide_multiply;
 pub mod launch_bounds;
-pub mod matrix_multiply;
 pub mod matrix_vector;
-pub mod shared_memory;
+pub mod sgemm;
 pub mod streams;
 
 #[cfg(not(target_arch = "nvptx64"))]

@@ -3,19 +3,30 @@
 use std::io::Write;
 
 use ptxsuite::Error;
-use ptxsuite::gpu::Gpu;
+use ptxsuite::testbed::{DeviceUnderTest, Implementation, ImplementationSet};
 
-/// GPU 0; without a CUDA driver or device, `None` after printing (uncaptured)
-/// that `test` was skipped. Any other failure to open the GPU fails the test.
-pub fn gpu_or_skip(test: &str) -> Option<Gpu> {
-    match Gpu::open(0) {
-        Ok(gpu) => Some(gpu),
+/// GPU 0 with every implementation loaded; without a CUDA driver or device,
+/// `None` after printing (uncaptured) that `test` was skipped. Any other
+/// failure to open the GPU fails the test.
+pub fn gpu_or_skip(test: &str) -> Option<DeviceUnderTest> {
+    match DeviceUnderTest::open(0, &ImplementationSet::default()) {
+        Ok(dut) => Some(dut),
         Err(e @ (Error::NoDriver | Error::NoDevice)) => {
             note_skipped(&format!("SKIPPED {test}: {e}"));
             None
         }
         Err(e) => panic!("opening the GPU failed: {e}"),
     }
+}
+
+/// Rust, and the CUDA C twins when NVRTC is there (a GPU machine without it says so).
+#[allow(dead_code)]
+pub fn implementations(dut: &DeviceUnderTest) -> Vec<Implementation> {
+    let (implementations, waived) = dut.ptx_implementations();
+    for why in waived {
+        note_skipped(&format!("CUDA C twins skipped: {why}"));
+    }
+    implementations
 }
 
 /// Prints `line` to stderr past the test harness's capture (which hides

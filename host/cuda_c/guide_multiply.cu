@@ -1,5 +1,5 @@
 // CUDA C twins of ptxsuite's shared-memory matrix multiplies
-// (kernels-gpu/src/shared_memory/): the CUDA C Best Practices Guide's
+// (kernels-gpu/src/guide_multiply/): the CUDA C Best Practices Guide's
 // Listings 3.7-3.11 with TILE_DIM = 32 and the same launch shapes
 // (32 x 32 threads per block, one block per 32 x 32 tile of C). As in the
 // Rust versions, the barrier after filling a tile is kept (the guide's

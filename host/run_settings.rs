@@ -2,9 +2,9 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::StopSignal;
 use crate::error::{Error, Result};
 use crate::gpu::{DEFAULT_KERNEL_TIMEOUT, DeviceInfo};
+use crate::stop_signal::StopSignal;
 
 /// How hard each sweep point is measured, and on how much data.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -45,6 +45,12 @@ pub const MAX_BUFFER_MIB: u64 = 8191;
 const MIN_BUFFER_MIB: u64 = 1;
 /// Longest kernel time limit: a day (and a `Duration` can always hold it).
 pub const MAX_KERNEL_TIMEOUT_S: f64 = 86_400.0;
+/// Shortest kernel time limit: a millisecond (a wait polls about every 10 µs).
+pub const MIN_KERNEL_TIMEOUT_S: f64 = 0.001;
+/// The ranges of the other numeric settings, as the command line states them.
+pub const REPS_RANGE: std::ops::RangeInclusive<u32> = 1..=10_000;
+pub const SAMPLES_RANGE: std::ops::RangeInclusive<u32> = 1..=1_000;
+pub const BUFFER_MIB_RANGE: std::ops::RangeInclusive<u64> = MIN_BUFFER_MIB..=MAX_BUFFER_MIB;
 
 impl RunSettings {
     /// Rejects values that cannot give a meaningful measurement.
@@ -56,13 +62,13 @@ impl RunSettings {
                 "--size-mib {mib} is out of range: {MIN_BUFFER_MIB}..={MAX_BUFFER_MIB} (kernel indices are 32-bit)"
             )));
         }
-        if !(1..=10_000).contains(&self.reps) {
+        if !REPS_RANGE.contains(&self.reps) {
             return Err(Error::InvalidInput(format!(
                 "--reps {} is out of range 1..=10000",
                 self.reps
             )));
         }
-        if !(1..=1_000).contains(&self.samples) {
+        if !SAMPLES_RANGE.contains(&self.samples) {
             return Err(Error::InvalidInput(format!(
                 "--samples {} is out of range 1..=1000",
                 self.samples
@@ -74,7 +80,7 @@ impl RunSettings {
 
     /// The kernel time limit (call after [`validate`](Self::validate)).
     pub fn kernel_timeout(&self) -> Duration {
-        Duration::from_secs_f64(self.kernel_timeout_s.clamp(1e-9, MAX_KERNEL_TIMEOUT_S))
+        Duration::from_secs_f64(self.kernel_timeout_s.clamp(MIN_KERNEL_TIMEOUT_S, MAX_KERNEL_TIMEOUT_S))
     }
 
     /// Bytes per buffer on this device: the user's choice, or 8 × L2 so that
@@ -92,11 +98,11 @@ impl RunSettings {
 
 /// Checks a `--kernel-timeout` value: seconds, finite, more than 0, at most a day.
 pub fn validate_kernel_timeout(seconds: f64) -> Result<()> {
-    if seconds.is_finite() && seconds > 0.0 && seconds <= MAX_KERNEL_TIMEOUT_S {
+    if seconds.is_finite() && (MIN_KERNEL_TIMEOUT_S..=MAX_KERNEL_TIMEOUT_S).contains(&seconds) {
         Ok(())
     } else {
         Err(Error::InvalidInput(format!(
-            "--kernel-timeout {seconds} is out of range: give a number of seconds greater than 0 and at most {MAX_KERNEL_TIMEOUT_S}"
+            "--kernel-timeout {seconds} is out of range: give seconds from {MIN_KERNEL_TIMEOUT_S} to {MAX_KERNEL_TIMEOUT_S}"
         )))
     }
 }

@@ -1,3 +1,15 @@
+//! The global-memory copies of the guide's §3.2.1 and §3.2.4: typed,
+//! bounds-checked launchers ([`offset_copy`], [`stride_copy`], ...), the
+//! family's one description ([`CopyKernel`]: kernel, thread count, CPU
+//! reference, parameter range) and its runners, one per programming model,
+//! that own their buffers ([`CopyRunner`], BabelStream's `Stream`).
+
+mod copy_kernel;
+mod cuda_runner;
+
+pub use copy_kernel::{CopyKernel, CopyReference, CopyRunner};
+pub use cuda_runner::CudaCopyRunner;
+
 use std::ffi::c_void;
 
 use kernels_gpu::device::Dim3;
@@ -6,7 +18,8 @@ use kernels_gpu::global_memory::{COPY_BLOCK_THREADS, VECTOR_COPY_MAX_WAVES};
 
 use crate::copy_element::CopyElement;
 use crate::error::{Error, Result};
-use crate::gpu::{DeviceBuffer, Gpu, Implementation, LaunchShape, TextureObject};
+use crate::gpu::{DeviceBuffer, LaunchShape, TextureObject};
+use crate::testbed::{DeviceUnderTest, Implementation};
 
 fn invalid(kernel: &'static str, reason: String) -> Error {
     Error::InvalidLaunch { kernel, reason }
@@ -150,7 +163,7 @@ pub fn texture_shift_copy_shape(threads: u64, shift: i32, out_len: usize) -> Res
 /// `args` must match the kernel's parameter list and `shape` must keep every
 /// access in bounds (the callers' shape checks).
 unsafe fn launch_with<A: Copy, B: Copy, C: Copy>(
-    gpu: &Gpu,
+    dut: &DeviceUnderTest,
     implementation: Implementation,
     name: &str,
     shape: LaunchShape,
@@ -161,9 +174,9 @@ unsafe fn launch_with<A: Copy, B: Copy, C: Copy>(
         (&raw mut b).cast::<c_void>(),
         (&raw mut c).cast::<c_void>(),
     ];
-    let kernel = gpu.kernel_for(implementation, name)?;
+    let kernel = dut.kernel(implementation, name)?;
     // SAFETY: forwarded contract.
-    unsafe { kernel.launch(gpu.stream(), shape, &mut params) }
+    unsafe { kernel.launch(dut.gpu().stream(), shape, &mut params) }
 }
 
 type Params<T> = (GlobalMutPtr<T>, GlobalPtr<T>, i32);
@@ -171,7 +184,7 @@ type Params<T> = (GlobalMutPtr<T>, GlobalPtr<T>, i32);
 /// Launches the offset copy for `T` (`offset_copy` for `f32`, `offset_copy_f16`, ...):
 /// `odata[t + offset] = idata[t + offset]` for `t < threads`.
 pub fn offset_copy<T: CopyElement>(
-    gpu: &Gpu,
+    dut: &DeviceUnderTest,
     implementation: Implementation,
     odata: &mut DeviceBuffer<T>,
     idata: &DeviceBuffer<T>,
@@ -181,12 +194,12 @@ pub fn offset_copy<T: CopyElement>(
     let shape = offset_copy_shape(threads, offset, odata.len(), idata.len())?;
     let args: Params<T> = (odata.as_global_mut(), idata.as_global(), offset);
     // SAFETY: (out, in, int) matches every offset-copy kernel; the shape check proved all indices in bounds.
-    unsafe { launch_with(gpu, implementation, T::OFFSET_KERNEL, shape, args) }
+    unsafe { launch_with(dut, implementation, T::OFFSET_KERNEL, shape, args) }
 }
 
 /// Launches the stride copy for `T`: `odata[t * stride] = idata[t * stride]` for `t < threads`.
 pub fn stride_copy<T: CopyElement>(
-    gpu: &Gpu,
+    dut: &DeviceUnderTest,
     implementation: Implementation,
     odata: &mut DeviceBuffer<T>,
     idata: &DeviceBuffer<T>,
@@ -196,12 +209,12 @@ pub fn stride_copy<T: CopyElement>(
     let shape = stride_copy_shape(threads, stride, odata.len(), idata.len())?;
     let args: Params<T> = (odata.as_global_mut(), idata.as_global(), stride);
     // SAFETY: (out, in, int) matches every stride-copy kernel; the shape check proved all indices in bounds.
-    unsafe { launch_with(gpu, implementation, T::STRIDE_KERNEL, shape, args) }
+    unsafe { launch_with(dut, implementation, T::STRIDE_KERNEL, shape, args) }
 }
 
 /// Launches `shift_copy`: `odata[t] = idata[t + shift]` for `t < threads`.
 pub fn shift_copy(
-    gpu: &Gpu,
+    dut: &DeviceUnderTest,
     implementation: Implementation,
     odata: &mut DeviceBuffer<f32>,
     idata: &DeviceBuffer<f32>,
@@ -211,12 +224,12 @@ pub fn shift_copy(
     let shape = shift_copy_shape(threads, shift, odata.len(), idata.len())?;
     let args: Params<f32> = (odata.as_global_mut(), idata.as_global(), shift);
     // SAFETY: matches shift_copy(float*, const float*, int); the shape check proved all indices in bounds.
-    unsafe { launch_with(gpu, implementation, "shift_copy", shape, args) }
+    unsafe { launch_with(dut, implementation, "shift_copy", shape, args) }
 }
 
 /// Launches `texture_shift_copy`: `odata[t] = texel(t + shift)` for `t < threads`.
 pub fn texture_shift_copy(
-    gpu: &Gpu,
+    dut: &DeviceUnderTest,
     implementation: Implementation,
     odata: &mut DeviceBuffer<f32>,
     texture: &TextureObject<'_>,
@@ -226,13 +239,13 @@ pub fn texture_shift_copy(
     let shape = texture_shift_copy_shape(threads, shift, odata.len())?;
     let args: (GlobalMutPtr<f32>, TextureHandle, i32) = (odata.as_global_mut(), texture.handle(), shift);
     // SAFETY: matches texture_shift_copy(float*, cudaTextureObject_t, int); writes proved in bounds, fetches are safe.
-    unsafe { launch_with(gpu, implementation, "texture_shift_copy", shape, args) }
+    unsafe { launch_with(dut, implementation, "texture_shift_copy", shape, args) }
 }
 
 /// Launches `vector_copy` for the first `n` elements: about one vector per
 /// thread, at most [`VECTOR_COPY_MAX_WAVES`] full waves of blocks.
 pub fn vector_copy(
-    gpu: &Gpu,
+    dut: &DeviceUnderTest,
     implementation: Implementation,
     out: &mut DeviceBuffer<f32>,
     inp: &DeviceBuffer<f32>,
@@ -240,7 +253,7 @@ pub fn vector_copy(
 ) -> Result<()> {
     let (out_len, in_len) = (out.len(), inp.len());
     vector_copy_global(
-        gpu,
+        dut,
         implementation,
         (out.as_global_mut(), out_len),
         (inp.as_global(), in_len),
@@ -251,7 +264,7 @@ pub fn vector_copy(
 /// `vector_copy` between any device-visible memory, e.g. mapped host memory
 /// (zero copy): each pointer comes with the number of floats it addresses.
 pub fn vector_copy_global(
-    gpu: &Gpu,
+    dut: &DeviceUnderTest,
     implementation: Implementation,
     (out, out_len): (GlobalMutPtr<f32>, usize),
     (inp, in_len): (GlobalPtr<f32>, usize),
@@ -267,8 +280,8 @@ pub fn vector_copy_global(
     if out.as_raw() as usize % 16 != 0 || inp.as_raw() as usize % 16 != 0 {
         return Err(invalid(K, "buffers must be 16-byte aligned for float4 accesses".into()));
     }
-    let kernel = gpu.kernel_for(implementation, K)?;
-    let cap = gpu.full_wave_blocks(kernel, COPY_BLOCK_THREADS)? as u64 * VECTOR_COPY_MAX_WAVES as u64;
+    let kernel = dut.kernel(implementation, K)?;
+    let cap = dut.full_wave_blocks(kernel, COPY_BLOCK_THREADS)? as u64 * VECTOR_COPY_MAX_WAVES as u64;
     let blocks = (n / 4)
         .div_ceil(COPY_BLOCK_THREADS as u64)
         .clamp(1, cap.min(i32::MAX as u64));
@@ -278,10 +291,27 @@ pub fn vector_copy_global(
         shared_bytes: 0,
     };
     // SAFETY: matches vector_copy(float*, const float*, unsigned long long); n is within both ranges, which are 16-byte aligned.
-    unsafe { launch_with(gpu, implementation, K, shape, (out, inp, n)) }
+    unsafe { launch_with(dut, implementation, K, shape, (out, inp, n)) }
 }
 
 /// The driver's device-to-device copy of the first `n` elements, on the suite's stream.
 pub fn driver_copy<T: CopyElement>(out: &mut DeviceBuffer<T>, inp: &DeviceBuffer<T>, n: u64) -> Result<()> {
     out.copy_from_device_async(inp, n as usize)
+}
+
+/// Every runner of the copy family on `dut` with buffers of `len` elements:
+/// the one place a programming model is added to the family. Returns the
+/// runners and, for each selected implementation left out, why.
+#[allow(clippy::type_complexity)]
+pub fn copy_runners<'a, T: CopyElement + 'static>(
+    dut: &'a DeviceUnderTest,
+    len: usize,
+) -> Result<(Vec<Box<dyn CopyRunner<T> + 'a>>, Vec<(Implementation, String)>)> {
+    let (mut cuda, waived) = dut.ptx_implementations();
+    let waived = waived.into_iter().map(|why| (Implementation::CudaC, why)).collect();
+    if dut.copy_engine_selected() {
+        cuda.push(Implementation::CopyEngine);
+    }
+    let runners: Vec<Box<dyn CopyRunner<T> + 'a>> = vec![Box::new(CudaCopyRunner::new(dut, cuda, len)?)];
+    Ok((runners, waived))
 }

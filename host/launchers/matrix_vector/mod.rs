@@ -1,10 +1,20 @@
+//! The whitepaper's matrix-vector versions: the launcher and shape check,
+//! and the family's runners, one per programming model ([`MatVecRunner`]).
+
+mod cuda_runner;
+mod runner;
+
+pub use cuda_runner::CudaMatVecRunner;
+pub use runner::{MatVecEntry, MatVecRunner, matvec_runners};
+
 use std::ffi::c_void;
 
 use kernels_gpu::device::Dim3;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::gpu::{DeviceBuffer, Gpu, Implementation, LaunchShape};
+use crate::gpu::{DeviceBuffer, LaunchShape};
+use crate::testbed::{DeviceUnderTest, Implementation};
 
 /// Threads per block for every version (the whitepaper's work-group size: a
 /// power of two and a multiple of the warp size, as Listings 5–7 need).
@@ -66,19 +76,6 @@ impl MatVecVersion {
             Self::WarpPerRow => 8,
         }
     }
-
-    /// Table 1 of the whitepaper: ms on a GTX 285, width 1100, height 60989.
-    pub fn gtx285_ms(self) -> Option<f64> {
-        Some(match self {
-            Self::RowPerThread => 83.2,
-            Self::GridStrideRows => 82.2,
-            Self::BlockSerialSum => 32.5,
-            Self::TreeInterleaved => 12.1,
-            Self::TreeSequential => 9.6,
-            Self::WarpShuffle => 9.2,
-            Self::WarpPerRow => return None,
-        })
-    }
 }
 
 /// Checks that `m` can hold a `height × width` matrix, `v` `width` floats and
@@ -132,7 +129,7 @@ pub fn matvec_shape(
 /// Launches one version: `w = m · v` for a row-major `height × width` matrix.
 #[allow(clippy::too_many_arguments)]
 pub fn matvec(
-    gpu: &Gpu,
+    dut: &DeviceUnderTest,
     implementation: Implementation,
     version: MatVecVersion,
     m: &DeviceBuffer<f32>,
@@ -141,8 +138,8 @@ pub fn matvec(
     v: &DeviceBuffer<f32>,
     w: &mut DeviceBuffer<f32>,
 ) -> Result<()> {
-    let kernel = gpu.kernel_for(implementation, version.kernel())?;
-    let wave = gpu.full_wave_blocks(kernel, MATVEC_BLOCK_THREADS)?;
+    let kernel = dut.kernel(implementation, version.kernel())?;
+    let wave = dut.full_wave_blocks(kernel, MATVEC_BLOCK_THREADS)?;
     let shape = matvec_shape(version, width, height, (m.len(), v.len(), w.len()), wave)?;
     let (mut pm, mut pw, mut ph, mut pv, mut pout) = (m.as_global(), width, height, v.as_global(), w.as_global_mut());
     let mut params = [
@@ -154,5 +151,5 @@ pub fn matvec(
     ];
     // SAFETY: (const float*, uint, uint, const float*, float*) matches every version; the shape check proved the
     // buffers hold the matrix, vector and result, and the shared memory matches the block size.
-    unsafe { kernel.launch(gpu.stream(), shape, &mut params) }
+    unsafe { kernel.launch(dut.gpu().stream(), shape, &mut params) }
 }

@@ -6,12 +6,13 @@ use kernels_gpu::device::{Dim3, GlobalMutPtr};
 use kernels_gpu::global_memory::COPY_BLOCK_THREADS;
 
 use crate::error::{Error, Result};
-use crate::gpu::{DeviceBuffer, Gpu, LaunchShape};
+use crate::gpu::{DeviceBuffer, LaunchShape};
+use crate::testbed::{DeviceUnderTest, Implementation};
 
 /// Launches `fma_chain` on `data[range]` on `stream` (not necessarily the
 /// suite's: the staged pipeline uses one stream per chunk).
 pub fn fma_chain(
-    gpu: &Gpu,
+    dut: &DeviceUnderTest,
     stream: &CudaStream,
     data: &mut DeviceBuffer<f32>,
     range: Range<usize>,
@@ -23,10 +24,10 @@ pub fn fma_chain(
             reason: format!("elements {range:?} of a {}-element buffer", data.len()),
         });
     }
-    let kernel = gpu.kernel("fma_chain")?;
+    let kernel = dut.kernel(Implementation::Rust, "fma_chain")?;
     let blocks = (range.len() as u64)
         .div_ceil(COPY_BLOCK_THREADS as u64)
-        .min(gpu.full_wave_blocks(kernel, COPY_BLOCK_THREADS)? as u64) as u32;
+        .min(dut.full_wave_blocks(kernel, COPY_BLOCK_THREADS)? as u64) as u32;
     let shape = LaunchShape {
         grid: Dim3::x(blocks),
         block: Dim3::x(COPY_BLOCK_THREADS),

@@ -1,14 +1,25 @@
+//! The general `C = A · B` (any m, n, k): the OpenCL guide's tiled kernel and
+//! the register-blocked SGEMM, their launchers and shape checks, and the
+//! family's runners, one per programming model ([`GemmRunner`]).
+
+mod cuda_runner;
+mod runner;
+
+pub use cuda_runner::CudaGemmRunner;
+pub use runner::{GemmEntry, GemmOp, GemmRunner, gemm_runners};
+
 use std::ffi::c_void;
 
 use half::f16;
 use kernels_gpu::device::{Dim3, GlobalPtr};
-use kernels_gpu::matrix_multiply::{
+use kernels_gpu::sgemm::{
     SGEMM_BK, SGEMM_BM, SGEMM_BN, SGEMM_THREADS, TILED_SGEMM_TILE, sgemm_shared_bytes, tiled_sgemm_shared_bytes,
 };
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::gpu::{DeviceBuffer, Gpu, Implementation, LaunchShape};
+use crate::gpu::{DeviceBuffer, LaunchShape};
+use crate::testbed::{DeviceUnderTest, Implementation};
 
 /// Checks that `A` (`m × k`), `B` (`k × n`) and `C` (`m × n`) fit their
 /// buffers (lengths in elements) and that every index fits the kernels'
@@ -120,7 +131,7 @@ pub fn hgemm_f16_storage_shape((m, n, k): (u32, u32, u32), lens: (usize, usize, 
 
 /// `C = A · B` (row-major, any shape) with one of the f32 kernels.
 pub fn sgemm(
-    gpu: &Gpu,
+    dut: &DeviceUnderTest,
     implementation: Implementation,
     kernel: SgemmKernel,
     a: &DeviceBuffer<f32>,
@@ -139,7 +150,7 @@ pub fn sgemm(
     // its edges, or (whole-tile entry) the shape has none.
     unsafe {
         launch_gemm(
-            gpu,
+            dut,
             implementation,
             name,
             shape,
@@ -152,7 +163,7 @@ pub fn sgemm(
 /// `C = A · B` with `A` and `B` stored as `f16` and `C` in `f32`
 /// (`hgemm_f16_storage`: f32 arithmetic on the register-blocked design).
 pub fn hgemm_f16_storage(
-    gpu: &Gpu,
+    dut: &DeviceUnderTest,
     implementation: Implementation,
     a: &DeviceBuffer<f16>,
     b: &DeviceBuffer<f16>,
@@ -165,7 +176,7 @@ pub fn hgemm_f16_storage(
     let (pa, pb) = (a.as_global().cast::<u16>(), b.as_global().cast::<u16>());
     // SAFETY: the check proved A, B and C hold m·k, k·n and m·n elements; the kernel guards its
     // edges, or (whole-tile entry) the shape has none.
-    unsafe { launch_gemm(gpu, implementation, name, shape, (pa, pb, c), dims) }
+    unsafe { launch_gemm(dut, implementation, name, shape, (pa, pb, c), dims) }
 }
 
 /// Launches a `(a, b, c, m, n, k)` kernel.
@@ -173,14 +184,14 @@ pub fn hgemm_f16_storage(
 /// # Safety
 /// `shape` must be the kernel's shape for `dims`, and the buffers must hold the product (checked by the callers).
 unsafe fn launch_gemm<T>(
-    gpu: &Gpu,
+    dut: &DeviceUnderTest,
     implementation: Implementation,
     name: &str,
     shape: LaunchShape,
     (a, b, c): (GlobalPtr<T>, GlobalPtr<T>, &mut DeviceBuffer<f32>),
     (m, n, k): (u32, u32, u32),
 ) -> Result<()> {
-    let kernel = gpu.kernel_for(implementation, name)?;
+    let kernel = dut.kernel(implementation, name)?;
     let (mut pa, mut pb, mut pc, mut pm, mut pn, mut pk) = (a, b, c.as_global_mut(), m, n, k);
     let mut params = [
         (&raw mut pa).cast::<c_void>(),
@@ -191,5 +202,5 @@ unsafe fn launch_gemm<T>(
         (&raw mut pk).cast::<c_void>(),
     ];
     // SAFETY: (const T*, const T*, float*, uint, uint, uint) is every GEMM kernel's signature; bounds: the caller's.
-    unsafe { kernel.launch(gpu.stream(), shape, &mut params) }
+    unsafe { kernel.launch(dut.gpu().stream(), shape, &mut params) }
 }

@@ -12,7 +12,7 @@ pub const CUDA_C_SOURCE: &str = concat!(
     "\n",
     include_str!("../cuda_c/matrix_vector.cu"),
     "\n",
-    include_str!("../cuda_c/matrix_multiply.cu"),
+    include_str!("../cuda_c/guide_multiply.cu"),
     "\n",
     include_str!("../cuda_c/sgemm.cu")
 );

@@ -1,0 +1,70 @@
+//! The copy ceiling: the suite's best-practice Rust copy, its twins and the
+//! driver's `cuMemcpyDtoDAsync`, on the same buffers in the same run.
+
+use super::copy_sweep::{BYTE_COUNTING, Planned, buffer_len, measure};
+use super::{Experiment, RunContext};
+use crate::error::Result;
+use crate::launchers::CopyKernel;
+use crate::report::{Axis, ExperimentResult, Metric, PlotKind, Report, SectionHooks};
+use crate::testbed::Implementation;
+
+pub struct Ceiling;
+
+impl Experiment for Ceiling {
+    fn name(&self) -> &'static str {
+        "ceiling"
+    }
+    fn title(&self) -> &'static str {
+        "Copy ceiling: vectorized grid-stride copy vs cuMemcpyDtoD"
+    }
+    fn source(&self) -> &'static str {
+        "beyond the guide: the best a copy can do on this GPU"
+    }
+    fn points(&self) -> u64 {
+        1
+    }
+    fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
+        let axis = Axis::lines("buffer MiB", Metric::Bandwidth).plot(PlotKind::None);
+        let mut result = ctx.result(self, axis, BYTE_COUNTING);
+        let len = buffer_len::<f32>(ctx, 0);
+        let mib = ((len * 4) >> 20) as i32;
+        result.setup.push(format!("buffers of {mib} MiB each"));
+        let plan = [Planned::all(CopyKernel::Vector), Planned::all(CopyKernel::DriverCopy)];
+        measure::<f32>(ctx, &mut result, &plan, &[mib], len, None)?;
+        Ok(result)
+    }
+}
+
+impl SectionHooks for Ceiling {
+    fn narrative(&self, result: &ExperimentResult, _report: &Report) -> Vec<String> {
+        let Some(&value) = result.values().first() else {
+            return Vec::new();
+        };
+        let figure = |kernel, implementation| {
+            result
+                .series_of(kernel, implementation)
+                .and_then(|s| s.median_at(value))
+        };
+        let (Some(vector), Some(driver)) = (
+            figure("vector_copy", Implementation::Rust),
+            figure("cuMemcpyDtoDAsync", Implementation::CopyEngine),
+        ) else {
+            return Vec::new();
+        };
+        let mut text = format!(
+            "The Rust vectorized copy moves {vector:.1} GB/s, {:.3}x the driver's cuMemcpyDtoDAsync ({driver:.1} \
+             GB/s) on the same buffers.",
+            vector / driver
+        );
+        for twin in [Implementation::CudaC, Implementation::OpenClC] {
+            if let Some(other) = figure("vector_copy", twin) {
+                text.push_str(&format!(
+                    " Its {} twin moves {other:.1} GB/s ({:.3}x).",
+                    twin.label(),
+                    other / driver
+                ));
+            }
+        }
+        vec![text]
+    }
+}

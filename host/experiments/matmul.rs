@@ -1,0 +1,282 @@
+//! The guide's shared-memory matrix multiplies (§3.2.2.2–3.2.2.3, Tables 3.2
+//! and 3.3): each kernel in Rust and as its twins, with cuBLAS SGEMM on the
+//! same product as the vendor's figure.
+
+use std::fmt::Write;
+
+use kernels_gpu::guide_multiply::TILE_DIM;
+
+use super::{Experiment, RunContext};
+use crate::error::Result;
+use crate::gpu::DeviceBuffer;
+use crate::input_values::matrix_value;
+use crate::launchers::{GuideMultiply, cublas_sgemm, cublas_sgemm_aat, guide_multiply};
+use crate::published_figures::{GUIDE_TABLE_DEVICES, MATMUL, value_of};
+use crate::reference;
+use crate::report::{
+    Axis, ExperimentResult, Metric, PlotKind, Point, PointKey, Report, SectionHooks, Series, SeriesKey, Work,
+    point_cell, summary_cell,
+};
+use crate::testbed::Implementation;
+use crate::timing::{CudaTimer, time_per_launch};
+
+pub struct Matmul;
+
+/// Largest `M = N`: `C`'s `M × N` indices are `int` in the guide's kernels.
+const MAX_SIDE: u64 = 46336;
+
+/// `M = N`, a multiple of `TILE_DIM`, such that `C` (`M × N` floats) fills
+/// about `buffer_bytes`: large enough to fill the GPU many times over.
+pub fn guide_side(buffer_bytes: u64) -> u32 {
+    let t = TILE_DIM as u64;
+    let side = ((buffer_bytes / 4) as f64).sqrt() as u64;
+    (side / t * t).clamp(t, MAX_SIDE) as u32
+}
+
+/// What one series launches.
+#[derive(Clone, Copy)]
+enum Launch {
+    Kernel(GuideMultiply, Implementation),
+    /// cuBLAS SGEMM on the product of the table (`AAᵀ` or not).
+    Cublas {
+        aat: bool,
+    },
+}
+
+fn cublas_variant(aat: bool) -> &'static str {
+    if aat { "A·Aᵀ" } else { "A·B" }
+}
+
+impl Experiment for Matmul {
+    fn name(&self) -> &'static str {
+        "matmul"
+    }
+    fn title(&self) -> &'static str {
+        "Shared-memory matrix multiply: the guide's C = AB and C = AAᵀ kernels"
+    }
+    fn source(&self) -> &'static str {
+        "CUDA C Best Practices Guide §3.2.2.2–3.2.2.3, Listings 3.7–3.11, Tables 3.2 and 3.3"
+    }
+    fn points(&self) -> u64 {
+        2
+    }
+    fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
+        let byte_counting = "compulsory bytes: A (and B) read once and C written once, (M·K + K·N + M·N) × 4 for \
+                             C = AB and (M·K + M·M) × 4 for C = AAᵀ; the guide does not state its count, and any \
+                             fixed count gives the same speedups. GFLOP/s counts 2·K operations per element of C";
+        let axis = Axis::lines("M = N", Metric::Bandwidth).plot(PlotKind::None);
+        let mut result = ctx.result(self, axis, byte_counting);
+        let implementations = ctx.ptx_implementations(&mut result);
+        let cublas = ctx.cublas(&mut result);
+        let gpu = ctx.device.gpu();
+        let side = guide_side(ctx.settings.buffer_bytes(ctx.device.info()));
+        let (m, n, k) = (side, side, TILE_DIM);
+        let (mu, nu, ku) = (m as usize, n as usize, k as usize);
+        gpu.ensure_free_memory(4 * (mu * ku + ku * nu + mu * nu) as u64)?;
+        let a_host: Vec<f32> = (0..mu * ku).map(|i| matrix_value(i, 1)).collect();
+        let b_host: Vec<f32> = (0..ku * nu).map(|i| matrix_value(i, 2)).collect();
+        let a = DeviceBuffer::from_host(gpu, &a_host)?;
+        let b = DeviceBuffer::from_host(gpu, &b_host)?;
+        let mut c = DeviceBuffer::<f32>::uninit(gpu, mu * nu)?;
+        let mut timer = CudaTimer::new(gpu)?;
+        let mut got = vec![0.0f32; mu * nu];
+        let peak = ctx.device.info().theoretical_bandwidth_gbps;
+
+        // Table 3.2 (C = AB), then Table 3.3 (C = AAᵀ): one reference each, computed once.
+        for (done, aat) in [false, true].into_iter().enumerate() {
+            if ctx.stop_before(done, 2) {
+                break;
+            }
+            ctx.progress
+                .set_message(format!("matmul reference {m} x {n}{}", if aat { " (AAᵀ)" } else { "" }));
+            let (expected, scale) = if aat {
+                reference::matmul_aat(&a_host, mu, ku)
+            } else {
+                reference::matmul(&a_host, &b_host, mu, ku, nu)
+            };
+            let mut plan: Vec<Launch> = GuideMultiply::ALL
+                .into_iter()
+                .filter(|kernel| kernel.is_aat() == aat)
+                .flat_map(|kernel| implementations.iter().map(move |&imp| Launch::Kernel(kernel, imp)))
+                .collect();
+            if cublas.is_some() {
+                plan.push(Launch::Cublas { aat });
+            }
+            for launch in plan {
+                let (key, label, shape_of) = match launch {
+                    Launch::Kernel(kernel, imp) => (
+                        ctx.key(kernel.kernel(), imp, "f32"),
+                        format!("{} · {}", kernel.kernel(), imp.label()),
+                        kernel,
+                    ),
+                    Launch::Cublas { aat } => (
+                        ctx.key("cublasSgemm", Implementation::Cublas, "f32")
+                            .variant(cublas_variant(aat)),
+                        format!("cublasSgemm ({})", cublas_variant(aat)),
+                        if aat {
+                            GuideMultiply::SimpleAat
+                        } else {
+                            GuideMultiply::Simple
+                        },
+                    ),
+                };
+                ctx.progress.set_message(format!("matmul {label}"));
+                c.fill(f32::NAN)?; // every element must be written by this series
+                let times_ms = time_per_launch(&mut timer, ctx.settings, &mut || match launch {
+                    Launch::Kernel(kernel, imp) => guide_multiply(ctx.device, imp, kernel, &a, &b, &mut c, m, n),
+                    Launch::Cublas { aat: true } => {
+                        cublas_sgemm_aat(cublas.expect("planned with a handle"), &a, &mut c, (m, k))
+                    }
+                    Launch::Cublas { aat: false } => {
+                        cublas_sgemm(cublas.expect("planned with a handle"), &a, &b, &mut c, (m, n, k))
+                    }
+                })?;
+                c.copy_to_host(&mut got)?;
+                let columns = if aat { mu } else { nu };
+                let failure = reference::matmul_mismatch(&got, &expected, &scale, ku, columns);
+                let work =
+                    Work::bytes(got.len() as u64, shape_of.compulsory_bytes(m, n)).with_flops(shape_of.flops(m, n));
+                let mut series = Series::new(key, label);
+                if let Some(mut point) = Point::timed(
+                    PointKey::Value(side as i64),
+                    &Metric::Bandwidth,
+                    work,
+                    &times_ms,
+                    failure,
+                ) {
+                    if let Some(gbps) = point.median() {
+                        point.set_extra("% of peak", 100.0 * gbps / peak.max(f64::MIN_POSITIVE));
+                    }
+                    series.points.push(point);
+                }
+                result.series.push(series);
+            }
+            ctx.progress.inc(1);
+        }
+        result.setup.push(format!(
+            "M = N = {side} (C fills the run's buffer size; --size-mib changes it), K = TILE_DIM = {TILE_DIM}; \
+             blocks of {TILE_DIM} x {TILE_DIM} threads, one per {TILE_DIM} x {TILE_DIM} tile of C"
+        ));
+        result.notes.push(format!(
+            "A ({:.1} MiB) and B are small enough to stay in L2, so the kernels are bound by writing C and by \
+             on-chip traffic, as on the guide's GPUs (whose caches did not hold A)",
+            (mu * ku * 4) as f64 / (1 << 20) as f64
+        ));
+        result.notes.push(format!(
+            "every element of C checked against an f64 CPU reference within γ_K·Σ|a·b| (γ_{TILE_DIM} = {:.2e}: the \
+             worst-case f32 dot-product error in any order)",
+            reference::dot_error_bound(ku)
+        ));
+        Ok(result)
+    }
+}
+
+fn ratio(numerator: Option<f64>, denominator: Option<f64>, digits: usize) -> String {
+    match (numerator, denominator) {
+        (Some(n), Some(d)) if d > 0.0 => format!("{:.digits$}", n / d),
+        _ => "—".into(),
+    }
+}
+
+impl SectionHooks for Matmul {
+    /// Tables 3.2 and 3.3: one row per guide kernel, the guide's figures,
+    /// Rust's, and Rust over each twin.
+    fn tables(&self, result: &ExperimentResult, _report: &Report) -> Option<String> {
+        let value = *result.values().first()?;
+        let mut out = String::new();
+        let twins: Vec<Implementation> = [Implementation::CudaC, Implementation::OpenClC]
+            .into_iter()
+            .filter(|t| result.series.iter().any(|s| s.key.implementation == *t))
+            .collect();
+        let ms = |s: Option<&Series>| s.and_then(|s| s.at(value)).and_then(|p| p.median_ms());
+        let gflops = |s: Option<&Series>| -> String {
+            s.and_then(|s| s.at(value))
+                .and_then(|p| p.extra.get("GFLOP/s").copied())
+                .map(|g| format!("{g:.1}"))
+                .unwrap_or_else(|| "—".into())
+        };
+        for (table, aat) in [("Table 3.2: C = AB", false), ("Table 3.3: C = AAᵀ", true)] {
+            let _ = writeln!(out, "**{table}** (M = N = {value})\n");
+            let _ = write!(out, "| optimization |");
+            for (short, _) in GUIDE_TABLE_DEVICES {
+                let _ = write!(out, " {short} GB/s |");
+            }
+            let _ = write!(out, " Rust ms | Rust GB/s | Rust GFLOP/s | speedup |");
+            for t in &twins {
+                let _ = write!(out, " {} GB/s | Rust/{} |", t.label(), t.label());
+            }
+            let _ = writeln!(out);
+            let _ = writeln!(
+                out,
+                "|---|{}",
+                "---:|".repeat(GUIDE_TABLE_DEVICES.len() + 4 + 2 * twins.len())
+            );
+            for kernel in GuideMultiply::ALL.into_iter().filter(|k| k.is_aat() == aat) {
+                let rust = result.series_of(kernel.kernel(), Implementation::Rust);
+                let baseline = result.series_of(kernel.baseline().kernel(), Implementation::Rust);
+                let _ = write!(out, "| {} (`{}`) |", kernel.label(), kernel.kernel());
+                for (_, device) in GUIDE_TABLE_DEVICES {
+                    let figure = value_of(MATMUL, kernel.kernel(), device);
+                    let _ = write!(
+                        out,
+                        " {} |",
+                        figure.map(|f| format!("{f}")).unwrap_or_else(|| "—".into())
+                    );
+                }
+                let point = rust.and_then(|s| s.at(value));
+                let _ = write!(
+                    out,
+                    " {} | {} | {} | {}x |",
+                    ms(rust).map(|t| format!("{t:.3}")).unwrap_or_else(|| "—".into()),
+                    point_cell(point),
+                    gflops(rust),
+                    ratio(ms(baseline), ms(rust), 1)
+                );
+                for &t in &twins {
+                    let twin = result.series_of(kernel.kernel(), t);
+                    let rel = match (rust, twin) {
+                        (Some(r), Some(o)) => result.rust_over(r, o, PointKey::Value(value)),
+                        _ => None,
+                    };
+                    let _ = write!(
+                        out,
+                        " {} | {} |",
+                        point_cell(twin.and_then(|s| s.at(value))),
+                        rel.map(|r| format!("{r:.3}")).unwrap_or_else(|| "—".into())
+                    );
+                }
+                let _ = writeln!(out);
+            }
+            let key = SeriesKey::new("cublasSgemm", Implementation::Cublas, "f32");
+            if let Some(cublas) = result
+                .series
+                .iter()
+                .find(|s| s.key.kernel == key.kernel && s.key.variant == cublas_variant(aat))
+            {
+                let point = cublas.at(value);
+                let _ = writeln!(
+                    out,
+                    "| {} |{} {} | {} | {} | — |{}",
+                    cublas.label,
+                    " — |".repeat(GUIDE_TABLE_DEVICES.len()),
+                    ms(Some(cublas))
+                        .map(|t| format!("{t:.3}"))
+                        .unwrap_or_else(|| "—".into()),
+                    point
+                        .and_then(|p| p.value)
+                        .map(|v| summary_cell(&v))
+                        .unwrap_or_else(|| "—".into()),
+                    gflops(Some(cublas)),
+                    " — | — |".repeat(twins.len())
+                );
+            }
+            let _ = writeln!(out);
+        }
+        let _ = writeln!(
+            out,
+            "Cells: median (min–max over the samples); speedup: the unoptimized Rust kernel's median time over this \
+             one's."
+        );
+        Some(out)
+    }
+}

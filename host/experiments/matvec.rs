@@ -1,0 +1,228 @@
+//! The OpenCL whitepaper's `MatrixVectorMul` walk (Listings 2–7, Table 1):
+//! every version in every implementation, the vendor's SGEMV and the copy
+//! ceiling for the same bytes, in one run.
+
+use std::fmt::Write;
+
+use super::copy_sweep::{Planned, measure};
+use super::{Experiment, RunContext};
+use crate::error::Result;
+use crate::input_values::matrix_value;
+use crate::launchers::{CopyKernel, MATVEC_BLOCK_THREADS, matvec_runners};
+use crate::published_figures::{MATVEC, WHITEPAPER_DEVICE, value_of};
+use crate::reference;
+use crate::report::{
+    Axis, ExperimentResult, Metric, Point, PointKey, Report, SectionHooks, Series, Waiver, Work, point_cell,
+};
+use crate::testbed::Implementation;
+
+pub struct Matvec;
+
+/// The whitepaper's matrix (width, height).
+pub const WHITEPAPER_SHAPE: (u32, u32) = (1100, 60989);
+/// Width of the second shape, whose height is chosen so that `M` fills the run's buffer size.
+const LARGE_WIDTH: u32 = 8192;
+/// The variant of the copy-ceiling series.
+const CEILING: &str = "copy ceiling";
+
+impl Experiment for Matvec {
+    fn name(&self) -> &'static str {
+        "matvec"
+    }
+    fn title(&self) -> &'static str {
+        "Matrix-vector multiply: the OpenCL whitepaper's seven versions"
+    }
+    fn source(&self) -> &'static str {
+        "\"OpenCL Programming for the CUDA Architecture\", Listings 2–7 and Table 1 (GTX 285)"
+    }
+    fn points(&self) -> u64 {
+        2
+    }
+    fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
+        let byte_counting = "M + V + W = (width x height + width + height) x 4 bytes per product, each read or \
+                             written once; the copy ceiling counts 2 x 4 bytes per element of M (read + write)";
+        let peak = ctx.device.info().theoretical_bandwidth_gbps;
+        let axis = Axis::lines("height", Metric::Bandwidth).reference("theoretical peak", peak);
+        let mut result = ctx.result(self, axis, byte_counting);
+        let (mut runners, waived) = matvec_runners(ctx.device)?;
+        for (implementation, reason) in waived {
+            result.waived.push(Waiver {
+                what: implementation.label().to_string(),
+                reason,
+            });
+        }
+        // (runner, entry, series index)
+        let mut plan = Vec::new();
+        for (r, runner) in runners.iter().enumerate() {
+            for entry in runner.entries() {
+                let label = match entry.version {
+                    Some(version) => format!("{} · {}", version.label(), entry.implementation.label()),
+                    None => entry.kernel.to_string(),
+                };
+                result
+                    .series
+                    .push(Series::new(ctx.key(entry.kernel, entry.implementation, "f32"), label));
+                plan.push((r, entry, result.series.len() - 1));
+            }
+        }
+        let large_height =
+            (ctx.settings.buffer_bytes(ctx.device.info()) / (LARGE_WIDTH as u64 * 4)).clamp(1, u32::MAX as u64) as u32;
+        let shapes = [WHITEPAPER_SHAPE, (LARGE_WIDTH, large_height)];
+        for (done, (width, height)) in shapes.into_iter().enumerate() {
+            if ctx.stop_before(done, shapes.len()) {
+                break;
+            }
+            ctx.progress.set_message(format!("matvec {height} x {width}"));
+            let elements = width as usize * height as usize;
+            let m: Vec<f32> = (0..elements).map(|i| matrix_value(i, 0)).collect();
+            let v: Vec<f32> = (0..width as usize).map(|x| matrix_value(x, 1)).collect();
+            let (w_ref, scale) = reference::matvec(&m, width as usize, height as usize, &v);
+            for runner in &mut runners {
+                runner.load(&m, &v, width, height)?;
+            }
+            let work = Work::bytes(
+                elements as u64,
+                4 * (elements + width as usize + height as usize) as u64,
+            )
+            .with_flops(2 * elements as u64);
+            for &(r, entry, index) in &plan {
+                let runner = &mut runners[r];
+                runner.fill_w(f32::NAN)?; // every row must be written by this series
+                let times_ms = runner.time(&entry, ctx.settings)?;
+                let failure = reference::matvec_mismatch(&runner.read_w()?, &w_ref, &scale, width as usize);
+                let at = PointKey::Value(height as i64);
+                if let Some(mut point) = Point::timed(at, &Metric::Bandwidth, work, &times_ms, failure) {
+                    if let Some(gbps) = point.median() {
+                        point.set_extra("% of peak", 100.0 * gbps / peak.max(f64::MIN_POSITIVE));
+                    }
+                    result.series[index].points.push(point);
+                }
+            }
+            // The copy ceiling for the same bytes: vector_copy over a buffer of M's size.
+            let mut ceiling = ctx.result(self, result.axis.clone(), "");
+            measure::<f32>(
+                ctx,
+                &mut ceiling,
+                &[Planned::rust(CopyKernel::Vector)],
+                &[height as i32],
+                elements,
+                None,
+            )?;
+            for mut series in ceiling.series {
+                series.key.variant = CEILING.into();
+                series.label = "copy ceiling (vector_copy of M)".into();
+                let existing = result.series.iter_mut().find(|s| s.key == series.key);
+                match existing {
+                    Some(s) => s.points.append(&mut series.points),
+                    None => result.series.push(series),
+                }
+            }
+        }
+        result.setup.push(format!(
+            "shapes (height x width): {} x {} (the whitepaper's) and {large_height} x {LARGE_WIDTH} (M fills the \
+             run's buffer size); {MATVEC_BLOCK_THREADS} threads per block; grid-stride versions launch one full wave \
+             of blocks",
+            WHITEPAPER_SHAPE.1, WHITEPAPER_SHAPE.0
+        ));
+        result.notes.push(
+            "results checked per row against an f64 CPU reference within γ_width·Σ|m·v| (the worst-case f32 \
+             dot-product rounding, the one tolerance rule of every product in the suite)"
+                .into(),
+        );
+        let sms = ctx.device.info().multiprocessors.max(1) as u32;
+        for (_, height) in shapes {
+            let blocks = height.div_ceil(MATVEC_BLOCK_THREADS);
+            if blocks < sms {
+                result.notes.push(format!(
+                    "height {height}: the one-row-per-thread versions (Listings 2 and 3) launch {blocks} blocks for \
+                     {sms} SMs, so they run latency-bound on part of the GPU and small code-generation differences \
+                     between implementations show more than where the GPU is full"
+                ));
+            }
+        }
+        Ok(result)
+    }
+}
+
+impl SectionHooks for Matvec {
+    fn narrative(&self, result: &ExperimentResult, _report: &Report) -> Vec<String> {
+        let ceiling = result.variant("vector_copy", Implementation::Rust, CEILING);
+        result
+            .values()
+            .into_iter()
+            .filter_map(|height| {
+                let best = result
+                    .series
+                    .iter()
+                    .filter(|s| s.key.kernel.starts_with("matvec_") && s.key.implementation == Implementation::Rust)
+                    .filter_map(|s| s.median_at(height).map(|g| (s, g)))
+                    .max_by(|a, b| a.1.total_cmp(&b.1))?;
+                let copy = ceiling?.median_at(height)?;
+                Some(format!(
+                    "**Height {height}.** Best Rust version: {} at {:.1} GB/s = {:.1}% of the copy ceiling measured \
+                     in the same run ({copy:.1} GB/s).",
+                    best.0.label,
+                    best.1,
+                    100.0 * best.1 / copy
+                ))
+            })
+            .collect()
+    }
+
+    /// The whitepaper's Table 1, every implementation side by side: one row
+    /// per version, the GTX 285 time, then per shape ms, GB/s, the speedup
+    /// over Listing 2 and Rust over each twin.
+    fn tables(&self, result: &ExperimentResult, _report: &Report) -> Option<String> {
+        let mut out = String::new();
+        let heights = result.values();
+        let twins: Vec<Implementation> = [Implementation::CudaC, Implementation::OpenClC]
+            .into_iter()
+            .filter(|t| result.series.iter().any(|s| s.key.implementation == *t))
+            .collect();
+        let _ = write!(out, "| version | {WHITEPAPER_DEVICE} ms |");
+        for &h in &heights {
+            let _ = write!(out, " h={h}: ms | GB/s | speedup vs Listing 2 |");
+            for t in &twins {
+                let _ = write!(out, " Rust/{} |", t.label());
+            }
+        }
+        let _ = writeln!(out);
+        let per_height = 3 + twins.len();
+        let _ = writeln!(out, "|---|---:|{}", "---:|".repeat(per_height * heights.len()));
+        for s in &result.series {
+            let listing2 = result.series_of("matvec_row_per_thread", s.key.implementation);
+            let paper = value_of(MATVEC, &s.key.kernel, WHITEPAPER_DEVICE)
+                .filter(|_| s.key.variant.is_empty())
+                .map(|ms| format!("{ms}"))
+                .unwrap_or_else(|| "—".into());
+            let _ = write!(out, "| {} | {paper} |", s.label);
+            for &h in &heights {
+                let point = s.at(h);
+                let ms = point
+                    .and_then(|p| p.median_ms())
+                    .map(|t| format!("{t:.3}"))
+                    .unwrap_or_else(|| "—".into());
+                let speedup = match (
+                    listing2.and_then(|b| b.at(h)).and_then(|p| p.median_ms()),
+                    point.and_then(|p| p.median_ms()),
+                ) {
+                    (Some(b), Some(p)) if s.key.kernel.starts_with("matvec_") => format!("{:.1}x", b / p),
+                    _ => "—".into(),
+                };
+                let _ = write!(out, " {ms} | {} | {speedup} |", point_cell(point));
+                for &t in &twins {
+                    let ratio = (s.key.implementation == Implementation::Rust)
+                        .then(|| result.series(&s.key.with_implementation(t)))
+                        .flatten()
+                        .and_then(|twin| result.rust_over(s, twin, PointKey::Value(h)))
+                        .map(|r| format!("{r:.3}"))
+                        .unwrap_or_else(|| "—".into());
+                    let _ = write!(out, " {ratio} |");
+                }
+            }
+            let _ = writeln!(out);
+        }
+        let _ = writeln!(out, "\nGB/s cells: median (min–max over the samples).");
+        Some(out)
+    }
+}

@@ -1,0 +1,46 @@
+use super::{CudaMatVecRunner, MatVecVersion};
+use crate::error::Result;
+use crate::run_settings::RunSettings;
+use crate::testbed::{DeviceUnderTest, Implementation};
+
+/// One way to compute `W = M · V`: a version's kernel in one implementation,
+/// or a library call (`version: None`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MatVecEntry {
+    pub implementation: Implementation,
+    pub version: Option<MatVecVersion>,
+    /// The kernel entry or library call, as series keys name it.
+    pub kernel: &'static str,
+}
+
+/// One programming model's side of the matrix-vector family, with its own
+/// `M`, `V` and `W` buffers (BabelStream's `Stream`).
+pub trait MatVecRunner {
+    fn entries(&self) -> Vec<MatVecEntry>;
+    /// Uploads a row-major `height × width` matrix and its vector (and sizes `W`).
+    fn load(&mut self, m: &[f32], v: &[f32], width: u32, height: u32) -> Result<()>;
+    fn fill_w(&mut self, value: f32) -> Result<()>;
+    /// Per-launch milliseconds of each sample ([`crate::timing::time_per_launch`]).
+    fn time(&mut self, entry: &MatVecEntry, settings: &RunSettings) -> Result<Vec<f64>>;
+    fn read_w(&mut self) -> Result<Vec<f32>>;
+}
+
+/// Every runner of the family on `dut`: the one place a programming model is
+/// added. Returns the runners and, for each selected implementation left out, why.
+#[allow(clippy::type_complexity)]
+pub fn matvec_runners(
+    dut: &DeviceUnderTest,
+) -> Result<(Vec<Box<dyn MatVecRunner + '_>>, Vec<(Implementation, String)>)> {
+    let (implementations, waived) = dut.ptx_implementations();
+    let mut waived: Vec<(Implementation, String)> =
+        waived.into_iter().map(|why| (Implementation::CudaC, why)).collect();
+    let cublas = match dut.cublas() {
+        Ok(handle) => Some(handle),
+        Err(why) => {
+            waived.push((Implementation::Cublas, why));
+            None
+        }
+    };
+    let runners: Vec<Box<dyn MatVecRunner + '_>> = vec![Box::new(CudaMatVecRunner::new(dut, implementations, cublas)?)];
+    Ok((runners, waived))
+}

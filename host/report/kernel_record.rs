@@ -1,0 +1,28 @@
+use serde::{Deserialize, Serialize};
+
+use crate::gpu::KernelResources;
+use crate::testbed::Implementation;
+
+/// A kernel's resource use and occupancy at the block its launcher uses.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct KernelRecord {
+    pub name: String,
+    /// Rust, or a twin (reports before 0.2 list only Rust kernels).
+    #[serde(default = "rust_implementation")]
+    pub implementation: Implementation,
+    /// The GPU whose JIT built it.
+    #[serde(default)]
+    pub device: usize,
+    pub resources: KernelResources,
+    pub block_threads: u32,
+    /// Dynamic shared memory per block at that launch.
+    #[serde(default)]
+    pub dynamic_shared_bytes: u32,
+    pub active_blocks_per_sm: i32,
+    /// Resident threads / maximum resident threads per SM.
+    pub theoretical_occupancy: f64,
+}
+
+fn rust_implementation() -> Implementation {
+    Implementation::Rust
+}

@@ -1,0 +1,31 @@
+use super::{ExperimentResult, PlotSpec, Report};
+
+/// What an experiment adds to the generic section of `report.md`: a
+/// narrative ("then vs now") and tables shaped like its source's, and extra
+/// plots. Every hook reads typed results (series and point keys), never
+/// display labels; an experiment without hooks gets the generic table and plot.
+pub trait SectionHooks: Sync {
+    /// Paragraphs placed after the plot.
+    fn narrative(&self, _result: &ExperimentResult, _report: &Report) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// Markdown tables in place of the generic one (`None` keeps the generic table).
+    fn tables(&self, _result: &ExperimentResult, _report: &Report) -> Option<String> {
+        None
+    }
+
+    /// Plots beside the generic one (each written as `<name>-<suffix>.svg`).
+    fn extra_plots(&self, _result: &ExperimentResult, _report: &Report) -> Vec<PlotSpec> {
+        Vec::new()
+    }
+}
+
+/// Finds an experiment's hooks by its name; reports from other versions may
+/// name experiments this build does not have (they get the generic section).
+pub type HooksLookup<'a> = &'a dyn Fn(&str) -> Option<&'static dyn SectionHooks>;
+
+/// A lookup that knows no experiment: every section is generic.
+pub fn no_hooks(_: &str) -> Option<&'static dyn SectionHooks> {
+    None
+}

@@ -1,0 +1,119 @@
+use std::sync::OnceLock;
+
+use super::{Implementation, ImplementationSet, compile_twins};
+use crate::error::{Error, Result};
+use crate::gpu::{CublasHandle, DeviceInfo, Gpu, Kernel, Module};
+use crate::ptx::{KERNELS_PTX, with_launch_bounds};
+
+/// One GPU under test with the suite's code loaded on it: the Rust PTX, the
+/// CUDA C twins (or why not), and cuBLAS on first use (or why not).
+///
+/// Launchers take a `&DeviceUnderTest` and an [`Implementation`] and find
+/// their kernel here; the [`Gpu`] underneath is a pure driver handle.
+pub struct DeviceUnderTest {
+    // Field order is drop order: modules and the cuBLAS handle go before the context.
+    rust: Module,
+    /// The CUDA C twins, or why they are not measured.
+    cuda_c: std::result::Result<Module, String>,
+    cublas: OnceLock<std::result::Result<CublasHandle, String>>,
+    selected: ImplementationSet,
+    gpu: Gpu,
+}
+
+impl DeviceUnderTest {
+    /// Opens device `ordinal` and loads the implementations in `selected`
+    /// (the Rust PTX is always loaded: launchers of every experiment need it).
+    pub fn open(ordinal: usize, selected: &ImplementationSet) -> Result<Self> {
+        let gpu = Gpu::open(ordinal)?;
+        let rust = Module::load(&gpu, &with_launch_bounds(KERNELS_PTX, gpu.info().architecture()))?;
+        let cuda_c = if selected.contains(Implementation::CudaC) {
+            compile_twins().and_then(|ptx| {
+                Module::load(&gpu, &with_launch_bounds(&ptx, gpu.info().architecture()))
+                    .map_err(|e| format!("the CUDA C twins did not load: {e}"))
+            })
+        } else {
+            Err("CUDA C twins not selected (--impl)".into())
+        };
+        Ok(Self {
+            rust,
+            cuda_c,
+            cublas: OnceLock::new(),
+            selected: selected.clone(),
+            gpu,
+        })
+    }
+
+    /// A device running `ptx` as its Rust module and nothing else (tests use a broken one).
+    pub fn with_ptx(ordinal: usize, ptx: &str) -> Result<Self> {
+        let gpu = Gpu::open(ordinal)?;
+        let rust = Module::load(&gpu, &with_launch_bounds(ptx, gpu.info().architecture()))?;
+        Ok(Self {
+            rust,
+            cuda_c: Err("CUDA C twins not loaded for this module".into()),
+            cublas: OnceLock::new(),
+            selected: ImplementationSet::parse("rust")?,
+            gpu,
+        })
+    }
+
+    pub fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+
+    pub fn info(&self) -> &DeviceInfo {
+        self.gpu.info()
+    }
+
+    /// The implementations the run selected (`--impl`).
+    pub fn selected(&self) -> &ImplementationSet {
+        &self.selected
+    }
+
+    /// The PTX module of a kernel-twin implementation, or why it is not there.
+    pub fn module(&self, implementation: Implementation) -> std::result::Result<&Module, String> {
+        match implementation {
+            Implementation::Rust => Ok(&self.rust),
+            Implementation::CudaC => self.cuda_c.as_ref().map_err(Clone::clone),
+            other => Err(format!("{} kernels are not loaded as a CUDA module", other.label())),
+        }
+    }
+
+    /// A kernel by name from the Rust module or the CUDA C twins.
+    pub fn kernel(&self, implementation: Implementation, name: &str) -> Result<&Kernel> {
+        self.module(implementation).map_err(Error::Waived)?.kernel(name)
+    }
+
+    /// The implementations whose PTX kernels this device runs (Rust, and the
+    /// CUDA C twins when compiled and selected), and a reason for each left out.
+    pub fn ptx_implementations(&self) -> (Vec<Implementation>, Vec<String>) {
+        let mut running = vec![Implementation::Rust];
+        let mut waived = Vec::new();
+        match &self.cuda_c {
+            Ok(_) => running.push(Implementation::CudaC),
+            Err(why) if self.selected.contains(Implementation::CudaC) => waived.push(why.clone()),
+            Err(_) => {}
+        }
+        (running, waived)
+    }
+
+    /// cuBLAS on this device's stream, created on first use; `Err` says why not.
+    pub fn cublas(&self) -> std::result::Result<&CublasHandle, String> {
+        if !self.selected.contains(Implementation::Cublas) {
+            return Err("cuBLAS not selected (--impl)".into());
+        }
+        self.cublas
+            .get_or_init(|| CublasHandle::new(&self.gpu).map_err(|e| e.to_string()))
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    /// Whether the copy engines' series are measured (`--impl`).
+    pub fn copy_engine_selected(&self) -> bool {
+        self.selected.contains(Implementation::CopyEngine)
+    }
+
+    /// Blocks for one full wave of `kernel` at `block_threads` (SMs × resident blocks per SM).
+    pub fn full_wave_blocks(&self, kernel: &Kernel, block_threads: u32) -> Result<u32> {
+        self.gpu.full_wave_blocks(kernel, block_threads)
+    }
+}
