@@ -3,6 +3,7 @@
 //! Layers, bottom up (modelled on cudarc's `sys → result → safe`):
 //! * [`gpu`]: RAII wrappers over the CUDA driver API (context, module with JIT
 //!   logs, kernels with their resource use, device buffers, event timers).
+//! * [`opencl`]: the same for OpenCL (loaded at run time), and the OpenCL C twins.
 //! * [`launchers`]: one typed, bounds-checked launcher per kernel.
 //! * [`experiments`]: the registry of sweeps the guide describes, timed and verified.
 //! * [`report`]: JSON, Markdown and SVG output.
@@ -18,6 +19,7 @@ pub mod error;
 pub mod experiments;
 pub mod gpu;
 pub mod launchers;
+pub mod opencl;
 pub mod ptx;
 pub mod reference;
 pub mod report;
