@@ -10,6 +10,7 @@ mod global_copy;
 mod guide_multiply;
 mod matrix_vector;
 mod nominal_shape;
+pub mod opencl;
 mod overlap;
 
 pub use diagnostics::spin_wait;
