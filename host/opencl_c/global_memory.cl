@@ -4,6 +4,7 @@
 // one element per work-item, no bounds check inside: the host launchers check
 // every index first). get_group_id(0) * get_local_size(0) + get_local_id(0) is
 // CUDA's blockIdx.x * blockDim.x + threadIdx.x, computed in 32-bit int as there.
+// Performance against the Rust and CUDA C builds on the same GPU: to be measured.
 
 // Best Practices Guide Listing 3.5: misaligned but sequential accesses.
 __kernel void offset_copy(__global float *odata, __global const float *idata, int offset)
@@ -38,11 +39,11 @@ __kernel void shift_copy(__global float *odata, __global const float *idata, int
 // knows): get_image_width would do on NVIDIA, but PoCL 3.1 lacks it for
 // image1d_buffer_t (an undefined symbol when the kernel loads).
 // An image with the CL_R channel order returns (r, 0, 0, 1); .x is the texel.
-__kernel void texture_shift_copy(__global float *odata, __read_only image1d_buffer_t texture, int shift, int texels)
+__kernel void texture_shift_copy(__global float *odata, __read_only image1d_buffer_t image, int shift, int texels)
 {
     int xid = (int)(get_group_id(0) * get_local_size(0) + get_local_id(0));
     int texel = xid + shift;
-    odata[xid] = texel >= 0 && texel < texels ? read_imagef(texture, texel).x : 0.0f;
+    odata[xid] = texel >= 0 && texel < texels ? read_imagef(image, texel).x : 0.0f;
 }
 
 // Offset and stride copies for 2-, 8- and 16-byte elements. f16 data moves as

@@ -4,6 +4,7 @@
 // launch shape as the Rust kernel and its CUDA C twin: 16 x 16 work-groups
 // (dimension 0 -> column), ceil(n / 16) x ceil(m / 16) of them, two 16 x 16
 // tiles of __local memory, C = A * B row-major, FMA accumulation.
+// Performance against the Rust and CUDA C builds: to be measured.
 //
 // What the guide's listing gets wrong, and what this version does instead:
 // * Its host code sets globalWorkSize to { B.width / dimBlock.x, A.height /

@@ -12,12 +12,16 @@
 // reduction over 32 work-items. OpenCL C 1.2, which NVIDIA's OpenCL offers,
 // has no shuffles and no sub-groups, so by default (no MATVEC_SUB_GROUPS) they
 // reduce each 32-work-item segment in __local memory with work-group barriers:
-// that is what ran on NVIDIA's OpenCL (3.0 platform, OpenCL C 1.2, no
-// cl_khr_subgroups) and on PoCL's CPU device. Where the device offers sub-groups
+// that is the build on NVIDIA's OpenCL (H100: OpenCL 3.0 platform, OpenCL C
+// 1.2, no cl_khr_subgroups) and on PoCL's CPU device, and what their tests ran
+// (OpenClTwins::reduction says which). Where the device offers sub-groups
 // (cl_khr_subgroups, or OpenCL C 3.0 with __opencl_c_subgroups) the host builds
 // with -D MATVEC_SUB_GROUPS, and the reduction is sub_group_reduce_add over
 // the device's sub-group (its SIMD width, 32 on NVIDIA hardware), which is
-// the modern Listing 7 of the Rust and CUDA C versions.
+// the modern Listing 7 of the Rust and CUDA C versions. Expected: the
+// __local-memory form pays a barrier per reduction step that shuffles avoid,
+// so Listing 7 and the warp-per-row version should trail their Rust and CUDA C
+// twins more than Listings 2-6 do; to be measured.
 
 #define ROW_DOT_CHUNK 8
 #define WARP_SIZE 32
