@@ -67,6 +67,9 @@ pub enum Error {
     /// Plot rendering.
     #[error("plotting {0}")]
     Plot(String),
+    /// The OpenCL layer (`crate::opencl`).
+    #[error(transparent)]
+    OpenCl(#[from] crate::opencl::OpenClError),
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -5,6 +5,8 @@
 //! * [`gpu`]: RAII wrappers over the CUDA driver API (context, module with JIT
 //!   logs, kernels with their resource use, buffers, events, cuBLAS handle):
 //!   a pure driver layer.
+//! * [`opencl`]: the same for OpenCL (loaded at run time): a sibling runtime
+//!   layer, never imported by `gpu`.
 //! * [`testbed`]: the devices under test and the implementations loaded on
 //!   them (the Rust PTX, the CUDA C twins, cuBLAS).
 //! * [`launchers`]: one typed, bounds-checked launcher per kernel, and per
@@ -25,6 +27,7 @@ pub mod experiments;
 pub mod gpu;
 pub mod input_values;
 pub mod launchers;
+pub mod opencl;
 pub mod ptx;
 pub mod published_figures;
 pub mod reference;

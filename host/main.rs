@@ -180,6 +180,8 @@ fn list() -> String {
 }
 
 fn main() -> ExitCode {
+    // SAFETY: the first thing main does, before any thread exists and before any OpenCL call.
+    let opencl_note = unsafe { ptxsuite::opencl::register_vendor_libraries() };
     let cli = Cli::parse();
     let (text, outcome) = match cli.command {
         Command::Info { device, json } => match commands::info(&device, json) {
@@ -215,6 +217,7 @@ fn main() -> ExitCode {
                 devices: device,
                 implementations,
                 settings,
+                notes: opencl_note.into_iter().collect(),
             })
         }
         Command::Selftest {

@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use crate::error::Result;
 use crate::gpu::{EventTimer, Gpu};
+use crate::opencl::ClQueue;
 use crate::run_settings::RunSettings;
 
 /// A clock for samples of enqueued work.
@@ -86,6 +87,21 @@ impl SampleTimer for CudaTimer<'_> {
 
     fn finish(&mut self) -> Result<()> {
         self.gpu.synchronize()
+    }
+}
+
+/// OpenCL profiling events on an in-order queue: from the START of the first
+/// command a sample enqueues to the END of its last ([`ClQueue::time_ms`]),
+/// the span CUDA events around the same launches measure.
+pub struct OpenClTimer<'a>(pub &'a ClQueue);
+
+impl SampleTimer for OpenClTimer<'_> {
+    fn time_ms(&mut self, enqueue: &mut dyn FnMut() -> Result<()>) -> Result<f64> {
+        self.0.time_ms(enqueue)
+    }
+
+    fn finish(&mut self) -> Result<()> {
+        Ok(self.0.finish()?)
     }
 }
 

@@ -108,6 +108,7 @@ fn kernel(name: &str, implementation: Implementation, registers: i32, occupancy:
         dynamic_shared_bytes: 0,
         active_blocks_per_sm: 8,
         theoretical_occupancy: occupancy,
+        opencl: None,
     }
 }
 

@@ -15,8 +15,13 @@ pub fn info(devices: &DeviceSelection, json: bool) -> Result<String> {
         return Ok(serde_json::to_string_pretty(&value).expect("serializable"));
     }
     let mut out = String::new();
-    for d in &infos {
+    for (d, dut) in infos.iter().zip(testbed.devices()) {
         device_lines(d, &ptx, &mut out);
+        let opencl = match dut.opencl() {
+            Ok(side) => side.detail(),
+            Err(why) => format!("not available: {why}"),
+        };
+        out.push_str(&format!("{:<32} {opencl}\n", "OpenCL"));
         out.push('\n');
     }
     kernel_lines(&kernels, infos.len() > 1, &mut out);

@@ -16,6 +16,8 @@ pub struct RunOptions {
     pub devices: DeviceSelection,
     pub implementations: ImplementationSet,
     pub settings: RunSettings,
+    /// What the command did to the machine's setup (e.g. registering NVIDIA's OpenCL driver), for the report.
+    pub notes: Vec<String>,
 }
 
 /// Creates the output folder and proves it writable, once the GPUs are open
@@ -142,11 +144,16 @@ fn implementation_records(testbed: &Testbed) -> Vec<ImplementationRecord> {
                 Ok(_) => Status::Ok,
                 Err(why) => Status::Waived(why),
             },
+            Implementation::OpenClC => match first.opencl() {
+                Ok(_) => Status::Ok,
+                Err(why) => Status::Waived(why),
+            },
             Implementation::CopyEngine => Status::Ok,
             _ => Status::Waived("not measured by this build".into()),
         };
         let detail = match implementation {
             Implementation::CudaC => "NVRTC, same virtual architecture as the Rust PTX".to_string(),
+            Implementation::OpenClC => first.opencl().map(|side| side.detail()).unwrap_or_default(),
             Implementation::Cublas => "FP32 default math mode".to_string(),
             Implementation::CopyEngine => "cuMemcpy*Async".to_string(),
             _ => String::new(),

@@ -12,6 +12,7 @@ mod global_memory;
 mod guide_multiply;
 mod matrix_vector;
 mod nominal_shape;
+mod opencl_nd_range;
 mod sgemm;
 mod streams;
 
@@ -33,3 +34,11 @@ pub use sgemm::{
     hgemm_f16_storage, hgemm_f16_storage_shape, sgemm, sgemm_shape, whole_register_blocked_tiles,
 };
 pub use streams::fma_chain;
+
+/// The OpenCL C twins' launchers, by family (the same shape checks as the CUDA launchers).
+pub mod opencl {
+    pub use super::global_memory::opencl::*;
+    pub use super::matrix_vector::opencl::*;
+    pub use super::opencl_nd_range::*;
+    pub use super::sgemm::opencl::*;
+}

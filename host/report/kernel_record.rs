@@ -1,6 +1,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::gpu::KernelResources;
+use crate::opencl::ClKernelResources;
 use crate::testbed::Implementation;
 
 /// A kernel's resource use and occupancy at the block its launcher uses.
@@ -19,8 +20,11 @@ pub struct KernelRecord {
     #[serde(default)]
     pub dynamic_shared_bytes: u32,
     pub active_blocks_per_sm: i32,
-    /// Resident threads / maximum resident threads per SM.
+    /// Resident threads / maximum resident threads per SM (0 where the runtime does not say: OpenCL).
     pub theoretical_occupancy: f64,
+    /// What the OpenCL compiler reports instead (`clGetKernelWorkGroupInfo`), for OpenCL C twins.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opencl: Option<ClKernelResources>,
 }
 
 fn rust_implementation() -> Implementation {

@@ -116,6 +116,9 @@ fn header(report: &Report, out: &mut String) {
             d.sm_name()
         );
     }
+    for note in &report.notes {
+        let _ = writeln!(out, "| Note | {note} |");
+    }
     for i in &report.implementations {
         let _ = writeln!(
             out,

@@ -92,6 +92,9 @@ pub struct Report {
     pub settings: RunSettings,
     #[serde(default)]
     pub implementations: Vec<ImplementationRecord>,
+    /// What the run did to the machine's setup that a reader should know (e.g. registering NVIDIA's OpenCL driver).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     pub kernels: Vec<KernelRecord>,
     pub experiments: Vec<ExperimentResult>,
     /// The run stopped early (Ctrl-C, a kernel past its time limit, an error):
@@ -130,6 +133,7 @@ impl Report {
             devices,
             settings: settings.clone(),
             implementations,
+            notes: Vec::new(),
             kernels,
             experiments,
             partial: false,

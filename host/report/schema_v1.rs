@@ -220,6 +220,7 @@ pub fn convert(value: serde_json::Value, source: &str) -> Result<Report> {
         devices: vec![old.device],
         settings: old.settings,
         implementations: Vec::new(),
+        notes: Vec::new(),
         kernels: old.kernels,
         experiments,
         partial: old.partial,

@@ -28,7 +28,7 @@ pub fn twin_gap(
         "`{}` at {} {at}: Rust / {other} = {ratio:.3}",
         rust.key.kernel, result.axis.parameter
     );
-    if let (Some(r), Some(c)) = (record(rust), record(twin)) {
+    if let (Some(r), Some(c)) = (record(rust), record(twin).filter(|c| c.opencl.is_none())) {
         let same_fit =
             r.active_blocks_per_sm == c.active_blocks_per_sm && r.theoretical_occupancy == c.theoretical_occupancy;
         text.push_str(&format!(
@@ -45,6 +45,16 @@ pub fn twin_gap(
                  documentation).",
             );
         }
+    } else if let (Some(r), Some(opencl)) = (record(rust), record(twin).and_then(|c| c.opencl.as_ref())) {
+        text.push_str(&format!(
+            "; Rust uses {} registers per thread ({:.0}% occupancy at {}-thread blocks); the OpenCL C build uses {} \
+             bytes of private and {} of __local memory per work-group (OpenCL reports no registers).",
+            r.resources.registers_per_thread,
+            100.0 * r.theoretical_occupancy,
+            r.block_threads,
+            opencl.private_memory_bytes,
+            opencl.local_memory_bytes
+        ));
     } else {
         text.push('.');
     }

@@ -1,6 +1,6 @@
 use std::sync::OnceLock;
 
-use super::{Implementation, ImplementationSet, compile_twins};
+use super::{Implementation, ImplementationSet, OpenClSide, compile_twins};
 use crate::error::{Error, Result};
 use crate::gpu::{CublasHandle, DeviceInfo, Gpu, Kernel, Module};
 use crate::ptx::{KERNELS_PTX, with_launch_bounds};
@@ -16,6 +16,8 @@ pub struct DeviceUnderTest {
     /// The CUDA C twins, or why they are not measured.
     cuda_c: std::result::Result<Module, String>,
     cublas: OnceLock<std::result::Result<CublasHandle, String>>,
+    /// The OpenCL C twins on the OpenCL device that is this GPU, or why not.
+    opencl: std::result::Result<OpenClSide, String>,
     selected: ImplementationSet,
     gpu: Gpu,
 }
@@ -34,10 +36,16 @@ impl DeviceUnderTest {
         } else {
             Err("CUDA C twins not selected (--impl)".into())
         };
+        let opencl = if selected.contains(Implementation::OpenClC) {
+            OpenClSide::open(gpu.info())
+        } else {
+            Err("OpenCL C twins not selected (--impl)".into())
+        };
         Ok(Self {
             rust,
             cuda_c,
             cublas: OnceLock::new(),
+            opencl,
             selected: selected.clone(),
             gpu,
         })
@@ -51,6 +59,7 @@ impl DeviceUnderTest {
             rust,
             cuda_c: Err("CUDA C twins not loaded for this module".into()),
             cublas: OnceLock::new(),
+            opencl: Err("OpenCL C twins not loaded for this module".into()),
             selected: ImplementationSet::parse("rust")?,
             gpu,
         })
@@ -105,6 +114,21 @@ impl DeviceUnderTest {
             .get_or_init(|| CublasHandle::new(&self.gpu).map_err(|e| e.to_string()))
             .as_ref()
             .map_err(Clone::clone)
+    }
+
+    /// The OpenCL side of this GPU (context, queue, OpenCL C twins), or why there is none.
+    pub fn opencl(&self) -> std::result::Result<&OpenClSide, String> {
+        self.opencl.as_ref().map_err(Clone::clone)
+    }
+
+    /// The OpenCL side, or (with its reason) `None` when OpenCL was selected
+    /// but is not available here; `None` without a reason when not selected.
+    pub fn opencl_or_waiver(&self) -> (Option<&OpenClSide>, Option<String>) {
+        match &self.opencl {
+            Ok(side) => (Some(side), None),
+            Err(why) if self.selected.contains(Implementation::OpenClC) => (None, Some(why.clone())),
+            Err(_) => (None, None),
+        }
     }
 
     /// Whether the copy engines' series are measured (`--impl`).

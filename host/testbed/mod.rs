@@ -10,11 +10,13 @@ mod cuda_c_twins;
 mod device_selection;
 mod device_under_test;
 mod implementation;
+mod opencl_side;
 
 pub use cuda_c_twins::{CUDA_C_SOURCE, compile_twins};
 pub use device_selection::DeviceSelection;
 pub use device_under_test::DeviceUnderTest;
 pub use implementation::{Implementation, ImplementationSet};
+pub use opencl_side::OpenClSide;
 
 use crate::error::{Error, Result};
 use crate::gpu::Gpu;

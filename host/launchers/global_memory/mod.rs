@@ -6,9 +6,12 @@
 
 mod copy_kernel;
 mod cuda_runner;
+pub mod opencl;
+mod opencl_runner;
 
 pub use copy_kernel::{CopyKernel, CopyReference, CopyRunner};
 pub use cuda_runner::CudaCopyRunner;
+pub use opencl_runner::OpenClCopyRunner;
 
 use std::ffi::c_void;
 
@@ -308,10 +311,21 @@ pub fn copy_runners<'a, T: CopyElement + 'static>(
     len: usize,
 ) -> Result<(Vec<Box<dyn CopyRunner<T> + 'a>>, Vec<(Implementation, String)>)> {
     let (mut cuda, waived) = dut.ptx_implementations();
-    let waived = waived.into_iter().map(|why| (Implementation::CudaC, why)).collect();
+    let mut waived: Vec<(Implementation, String)> =
+        waived.into_iter().map(|why| (Implementation::CudaC, why)).collect();
     if dut.copy_engine_selected() {
         cuda.push(Implementation::CopyEngine);
     }
-    let runners: Vec<Box<dyn CopyRunner<T> + 'a>> = vec![Box::new(CudaCopyRunner::new(dut, cuda, len)?)];
+    let mut runners: Vec<Box<dyn CopyRunner<T> + 'a>> = vec![Box::new(CudaCopyRunner::new(dut, cuda, len)?)];
+    match dut.opencl_or_waiver() {
+        (Some(side), _) => {
+            // The same grid as the Rust vector_copy: one wave of its blocks on this GPU.
+            let rust = dut.kernel(Implementation::Rust, "vector_copy")?;
+            let wave = dut.full_wave_blocks(rust, COPY_BLOCK_THREADS)?;
+            runners.push(Box::new(OpenClCopyRunner::new(side, len, wave)?));
+        }
+        (None, Some(why)) => waived.push((Implementation::OpenClC, why)),
+        (None, None) => {}
+    }
     Ok((runners, waived))
 }

@@ -2,9 +2,12 @@
 //! and the family's runners, one per programming model ([`MatVecRunner`]).
 
 mod cuda_runner;
+pub mod opencl;
+mod opencl_runner;
 mod runner;
 
 pub use cuda_runner::CudaMatVecRunner;
+pub use opencl_runner::OpenClMatVecRunner;
 pub use runner::{MatVecEntry, MatVecRunner, matvec_runners};
 
 use std::ffi::c_void;

@@ -1,4 +1,4 @@
-use super::{CudaMatVecRunner, MatVecVersion};
+use super::{CudaMatVecRunner, MATVEC_BLOCK_THREADS, MatVecVersion, OpenClMatVecRunner};
 use crate::error::Result;
 use crate::run_settings::RunSettings;
 use crate::testbed::{DeviceUnderTest, Implementation};
@@ -41,6 +41,21 @@ pub fn matvec_runners(
             None
         }
     };
-    let runners: Vec<Box<dyn MatVecRunner + '_>> = vec![Box::new(CudaMatVecRunner::new(dut, implementations, cublas)?)];
+    let mut runners: Vec<Box<dyn MatVecRunner + '_>> =
+        vec![Box::new(CudaMatVecRunner::new(dut, implementations, cublas)?)];
+    match dut.opencl_or_waiver() {
+        (Some(side), _) => {
+            let waves = MatVecVersion::ALL
+                .into_iter()
+                .map(|version| {
+                    let rust = dut.kernel(Implementation::Rust, version.kernel())?;
+                    Ok((version, dut.full_wave_blocks(rust, MATVEC_BLOCK_THREADS)?))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            runners.push(Box::new(OpenClMatVecRunner::new(side, waves)));
+        }
+        (None, Some(why)) => waived.push((Implementation::OpenClC, why)),
+        (None, None) => {}
+    }
     Ok((runners, waived))
 }

@@ -3,9 +3,12 @@
 //! family's runners, one per programming model ([`GemmRunner`]).
 
 mod cuda_runner;
+pub mod opencl;
+mod opencl_runner;
 mod runner;
 
 pub use cuda_runner::CudaGemmRunner;
+pub use opencl_runner::OpenClGemmRunner;
 pub use runner::{GemmEntry, GemmOp, GemmRunner, gemm_runners};
 
 use std::ffi::c_void;

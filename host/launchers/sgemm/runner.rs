@@ -1,4 +1,4 @@
-use super::{CudaGemmRunner, SgemmKernel};
+use super::{CudaGemmRunner, OpenClGemmRunner, SgemmKernel};
 use crate::error::Result;
 use crate::run_settings::RunSettings;
 use crate::testbed::{DeviceUnderTest, Implementation};
@@ -64,6 +64,11 @@ pub fn gemm_runners(dut: &DeviceUnderTest) -> Result<(Vec<Box<dyn GemmRunner + '
             None
         }
     };
-    let runners: Vec<Box<dyn GemmRunner + '_>> = vec![Box::new(CudaGemmRunner::new(dut, implementations, cublas)?)];
+    let mut runners: Vec<Box<dyn GemmRunner + '_>> = vec![Box::new(CudaGemmRunner::new(dut, implementations, cublas)?)];
+    match dut.opencl_or_waiver() {
+        (Some(side), _) => runners.push(Box::new(OpenClGemmRunner::new(side))),
+        (None, Some(why)) => waived.push((Implementation::OpenClC, why)),
+        (None, None) => {}
+    }
     Ok((runners, waived))
 }

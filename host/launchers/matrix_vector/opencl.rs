@@ -1,0 +1,69 @@
+use crate::error::Result;
+use crate::launchers::{MatVecVersion, matvec_shape};
+use crate::opencl::{ClBuffer, ClQueue, LocalMemory, MatvecReduction, NdRange, OpenClTwins};
+
+use crate::launchers::opencl_nd_range::nd_range;
+
+/// The NDRange of a matrix-vector version and its __local argument, after the
+/// CUDA launcher's checks ([`matvec_shape`]): the same work-groups of 256 and
+/// grids; Listings 4-7 take `256 * 4` bytes of __local memory as their last
+/// argument, and so does the warp-per-row version when built without
+/// sub-groups (its per-warp reductions then go through __local memory).
+pub fn matvec_launch(
+    version: MatVecVersion,
+    reduction: MatvecReduction,
+    width: u32,
+    height: u32,
+    lens: (usize, usize, usize),
+    wave_groups: u32,
+) -> Result<(NdRange, Option<LocalMemory>)> {
+    let shape = matvec_shape(version, width, height, lens, wave_groups)?;
+    let local = match version {
+        MatVecVersion::RowPerThread | MatVecVersion::GridStrideRows => None,
+        MatVecVersion::WarpPerRow => match reduction {
+            MatvecReduction::SubGroups => None,
+            MatvecReduction::LocalMemory => Some(LocalMemory(shape.block.x as usize * size_of::<f32>())),
+        },
+        MatVecVersion::BlockSerialSum
+        | MatVecVersion::TreeInterleaved
+        | MatVecVersion::TreeSequential
+        | MatVecVersion::WarpShuffle => Some(LocalMemory(shape.shared_bytes as usize)),
+    };
+    Ok((nd_range(&shape), local))
+}
+
+/// Launches one OpenCL version: `w = m · v` for a row-major `height × width`
+/// matrix. `wave_groups`: work-groups that fill the device once (the grid of the
+/// grid-stride versions).
+#[allow(clippy::too_many_arguments)]
+pub fn matvec(
+    twins: &OpenClTwins,
+    queue: &ClQueue,
+    version: MatVecVersion,
+    m: &ClBuffer<f32>,
+    width: u32,
+    height: u32,
+    v: &ClBuffer<f32>,
+    w: &mut ClBuffer<f32>,
+    wave_groups: u32,
+) -> Result<()> {
+    let (range, local) = matvec_launch(
+        version,
+        twins.reduction(),
+        width,
+        height,
+        (m.len(), v.len(), w.len()),
+        wave_groups,
+    )?;
+    let kernel = twins.kernel(version.kernel())?;
+    // SAFETY: (const float*, uint, uint, const float*, float*[, __local float*]) is every version's signature
+    // in the build whose reduction matvec_launch was told; the shape check proved the buffers hold the
+    // matrix, vector and result, and the __local size matches the work-group.
+    unsafe {
+        match &local {
+            Some(local) => queue.launch(kernel, &range, &[m, &width, &height, v, &*w, local])?,
+            None => queue.launch(kernel, &range, &[m, &width, &height, v, &*w])?,
+        }
+    };
+    Ok(())
+}

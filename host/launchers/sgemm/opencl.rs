@@ -1,0 +1,23 @@
+use crate::error::Result;
+use crate::launchers::opencl_nd_range::nd_range;
+use crate::launchers::{SgemmKernel, sgemm_shape};
+use crate::opencl::{ClBuffer, ClQueue, OpenClTwins};
+
+/// `C = A · B` (row-major, any shape) with the OpenCL `tiled_sgemm`: work-groups
+/// of 16 × 16, `(ceil(n / 16), ceil(m / 16))` of them, as the CUDA launcher's
+/// [`sgemm_shape`] gives; the tiles are __local arrays of the kernel.
+pub fn tiled_sgemm(
+    twins: &OpenClTwins,
+    queue: &ClQueue,
+    a: &ClBuffer<f32>,
+    b: &ClBuffer<f32>,
+    c: &mut ClBuffer<f32>,
+    (m, n, k): (u32, u32, u32),
+) -> Result<()> {
+    let shape = sgemm_shape(SgemmKernel::Tiled, (m, n, k), (a.len(), b.len(), c.len()))?;
+    let kernel = twins.kernel(SgemmKernel::Tiled.kernel())?;
+    // SAFETY: matches tiled_sgemm(const float*, const float*, float*, uint, uint, uint); the check proved
+    // A, B and C hold m·k, k·n and m·n floats, and the kernel guards its edge tiles.
+    unsafe { queue.launch(kernel, &nd_range(&shape), &[a, b, &*c, &m, &n, &k])? };
+    Ok(())
+}

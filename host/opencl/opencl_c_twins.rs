@@ -1,0 +1,162 @@
+//! The OpenCL C twins of the Rust kernels (`host/opencl_c/*.cl`), built once
+//! per context with every kernel looked up.
+
+use serde::{Deserialize, Serialize};
+
+use super::error::ClResult;
+use super::{ClContext, ClKernel, ClProgram, OpenClDeviceInfo, OpenClError};
+
+/// The OpenCL C versions of the kernels: same algorithms, same launch shapes,
+/// same entry names as the Rust kernels.
+pub const OPENCL_C_SOURCE: &str = concat!(
+    include_str!("../opencl_c/global_memory.cl"),
+    "\n",
+    include_str!("../opencl_c/matrix_vector.cl"),
+    "\n",
+    include_str!("../opencl_c/matrix_multiply.cl")
+);
+
+/// Every kernel of [`OPENCL_C_SOURCE`].
+pub const OPENCL_C_KERNELS: [&str; 19] = [
+    "offset_copy",
+    "stride_copy",
+    "shift_copy",
+    "texture_shift_copy",
+    "offset_copy_f16",
+    "stride_copy_f16",
+    "offset_copy_f64",
+    "stride_copy_f64",
+    "offset_copy_f32x4",
+    "stride_copy_f32x4",
+    "vector_copy",
+    "matvec_row_per_thread",
+    "matvec_grid_stride_rows",
+    "matvec_block_serial_sum",
+    "matvec_tree_interleaved",
+    "matvec_tree_sequential",
+    "matvec_warp_shuffle",
+    "matvec_warp_per_row",
+    "tiled_sgemm",
+];
+
+/// How the two warp-level matrix-vector kernels (`matvec_warp_shuffle`,
+/// `matvec_warp_per_row`) reduce 32 partial sums in OpenCL C.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MatvecReduction {
+    /// `sub_group_reduce_add` over the device's sub-groups (`-D MATVEC_SUB_GROUPS`).
+    SubGroups,
+    /// Trees in __local memory with work-group barriers: OpenCL C 1.2 has
+    /// neither shuffles nor sub-groups (NVIDIA's OpenCL, PoCL's CPU device).
+    LocalMemory,
+}
+
+impl MatvecReduction {
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::SubGroups => "sub-group reduction (sub_group_reduce_add)",
+            Self::LocalMemory => "__local-memory reduction with work-group barriers (no sub-groups)",
+        }
+    }
+}
+
+/// The build options for the twins on a device, and the reduction they select:
+/// sub-groups where the device offers them (OpenCL C 3.0 with
+/// `__opencl_c_subgroups`, or `cl_khr_subgroups` with OpenCL C 2.0+), unless
+/// `prefer` says otherwise; `-cl-nv-verbose` on NVIDIA, so the build log lists
+/// each kernel's registers and spills as ptxas reports them.
+pub fn twin_build_options(info: &OpenClDeviceInfo, prefer: Option<MatvecReduction>) -> (String, MatvecReduction) {
+    let c_version = info.opencl_c_version_number().unwrap_or((1, 2));
+    let sub_group_std = if c_version >= (3, 0) && info.opencl_c_features.iter().any(|f| f == "__opencl_c_subgroups") {
+        Some("-cl-std=CL3.0")
+    } else if c_version >= (2, 0) && info.has_extension("cl_khr_subgroups") {
+        Some("-cl-std=CL2.0")
+    } else {
+        None
+    };
+    let mut options = Vec::new();
+    let reduction = match (sub_group_std, prefer) {
+        (Some(std), None | Some(MatvecReduction::SubGroups)) => {
+            options.extend([std, "-D MATVEC_SUB_GROUPS"]);
+            MatvecReduction::SubGroups
+        }
+        _ => MatvecReduction::LocalMemory,
+    };
+    if info.has_extension("cl_nv_compiler_options") {
+        options.push("-cl-nv-verbose");
+    }
+    (options.join(" "), reduction)
+}
+
+/// The twins built for one context's device, every kernel looked up.
+pub struct OpenClTwins {
+    program: ClProgram,
+    kernels: Vec<ClKernel>,
+    reduction: MatvecReduction,
+}
+
+impl OpenClTwins {
+    /// Builds [`OPENCL_C_SOURCE`] with [`twin_build_options`]; a compile error
+    /// carries the compiler's log.
+    pub fn build(context: &ClContext) -> ClResult<Self> {
+        Self::build_with(context, None)
+    }
+
+    /// As [`build`](Self::build), asking for a reduction: `SubGroups` is refused
+    /// on a device without sub-groups; `LocalMemory` always builds.
+    pub fn build_with(context: &ClContext, prefer: Option<MatvecReduction>) -> ClResult<Self> {
+        let info = context.device().info();
+        let (options, reduction) = twin_build_options(info, prefer);
+        if prefer.is_some_and(|p| p != reduction) {
+            return Err(OpenClError::Invalid(format!(
+                "{} offers no sub-groups ({}, no cl_khr_subgroups or __opencl_c_subgroups)",
+                info.name.trim(),
+                info.opencl_c_version.trim()
+            )));
+        }
+        Self::build_source(context, OPENCL_C_SOURCE, &options, reduction)
+    }
+
+    /// Builds another source with the same lookup (tests build broken programs with it).
+    pub fn build_source(
+        context: &ClContext,
+        source: &str,
+        options: &str,
+        reduction: MatvecReduction,
+    ) -> ClResult<Self> {
+        let program = ClProgram::build(context, source, options)?;
+        let mut names = program.kernel_names()?;
+        names.sort();
+        names.dedup();
+        let kernels = names
+            .iter()
+            .map(|name| program.kernel(name))
+            .collect::<ClResult<Vec<_>>>()?;
+        Ok(Self {
+            program,
+            kernels,
+            reduction,
+        })
+    }
+
+    /// A kernel by its entry name ([`OpenClError::MissingKernel`] if the program has none).
+    pub fn kernel(&self, name: &str) -> ClResult<&ClKernel> {
+        self.kernels
+            .iter()
+            .find(|k| k.name() == name)
+            .ok_or_else(|| OpenClError::MissingKernel(name.to_string()))
+    }
+
+    pub fn kernels(&self) -> &[ClKernel] {
+        &self.kernels
+    }
+
+    /// Which reduction the warp-level matrix-vector kernels were built with.
+    pub fn reduction(&self) -> MatvecReduction {
+        self.reduction
+    }
+
+    pub fn program(&self) -> &ClProgram {
+        &self.program
+    }
+}

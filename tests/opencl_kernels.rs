@@ -1,0 +1,666 @@
+//! The OpenCL C twins on real OpenCL devices: PoCL's CPU device here, and
+//! NVIDIA's GPU where its OpenCL driver is registered. Every kernel against the
+//! CPU references (odd shapes where the kernel allows), the texture path past
+//! its end, transfers from ordinary and `CL_MEM_ALLOC_HOST_PTR` memory, event
+//! timing, build errors with their log, device matching and launch refusals.
+//!
+//! Without an OpenCL platform each test prints `SKIPPED <test>: why` (past the
+//! harness's output capture) and passes.
+
+#[allow(dead_code)] // gpu_or_skip: these tests need only note_skipped
+mod gpu_support;
+
+use gpu_support::note_skipped;
+use half::f16;
+use kernels_gpu::device::F32x4;
+use ptxsuite::copy_element::{CopyElement, first_mismatch, pattern};
+use ptxsuite::launchers::opencl as launch;
+use ptxsuite::launchers::{MATVEC_BLOCK_THREADS, MatVecVersion};
+use ptxsuite::opencl::{
+    ClBuffer, ClContext, ClQueue, Image1dBuffer, MappedHostBuffer, MatvecReduction, OPENCL_C_KERNELS, OpenClError,
+    OpenClRuntime, OpenClTwins,
+};
+use ptxsuite::{Error, reference};
+
+/// One device with the twins built for it.
+struct Target {
+    label: String,
+    context: ClContext,
+    queue: ClQueue,
+    twins: OpenClTwins,
+}
+
+/// PoCL's CPU device and NVIDIA's GPU, where present; without an OpenCL
+/// platform (or neither device), prints that `test` was skipped and returns none.
+fn targets_or_skip(test: &str) -> Vec<Target> {
+    let runtime = match OpenClRuntime::load() {
+        Ok(runtime) => runtime,
+        Err(why) => {
+            note_skipped(&format!("SKIPPED {test}: {why}"));
+            return Vec::new();
+        }
+    };
+    let devices: Vec<_> = [runtime.first_cpu_device(), runtime.first_nvidia_gpu()]
+        .into_iter()
+        .flatten()
+        .collect();
+    if devices.is_empty() {
+        note_skipped(&format!(
+            "SKIPPED {test}: no CPU (PoCL) or NVIDIA OpenCL device among {}",
+            runtime
+                .devices()
+                .iter()
+                .map(|d| d.info().summary())
+                .collect::<Vec<_>>()
+                .join("; ")
+        ));
+    }
+    devices
+        .iter()
+        .map(|device| {
+            let context = ClContext::new(device).unwrap();
+            let queue = ClQueue::new(&context).unwrap();
+            let twins = OpenClTwins::build(&context).unwrap_or_else(|e| panic!("{}: {e}", device.name()));
+            Target {
+                label: format!("{} [{}]", device.name(), twins.reduction().label()),
+                context,
+                queue,
+                twins,
+            }
+        })
+        .collect()
+}
+
+/// Names the devices the other tests run on, past the output capture (the GPU
+/// check script reads these lines to tell whether NVIDIA's device was tested).
+#[test]
+fn opencl_lists_the_devices_under_test() {
+    for Target {
+        label, context, twins, ..
+    } in targets_or_skip("opencl_lists_the_devices_under_test")
+    {
+        let info = context.device().info();
+        note_skipped(&format!(
+            "OPENCL DEVICE: {} [{}]",
+            info.summary(),
+            twins.reduction().label()
+        ));
+        assert!(label.contains(context.device().name()));
+        assert!(!info.extensions.is_empty() && info.compute_units > 0, "{info:?}");
+        if info.is_nvidia() {
+            // -cl-nv-verbose: ptxas's resource lines for every kernel.
+            let log = twins.program().build_log();
+            note_skipped(&format!(
+                "OPENCL BUILD LOG ({} lines, options \"{}\"): {}",
+                log.lines().count(),
+                twins.program().options(),
+                log.lines()
+                    .filter(|l| l.contains("registers"))
+                    .take(3)
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            ));
+        }
+    }
+}
+
+fn floats(len: usize, salt: usize) -> Vec<f32> {
+    (0..len)
+        .map(|i| ((i * 37 + salt * 11) % 101) as f32 / 50.0 - 1.0)
+        .collect()
+}
+
+fn offset_and_stride<T: CopyElement>(target: &Target) {
+    let Target {
+        label,
+        context,
+        queue,
+        twins,
+        ..
+    } = target;
+    let threads = 2048usize;
+    let len = threads * 3 + 45;
+    let input = pattern::<T>(len);
+    let idata = ClBuffer::from_host(context, queue, &input).unwrap();
+    let mut odata = ClBuffer::<T>::new(context, len).unwrap();
+    for offset in [0, 1, 7, 16, 31, 32, 45] {
+        odata.fill(queue, T::SENTINEL).unwrap();
+        launch::offset_copy(twins, queue, &mut odata, &idata, threads as u64, offset).unwrap();
+        let mut expected = vec![T::SENTINEL; len];
+        reference::offset_copy(&mut expected, &input, threads, offset as usize);
+        if let Some(why) = first_mismatch(&odata.to_host(queue).unwrap(), &expected) {
+            panic!("{label}: {} offset {offset}: {why}", T::OFFSET_KERNEL);
+        }
+    }
+    for stride in [1usize, 2, 3] {
+        let threads = (len / stride) / 256 * 256;
+        odata.fill(queue, T::SENTINEL).unwrap();
+        launch::stride_copy(twins, queue, &mut odata, &idata, threads as u64, stride as i32).unwrap();
+        let mut expected = vec![T::SENTINEL; len];
+        reference::stride_copy(&mut expected, &input, threads, stride);
+        if let Some(why) = first_mismatch(&odata.to_host(queue).unwrap(), &expected) {
+            panic!("{label}: {} stride {stride}: {why}", T::STRIDE_KERNEL);
+        }
+    }
+}
+
+#[test]
+fn opencl_offset_and_stride_copies_match_reference_for_every_width() {
+    for target in targets_or_skip("opencl_offset_and_stride_copies_match_reference_for_every_width") {
+        offset_and_stride::<f16>(&target);
+        offset_and_stride::<f32>(&target);
+        offset_and_stride::<f64>(&target);
+        offset_and_stride::<F32x4>(&target);
+    }
+}
+
+#[test]
+fn opencl_shift_copy_matches_reference() {
+    for Target {
+        label,
+        context,
+        queue,
+        twins,
+        ..
+    } in targets_or_skip("opencl_shift_copy_matches_reference")
+    {
+        let threads = 1024;
+        let input = floats(threads + 40, 1);
+        let idata = ClBuffer::from_host(&context, &queue, &input).unwrap();
+        let mut odata = ClBuffer::<f32>::new(&context, threads + 3).unwrap();
+        for shift in [0, 1, 5, 16, 33, 40] {
+            odata.fill(&queue, -7.0).unwrap();
+            launch::shift_copy(&twins, &queue, &mut odata, &idata, threads as u64, shift).unwrap();
+            let mut expected = vec![-7.0; threads + 3];
+            reference::shift_copy(&mut expected, &input, threads, shift as usize);
+            assert_eq!(odata.to_host(&queue).unwrap(), expected, "{label}: shift {shift}");
+        }
+    }
+}
+
+#[test]
+fn opencl_texture_shift_copy_reads_zero_past_the_image() {
+    for Target {
+        label,
+        context,
+        queue,
+        twins,
+        ..
+    } in targets_or_skip("opencl_texture_shift_copy_reads_zero_past_the_image")
+    {
+        let threads = 1024;
+        // Fewer texels than threads: the last threads read past the image even at shift 0.
+        let input: Vec<f32> = floats(1000, 2).iter().map(|x| x + 3.0).collect();
+        let idata = ClBuffer::from_host(&context, &queue, &input).unwrap();
+        let texture = Image1dBuffer::new(&context, &idata).unwrap();
+        assert_eq!(texture.texels(), 1000);
+        let mut odata = ClBuffer::<f32>::new(&context, threads).unwrap();
+        for shift in [0, 1, 17, 999, 1000, 5000] {
+            odata.fill(&queue, -7.0).unwrap();
+            launch::texture_shift_copy(&twins, &queue, &mut odata, &texture, threads as u64, shift).unwrap();
+            let mut expected = vec![-7.0; threads];
+            reference::texture_shift_copy(&mut expected, &input, threads, shift as usize);
+            let got = odata.to_host(&queue).unwrap();
+            assert_eq!(got, expected, "{label}: texture shift {shift}");
+            assert!(
+                got[threads - 1] == 0.0,
+                "{label}: shift {shift}: a read past the image must give 0"
+            );
+        }
+    }
+}
+
+#[test]
+fn opencl_vector_copy_matches_reference_with_a_grid_stride() {
+    for Target {
+        label,
+        context,
+        queue,
+        twins,
+        ..
+    } in targets_or_skip("opencl_vector_copy_matches_reference_with_a_grid_stride")
+    {
+        // One wave of one work-group: at most 1024 work-groups, so the largest n loops twice.
+        let big = 4 * 256 * 1024 + 4 * 256 * 3 + 3;
+        let input = floats(big, 3);
+        let inp = ClBuffer::from_host(&context, &queue, &input).unwrap();
+        let mut out = ClBuffer::<f32>::new(&context, big).unwrap();
+        for n in [1usize, 3, 4, 5, 1027, 4099, big] {
+            out.fill(&queue, -7.0).unwrap();
+            launch::vector_copy(&twins, &queue, &mut out, &inp, n as u64, 1).unwrap();
+            let mut expected = vec![-7.0; big];
+            reference::copy_prefix(&mut expected, &input, n, 0);
+            assert!(
+                out.to_host(&queue).unwrap() == expected,
+                "{label}: vector_copy of {n} floats"
+            );
+        }
+    }
+}
+
+#[test]
+fn opencl_matvec_versions_match_reference_on_ragged_shapes() {
+    for Target {
+        label,
+        context,
+        queue,
+        twins,
+        ..
+    } in targets_or_skip("opencl_matvec_versions_match_reference_on_ragged_shapes")
+    {
+        // Widths below, at and past the chunk and vector sizes, odd and multiples of 4;
+        // heights not multiples of 256 or 32.
+        for (width, height) in [(1, 1), (3, 37), (37, 300), (8, 513), (100, 33), (1100, 61), (256, 257)] {
+            let m = floats(width * height, width);
+            let v = floats(width, height);
+            let (expected, scale) = reference::matvec(&m, width, height, &v);
+            let m_dev = ClBuffer::from_host(&context, &queue, &m).unwrap();
+            let v_dev = ClBuffer::from_host(&context, &queue, &v).unwrap();
+            let mut w_dev = ClBuffer::<f32>::new(&context, height).unwrap();
+            for version in MatVecVersion::ALL {
+                // A small wave, so the grid-stride loops run several rounds.
+                for wave_groups in [2, 64] {
+                    w_dev.fill(&queue, f32::NAN).unwrap();
+                    launch::matvec(
+                        &twins,
+                        &queue,
+                        version,
+                        &m_dev,
+                        width as u32,
+                        height as u32,
+                        &v_dev,
+                        &mut w_dev,
+                        wave_groups,
+                    )
+                    .unwrap();
+                    let got = w_dev.to_host(&queue).unwrap();
+                    if let Some(why) = reference::matvec_mismatch(&got, &expected, &scale, width) {
+                        panic!(
+                            "{label}: {} at {height} x {width}, wave {wave_groups}: {why}",
+                            version.kernel()
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn opencl_matvec_sub_group_build_matches_reference_or_is_refused() {
+    for Target {
+        label, context, queue, ..
+    } in targets_or_skip("opencl_matvec_sub_group_build_matches_reference_or_is_refused")
+    {
+        let device_has = context.device().info().sub_groups();
+        let built = OpenClTwins::build_with(&context, Some(MatvecReduction::SubGroups));
+        let twins = match (device_has, built) {
+            (true, Ok(twins)) => twins,
+            (false, Err(OpenClError::Invalid(why))) => {
+                assert!(why.contains("sub-groups"), "{label}: {why}");
+                note_skipped(&format!("sub-group matvec build skipped on {label}: {why}"));
+                continue;
+            }
+            (has, Ok(_)) => panic!("{label}: sub-group build succeeded, device says sub-groups = {has}"),
+            (has, Err(e)) => panic!("{label}: sub-group build failed (device says sub-groups = {has}): {e}"),
+        };
+        assert_eq!(twins.reduction(), MatvecReduction::SubGroups);
+        let (width, height) = (100, 77);
+        let (m, v) = (floats(width * height, 5), floats(width, 6));
+        let (expected, scale) = reference::matvec(&m, width, height, &v);
+        let m_dev = ClBuffer::from_host(&context, &queue, &m).unwrap();
+        let v_dev = ClBuffer::from_host(&context, &queue, &v).unwrap();
+        let mut w_dev = ClBuffer::<f32>::new(&context, height).unwrap();
+        for version in [MatVecVersion::WarpShuffle, MatVecVersion::WarpPerRow] {
+            w_dev.fill(&queue, f32::NAN).unwrap();
+            launch::matvec(
+                &twins,
+                &queue,
+                version,
+                &m_dev,
+                width as u32,
+                height as u32,
+                &v_dev,
+                &mut w_dev,
+                4,
+            )
+            .unwrap();
+            if let Some(why) = reference::matvec_mismatch(&w_dev.to_host(&queue).unwrap(), &expected, &scale, width) {
+                panic!("{label}: sub-group {}: {why}", version.kernel());
+            }
+        }
+    }
+}
+
+/// Sub-groups of one work-item, as macros over the work-group built-ins: lets a
+/// device without sub-groups (PoCL's CPU device) run the `MATVEC_SUB_GROUPS`
+/// code, so its indexing and its two-stage sum (more sub-groups than lanes) are
+/// checked even where no real sub-groups exist.
+const ONE_ITEM_SUB_GROUPS: &str = "
+#define get_sub_group_id() ((uint)get_local_id(0))
+#define get_sub_group_local_id() 0u
+#define get_num_sub_groups() ((uint)get_local_size(0))
+#define get_sub_group_size() 1u
+#define sub_group_reduce_add(x) (x)
+";
+
+#[test]
+fn opencl_matvec_sub_group_code_runs_with_one_item_sub_groups() {
+    for Target {
+        label, context, queue, ..
+    } in targets_or_skip("opencl_matvec_sub_group_code_runs_with_one_item_sub_groups")
+    {
+        if context.device().info().sub_groups() {
+            continue; // real sub-groups: the built-ins exist and the macros would clash
+        }
+        let source = format!("{ONE_ITEM_SUB_GROUPS}\n{}", ptxsuite::opencl::OPENCL_C_SOURCE);
+        let twins =
+            OpenClTwins::build_source(&context, &source, "-D MATVEC_SUB_GROUPS", MatvecReduction::SubGroups).unwrap();
+        for (width, height) in [(37, 300), (100, 33), (1, 5)] {
+            let (m, v) = (floats(width * height, 7), floats(width, 8));
+            let (expected, scale) = reference::matvec(&m, width, height, &v);
+            let m_dev = ClBuffer::from_host(&context, &queue, &m).unwrap();
+            let v_dev = ClBuffer::from_host(&context, &queue, &v).unwrap();
+            let mut w_dev = ClBuffer::<f32>::new(&context, height).unwrap();
+            for version in [MatVecVersion::WarpShuffle, MatVecVersion::WarpPerRow] {
+                w_dev.fill(&queue, f32::NAN).unwrap();
+                launch::matvec(
+                    &twins,
+                    &queue,
+                    version,
+                    &m_dev,
+                    width as u32,
+                    height as u32,
+                    &v_dev,
+                    &mut w_dev,
+                    3,
+                )
+                .unwrap();
+                if let Some(why) = reference::matvec_mismatch(&w_dev.to_host(&queue).unwrap(), &expected, &scale, width)
+                {
+                    panic!(
+                        "{label}: one-item sub-groups, {} at {height} x {width}: {why}",
+                        version.kernel()
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn opencl_tiled_sgemm_matches_reference_on_partial_tiles() {
+    for Target {
+        label,
+        context,
+        queue,
+        twins,
+        ..
+    } in targets_or_skip("opencl_tiled_sgemm_matches_reference_on_partial_tiles")
+    {
+        for (m, n, k) in [
+            (1, 1, 1),
+            (16, 16, 16),
+            (17, 33, 15),
+            (64, 48, 80),
+            (100, 37, 129),
+            (5, 200, 3),
+        ] {
+            let (a, b) = (floats(m * k, 1), floats(k * n, 2));
+            let (expected, scale) = reference::matmul(&a, &b, m, k, n);
+            let a_dev = ClBuffer::from_host(&context, &queue, &a).unwrap();
+            let b_dev = ClBuffer::from_host(&context, &queue, &b).unwrap();
+            let mut c_dev = ClBuffer::<f32>::new(&context, m * n).unwrap();
+            c_dev.fill(&queue, f32::NAN).unwrap();
+            launch::tiled_sgemm(
+                &twins,
+                &queue,
+                &a_dev,
+                &b_dev,
+                &mut c_dev,
+                (m as u32, n as u32, k as u32),
+            )
+            .unwrap();
+            let got = c_dev.to_host(&queue).unwrap();
+            if let Some(why) = reference::matmul_mismatch(&got, &expected, &scale, k, n) {
+                panic!("{label}: tiled_sgemm {m} x {n} x {k}: {why}");
+            }
+        }
+    }
+}
+
+#[test]
+fn opencl_transfers_round_trip_through_ordinary_and_mapped_host_memory() {
+    for Target {
+        label, context, queue, ..
+    } in targets_or_skip("opencl_transfers_round_trip_through_ordinary_and_mapped_host_memory")
+    {
+        let len = 100_003;
+        let data = floats(len, 9);
+        // Ordinary (pageable) memory: clEnqueueWriteBuffer / clEnqueueReadBuffer from a Vec.
+        let mut device = ClBuffer::<f32>::new(&context, len).unwrap();
+        device.write(&queue, 0, &data).unwrap();
+        assert_eq!(device.to_host(&queue).unwrap(), data, "{label}: pageable round trip");
+        let mut part = vec![0.0f32; 10];
+        device.read(&queue, 500, &mut part).unwrap();
+        assert_eq!(part, data[500..510], "{label}: partial read");
+
+        // CL_MEM_ALLOC_HOST_PTR memory, mapped: the pinned-memory recipe.
+        let mut mapped = MappedHostBuffer::<f32>::new(&context, &queue, len).unwrap();
+        assert!(
+            mapped.as_slice().iter().all(|&x| x == 0.0),
+            "{label}: mapped memory starts zeroed"
+        );
+        mapped.as_mut_slice().copy_from_slice(&data);
+        let mut device2 = ClBuffer::<f32>::new(&context, len).unwrap();
+        mapped.upload(&queue, 0..len, &mut device2).unwrap();
+        assert_eq!(
+            device2.to_host(&queue).unwrap(),
+            data,
+            "{label}: upload from mapped memory"
+        );
+        mapped.as_mut_slice().fill(-1.0);
+        mapped.download(&queue, 0..len, &device2).unwrap();
+        assert_eq!(
+            mapped.as_slice(),
+            data.as_slice(),
+            "{label}: download into mapped memory"
+        );
+
+        // The asynchronous forms, then a finish.
+        let reversed: Vec<f32> = data.iter().rev().copied().collect();
+        mapped.as_mut_slice().copy_from_slice(&reversed);
+        // SAFETY: neither buffer is touched until the finish below.
+        unsafe { mapped.upload_async(&queue, 0..len, &mut device2).unwrap() };
+        queue.finish().unwrap();
+        mapped.as_mut_slice().fill(0.0);
+        // SAFETY: as above.
+        unsafe { mapped.download_async(&queue, 10..len, &device2).unwrap() };
+        queue.finish().unwrap();
+        assert_eq!(mapped.as_slice()[..10], [0.0; 10], "{label}: outside the range stays");
+        assert_eq!(mapped.as_slice()[10..], reversed[10..], "{label}: async round trip");
+
+        // Ranges outside either buffer are refused.
+        let mut small = ClBuffer::<f32>::new(&context, 16).unwrap();
+        assert!(matches!(
+            mapped.upload(&queue, 0..17, &mut small),
+            Err(OpenClError::Invalid(_))
+        ));
+        assert!(matches!(
+            device.read(&queue, len - 5, &mut part),
+            Err(OpenClError::Invalid(_))
+        ));
+    }
+}
+
+#[test]
+fn opencl_event_timing_is_finite_and_positive() {
+    for Target {
+        label,
+        context,
+        queue,
+        twins,
+        ..
+    } in targets_or_skip("opencl_event_timing_is_finite_and_positive")
+    {
+        let threads = 1 << 16;
+        let input = floats(threads, 4);
+        let idata = ClBuffer::from_host(&context, &queue, &input).unwrap();
+        let mut odata = ClBuffer::<f32>::new(&context, threads).unwrap();
+        let samples = queue
+            .time_per_launch(3, 5, || {
+                launch::offset_copy(&twins, &queue, &mut odata, &idata, threads as u64, 0)
+            })
+            .unwrap();
+        assert_eq!(samples.len(), 3);
+        assert!(
+            samples.iter().all(|ms| ms.is_finite() && *ms > 0.0),
+            "{label}: per-launch times {samples:?}"
+        );
+        // Transfers are timed the same way.
+        let ms = queue.time_ms(|| odata.write(&queue, 0, &input)).unwrap();
+        assert!(ms.is_finite() && ms > 0.0, "{label}: write took {ms} ms");
+        // Nothing enqueued: no time to report.
+        assert!(matches!(
+            queue.time_ms(|| Ok::<(), OpenClError>(())),
+            Err(OpenClError::Invalid(_))
+        ));
+        // An error inside the timed closure comes out as it is.
+        let refused = queue.time_ms(|| launch::offset_copy(&twins, &queue, &mut odata, &idata, 256, -1));
+        assert!(
+            matches!(refused, Err(Error::InvalidLaunch { .. })),
+            "{label}: {refused:?}"
+        );
+    }
+}
+
+#[test]
+fn opencl_build_error_carries_the_compiler_log() {
+    for Target { label, context, .. } in targets_or_skip("opencl_build_error_carries_the_compiler_log") {
+        let broken = "__kernel void broken(__global float *out) { out[0] = undeclared_name_for_the_test; }";
+        let error = OpenClTwins::build_source(&context, broken, "", MatvecReduction::LocalMemory)
+            .err()
+            .unwrap_or_else(|| panic!("{label}: a broken program built"));
+        let OpenClError::Build { log, .. } = &error else {
+            panic!("{label}: expected a build error, got {error}");
+        };
+        assert!(
+            log.contains("undeclared_name_for_the_test"),
+            "{label}: the log does not name the culprit: {log}"
+        );
+        assert!(error.to_string().contains("build log"), "{label}: {error}");
+        // Through the crate's error type the log is still there.
+        let text = Error::from(error).to_string();
+        assert!(text.contains("undeclared_name_for_the_test"), "{label}: {text}");
+    }
+}
+
+#[test]
+fn opencl_device_matching_explains_a_missing_device() {
+    let runtime = match OpenClRuntime::load() {
+        Ok(runtime) => runtime,
+        Err(why) => {
+            note_skipped(&format!(
+                "SKIPPED opencl_device_matching_explains_a_missing_device: {why}"
+            ));
+            return;
+        }
+    };
+    let why = runtime
+        .device_matching([0xab; 16], "0000:fe:1f.7")
+        .expect_err("no device has this UUID or PCI address");
+    assert!(why.contains("no OpenCL device matches"), "{why}");
+    assert!(why.contains("abababab-abab-abab-abab-abababababab"), "{why}");
+    assert!(why.contains("0000:fe:1f.7"), "{why}");
+    for device in runtime.devices() {
+        assert!(why.contains(device.name()), "{why} does not list {}", device.name());
+    }
+    // A device that gives a UUID or a PCI address is found by it.
+    for device in runtime.devices() {
+        let info = device.info();
+        if let Some(uuid) = info.uuid {
+            let found = runtime.device_matching(uuid, "").unwrap();
+            assert_eq!(found.info(), info);
+        }
+        if let Some(pci) = info.pci_address {
+            let found = runtime
+                .device_matching([0; 16], &pci.to_string().replace("????", "0000"))
+                .unwrap();
+            assert_eq!(found.info().pci_address, Some(pci));
+        }
+    }
+}
+
+#[test]
+fn opencl_launchers_refuse_what_the_cuda_launchers_refuse() {
+    for Target {
+        label,
+        context,
+        queue,
+        twins,
+        ..
+    } in targets_or_skip("opencl_launchers_refuse_what_the_cuda_launchers_refuse")
+    {
+        let idata = ClBuffer::<f32>::new(&context, 1024).unwrap();
+        let mut odata = ClBuffer::<f32>::new(&context, 1024).unwrap();
+        let refusals = [
+            launch::offset_copy(&twins, &queue, &mut odata, &idata, 1024, 1),
+            launch::offset_copy(&twins, &queue, &mut odata, &idata, 1000, 0),
+            launch::stride_copy(&twins, &queue, &mut odata, &idata, 768, 2),
+            launch::shift_copy(&twins, &queue, &mut odata, &idata, 1024, 1),
+            launch::vector_copy(&twins, &queue, &mut odata, &idata, 1025, 1),
+            launch::matvec(
+                &twins,
+                &queue,
+                MatVecVersion::TreeSequential,
+                &idata,
+                33,
+                32,
+                &idata,
+                &mut odata,
+                1,
+            ),
+            launch::tiled_sgemm(&twins, &queue, &idata, &idata, &mut odata, (33, 32, 32)),
+        ];
+        for (i, refusal) in refusals.into_iter().enumerate() {
+            assert!(
+                matches!(refusal, Err(Error::InvalidLaunch { .. })),
+                "{label}: case {i} was not refused: {refusal:?}"
+            );
+        }
+        assert!(matches!(
+            twins.kernel("no_such_kernel"),
+            Err(OpenClError::MissingKernel(_))
+        ));
+    }
+}
+
+#[test]
+fn opencl_every_twin_exists_and_reports_its_resources() {
+    for Target { label, twins, .. } in targets_or_skip("opencl_every_twin_exists_and_reports_its_resources") {
+        for name in OPENCL_C_KERNELS {
+            let kernel = twins.kernel(name).unwrap_or_else(|e| panic!("{label}: {e}"));
+            let resources = kernel.resources();
+            assert!(
+                resources.work_group_size >= MATVEC_BLOCK_THREADS as usize,
+                "{label}: {name} allows work-groups of only {}",
+                resources.work_group_size
+            );
+            assert!(
+                resources.preferred_work_group_multiple >= 1,
+                "{label}: {name}: {resources:?}"
+            );
+        }
+        assert_eq!(
+            twins.kernels().len(),
+            OPENCL_C_KERNELS.len(),
+            "{label}: unexpected kernels"
+        );
+        let tiled = twins.kernel("tiled_sgemm").unwrap().resources();
+        assert!(
+            tiled.local_memory_bytes >= 2 * 16 * 16 * 4,
+            "{label}: tiled_sgemm's two tiles are {} bytes of __local memory",
+            tiled.local_memory_bytes
+        );
+    }
+}
