@@ -18,6 +18,7 @@ pub mod error;
 pub mod experiments;
 pub mod gpu;
 pub mod launchers;
+pub mod particle_scene;
 pub mod ptx;
 pub mod reference;
 pub mod report;

@@ -11,6 +11,7 @@ mod guide_multiply;
 mod matrix_vector;
 mod nominal_shape;
 mod overlap;
+mod particles;
 
 pub use diagnostics::spin_wait;
 pub use gemm::{
@@ -25,3 +26,4 @@ pub use guide_multiply::{GuideMultiply, guide_multiply, guide_multiply_shape};
 pub use matrix_vector::{MATVEC_BLOCK_THREADS, MatVecVersion, check_matvec_buffers, matvec, matvec_shape};
 pub use nominal_shape::nominal_shape;
 pub use overlap::fma_chain;
+pub use particles::{particle_shape, particle_step, particle_step_global};

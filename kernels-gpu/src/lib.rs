@@ -35,6 +35,7 @@ pub mod global_memory;
 pub mod launch_bounds;
 pub mod matrix_multiply;
 pub mod matrix_vector;
+pub mod particles;
 pub mod shared_memory;
 pub mod streams;
 
