@@ -19,6 +19,7 @@ pub mod experiments;
 pub mod gpu;
 pub mod launchers;
 pub mod particle_scene;
+pub mod picture;
 pub mod ptx;
 pub mod reference;
 pub mod report;

@@ -176,15 +176,18 @@ pub fn fountain_emitter_angle(frame: u32) -> f32 {
     (wrapped as f32).clamp(-std::f32::consts::PI, std::f32::consts::PI)
 }
 
-/// The swarm's target in step `frame`: a slow loop around the origin
-/// (radius 1.2, a turn every ~105 time units) that bobs up and down, slow
-/// enough for the swarm (which gains 5·10⁻⁶ speed per step) to chase it.
+/// The swarm's target in step `frame`: a loop around the origin (radius
+/// 1.2, a turn every 25 time units, 2500 steps) that bobs up and down.
+/// It moves about 0.003 per step, as fast as a particle gets after a
+/// lifetime of pulls (600 × 5·10⁻⁶): young particles keep up, old ones
+/// overshoot and trail behind, so the swarm swirls after its target.
 pub fn swarm_target(frame: u32) -> [f32; 3] {
     let time = frame as f64 * TIME_PER_STEP;
+    let turn = TAU / 25.0 * time;
     [
-        (1.2 * (0.06 * time).cos()) as f32,
-        (1.0 + 0.4 * (0.17 * time).sin()) as f32,
-        (1.2 * (0.06 * time).sin()) as f32,
+        (1.2 * turn.cos()) as f32,
+        (1.0 + 0.4 * (0.5 * time).sin()) as f32,
+        (1.2 * turn.sin()) as f32,
     ]
 }
 
