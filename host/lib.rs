@@ -16,6 +16,7 @@ pub mod commands;
 pub mod copy_element;
 pub mod error;
 pub mod experiments;
+pub mod gl;
 pub mod gpu;
 pub mod launchers;
 pub mod particle_scene;
