@@ -18,6 +18,7 @@ pub mod error;
 pub mod experiments;
 pub mod gl;
 pub mod gpu;
+pub mod interop;
 pub mod launchers;
 pub mod particle_scene;
 pub mod picture;

@@ -47,16 +47,12 @@ impl GlContext {
     /// Creates the context on `display` and makes it current on this thread.
     pub fn new(display: EglDisplay) -> Result<Self> {
         let egl: Arc<Egl> = display.egl.clone();
-        for needed in ["EGL_KHR_no_config_context", "EGL_KHR_surfaceless_context"] {
-            let configless =
-                needed == "EGL_KHR_no_config_context" && display.has_extension("EGL_MESA_configless_context");
-            if !display.has_extension(needed) && !configless {
-                return Err(not_available(format!(
-                    "{} lacks {needed} (display extensions: {})",
-                    display.description(),
-                    display.extensions()
-                )));
-            }
+        if !display.has_extension("EGL_KHR_surfaceless_context") {
+            return Err(not_available(format!(
+                "{} lacks EGL_KHR_surfaceless_context (display extensions: {})",
+                display.description(),
+                display.extensions()
+            )));
         }
         egl.bind_api(egl::OPENGL_API).map_err(|e| {
             not_available(format!(
@@ -64,8 +60,7 @@ impl GlContext {
                 display.description()
             ))
         })?;
-        // SAFETY: EGL_NO_CONFIG_KHR is the null config, valid with EGL_KHR_no_config_context (checked above).
-        let no_config = unsafe { egl::Config::from_ptr(std::ptr::null_mut()) };
+        let config = Self::config(&egl, &display)?;
         let mut refusals = Vec::new();
         let mut created = None;
         for (major, minor) in VERSIONS {
@@ -78,7 +73,7 @@ impl GlContext {
                 EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
                 egl::NONE,
             ];
-            match egl.create_context(display.display, no_config, None, &attributes) {
+            match egl.create_context(display.display, config, None, &attributes) {
                 Ok(context) => {
                     created = Some((context, (major, minor)));
                     break;
@@ -121,6 +116,27 @@ impl GlContext {
             version,
             _one_thread: PhantomData,
         })
+    }
+
+    /// `EGL_NO_CONFIG_KHR` where the display has `EGL_KHR_no_config_context`
+    /// (or Mesa's older `EGL_MESA_configless_context`); otherwise, as a
+    /// fallback, any config that can render desktop GL (the context still
+    /// gets no surface).
+    fn config(egl: &Egl, display: &EglDisplay) -> Result<egl::Config> {
+        if display.has_extension("EGL_KHR_no_config_context") || display.has_extension("EGL_MESA_configless_context") {
+            // SAFETY: EGL_NO_CONFIG_KHR is the null config, valid with these extensions.
+            return Ok(unsafe { egl::Config::from_ptr(std::ptr::null_mut()) });
+        }
+        let attributes = [egl::RENDERABLE_TYPE, egl::OPENGL_BIT, egl::NONE];
+        egl.choose_first_config(display.display, &attributes)
+            .ok()
+            .flatten()
+            .ok_or_else(|| {
+                not_available(format!(
+                    "{} has neither EGL_KHR_no_config_context nor a desktop-GL config",
+                    display.description()
+                ))
+            })
     }
 
     /// A context on the EGL device chosen by `choice` (see [`EglDisplay::open`]).

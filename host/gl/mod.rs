@@ -8,7 +8,8 @@
 //!   `EGL_EXT_platform_device`: no X server.
 //! * [`GlContext`]: a desktop OpenGL core context (4.6 asked first) with no
 //!   EGL config and no surface (`EGL_KHR_no_config_context`,
-//!   `EGL_KHR_surfaceless_context`), GL entry points from
+//!   `EGL_KHR_surfaceless_context`; a display without the first gets a
+//!   desktop-GL config, still no surface), GL entry points from
 //!   `libOpenGL.so.0` / `libGL.so.1` (glvnd) or `eglGetProcAddress`, called
 //!   through glow.
 //! * [`PointRenderer`]: the vertex buffer of 8 floats per particle that CUDA
