@@ -125,3 +125,63 @@ fn weight_scales_every_point_and_vertex_buffer_sizes_are_checked() {
     assert!(got.iter().zip(want).all(|(&g, w)| g.abs_diff(w) <= 1), "{got:?}");
     assert!(PointRenderer::new(context, 0, 4, 4).is_err());
 }
+
+/// Brightness-weighted centre of an image, in pixels, and its total brightness.
+fn centroid(image: &ptxsuite::picture::RgbImage) -> (f64, f64, f64) {
+    let (mut sx, mut sy, mut total) = (0.0, 0.0, 0.0);
+    for y in 0..image.height() {
+        for x in 0..image.width() {
+            let v: f64 = image.pixel(x, y).iter().map(|&c| c as f64).sum();
+            sx += v * x as f64;
+            sy += v * y as f64;
+            total += v;
+        }
+    }
+    (sx / total, sy / total, total)
+}
+
+#[test]
+fn opengl_and_the_software_rasterizer_see_the_fountain_alike() {
+    use ptxsuite::particle_scene::{ParticleGrid, ParticleSystem};
+    use ptxsuite::picture::{PointRasterizer, fountain_camera, render_frame};
+    use ptxsuite::reference::simulate_particles;
+
+    let Some(context) = software_context_or_skip("opengl_and_the_software_rasterizer_see_the_fountain_alike") else {
+        return;
+    };
+    let (width, height) = (160, 120);
+    let grid = ParticleGrid::new(64, 64);
+    let state = simulate_particles(ParticleSystem::Fountain, grid, 600, 800).unwrap();
+    let camera = fountain_camera(width as f32 / height as f32);
+    let renderer = PointRenderer::new(context, grid.particles(), width, height).unwrap();
+    renderer.upload_vertices(&state.vertices).unwrap();
+    let weight = PointRasterizer::default_weight(width, height, grid.particles());
+    renderer.draw(&camera.column_major(), weight).unwrap();
+    let gl = renderer.read_pixels().unwrap();
+    let software = render_frame(&state.vertices, grid.particles(), &camera, width, height);
+    let (gx, gy, g_total) = centroid(&gl);
+    let (sx, sy, s_total) = centroid(&software);
+    // The same matrix places the cloud on the same pixels (a transposed or flipped one would not).
+    assert!(
+        (gx - sx).abs() < 1.5 && (gy - sy).abs() < 1.5,
+        "GL centre ({gx:.1}, {gy:.1}), software ({sx:.1}, {sy:.1})"
+    );
+    assert!(g_total > 0.0 && s_total > 0.0);
+    // Pixels lit by GL are lit (or next to lit ones) in the software picture.
+    let lit = |img: &ptxsuite::picture::RgbImage, x: u32, y: u32| img.pixel(x, y) != [0, 0, 0];
+    let (mut gl_lit, mut matched) = (0, 0);
+    for y in 1..height - 1 {
+        for x in 1..width - 1 {
+            if lit(&gl, x, y) {
+                gl_lit += 1;
+                if (y - 1..=y + 1).any(|yy| (x - 1..=x + 1).any(|xx| lit(&software, xx, yy))) {
+                    matched += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        gl_lit > 200 && matched == gl_lit,
+        "{matched} of {gl_lit} GL pixels near software ones"
+    );
+}
