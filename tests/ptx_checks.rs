@@ -49,6 +49,8 @@ fn ptx_has_every_kernel_entry_point() {
         "hgemm_f16_storage_whole_tiles",
         "fma_chain",
         "spin_wait",
+        "particle_fountain",
+        "particle_swarm",
     ] {
         assert!(entries.iter().any(|e| e == name), "{name} missing from {entries:?}");
     }

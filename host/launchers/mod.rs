@@ -13,6 +13,7 @@ mod guide_multiply;
 mod matrix_vector;
 mod nominal_shape;
 mod opencl_nd_range;
+mod particles;
 mod sgemm;
 mod streams;
 
@@ -29,6 +30,7 @@ pub use matrix_vector::{
     matvec_runners, matvec_shape,
 };
 pub use nominal_shape::nominal_shape;
+pub use particles::{particle_shape, particle_step, particle_step_global};
 pub use sgemm::{
     CudaGemmRunner, GemmEntry, GemmOp, GemmRunner, SgemmKernel, check_gemm_buffers, gemm_flops, gemm_runners,
     hgemm_f16_storage, hgemm_f16_storage_shape, sgemm, sgemm_shape, whole_register_blocked_tiles,

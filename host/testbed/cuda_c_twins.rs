@@ -14,7 +14,9 @@ pub const CUDA_C_SOURCE: &str = concat!(
     "\n",
     include_str!("../cuda_c/guide_multiply.cu"),
     "\n",
-    include_str!("../cuda_c/sgemm.cu")
+    include_str!("../cuda_c/sgemm.cu"),
+    "\n",
+    include_str!("../cuda_c/particles.cu")
 );
 
 /// Compiles the twins to PTX for the same virtual architecture as the Rust

@@ -35,6 +35,7 @@ pub mod global_memory;
 pub mod guide_multiply;
 pub mod launch_bounds;
 pub mod matrix_vector;
+pub mod particles;
 pub mod sgemm;
 pub mod streams;
 

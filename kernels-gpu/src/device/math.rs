@@ -6,3 +6,10 @@
 pub fn fma(a: f32, b: f32, c: f32) -> f32 {
     core::intrinsics::fma(a, b, c)
 }
+
+/// The correctly rounded square root (PTX `sqrt.rn.f32`, CUDA C's `sqrtf`
+/// under the default `-prec-sqrt=true`), so GPU and CPU agree bit for bit.
+#[inline(always)]
+pub fn sqrt(x: f32) -> f32 {
+    core::intrinsics::sqrt(x)
+}

@@ -7,6 +7,7 @@
 //! run unchanged in both places.
 
 mod dim3;
+mod fast_trig;
 mod global_ptr;
 mod half_float;
 mod index;
@@ -19,13 +20,14 @@ mod vector;
 mod warp;
 
 pub use dim3::Dim3;
+pub use fast_trig::{FAST_COS_MAX_ABS_ERROR, FAST_SIN_MAX_ABS_ERROR, cos_approx, sin_approx};
 pub use global_ptr::{GlobalMutPtr, GlobalPtr};
 pub use half_float::f16_bits_to_f32;
 pub use index::{
     block_dim_x, block_dim_y, block_dim_z, block_idx_x, block_idx_y, block_idx_z, grid_dim_x, grid_dim_y, grid_dim_z,
     thread_idx_x, thread_idx_y, thread_idx_z,
 };
-pub use math::fma;
+pub use math::{fma, sqrt};
 pub use shared_memory::{SharedPtr, dynamic_shared_memory};
 pub use sync::sync_threads;
 pub use texture::{TextureObject, tex1d_fetch_f32x4};

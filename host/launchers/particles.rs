@@ -1,0 +1,156 @@
+use std::ffi::c_void;
+
+use kernels_gpu::device::{Dim3, F32x4, GlobalMutPtr};
+use kernels_gpu::particles::{STATE_FLOATS_PER_PARTICLE, VERTEX_FLOATS_PER_PARTICLE};
+
+use crate::error::{Error, Result};
+use crate::gpu::{DeviceBuffer, LaunchShape};
+use crate::particle_scene::{ParticleGrid, StepInputs, check_max_age};
+use crate::testbed::{DeviceUnderTest, Implementation};
+
+/// The most threads a block may have (every GPU since cc 2.0).
+const MAX_BLOCK_THREADS: u64 = 1024;
+/// The largest `gridDim.y` / `gridDim.z`.
+const MAX_GRID_Y: u32 = 65_535;
+
+/// The launch shape of a particle step after proving that the kernel stays
+/// inside its buffers: `grid` particles in blocks of `block.x × block.y`
+/// threads (any shape of at most 1024 threads, `block.z = 1`), a vertex
+/// buffer of at least 8 floats and a state buffer of at least 4 floats per
+/// particle (lengths in floats), and `2·width·height` fitting the kernels'
+/// `u32` indices.
+pub fn particle_shape(
+    kernel: &'static str,
+    grid: ParticleGrid,
+    block: Dim3,
+    vertex_floats: usize,
+    state_floats: usize,
+) -> Result<LaunchShape> {
+    let invalid = |reason: String| Error::InvalidLaunch { kernel, reason };
+    let ParticleGrid { width, height } = grid;
+    if width == 0 || height == 0 {
+        return Err(invalid(format!("a {width} x {height} particle grid is empty")));
+    }
+    if block.x == 0 || block.y == 0 || block.z != 1 || block.count() > MAX_BLOCK_THREADS {
+        return Err(invalid(format!(
+            "block {} x {} x {} must be 2-D (z = 1) with 1 to {MAX_BLOCK_THREADS} threads",
+            block.x, block.y, block.z
+        )));
+    }
+    let particles = grid.particles() as u64;
+    if 2 * particles > u32::MAX as u64 {
+        return Err(invalid(format!(
+            "{width} x {height} particles: the colour index 2 x {particles} overflows the kernel's unsigned int"
+        )));
+    }
+    let vertex_needed = particles * VERTEX_FLOATS_PER_PARTICLE as u64;
+    let state_needed = particles * STATE_FLOATS_PER_PARTICLE as u64;
+    if (vertex_floats as u64) < vertex_needed || (state_floats as u64) < state_needed {
+        return Err(invalid(format!(
+            "{particles} particles need a vertex buffer of {vertex_needed} floats and a state buffer of {state_needed}; got {vertex_floats} and {state_floats}"
+        )));
+    }
+    let blocks = Dim3::xy(width.div_ceil(block.x), height.div_ceil(block.y));
+    if blocks.y > MAX_GRID_Y || blocks.x > i32::MAX as u32 {
+        return Err(invalid(format!(
+            "{} x {} blocks exceed the grid limits (2^31 - 1 x {MAX_GRID_Y}); use taller blocks",
+            blocks.x, blocks.y
+        )));
+    }
+    Ok(LaunchShape {
+        grid: blocks,
+        block,
+        shared_bytes: 0,
+    })
+}
+
+/// One step of the fountain or swarm (as `inputs` says) on a vertex buffer
+/// anywhere in device memory, e.g. an OpenGL buffer mapped for CUDA: the
+/// pointer comes with the number of floats it addresses.
+#[allow(clippy::too_many_arguments)]
+pub fn particle_step_global(
+    dut: &DeviceUnderTest,
+    implementation: Implementation,
+    (vertices, vertex_floats): (GlobalMutPtr<F32x4>, usize),
+    state: &mut DeviceBuffer<F32x4>,
+    grid: ParticleGrid,
+    block: Dim3,
+    max_age: u32,
+    inputs: StepInputs,
+) -> Result<()> {
+    let name = inputs.system().kernel();
+    let shape = particle_shape(name, grid, block, vertex_floats, state.len() * 4)?;
+    if vertices.as_raw() as usize % 16 != 0 {
+        return Err(Error::InvalidLaunch {
+            kernel: name,
+            reason: "the vertex buffer must be 16-byte aligned for float4 accesses".into(),
+        });
+    }
+    let max_age = check_max_age(max_age)?;
+    let kernel = dut.kernel(implementation, name)?;
+    let (mut vertices, mut state_ptr) = (vertices, state.as_global_mut());
+    let (mut width, mut height, mut max_age) = (grid.width, grid.height, max_age);
+    match inputs {
+        StepInputs::Fountain {
+            mut emitter_angle,
+            mut frame,
+        } => {
+            let mut params = [
+                (&raw mut vertices).cast::<c_void>(),
+                (&raw mut state_ptr).cast::<c_void>(),
+                (&raw mut width).cast::<c_void>(),
+                (&raw mut height).cast::<c_void>(),
+                (&raw mut max_age).cast::<c_void>(),
+                (&raw mut emitter_angle).cast::<c_void>(),
+                (&raw mut frame).cast::<c_void>(),
+            ];
+            // SAFETY: (float4*, float4*, unsigned, unsigned, float, float, unsigned) is particle_fountain's
+            // signature; the shape check proved both buffers hold every particle the grid covers.
+            unsafe { kernel.launch(dut.gpu().stream(), shape, &mut params) }
+        }
+        StepInputs::Swarm {
+            target: [mut tx, mut ty, mut tz],
+            mut frame,
+        } => {
+            let mut params = [
+                (&raw mut vertices).cast::<c_void>(),
+                (&raw mut state_ptr).cast::<c_void>(),
+                (&raw mut width).cast::<c_void>(),
+                (&raw mut height).cast::<c_void>(),
+                (&raw mut max_age).cast::<c_void>(),
+                (&raw mut tx).cast::<c_void>(),
+                (&raw mut ty).cast::<c_void>(),
+                (&raw mut tz).cast::<c_void>(),
+                (&raw mut frame).cast::<c_void>(),
+            ];
+            // SAFETY: (float4*, float4*, unsigned, unsigned, float, float, float, float, unsigned) is
+            // particle_swarm's signature; the shape check proved both buffers hold every particle.
+            unsafe { kernel.launch(dut.gpu().stream(), shape, &mut params) }
+        }
+    }
+}
+
+/// One step of the fountain or swarm on a vertex buffer of device memory.
+#[allow(clippy::too_many_arguments)]
+pub fn particle_step(
+    dut: &DeviceUnderTest,
+    implementation: Implementation,
+    vertices: &mut DeviceBuffer<F32x4>,
+    state: &mut DeviceBuffer<F32x4>,
+    grid: ParticleGrid,
+    block: Dim3,
+    max_age: u32,
+    inputs: StepInputs,
+) -> Result<()> {
+    let vertex_floats = vertices.len() * 4;
+    particle_step_global(
+        dut,
+        implementation,
+        (vertices.as_global_mut(), vertex_floats),
+        state,
+        grid,
+        block,
+        max_age,
+        inputs,
+    )
+}

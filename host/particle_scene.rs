@@ -1,0 +1,252 @@
+//! The lecture notes' two particle systems as scenes: how many particles,
+//! how long they live, where they start, and what the host passes the
+//! kernel each step (the fountain's emitter angle, the swarm's target).
+//!
+//! Pure functions, shared by the CPU reference, the launchers, the pictures
+//! and the CUDA–OpenGL frame loop, so all of them simulate the same thing.
+
+use std::f64::consts::{PI, TAU};
+
+use kernels_gpu::particles::{
+    PARTICLE_BYTES_READ, PARTICLE_BYTES_WRITTEN, STATE_FLOATS_PER_PARTICLE, VERTEX_FLOATS_PER_PARTICLE,
+    particle_uniform,
+};
+
+use crate::error::{Error, Result};
+
+/// The notes' particle grid: 256 × 256.
+pub const NOTES_GRID: ParticleGrid = ParticleGrid {
+    width: 256,
+    height: 256,
+};
+
+/// The notes' particle lifetime, in steps.
+pub const NOTES_MAX_AGE: u32 = 600;
+
+/// Scene time advanced per step (the notes' `anim += 0.01`).
+pub const TIME_PER_STEP: f64 = 0.01;
+
+/// The largest lifetime: ages are counted in `f32`, exact up to `2^24`.
+pub const MAX_AGE_LIMIT: u32 = 1 << 24;
+
+/// Bytes a step reads and writes per particle (see [`kernels_gpu::particles`]):
+/// 32 read (position, state), 48 written (state, colour, position).
+pub const PARTICLE_BYTES_PER_STEP: u64 = PARTICLE_BYTES_READ + PARTICLE_BYTES_WRITTEN;
+
+/// The frame number the initial state draws its random numbers with (steps
+/// use frames counted up from 0, so they never reach it in practice).
+const INITIAL_FRAME: u32 = u32::MAX;
+
+/// Which of the notes' systems.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ParticleSystem {
+    Fountain,
+    Swarm,
+}
+
+impl ParticleSystem {
+    pub const ALL: [Self; 2] = [Self::Fountain, Self::Swarm];
+
+    /// The kernel's entry point (Rust and CUDA C alike).
+    pub fn kernel(self) -> &'static str {
+        match self {
+            Self::Fountain => "particle_fountain",
+            Self::Swarm => "particle_swarm",
+        }
+    }
+
+    /// A short name for files and reports.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Fountain => "fountain",
+            Self::Swarm => "swarm",
+        }
+    }
+
+    /// What the kernel is given in step `frame` (counted from 0).
+    pub fn inputs(self, frame: u32) -> StepInputs {
+        match self {
+            Self::Fountain => StepInputs::Fountain {
+                emitter_angle: fountain_emitter_angle(frame),
+                frame,
+            },
+            Self::Swarm => StepInputs::Swarm {
+                target: swarm_target(frame),
+                frame,
+            },
+        }
+    }
+}
+
+/// The particle grid: `width × height` particles, one thread each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ParticleGrid {
+    pub width: u32,
+    pub height: u32,
+}
+
+impl ParticleGrid {
+    pub const fn new(width: u32, height: u32) -> Self {
+        Self { width, height }
+    }
+
+    pub const fn particles(self) -> usize {
+        self.width as usize * self.height as usize
+    }
+
+    /// Floats of the vertex buffer: a position and a colour per particle.
+    pub const fn vertex_floats(self) -> usize {
+        self.particles() * VERTEX_FLOATS_PER_PARTICLE
+    }
+
+    /// Floats of the state buffer: age and velocity per particle.
+    pub const fn state_floats(self) -> usize {
+        self.particles() * STATE_FLOATS_PER_PARTICLE
+    }
+}
+
+/// What the kernel is given besides its buffers in one step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum StepInputs {
+    /// The emitter is at `0.2·(sin a, 0, cos a)`, `a` in `[-π, π]`.
+    Fountain { emitter_angle: f32, frame: u32 },
+    /// The point the swarm steers towards.
+    Swarm { target: [f32; 3], frame: u32 },
+}
+
+impl StepInputs {
+    pub fn system(&self) -> ParticleSystem {
+        match self {
+            Self::Fountain { .. } => ParticleSystem::Fountain,
+            Self::Swarm { .. } => ParticleSystem::Swarm,
+        }
+    }
+
+    /// The frame number the step draws its random numbers with.
+    pub fn frame(&self) -> u32 {
+        match *self {
+            Self::Fountain { frame, .. } | Self::Swarm { frame, .. } => frame,
+        }
+    }
+}
+
+/// The whole simulation state: the vertex buffer (`n` positions, then `n`
+/// colours, 4 floats each) and the state buffer (age, velocity per particle).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParticleState {
+    pub grid: ParticleGrid,
+    pub vertices: Vec<f32>,
+    pub state: Vec<f32>,
+}
+
+impl ParticleState {
+    /// Position `i` as `[x, y, z, w]`.
+    pub fn position(&self, i: usize) -> [f32; 4] {
+        self.vertices[4 * i..4 * i + 4].try_into().expect("4 floats")
+    }
+
+    /// Colour `i` as `[r, g, b, a]`.
+    pub fn colour(&self, i: usize) -> [f32; 4] {
+        let at = 4 * (self.grid.particles() + i);
+        self.vertices[at..at + 4].try_into().expect("4 floats")
+    }
+
+    /// Age and velocity of particle `i`.
+    pub fn particle(&self, i: usize) -> [f32; 4] {
+        self.state[4 * i..4 * i + 4].try_into().expect("4 floats")
+    }
+}
+
+/// Checks a lifetime: at least one step, at most [`MAX_AGE_LIMIT`].
+pub fn check_max_age(max_age: u32) -> Result<f32> {
+    if max_age == 0 || max_age > MAX_AGE_LIMIT {
+        return Err(Error::InvalidInput(format!(
+            "a particle lifetime of {max_age} steps must be between 1 and {MAX_AGE_LIMIT}"
+        )));
+    }
+    Ok(max_age as f32)
+}
+
+/// The fountain's emitter angle in step `frame`: the scene time
+/// `frame · 0.01` wrapped into `[-π, π]`, where the GPU's fast sine and
+/// cosine have their documented error.
+pub fn fountain_emitter_angle(frame: u32) -> f32 {
+    let time = frame as f64 * TIME_PER_STEP;
+    let wrapped = (time + PI).rem_euclid(TAU) - PI;
+    (wrapped as f32).clamp(-std::f32::consts::PI, std::f32::consts::PI)
+}
+
+/// The swarm's target in step `frame`: a loop around the origin (radius
+/// 1.2, a turn every 25 time units, 2500 steps) that bobs up and down.
+/// It moves about 0.003 per step, as fast as a particle gets after a
+/// lifetime of pulls (600 × 5·10⁻⁶): young particles keep up, old ones
+/// overshoot and trail behind, so the swarm swirls after its target.
+pub fn swarm_target(frame: u32) -> [f32; 3] {
+    let time = frame as f64 * TIME_PER_STEP;
+    let turn = TAU / 25.0 * time;
+    [
+        (1.2 * turn.cos()) as f32,
+        (1.0 + 0.4 * (0.5 * time).sin()) as f32,
+        (1.2 * turn.sin()) as f32,
+    ]
+}
+
+/// The state before the first step: every particle's age drawn uniformly
+/// from `[0, max_age)` so that births are spread over the first `max_age`
+/// steps (as in the notes).
+///
+/// * Fountain: parked out of view until its first birth, as in the notes:
+///   velocity `(-10000, -10000, -10000)` per step, and (unlike the notes,
+///   whose vertex buffer starts at the origin, above the table, so that the
+///   first step bounces every parked particle) position `(-10000, -10000,
+///   -10000)` too.
+/// * Swarm: already around the first target (offset `2·r³`, velocity
+///   `0.001·r³` per axis, `r` uniform in `[-½, ½)`), as if just born.
+///
+/// Colours start at zero (transparent black).
+pub fn initial_state(system: ParticleSystem, grid: ParticleGrid, max_age: u32) -> Result<ParticleState> {
+    let max_age_f = check_max_age(max_age)?;
+    let n = grid.particles();
+    let mut vertices = vec![0.0f32; grid.vertex_floats()];
+    let mut state = vec![0.0f32; grid.state_floats()];
+    let target = swarm_target(0);
+    for i in 0..n {
+        let draw = |stream| particle_uniform(i as u32, INITIAL_FRAME, stream);
+        let age = (draw(3) * max_age_f).floor().min(max_age_f - 1.0);
+        let (position, velocity) = match system {
+            ParticleSystem::Fountain => ([-10000.0; 3], [-10000.0; 3]),
+            ParticleSystem::Swarm => {
+                let cube = |s| {
+                    let r = draw(s) - 0.5;
+                    r * r * r
+                };
+                let c = [cube(0), cube(1), cube(2)];
+                (
+                    [0, 1, 2].map(|a| target[a] + 2.0 * c[a]),
+                    [0, 1, 2].map(|a| 0.001 * c[a]),
+                )
+            }
+        };
+        vertices[4 * i..4 * i + 4].copy_from_slice(&[position[0], position[1], position[2], 1.0]);
+        state[4 * i..4 * i + 4].copy_from_slice(&[age, velocity[0], velocity[1], velocity[2]]);
+    }
+    Ok(ParticleState { grid, vertices, state })
+}
+
+/// The notes' table: frames per second of the 256 × 256 fountain for each
+/// block shape `(blockDim.x, blockDim.y)`, on their GPU of the time (the
+/// shapes at 75 fps were held at the display's refresh rate).
+pub const NOTES_BLOCK_SHAPE_FPS: [((u32, u32), f64); 12] = [
+    ((256, 1), 75.0),
+    ((16, 16), 75.0),
+    ((16, 8), 75.0),
+    ((32, 16), 75.0),
+    ((32, 8), 75.0),
+    ((32, 4), 75.0),
+    ((8, 8), 73.0),
+    ((4, 4), 73.0),
+    ((8, 16), 72.0),
+    ((2, 2), 69.0),
+    ((1, 256), 61.0),
+    ((1, 1), 49.0),
+];
