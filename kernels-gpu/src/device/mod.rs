@@ -6,6 +6,8 @@
 //! every memory access. Kernels written only against this module therefore
 //! run unchanged in both places.
 
+mod clock;
+mod constant_memory;
 mod dim3;
 mod global_ptr;
 mod half_float;
@@ -18,6 +20,8 @@ mod timer;
 mod vector;
 mod warp;
 
+pub use clock::clock64;
+pub use constant_memory::{CONSTANT_SYMBOL, CONSTANT_WORDS, constant_word};
 pub use dim3::Dim3;
 pub use global_ptr::{GlobalMutPtr, GlobalPtr};
 pub use half_float::f16_bits_to_f32;
