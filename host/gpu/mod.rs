@@ -20,6 +20,6 @@ pub use device_info::DeviceInfo;
 pub use event_timer::EventTimer;
 pub use host_buffer::{HostMemoryKind, PinnedBuffer};
 pub use implementation::Implementation;
-pub use module::{Kernel, KernelResources, LaunchShape, Module};
+pub use module::{Kernel, KernelResources, LaunchShape, Module, ModuleGlobal};
 pub use texture_object::TextureObject;
 pub use watchdog::{DEFAULT_KERNEL_TIMEOUT, Watchdog};
