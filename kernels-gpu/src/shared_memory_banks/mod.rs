@@ -24,7 +24,11 @@
 //! overlap, as throughput needs), but the next round's addresses come from
 //! the value its first load returned (each element links to itself), so the
 //! compiler can neither hoist nor merge rounds. Write rounds add a salt read
-//! from shared memory (zero, which the compiler cannot know) to their base.
+//! from shared memory (zero, which the compiler cannot know) to their base:
+//! one load of the element's width a round besides the 32 stores. It goes
+//! through the table's own `SharedPtr<T>`: a `dynamic_shared_memory::<u32>()`
+//! view is another PTX symbol, which LLVM takes for memory the stores cannot
+//! touch, and it hoisted the load out of the loop.
 //!
 //! **Launch**: a 1-D grid of 1-D blocks whose size is a multiple of 32 (at
 //! most 1024); [`bank_shared_bytes`] of dynamic shared memory. Thread 0 of
