@@ -1,7 +1,8 @@
 use std::ffi::c_void;
 
-use kernels_gpu::device::{CONSTANT_SYMBOL, CONSTANT_WORDS, Dim3, GlobalMutPtr, GlobalPtr, WARP_SIZE};
+use kernels_gpu::device::{CONSTANT_SYMBOL, CONSTANT_WORDS, GlobalMutPtr, GlobalPtr, WARP_SIZE};
 
+use super::block_grid::block_grid;
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, Gpu, Implementation, LaunchShape, Module};
 
@@ -82,15 +83,7 @@ pub fn constant_chase_shape(
     cycles_len: usize,
     sums_len: usize,
 ) -> Result<LaunchShape> {
-    if block_threads == 0 || block_threads > 1024 || !block_threads.is_multiple_of(WARP_SIZE) {
-        return Err(invalid(
-            space,
-            format!("{block_threads} threads a block is not a multiple of 32 from 32 to 1024"),
-        ));
-    }
-    if blocks == 0 || blocks > i32::MAX as u32 {
-        return Err(invalid(space, format!("{blocks} blocks")));
-    }
+    let shape = block_grid(space.kernel(), (block_threads, blocks), 1024, true)?;
     if !(1..=WARP_SIZE).contains(&distinct) {
         return Err(invalid(
             space,
@@ -113,12 +106,11 @@ pub fn constant_chase_shape(
         ));
     }
     Ok(LaunchShape {
-        grid: Dim3::x(blocks),
-        block: Dim3::x(block_threads),
         shared_bytes: match space {
             ConstantSpace::Shared => (table_words * 4) as u32,
             _ => 0,
         },
+        ..shape
     })
 }
 

@@ -3,6 +3,7 @@ use std::ffi::c_void;
 use kernels_gpu::device::{Dim3, GlobalMutPtr, GlobalPtr};
 use kernels_gpu::latency::LATENCY_OUT_WORDS;
 
+use super::block_grid::block_grid;
 use super::{PointerRing, SlotRing};
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, Gpu, Implementation, LaunchShape};
@@ -87,9 +88,7 @@ pub fn shared_pointer_chase_shape(
         reason,
     };
     check_out("shared_pointer_chase", out_len)?;
-    if block_threads == 0 || block_threads > 1024 {
-        return Err(invalid(format!("{block_threads} threads a block: 1 to 1024")));
-    }
+    let shape = block_grid("shared_pointer_chase", (block_threads, 1), 1024, false)?;
     let bytes = slots.saturating_mul(4);
     if slots == 0 || bytes > max_shared_bytes {
         return Err(invalid(format!(
@@ -100,9 +99,8 @@ pub fn shared_pointer_chase_shape(
         return Err(invalid(format!("start slot {start} of a {slots}-slot ring")));
     }
     Ok(LaunchShape {
-        grid: Dim3::x(1),
-        block: Dim3::x(block_threads),
         shared_bytes: bytes as u32,
+        ..shape
     })
 }
 

@@ -1,8 +1,9 @@
 use std::ffi::c_void;
 
-use kernels_gpu::device::{Dim3, GlobalMutPtr};
+use kernels_gpu::device::GlobalMutPtr;
 use kernels_gpu::launch_bounds::LAUNCH_BOUND_FOR_SPILLS;
 
+use super::block_grid::block_grid;
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, Gpu, Implementation, LaunchShape};
 
@@ -51,15 +52,12 @@ pub fn local_array_shape(
         kernel: kernel.kernel(),
         reason,
     };
-    if block_threads == 0 || block_threads > kernel.max_block_threads() {
-        return Err(invalid(format!(
-            "{block_threads} threads a block: 1 to {}",
-            kernel.max_block_threads()
-        )));
-    }
-    if blocks == 0 || blocks > i32::MAX as u32 {
-        return Err(invalid(format!("{blocks} blocks")));
-    }
+    let shape = block_grid(
+        kernel.kernel(),
+        (block_threads, blocks),
+        kernel.max_block_threads(),
+        false,
+    )?;
     if shift != 0 && kernel != LocalArrayKernel::DynamicIndex {
         return Err(invalid(format!("shift {shift}: only the dynamic-index kernel has one")));
     }
@@ -67,11 +65,7 @@ pub fn local_array_shape(
     if (out_len as u64) < threads {
         return Err(invalid(format!("{threads} threads write past {out_len} output words")));
     }
-    Ok(LaunchShape {
-        grid: Dim3::x(blocks),
-        block: Dim3::x(block_threads),
-        shared_bytes: 0,
-    })
+    Ok(shape)
 }
 
 /// Launches a local-array kernel: thread `t` of the grid writes

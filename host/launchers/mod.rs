@@ -4,6 +4,7 @@
 //!
 //! The shape checks are pure functions (`*_shape`) so they are tested without a GPU.
 
+mod block_grid;
 mod constant_memory;
 mod diagnostics;
 mod gemm;

@@ -1,8 +1,9 @@
 use std::ffi::c_void;
 
-use kernels_gpu::device::{Dim3, GlobalMutPtr, GlobalPtr};
+use kernels_gpu::device::{GlobalMutPtr, GlobalPtr};
 
 use super::SlotRing;
+use super::block_grid::block_grid;
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, Gpu, Implementation, LaunchShape};
 
@@ -10,22 +11,9 @@ use crate::gpu::{DeviceBuffer, Gpu, Implementation, LaunchShape};
 /// `shared_bytes` of dynamic shared memory: the occupancy kernels' grid,
 /// one item per thread, the tail guarded inside.
 fn one_item_per_thread(kernel: &'static str, items: u64, block_threads: u32, shared_bytes: u32) -> Result<LaunchShape> {
-    let invalid = |reason: String| Error::InvalidLaunch { kernel, reason };
-    if block_threads == 0 || block_threads > 1024 {
-        return Err(invalid(format!("{block_threads} threads a block: 1 to 1024")));
-    }
-    let blocks = items.div_ceil(block_threads as u64);
-    if items == 0 || blocks > i32::MAX as u64 {
-        return Err(invalid(format!(
-            "{items} items in blocks of {block_threads}: 1 to {} blocks",
-            i32::MAX
-        )));
-    }
-    Ok(LaunchShape {
-        grid: Dim3::x(blocks as u32),
-        block: Dim3::x(block_threads),
-        shared_bytes,
-    })
+    let blocks = items.div_ceil(block_threads.max(1) as u64).min(u32::MAX as u64) as u32;
+    let shape = block_grid(kernel, (block_threads, blocks), 1024, false)?;
+    Ok(LaunchShape { shared_bytes, ..shape })
 }
 
 /// Checks an `occupancy_copy` launch of `n` floats (one a thread, any block

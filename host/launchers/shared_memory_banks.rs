@@ -1,8 +1,9 @@
 use std::ffi::c_void;
 
-use kernels_gpu::device::{Dim3, GlobalMutPtr, WARP_SIZE};
+use kernels_gpu::device::GlobalMutPtr;
 use kernels_gpu::shared_memory_banks::bank_shared_bytes;
 
+use super::block_grid::block_grid;
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, Gpu, Implementation, LaunchShape};
 
@@ -82,13 +83,6 @@ impl BankKernel {
     }
 }
 
-fn invalid(reason: String) -> Error {
-    Error::InvalidLaunch {
-        kernel: "bank kernel",
-        reason,
-    }
-}
-
 /// Checks a bank-kernel launch: `blocks` blocks of `block_threads` threads
 /// (a multiple of 32, at most 1024, so every warp has all 32 lanes), a
 /// stride (pitch) the table has room for, a cycle count per block and the
@@ -101,33 +95,26 @@ pub fn bank_kernel_shape(
     cycles_len: usize,
     checksums_len: usize,
 ) -> Result<LaunchShape> {
-    if block_threads == 0 || block_threads > 1024 || !block_threads.is_multiple_of(WARP_SIZE) {
-        return Err(invalid(format!(
-            "{}: {block_threads} threads a block is not a multiple of 32 from 32 to 1024",
-            kernel.kernel()
-        )));
-    }
-    if blocks == 0 || blocks > i32::MAX as u32 {
-        return Err(invalid(format!("{}: {blocks} blocks", kernel.kernel())));
-    }
+    let invalid = |reason: String| Error::InvalidLaunch {
+        kernel: kernel.kernel(),
+        reason,
+    };
+    let shape = block_grid(kernel.kernel(), (block_threads, blocks), 1024, true)?;
     if stride > kernel.max_stride() {
         return Err(invalid(format!(
-            "{}: stride {stride} is past the table (at most {})",
-            kernel.kernel(),
+            "stride {stride} is past the table (at most {})",
             kernel.max_stride()
         )));
     }
     let checksums = kernel.checksums(block_threads, blocks);
     if (cycles_len as u64) < blocks as u64 || (checksums_len as u64) < checksums {
         return Err(invalid(format!(
-            "{}: {blocks} blocks need {blocks} cycle words and {checksums} checksums; the buffers hold {cycles_len} and {checksums_len}",
-            kernel.kernel()
+            "{blocks} blocks need {blocks} cycle words and {checksums} checksums; the buffers hold {cycles_len} and {checksums_len}"
         )));
     }
     Ok(LaunchShape {
-        grid: Dim3::x(blocks),
-        block: Dim3::x(block_threads),
         shared_bytes: bank_shared_bytes(kernel.access().bytes() as usize) as u32,
+        ..shape
     })
 }
 

@@ -27,8 +27,8 @@ pub const CONSTANT_SYMBOL: &str = "ptxsuite_constant_words";
 core::arch::global_asm!(".visible .const .align 4 .b32 ptxsuite_constant_words[1024];");
 
 /// Word `index` of the constant array (`ld.const.u32`): a read through the
-/// SM's constant cache. A warp's read is served at once when all its lanes
-/// read one address, and replayed once per further distinct address.
+/// SM's constant cache (the guides: as fast as a register when a warp's lanes
+/// all read one address, serialised over the distinct addresses otherwise).
 ///
 /// # Safety
 /// `index < CONSTANT_WORDS`.
