@@ -33,16 +33,6 @@ fn implementations(gpu: &Gpu) -> Vec<Implementation> {
     implementations
 }
 
-const BANK_KERNELS: [BankKernel; 7] = [
-    BankKernel::StridedRead(BankAccess::Bytes4),
-    BankKernel::StridedRead(BankAccess::Bytes8),
-    BankKernel::StridedRead(BankAccess::Bytes16),
-    BankKernel::StridedWrite(BankAccess::Bytes4),
-    BankKernel::StridedWrite(BankAccess::Bytes8),
-    BankKernel::StridedWrite(BankAccess::Bytes16),
-    BankKernel::TileColumnRead,
-];
-
 #[test]
 fn gpu_bank_kernels_match_reference() {
     let Some(gpu) = gpu_or_skip("gpu_bank_kernels_match_reference") else {
@@ -52,7 +42,7 @@ fn gpu_bank_kernels_match_reference() {
     let mut cycles = DeviceBuffer::<u64>::uninit(&gpu, blocks as usize).unwrap();
     let mut checksums = DeviceBuffer::<u32>::uninit(&gpu, (block_threads * blocks) as usize).unwrap();
     for imp in implementations(&gpu) {
-        for kernel in BANK_KERNELS {
+        for kernel in BankKernel::ALL {
             let words = kernel.access().bytes() / 4;
             for stride in [0, 1, 2, 7, 32, kernel.max_stride()] {
                 checksums.fill(0).unwrap();

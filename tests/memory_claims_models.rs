@@ -216,19 +216,9 @@ fn one_noisy_point_does_not_split_a_plateau_and_order_does_not_matter() {
     assert!(latency_plateaus(&[], 0.1, 2).is_empty());
 }
 
-const BANK_KERNELS: [BankKernel; 7] = [
-    BankKernel::StridedRead(BankAccess::Bytes4),
-    BankKernel::StridedRead(BankAccess::Bytes8),
-    BankKernel::StridedRead(BankAccess::Bytes16),
-    BankKernel::StridedWrite(BankAccess::Bytes4),
-    BankKernel::StridedWrite(BankAccess::Bytes8),
-    BankKernel::StridedWrite(BankAccess::Bytes16),
-    BankKernel::TileColumnRead,
-];
-
 #[test]
 fn bank_kernel_shapes_keep_every_access_inside_the_table() {
-    for kernel in BANK_KERNELS {
+    for kernel in BankKernel::ALL {
         let checksums = kernel.checksums(256, 4) as usize;
         let shape = bank_kernel_shape(kernel, kernel.max_stride(), 256, 4, 4, checksums).unwrap();
         assert_eq!(shape.shared_bytes as u64, 2049 * kernel.access().bytes());

@@ -50,25 +50,10 @@ fn ptx_has_every_kernel_entry_point() {
         "hgemm_f16_storage_whole_tiles",
         "fma_chain",
         "spin_wait",
-        "bank_read_b32",
-        "bank_read_b64",
-        "bank_read_b128",
-        "bank_write_b32",
-        "bank_write_b64",
-        "bank_write_b128",
-        "bank_tile_column_read",
-        "constant_chase",
-        "constant_chase_global_nc",
-        "constant_chase_shared",
-        "local_array_registers",
-        "local_array_dynamic",
-        "local_array_spilled",
-        "pointer_chase",
-        "shared_pointer_chase",
-        "fma_latency",
-        "occupancy_copy",
-        "occupancy_chase",
-    ] {
+    ]
+    .into_iter()
+    .chain(MEMORY_CLAIMS_ENTRIES)
+    {
         assert!(entries.iter().any(|e| e == name), "{name} missing from {entries:?}");
     }
 }
@@ -476,7 +461,7 @@ fn constant_chase_reads_the_declared_constant_array() {
     assert!(entry_body("constant_chase_shared").contains("ld.shared"));
 }
 
-/// The entries of the memory-claims families (their twins are checked below).
+/// The entries of the memory-claims families (their twins are checked below too).
 const MEMORY_CLAIMS_ENTRIES: [&str; 18] = [
     "bank_read_b32",
     "bank_read_b64",

@@ -45,6 +45,16 @@ pub enum BankKernel {
 }
 
 impl BankKernel {
+    pub const ALL: [Self; 7] = [
+        Self::StridedRead(BankAccess::Bytes4),
+        Self::StridedRead(BankAccess::Bytes8),
+        Self::StridedRead(BankAccess::Bytes16),
+        Self::StridedWrite(BankAccess::Bytes4),
+        Self::StridedWrite(BankAccess::Bytes8),
+        Self::StridedWrite(BankAccess::Bytes16),
+        Self::TileColumnRead,
+    ];
+
     pub fn kernel(self) -> &'static str {
         use BankAccess::*;
         match self {
