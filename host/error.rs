@@ -29,6 +29,9 @@ pub enum Error {
     /// A kernel name that the module does not export.
     #[error("the PTX module has no kernel named {0:?}")]
     MissingKernel(String),
+    /// A variable name that the module does not define (`cuModuleGetGlobal`).
+    #[error("the PTX module has no variable named {0:?}")]
+    MissingSymbol(String),
     /// A launch that would leave its buffers, or an invalid launch shape.
     #[error("refusing to launch {kernel}: {reason}")]
     InvalidLaunch { kernel: &'static str, reason: String },

@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use kernels_gpu::launch_bounds::LAUNCH_BOUNDS;
+use kernels_gpu::device::{CONSTANT_SYMBOL, CONSTANT_WORDS};
+use kernels_gpu::launch_bounds::{LAUNCH_BOUND_FOR_SPILLS, LAUNCH_BOUNDS};
 use ptxsuite::ptx::{self, KERNELS_PTX, PTX_ARCH};
 
 #[test]
@@ -51,7 +52,10 @@ fn ptx_has_every_kernel_entry_point() {
         "spin_wait",
         "particle_fountain",
         "particle_swarm",
-    ] {
+    ]
+    .into_iter()
+    .chain(MEMORY_CLAIMS_ENTRIES)
+    {
         assert!(entries.iter().any(|e| e == name), "{name} missing from {entries:?}");
     }
 }
@@ -291,4 +295,228 @@ fn one_thread_per_row_matvec_loops_load_a_whole_chunk_before_its_fmas() {
             "{name}: a load comes after the first FMA\n{chunk_loop}"
         );
     }
+}
+
+/// The loops of `name`'s PTX: from each label LLVM marks as a loop header to
+/// the branch back to it, inclusive.
+fn loop_blocks(name: &str) -> Vec<String> {
+    let lines: Vec<&str> = entry_body(name).lines().collect();
+    let mut loops = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Some(label) = line.strip_prefix("$L__").and_then(|l| l.split(':').next()) else {
+            continue;
+        };
+        let header = line.contains("Loop Header")
+            || lines
+                .get(i + 1)
+                .is_some_and(|l| l.trim_start().starts_with("//") && l.contains("Loop Header"));
+        let back_edge = format!("bra \t$L__{label};");
+        if let Some(end) = header
+            .then(|| lines[i..].iter().position(|l| l.ends_with(&back_edge)))
+            .flatten()
+        {
+            loops.push(lines[i..=i + end].join("\n"));
+        }
+    }
+    loops
+}
+
+/// The instructions (not labels, comments or asm markers) of a PTX fragment, trimmed.
+fn instructions(block: &str) -> Vec<&str> {
+    block
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("//") && !l.starts_with('$') && !l.starts_with('.'))
+        .collect()
+}
+
+#[test]
+fn bank_kernels_keep_a_rounds_32_shared_accesses_at_the_access_width() {
+    // One round = 32 accesses from one base, each one instruction of the kernel's width:
+    // the compiler must neither merge nor drop them (the conflict counts rest on it).
+    for (name, access) in [
+        ("bank_read_b32", "ld.shared.b32"),
+        ("bank_read_b64", "ld.shared.b64"),
+        ("bank_read_b128", "ld.shared.v4.b32"),
+        ("bank_tile_column_read", "ld.shared.b32"),
+        ("bank_write_b32", "st.shared.b32"),
+        ("bank_write_b64", "st.shared.b64"),
+        ("bank_write_b128", "st.shared.v4.b32"),
+    ] {
+        let rounds: Vec<String> = loop_blocks(name)
+            .into_iter()
+            .filter(|block| block.matches(access).count() == 32)
+            .collect();
+        assert_eq!(rounds.len(), 1, "{name}: one loop body with 32 {access}");
+        let other_shared = instructions(&rounds[0])
+            .into_iter()
+            .filter(|l| l.contains(".shared") && !l.starts_with(access))
+            .count();
+        let expected_other = usize::from(name.starts_with("bank_write")); // the salt load
+        assert_eq!(
+            other_shared, expected_other,
+            "{name}: other shared accesses in the round\n{}",
+            rounds[0]
+        );
+    }
+}
+
+#[test]
+fn local_memory_appears_only_where_the_kernel_means_it() {
+    let dynamic = entry_body("local_array_dynamic");
+    assert!(
+        dynamic.contains("ld.local") && dynamic.contains("st.local"),
+        "the run-time index must keep the array in local memory"
+    );
+    for name in ["local_array_registers", "local_array_spilled"] {
+        assert!(
+            !entry_body(name).contains(".local"),
+            "{name}: compile-time indices put the array in registers"
+        );
+    }
+}
+
+#[test]
+fn local_array_spilled_spills_under_its_launch_bound_on_every_listed_architecture() {
+    let Some(ptxas) = ptxas_or_skip() else {
+        return;
+    };
+    let name = LAUNCH_BOUND_FOR_SPILLS.entry;
+    for &(major, minor) in LAUNCH_BOUND_FOR_SPILLS.architectures {
+        let arch = format!("sm_{major}{minor}");
+        let log = assemble(&ptxas, &ptx::with_launch_bounds(KERNELS_PTX, (major, minor)), &arch);
+        let (_, stores, loads) = spills(&log).into_iter().find(|(f, _, _)| f == name).expect("reported");
+        assert!(
+            stores > 0 && loads > 0,
+            "{name} does not spill on {arch} under its bound: {stores} B / {loads} B"
+        );
+    }
+}
+
+/// `(destination, address)` of every `op` load in `block`, in order (`op [address]` forms only).
+fn loads<'a>(block: &'a str, op: &str) -> Vec<(&'a str, &'a str)> {
+    instructions(block)
+        .into_iter()
+        .filter_map(|line| line.strip_prefix(op))
+        .filter_map(|rest| {
+            let (destination, address) = rest.split_once(',')?;
+            let address = address.trim().strip_prefix('[')?.split(']').next()?;
+            Some((destination.trim(), address.trim()))
+        })
+        .collect()
+}
+
+#[test]
+fn pointer_chase_steps_are_single_dependent_global_loads() {
+    // Each step: one ld.global.u64 whose address is the previous load's result, nothing between.
+    let blocks: Vec<String> = loop_blocks("pointer_chase")
+        .into_iter()
+        .filter(|b| b.contains("ld.global.u64"))
+        .collect();
+    assert!(!blocks.is_empty());
+    for block in &blocks {
+        let chain = loads(block, "ld.global.u64");
+        for pair in chain.windows(2) {
+            assert_eq!(pair[1].1, pair[0].0, "a load not fed by the one before:\n{block}");
+        }
+        let others: Vec<&str> = instructions(block)
+            .into_iter()
+            .filter(|l| !l.starts_with("ld.global.u64"))
+            .collect();
+        assert!(
+            others.iter().all(|l| l.starts_with("add.s32")
+                || l.starts_with("setp")
+                || l.starts_with("@")
+                || l.starts_with("mov.b64")
+                || l.starts_with("mov.b32")),
+            "the chase loop does more than load and count: {others:?}"
+        );
+    }
+}
+
+#[test]
+fn fma_latency_is_a_chain_of_64_dependent_fmas() {
+    let block = loop_blocks("fma_latency")
+        .into_iter()
+        .find(|b| b.contains("fma.rn.f32"))
+        .expect("an FMA loop");
+    let fmas: Vec<(&str, &str)> = instructions(&block)
+        .into_iter()
+        .filter_map(|l| l.strip_prefix("fma.rn.f32"))
+        .filter_map(|rest| {
+            let mut operands = rest.split(',').map(str::trim);
+            Some((operands.next()?, operands.next()?))
+        })
+        .collect();
+    assert_eq!(fmas.len(), 64, "FMA_LATENCY_UNROLL FMAs a trip");
+    for pair in fmas.windows(2) {
+        assert_eq!(pair[1].1, pair[0].0, "an FMA not fed by the one before:\n{block}");
+    }
+}
+
+#[test]
+fn constant_chase_reads_the_declared_constant_array() {
+    let declaration = format!(".visible .const .align 4 .b32 {CONSTANT_SYMBOL}[{CONSTANT_WORDS}];");
+    assert!(KERNELS_PTX.contains(&declaration), "the PTX lacks {declaration}");
+    assert!(entry_body("constant_chase").contains("ld.const.u32"));
+    assert!(entry_body("constant_chase_global_nc").contains("ld.global.nc.u32"));
+    assert!(entry_body("constant_chase_shared").contains("ld.shared"));
+}
+
+/// The entries of the memory-claims families (their twins are checked below too).
+const MEMORY_CLAIMS_ENTRIES: [&str; 18] = [
+    "bank_read_b32",
+    "bank_read_b64",
+    "bank_read_b128",
+    "bank_write_b32",
+    "bank_write_b64",
+    "bank_write_b128",
+    "bank_tile_column_read",
+    "constant_chase",
+    "constant_chase_global_nc",
+    "constant_chase_shared",
+    "local_array_registers",
+    "local_array_dynamic",
+    "local_array_spilled",
+    "pointer_chase",
+    "shared_pointer_chase",
+    "fma_latency",
+    "occupancy_copy",
+    "occupancy_chase",
+];
+
+#[test]
+fn cuda_c_twins_of_the_memory_claims_kernels_compile_and_assemble() {
+    // Needs NVRTC (libnvrtc on the library path); skipped without it, as the GPU tests are.
+    let twins = match ptxsuite::testbed::compile_twins() {
+        Ok(ptx) => ptx,
+        Err(why) => {
+            let _ = writeln!(std::io::stderr(), "SKIPPED: CUDA C twins not compiled here: {why}");
+            return;
+        }
+    };
+    let entries = ptx::entry_points(&twins);
+    for name in MEMORY_CLAIMS_ENTRIES {
+        assert!(entries.iter().any(|e| e == name), "no CUDA C twin of {name}");
+    }
+    let constant = format!(".const .align 4 .b8 {CONSTANT_SYMBOL}[{}];", CONSTANT_WORDS * 4);
+    assert!(twins.contains(&constant), "the twins lack {constant}");
+    let Some(ptxas) = ptxas_or_skip() else {
+        return;
+    };
+    let log = assemble(&ptxas, &ptx::with_launch_bounds(&twins, (9, 0)), "sm_90");
+    let report = spills(&log);
+    for (function, stores, loads) in &report {
+        if MEMORY_CLAIMS_ENTRIES.contains(&function.as_str()) && function != LAUNCH_BOUND_FOR_SPILLS.entry {
+            assert_eq!((*stores, *loads), (0, 0), "twin {function} spills on sm_90");
+        }
+    }
+    let (_, stores, _) = report
+        .iter()
+        .find(|(f, _, _)| f == LAUNCH_BOUND_FOR_SPILLS.entry)
+        .expect("reported");
+    assert!(
+        *stores > 0,
+        "the twin of local_array_spilled does not spill under its bound"
+    );
 }

@@ -22,6 +22,6 @@ pub use device_info::{DeviceInfo, format_uuid, uuid_bytes};
 pub use event_timer::EventTimer;
 pub use graphics_resource::{GraphicsResource, MappedGraphicsResource};
 pub use host_buffer::{HostMemoryKind, PinnedBuffer};
-pub use module::{Kernel, KernelResources, LaunchShape, Module};
+pub use module::{Kernel, KernelResources, LaunchShape, Module, ModuleGlobal};
 pub use texture_object::TextureObject;
 pub use watchdog::{DEFAULT_KERNEL_TIMEOUT, Watchdog};

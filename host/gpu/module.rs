@@ -1,4 +1,5 @@
 use std::ffi::{CString, c_void};
+use std::marker::PhantomData;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -6,7 +7,7 @@ use cudarc::driver::{CudaContext, CudaStream, result, sys};
 use kernels_gpu::device::Dim3;
 use serde::{Deserialize, Serialize};
 
-use super::{Gpu, Watchdog};
+use super::{DeviceBuffer, DeviceCopy, Gpu, Watchdog};
 use crate::error::{DriverResultExt, Error, Result};
 use crate::ptx;
 
@@ -165,6 +166,68 @@ impl Module {
     /// What the JIT compiler printed (ptxas's `-v` style resource lines).
     pub fn jit_info_log(&self) -> &str {
         &self.jit_info_log
+    }
+
+    /// The module's `.global` or `.const` variable `name` (a `__device__` or
+    /// `__constant__` variable in CUDA C): its device address and size, from
+    /// `cuModuleGetGlobal`. The variable lives as long as the module.
+    pub fn global_symbol(&self, name: &str) -> Result<ModuleGlobal<'_>> {
+        let c_name = CString::new(name).map_err(|_| Error::MissingSymbol(name.to_string()))?;
+        self.ctx.bind_to_thread().during("cuCtxSetCurrent")?;
+        let (mut ptr, mut bytes) = (0, 0);
+        // SAFETY: self.module is a live module of the bound context; the out-pointers are valid.
+        unsafe { sys::cuModuleGetGlobal_v2(&mut ptr, &mut bytes, self.module, c_name.as_ptr()) }
+            .result()
+            .map_err(|source| match source.0 {
+                sys::CUresult::CUDA_ERROR_NOT_FOUND => Error::MissingSymbol(name.to_string()),
+                _ => Error::Driver {
+                    call: "cuModuleGetGlobal",
+                    source,
+                },
+            })?;
+        Ok(ModuleGlobal {
+            ptr,
+            bytes,
+            _module: PhantomData,
+        })
+    }
+}
+
+/// A variable of a loaded module (`.global` or `.const` state space), borrowed
+/// from the [`Module`] so it cannot outlive it.
+pub struct ModuleGlobal<'m> {
+    ptr: sys::CUdeviceptr,
+    bytes: usize,
+    _module: PhantomData<&'m Module>,
+}
+
+impl ModuleGlobal<'_> {
+    /// Its device address (a `__constant__` variable's address in the constant window).
+    pub fn device_ptr(&self) -> sys::CUdeviceptr {
+        self.ptr
+    }
+
+    /// Its size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    /// Enqueues a copy of all of `src` into the variable's first bytes on
+    /// `stream` (`cuMemcpyDtoDAsync`: how `cudaMemcpyToSymbol` fills a
+    /// `__constant__` array), so kernels queued after it on `stream` read it.
+    pub fn copy_from_device_async<T: DeviceCopy>(&self, src: &DeviceBuffer<T>, stream: &CudaStream) -> Result<()> {
+        if src.bytes() > self.bytes {
+            return Err(Error::InvalidInput(format!(
+                "copy of {} bytes into a module variable of {} bytes",
+                src.bytes(),
+                self.bytes
+            )));
+        }
+        // SAFETY: the source is a live allocation of src.bytes() bytes, the destination a live
+        // module variable of at least that many; the copy is ordered on `stream`.
+        unsafe { sys::cuMemcpyDtoDAsync_v2(self.ptr, src.device_ptr(), src.bytes(), stream.cu_stream()) }
+            .result()
+            .during("cuMemcpyDtoDAsync")
     }
 }
 

@@ -6,17 +6,26 @@
 //!
 //! The shape checks are pure functions (`*_shape`) so they are tested without a GPU.
 
+mod block_grid;
+mod constant_memory;
 mod cublas;
 mod diagnostics;
 mod global_memory;
 mod guide_multiply;
+mod latency;
+mod local_memory;
 mod matrix_vector;
 mod nominal_shape;
+mod occupancy;
 mod opencl_nd_range;
 mod particles;
+mod pointer_ring;
 mod sgemm;
+mod shared_memory_banks;
+mod slot_ring;
 mod streams;
 
+pub use constant_memory::{ChaseTable, ConstantSpace, constant_chase, constant_chase_shape};
 pub use cublas::{cublas_gemm_f16_storage, cublas_sgemm, cublas_sgemm_aat, cublas_sgemv};
 pub use diagnostics::spin_wait;
 pub use global_memory::{
@@ -25,16 +34,24 @@ pub use global_memory::{
     vector_copy, vector_copy_global,
 };
 pub use guide_multiply::{GuideMultiply, guide_multiply, guide_multiply_shape};
+pub use latency::{fma_latency, pointer_chase, pointer_chase_from, shared_pointer_chase, shared_pointer_chase_shape};
+pub use local_memory::{LocalArrayKernel, local_array, local_array_shape};
 pub use matrix_vector::{
     CudaMatVecRunner, MATVEC_BLOCK_THREADS, MatVecEntry, MatVecRunner, MatVecVersion, check_matvec_buffers, matvec,
     matvec_runners, matvec_shape,
 };
 pub use nominal_shape::nominal_shape;
+pub use occupancy::{
+    occupancy_chase, occupancy_chase_shape, occupancy_copy, occupancy_copy_shape, shared_bytes_for_resident_blocks,
+};
 pub use particles::{particle_shape, particle_step, particle_step_global};
+pub use pointer_ring::{PointerRing, pointer_ring_words};
 pub use sgemm::{
     CudaGemmRunner, GemmEntry, GemmOp, GemmRunner, SgemmKernel, check_gemm_buffers, gemm_flops, gemm_runners,
     hgemm_f16_storage, hgemm_f16_storage_shape, sgemm, sgemm_shape, whole_register_blocked_tiles,
 };
+pub use shared_memory_banks::{BankAccess, BankKernel, bank_kernel, bank_kernel_shape};
+pub use slot_ring::{SlotRing, check_slot_links};
 pub use streams::fma_chain;
 
 /// The OpenCL C twins' launchers, by family (the same shape checks as the CUDA launchers).

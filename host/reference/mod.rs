@@ -1,17 +1,36 @@
 //! CPU reference implementations: what each kernel must produce, written as
 //! plain loops or slice copies over the thread index, independent of the
-//! device layer; and the one tolerance rule for products.
+//! device layer; the one tolerance rule for products; and the pure models
+//! the memory experiments compare with (bank-conflict degree, latency
+//! working sets and levels).
 
+mod bank_conflict_degree;
+mod constant_memory;
 mod dot_error_bound;
+mod fma_latency;
 mod global_memory;
+mod latency_curve;
+mod local_memory;
 mod matrix_multiply;
 mod matrix_vector;
 mod particles;
+mod pointer_chase;
+mod shared_memory_banks;
 mod streams;
 
+pub use bank_conflict_degree::{conflict_degree, strided_lane_addresses};
+pub use constant_memory::{constant_chase_links, constant_chase_sum};
 pub use dot_error_bound::dot_error_bound;
+pub use fma_latency::fma_latency;
 pub use global_memory::{copy_prefix, offset_copy, shift_copy, stride_copy, texture_shift_copy};
+pub use latency_curve::{
+    LATENCY_MAX_WORKING_SET, LATENCY_MIN_WORKING_SET, LatencyPlateau, MemoryLevel, latency_levels, latency_plateaus,
+    latency_working_sets,
+};
+pub use local_memory::local_array;
 pub use matrix_multiply::{matmul, matmul_aat, matmul_element, matmul_mismatch};
 pub use matrix_vector::{matvec, matvec_mismatch};
 pub use particles::{fountain_step, particle_step, run_particle_steps, simulate_particles, swarm_step};
+pub use pointer_chase::{chase_successors, follow_successors};
+pub use shared_memory_banks::{bank_read_checksum, bank_write_checksum};
 pub use streams::fma_chain;

@@ -16,7 +16,17 @@ pub const CUDA_C_SOURCE: &str = concat!(
     "\n",
     include_str!("../cuda_c/sgemm.cu"),
     "\n",
-    include_str!("../cuda_c/particles.cu")
+    include_str!("../cuda_c/particles.cu"),
+    "\n",
+    include_str!("../cuda_c/shared_memory_banks.cu"),
+    "\n",
+    include_str!("../cuda_c/constant_memory.cu"),
+    "\n",
+    include_str!("../cuda_c/local_memory.cu"),
+    "\n",
+    include_str!("../cuda_c/latency.cu"),
+    "\n",
+    include_str!("../cuda_c/occupancy.cu")
 );
 
 /// Compiles the twins to PTX for the same virtual architecture as the Rust

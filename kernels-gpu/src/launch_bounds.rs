@@ -64,4 +64,21 @@ pub const LAUNCH_BOUNDS: &[LaunchBound] = &[
         architectures: &[(9, 0)],
         max_spill_bytes: 64,
     },
+    LAUNCH_BOUND_FOR_SPILLS,
 ];
+
+/// The bound that makes `local_array_spilled` spill (the guides' §3.2.3 /
+/// §4.4: too few registers a thread send variables to local memory): 1024
+/// threads a block and one block per SM leave 64 registers a thread, fewer
+/// than the 64-word array and its loop need (unbounded: about 75). On every
+/// architecture, since spilling is the point. ptxas (the `nvidia-cuda-nvcc`
+/// wheel) spills 52–68 bytes and reloads 28–36 from sm_75 to sm_120;
+/// `tests/ptx_checks.rs` holds it to spilling something, and to no more than
+/// `max_spill_bytes`.
+pub const LAUNCH_BOUND_FOR_SPILLS: LaunchBound = LaunchBound {
+    entry: "local_array_spilled",
+    max_threads: 1024,
+    min_blocks_per_sm: 1,
+    architectures: &[(7, 5), (8, 0), (8, 6), (8, 9), (9, 0), (10, 0), (12, 0)],
+    max_spill_bytes: 128,
+};

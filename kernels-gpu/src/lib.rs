@@ -29,14 +29,19 @@
 #[macro_use]
 mod kernel_macro;
 
+pub mod constant_memory;
 pub mod device;
 pub mod diagnostics;
 pub mod global_memory;
 pub mod guide_multiply;
+pub mod latency;
 pub mod launch_bounds;
+pub mod local_memory;
 pub mod matrix_vector;
+pub mod occupancy;
 pub mod particles;
 pub mod sgemm;
+pub mod shared_memory_banks;
 pub mod streams;
 
 #[cfg(not(target_arch = "nvptx64"))]

@@ -85,6 +85,73 @@ impl<T: Copy> GlobalPtr<T> {
     }
 }
 
+impl GlobalPtr<u32> {
+    /// Reads element `index` through the read-only data cache
+    /// (`ld.global.nc.u32`, CUDA C's `__ldg`): for data that no thread writes
+    /// during the launch.
+    ///
+    /// # Safety
+    /// `index` must lie inside the buffer, and nothing may write the buffer
+    /// while the kernel runs (the non-coherent path would not see it).
+    #[inline(always)]
+    #[track_caller]
+    pub unsafe fn load_read_only(self, index: isize) -> u32 {
+        #[cfg(target_arch = "nvptx64")]
+        {
+            let value: u32;
+            // SAFETY: the caller guarantees `index` is inside a buffer that stays unwritten during the launch.
+            unsafe {
+                core::arch::asm!(
+                    "{{ .reg .u64 %address; cvta.to.global.u64 %address, {pointer}; ld.global.nc.u32 {value}, [%address]; }}",
+                    pointer = in(reg64) self.ptr.offset(index),
+                    value = out(reg32) value,
+                    options(pure, readonly, nostack),
+                );
+            }
+            value
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            crate::emulator::thread_context::global_load(self.ptr, index)
+        }
+    }
+}
+
+impl GlobalPtr<u64> {
+    /// Reads the `u64` this pointer points at with an explicit
+    /// `ld.global.u64`. [`load`](Self::load) is one as well when the pointer
+    /// comes from a kernel parameter (LLVM infers the state space), but a
+    /// pointer read from memory, like a pointer chase's next link, would get a
+    /// generic `ld` (SASS `LD`, which first resolves the state space) instead
+    /// of `LDG`.
+    ///
+    /// # Safety
+    /// The pointer must point at a readable, 8-byte-aligned `u64` in memory
+    /// the GPU addresses as global (device memory, a peer's, mapped host memory).
+    #[inline(always)]
+    #[track_caller]
+    pub unsafe fn load_global(self) -> u64 {
+        #[cfg(target_arch = "nvptx64")]
+        {
+            let value: u64;
+            // SAFETY: the caller guarantees a readable u64 in the global window.
+            unsafe {
+                core::arch::asm!(
+                    "ld.global.u64 {value}, [{pointer}];",
+                    pointer = in(reg64) self.ptr,
+                    value = out(reg64) value,
+                    options(readonly, nostack),
+                );
+            }
+            value
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            crate::emulator::thread_context::global_load(self.ptr, 0)
+        }
+    }
+}
+
 impl<T: Copy> GlobalMutPtr<T> {
     /// Wraps a raw address (a device pointer, or a host address registered with the emulator).
     pub const fn from_raw(ptr: *mut T) -> Self {

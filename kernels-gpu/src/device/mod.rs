@@ -6,6 +6,8 @@
 //! every memory access. Kernels written only against this module therefore
 //! run unchanged in both places.
 
+mod clock;
+mod constant_memory;
 mod dim3;
 mod fast_trig;
 mod global_ptr;
@@ -19,6 +21,8 @@ mod timer;
 mod vector;
 mod warp;
 
+pub use clock::clock64;
+pub use constant_memory::{CONSTANT_SYMBOL, CONSTANT_WORDS, constant_word};
 pub use dim3::Dim3;
 pub use fast_trig::{FAST_COS_MAX_ABS_ERROR, FAST_SIN_MAX_ABS_ERROR, cos_approx, sin_approx};
 pub use global_ptr::{GlobalMutPtr, GlobalPtr};

@@ -25,6 +25,8 @@ pub enum FaultKind {
         elem_bytes: usize,
         shared_bytes: usize,
     },
+    /// A read of the constant array past the words registered for the launch.
+    ConstantOutOfBounds { index: u32, words: usize },
     /// A texture handle that was not registered.
     UnknownTexture { handle: u64 },
     /// Some threads wait at a barrier that others will never reach.
@@ -93,6 +95,10 @@ impl fmt::Display for FaultKind {
                 f,
                 "out-of-bounds shared-memory {} of element {index} ({elem_bytes} B each); the launch has {shared_bytes} B of dynamic shared memory",
                 if *write { "write" } else { "read" }
+            ),
+            FaultKind::ConstantOutOfBounds { index, words } => write!(
+                f,
+                "read of constant word {index}; the launch registered {words} constant words"
             ),
             FaultKind::UnknownTexture { handle } => write!(f, "texture handle {handle} was not registered"),
             FaultKind::BarrierDeadlock { detail } => write!(f, "barrier deadlock: {detail}"),

@@ -16,13 +16,21 @@ pub(crate) struct Texture {
     pub channels: usize,
 }
 
+/// The slice standing for the module's constant array (`device::constant_word`).
+#[derive(Clone, Debug)]
+pub(crate) struct ConstantWords {
+    pub data: *const u32,
+    pub words: usize,
+}
+
 #[derive(Clone, Debug, Default)]
 pub(crate) struct MemoryMap {
     pub regions: Vec<Region>,
     pub textures: Vec<Texture>,
+    pub constant: Option<ConstantWords>,
 }
 
-// SAFETY: the raw texture pointers refer to slices borrowed by `Emulator<'a>` for
+// SAFETY: the raw texture and constant-word pointers refer to slices borrowed by `Emulator<'a>` for
 // its whole life and are only read.
 unsafe impl Send for MemoryMap {}
 // SAFETY: as above.

@@ -112,6 +112,16 @@ impl<'a> Emulator<'a> {
         GlobalMutPtr::from_raw(data.as_mut_ptr())
     }
 
+    /// Registers the words that `device::constant_word` reads (the module's
+    /// `__constant__` array, which the host fills through `cuModuleGetGlobal`);
+    /// at most `CONSTANT_WORDS` of them, as on the GPU.
+    pub fn constant_words(&mut self, data: &'a [u32]) {
+        self.memory.constant = Some(memory_map::ConstantWords {
+            data: data.as_ptr(),
+            words: data.len().min(crate::device::CONSTANT_WORDS),
+        });
+    }
+
     /// Registers a one-channel `f32` texture over `data` (texel `i` is `data[i]`).
     pub fn texture_f32(&mut self, data: &'a [f32]) -> TextureObject {
         self.memory.add_texture(data.as_ptr(), data.len(), 1)

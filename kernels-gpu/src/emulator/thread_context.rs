@@ -146,6 +146,18 @@ pub(crate) fn shared_store<T: Copy>(base: *mut T, index: usize, value: T) {
     unsafe { std::ptr::write_volatile(ptr, value) }
 }
 
+pub(crate) fn constant_load(index: u32) -> u32 {
+    let found = with(|t| match &t.launch.memory.constant {
+        // SAFETY: index < words: inside the slice registered for the emulator's lifetime.
+        Some(table) if (index as usize) < table.words => Ok(unsafe { *table.data.add(index as usize) }),
+        table => Err(table.as_ref().map_or(0, |t| t.words)),
+    });
+    match found {
+        Ok(word) => word,
+        Err(words) => fault(FaultKind::ConstantOutOfBounds { index, words }),
+    }
+}
+
 pub(crate) fn texture_fetch(texture: TextureObject, index: i32) -> [f32; 4] {
     let found = with(|t| {
         t.launch.memory.texture(texture).map(|tex| {

@@ -1,0 +1,123 @@
+// CUDA C twins of ptxsuite's bank-conflict kernels (kernels-gpu/src/shared_memory_banks/):
+// the same table, lane pattern, rounds and outputs.
+
+#define BANK_TABLE_ELEMENTS 2048u
+#define BANK_ROUND_ACCESSES 32u
+
+// Word `word` of element `element` after write round `round`: element in bits 0-11,
+// round in 12-23, word in 24-25 (round 0: as the table is filled).
+__device__ __forceinline__ unsigned int bank_word(unsigned int element, unsigned int word, unsigned int round)
+{
+    return element | (round & 0xfffu) << 12 | word << 24;
+}
+
+// The 4-, 8- and 16-byte elements: one ld/st.shared (.b32, .b64, .v4) per access.
+__device__ __forceinline__ unsigned int bank_pattern(unsigned int element, unsigned int round, unsigned int *)
+{
+    return bank_word(element, 0, round);
+}
+__device__ __forceinline__ unsigned long long bank_pattern(unsigned int element, unsigned int round, unsigned long long *)
+{
+    return bank_word(element, 0, round) | (unsigned long long)bank_word(element, 1, round) << 32;
+}
+__device__ __forceinline__ uint4 bank_pattern(unsigned int element, unsigned int round, uint4 *)
+{
+    return make_uint4(bank_word(element, 0, round), bank_word(element, 1, round), bank_word(element, 2, round),
+                      bank_word(element, 3, round));
+}
+__device__ __forceinline__ unsigned int bank_first_word(unsigned int v) { return v; }
+__device__ __forceinline__ unsigned int bank_first_word(unsigned long long v) { return (unsigned int)v; }
+__device__ __forceinline__ unsigned int bank_first_word(uint4 v) { return v.x; }
+__device__ __forceinline__ unsigned int bank_word_sum(unsigned int v) { return v; }
+__device__ __forceinline__ unsigned int bank_word_sum(unsigned long long v) { return (unsigned int)v + (unsigned int)(v >> 32); }
+__device__ __forceinline__ unsigned int bank_word_sum(uint4 v) { return v.x + v.y + v.z + v.w; }
+
+// Fills the table with the round-0 pattern and the salt element past it with zeros.
+template <typename T> __device__ __forceinline__ T *fill_bank_table()
+{
+    extern __shared__ __align__(16) unsigned char bank_shared[];
+    T *table = reinterpret_cast<T *>(bank_shared);
+    for (unsigned int element = threadIdx.x; element < BANK_TABLE_ELEMENTS; element += blockDim.x)
+        table[element] = bank_pattern(element, 0, (T *)0);
+    if (threadIdx.x == 0)
+        table[BANK_TABLE_ELEMENTS] = T();
+    __syncthreads();
+    return table;
+}
+
+// Lane l reads elements base + STEP * j (base = l * stride), j < 32, per round; the next
+// round's base is the first element's word 0 (each element links to itself).
+template <typename T, unsigned int STEP>
+__device__ __forceinline__ void timed_read_rounds(unsigned int stride, unsigned int rounds, unsigned long long *cycles,
+                                                  unsigned int *checksums)
+{
+    T *table = fill_bank_table<T>();
+    unsigned int base = threadIdx.x % 32 * stride;
+    unsigned int sum = 0;
+    long long start = clock64();
+    for (unsigned int round = 0; round < rounds; ++round) {
+        const T *lane = table + base;
+        T first = lane[0];
+        sum += bank_word_sum(first);
+#pragma unroll
+        for (unsigned int access = 1; access < BANK_ROUND_ACCESSES; ++access)
+            sum += bank_word_sum(lane[STEP * access]);
+        base = bank_first_word(first);
+    }
+    __syncthreads();
+    long long end = clock64();
+    checksums[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+    if (threadIdx.x == 0)
+        cycles[blockIdx.x] = (unsigned long long)(end - start);
+}
+
+// Lane l writes elements base + 32 j per round, one value a round; the base moves by a
+// salt read from shared memory (zero). Thread 0 then sums the whole table.
+template <typename T>
+__device__ __forceinline__ void timed_write_rounds(unsigned int stride, unsigned int rounds, unsigned long long *cycles,
+                                                   unsigned int *checksums)
+{
+    T *table = fill_bank_table<T>();
+    unsigned int base = threadIdx.x % 32 * stride;
+    long long start = clock64();
+    for (unsigned int round = 0; round < rounds; ++round) {
+        T value = bank_pattern(BANK_TABLE_ELEMENTS, round, (T *)0);
+        T *lane = table + base;
+#pragma unroll
+        for (unsigned int access = 0; access < BANK_ROUND_ACCESSES; ++access)
+            lane[BANK_ROUND_ACCESSES * access] = value;
+        base += bank_first_word(table[BANK_TABLE_ELEMENTS]);
+    }
+    __syncthreads();
+    long long end = clock64();
+    if (threadIdx.x == 0) {
+        unsigned int sum = 0;
+        for (unsigned int element = 0; element < BANK_TABLE_ELEMENTS; ++element)
+            sum += bank_word_sum(table[element]);
+        cycles[blockIdx.x] = (unsigned long long)(end - start);
+        checksums[blockIdx.x] = sum;
+    }
+}
+
+#define BANK_KERNELS(READ, WRITE, T)                                                                          \
+    extern "C" __global__ void READ(unsigned int stride, unsigned int rounds, unsigned long long *cycles,     \
+                                    unsigned int *checksums)                                                  \
+    {                                                                                                         \
+        timed_read_rounds<T, BANK_ROUND_ACCESSES>(stride, rounds, cycles, checksums);                         \
+    }                                                                                                         \
+    extern "C" __global__ void WRITE(unsigned int stride, unsigned int rounds, unsigned long long *cycles,    \
+                                     unsigned int *checksums)                                                 \
+    {                                                                                                         \
+        timed_write_rounds<T>(stride, rounds, cycles, checksums);                                             \
+    }
+
+BANK_KERNELS(bank_read_b32, bank_write_b32, unsigned int)
+BANK_KERNELS(bank_read_b64, bank_write_b64, unsigned long long)
+BANK_KERNELS(bank_read_b128, bank_write_b128, uint4)
+
+// Columns 0..32 of a [32][pitch] tile, row = lane (the guide's transposed-tile read).
+extern "C" __global__ void bank_tile_column_read(unsigned int pitch, unsigned int rounds, unsigned long long *cycles,
+                                                 unsigned int *checksums)
+{
+    timed_read_rounds<unsigned int, 1>(pitch, rounds, cycles, checksums);
+}

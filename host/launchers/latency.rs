@@ -1,0 +1,164 @@
+use std::ffi::c_void;
+
+use kernels_gpu::device::{Dim3, GlobalMutPtr, GlobalPtr};
+use kernels_gpu::latency::LATENCY_OUT_WORDS;
+
+use super::block_grid::block_grid;
+use super::{PointerRing, SlotRing};
+use crate::error::{Error, Result};
+use crate::gpu::{DeviceBuffer, LaunchShape};
+use crate::testbed::{DeviceUnderTest, Implementation};
+
+/// One block of one thread: the shape of `pointer_chase` and `fma_latency`.
+const ONE_THREAD: LaunchShape = LaunchShape {
+    grid: Dim3::x(1),
+    block: Dim3::x(1),
+    shared_bytes: 0,
+};
+
+fn check_out(kernel: &'static str, out_len: usize) -> Result<()> {
+    if out_len < LATENCY_OUT_WORDS {
+        return Err(Error::InvalidLaunch {
+            kernel,
+            reason: format!("the output holds {out_len} words; {LATENCY_OUT_WORDS} are written"),
+        });
+    }
+    Ok(())
+}
+
+/// Launches `pointer_chase` through `ring` from slot `start_slot`: `warmup`
+/// untimed steps, then `count` timed ones. `out` receives the final link's
+/// address (`ring.slot_address(reference::follow_successors(..))`), the SM
+/// cycles and the nanoseconds of the timed steps.
+pub fn pointer_chase(
+    dut: &DeviceUnderTest,
+    implementation: Implementation,
+    ring: &PointerRing,
+    start_slot: u64,
+    (warmup, count): (u32, u32),
+    out: &mut DeviceBuffer<u64>,
+) -> Result<()> {
+    let start = ring.start(start_slot)?;
+    // SAFETY: the ring was built by PointerRing::upload from checked successors: every link
+    // reachable from one of its slots is the address of one of its slots.
+    unsafe { pointer_chase_from(dut, implementation, start, (warmup, count), out) }
+}
+
+/// `pointer_chase` from any address the GPU can read: for rings in a peer
+/// GPU's memory or in mapped host memory, which the caller lays out with
+/// `pointer_ring_words` (the addresses being the ones the GPU sees).
+///
+/// # Safety
+/// `start` and every address reachable from it in `warmup + count` steps
+/// must be readable, 8-byte-aligned `u64`s for this GPU for the whole launch.
+pub unsafe fn pointer_chase_from(
+    dut: &DeviceUnderTest,
+    implementation: Implementation,
+    start: GlobalPtr<u64>,
+    (warmup, count): (u32, u32),
+    out: &mut DeviceBuffer<u64>,
+) -> Result<()> {
+    check_out("pointer_chase", out.len())?;
+    let kernel = dut.kernel(implementation, "pointer_chase")?;
+    let (mut start, mut warmup, mut count) = (start, warmup, count);
+    let mut out_ptr: GlobalMutPtr<u64> = out.as_global_mut();
+    let mut params = [
+        (&raw mut start).cast::<c_void>(),
+        (&raw mut warmup).cast::<c_void>(),
+        (&raw mut count).cast::<c_void>(),
+        (&raw mut out_ptr).cast::<c_void>(),
+    ];
+    // SAFETY: matches pointer_chase(const u64*, uint, uint, u64*); the ring is the caller's
+    // contract, the output was checked to hold LATENCY_OUT_WORDS words.
+    unsafe { kernel.launch(dut.gpu().stream(), ONE_THREAD, &mut params) }
+}
+
+/// Checks a `shared_pointer_chase` launch: one block of `block_threads`
+/// threads (1 to 1024) copies a ring of `slots` slots (their 4-byte links
+/// must fit the block's dynamic shared memory, at most `max_shared_bytes`)
+/// and chases it from `start < slots`; three output words.
+pub fn shared_pointer_chase_shape(
+    slots: usize,
+    start: u32,
+    block_threads: u32,
+    max_shared_bytes: usize,
+    out_len: usize,
+) -> Result<LaunchShape> {
+    let invalid = |reason: String| Error::InvalidLaunch {
+        kernel: "shared_pointer_chase",
+        reason,
+    };
+    check_out("shared_pointer_chase", out_len)?;
+    let shape = block_grid("shared_pointer_chase", (block_threads, 1), 1024, false)?;
+    let bytes = slots.saturating_mul(4);
+    if slots == 0 || bytes > max_shared_bytes {
+        return Err(invalid(format!(
+            "a ring of {slots} slots needs {bytes} bytes of shared memory; a block may have {max_shared_bytes}"
+        )));
+    }
+    if start as usize >= slots {
+        return Err(invalid(format!("start slot {start} of a {slots}-slot ring")));
+    }
+    Ok(LaunchShape {
+        shared_bytes: bytes as u32,
+        ..shape
+    })
+}
+
+/// Launches `shared_pointer_chase` over `ring` (copied into the block's
+/// shared memory by its `block_threads` threads) from slot `start`:
+/// `out` receives the final slot (`reference::follow_successors`), cycles
+/// and nanoseconds.
+pub fn shared_pointer_chase(
+    dut: &DeviceUnderTest,
+    implementation: Implementation,
+    ring: &SlotRing,
+    start: u32,
+    (warmup, count): (u32, u32),
+    block_threads: u32,
+    out: &mut DeviceBuffer<u64>,
+) -> Result<()> {
+    let max_shared = dut.info().max_shared_memory_per_multiprocessor.max(0) as usize;
+    let shape = shared_pointer_chase_shape(ring.slots(), start, block_threads, max_shared, out.len())?;
+    let kernel = dut.kernel(implementation, "shared_pointer_chase")?;
+    let mut links: GlobalPtr<u32> = ring.links().as_global();
+    let (mut slots, mut start, mut warmup, mut count) = (ring.slots() as u32, start, warmup, count);
+    let mut out_ptr: GlobalMutPtr<u64> = out.as_global_mut();
+    let mut params = [
+        (&raw mut links).cast::<c_void>(),
+        (&raw mut slots).cast::<c_void>(),
+        (&raw mut start).cast::<c_void>(),
+        (&raw mut warmup).cast::<c_void>(),
+        (&raw mut count).cast::<c_void>(),
+        (&raw mut out_ptr).cast::<c_void>(),
+    ];
+    // SAFETY: matches shared_pointer_chase(const uint*, uint, uint, uint, uint, u64*); the ring's
+    // links are checked to be below `slots`, start < slots, the shape gives 4 * slots bytes of
+    // shared memory, the output holds LATENCY_OUT_WORDS words.
+    unsafe { kernel.launch(dut.gpu().stream(), shape, &mut params) }
+}
+
+/// Launches `fma_latency`: `count * FMA_LATENCY_UNROLL` dependent
+/// `x ← fma(x, multiplier, addend)`; `out` receives the final `x`'s bits,
+/// cycles and nanoseconds.
+pub fn fma_latency(
+    dut: &DeviceUnderTest,
+    implementation: Implementation,
+    (x, multiplier, addend): (f32, f32, f32),
+    count: u32,
+    out: &mut DeviceBuffer<u64>,
+) -> Result<()> {
+    check_out("fma_latency", out.len())?;
+    let kernel = dut.kernel(implementation, "fma_latency")?;
+    let (mut x, mut multiplier, mut addend, mut count) = (x, multiplier, addend, count);
+    let mut out_ptr: GlobalMutPtr<u64> = out.as_global_mut();
+    let mut params = [
+        (&raw mut x).cast::<c_void>(),
+        (&raw mut multiplier).cast::<c_void>(),
+        (&raw mut addend).cast::<c_void>(),
+        (&raw mut count).cast::<c_void>(),
+        (&raw mut out_ptr).cast::<c_void>(),
+    ];
+    // SAFETY: matches fma_latency(float, float, float, uint, u64*); it writes LATENCY_OUT_WORDS words of out.
+    unsafe { kernel.launch(dut.gpu().stream(), ONE_THREAD, &mut params) }
+}

@@ -1,0 +1,103 @@
+use std::ffi::c_void;
+
+use kernels_gpu::device::GlobalMutPtr;
+use kernels_gpu::launch_bounds::LAUNCH_BOUND_FOR_SPILLS;
+
+use super::block_grid::block_grid;
+use crate::error::{Error, Result};
+use crate::gpu::{DeviceBuffer, LaunchShape};
+use crate::testbed::{DeviceUnderTest, Implementation};
+
+/// One of the local-memory kernels (`kernels_gpu::local_memory`): the same
+/// work, with the array in registers, in local memory, or partly spilled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LocalArrayKernel {
+    /// Indices known at compile time: the array is in registers.
+    Registers,
+    /// Indices rotated by a run-time shift: the array is in local memory.
+    DynamicIndex,
+    /// The registers version under a launch bound that makes ptxas spill.
+    Spilled,
+}
+
+impl LocalArrayKernel {
+    pub const ALL: [Self; 3] = [Self::Registers, Self::DynamicIndex, Self::Spilled];
+
+    pub fn kernel(self) -> &'static str {
+        match self {
+            LocalArrayKernel::Registers => "local_array_registers",
+            LocalArrayKernel::DynamicIndex => "local_array_dynamic",
+            LocalArrayKernel::Spilled => "local_array_spilled",
+        }
+    }
+
+    /// The most threads a block may have (the spilled kernel's launch bound).
+    pub fn max_block_threads(self) -> u32 {
+        match self {
+            LocalArrayKernel::Spilled => LAUNCH_BOUND_FOR_SPILLS.max_threads,
+            _ => 1024,
+        }
+    }
+}
+
+/// Checks a local-array launch: `blocks` blocks of `block_threads` threads
+/// (at most the kernel's limit), an output word per thread; only the
+/// dynamic-index kernel takes a shift (the others would ignore it).
+pub fn local_array_shape(
+    kernel: LocalArrayKernel,
+    shift: u32,
+    (block_threads, blocks): (u32, u32),
+    out_len: usize,
+) -> Result<LaunchShape> {
+    let invalid = |reason: String| Error::InvalidLaunch {
+        kernel: kernel.kernel(),
+        reason,
+    };
+    let shape = block_grid(
+        kernel.kernel(),
+        (block_threads, blocks),
+        kernel.max_block_threads(),
+        false,
+    )?;
+    if shift != 0 && kernel != LocalArrayKernel::DynamicIndex {
+        return Err(invalid(format!("shift {shift}: only the dynamic-index kernel has one")));
+    }
+    let threads = blocks as u64 * block_threads as u64;
+    if (out_len as u64) < threads {
+        return Err(invalid(format!("{threads} threads write past {out_len} output words")));
+    }
+    Ok(shape)
+}
+
+/// Launches a local-array kernel: thread `t` of the grid writes
+/// `reference::local_array(t, shift, rounds)` to `out[t]`.
+pub fn local_array(
+    dut: &DeviceUnderTest,
+    implementation: Implementation,
+    kernel: LocalArrayKernel,
+    (shift, rounds): (u32, u32),
+    (block_threads, blocks): (u32, u32),
+    out: &mut DeviceBuffer<u32>,
+) -> Result<()> {
+    let shape = local_array_shape(kernel, shift, (block_threads, blocks), out.len())?;
+    let function = dut.kernel(implementation, kernel.kernel())?;
+    let (mut shift, mut rounds) = (shift, rounds);
+    let mut out_ptr: GlobalMutPtr<u32> = out.as_global_mut();
+    let (shift, rounds, out) = (
+        (&raw mut shift).cast::<c_void>(),
+        (&raw mut rounds).cast::<c_void>(),
+        (&raw mut out_ptr).cast::<c_void>(),
+    );
+    match kernel {
+        LocalArrayKernel::DynamicIndex => {
+            let mut params = [shift, rounds, out];
+            // SAFETY: matches local_array_dynamic(uint, uint, uint*); one output word per thread (shape check).
+            unsafe { function.launch(dut.gpu().stream(), shape, &mut params) }
+        }
+        LocalArrayKernel::Registers | LocalArrayKernel::Spilled => {
+            let mut params = [rounds, out];
+            // SAFETY: matches local_array_registers/spilled(uint, uint*); one output word per thread.
+            unsafe { function.launch(dut.gpu().stream(), shape, &mut params) }
+        }
+    }
+}

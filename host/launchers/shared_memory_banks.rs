@@ -1,0 +1,161 @@
+use std::ffi::c_void;
+
+use kernels_gpu::device::GlobalMutPtr;
+use kernels_gpu::shared_memory_banks::bank_shared_bytes;
+
+use super::block_grid::block_grid;
+use crate::error::{Error, Result};
+use crate::gpu::{DeviceBuffer, LaunchShape};
+use crate::testbed::{DeviceUnderTest, Implementation};
+
+/// The largest stride (or tile pitch) whose accesses stay inside the kernels'
+/// table: `31 * stride + 32 * 31` (strided) or `31 * pitch + 31` (columns)
+/// must be below `BANK_TABLE_ELEMENTS`.
+const MAX_STRIDE: u32 = 33;
+const MAX_PITCH: u32 = 64;
+
+/// The width of one access of a bank kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BankAccess {
+    Bytes4,
+    Bytes8,
+    Bytes16,
+}
+
+impl BankAccess {
+    pub const ALL: [Self; 3] = [Self::Bytes4, Self::Bytes8, Self::Bytes16];
+
+    pub fn bytes(self) -> u64 {
+        match self {
+            BankAccess::Bytes4 => 4,
+            BankAccess::Bytes8 => 8,
+            BankAccess::Bytes16 => 16,
+        }
+    }
+}
+
+/// One of the bank-conflict kernels (`kernels_gpu::shared_memory_banks`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BankKernel {
+    /// `bank_read_b32/b64/b128`: lane `l` reads element `l * stride + 32 j`.
+    StridedRead(BankAccess),
+    /// `bank_write_b32/b64/b128`: lane `l` writes element `l * stride + 32 j`.
+    StridedWrite(BankAccess),
+    /// `bank_tile_column_read`: lane `l` reads `tile[l][c]` of a `[32][pitch]` tile.
+    TileColumnRead,
+}
+
+impl BankKernel {
+    pub const ALL: [Self; 7] = [
+        Self::StridedRead(BankAccess::Bytes4),
+        Self::StridedRead(BankAccess::Bytes8),
+        Self::StridedRead(BankAccess::Bytes16),
+        Self::StridedWrite(BankAccess::Bytes4),
+        Self::StridedWrite(BankAccess::Bytes8),
+        Self::StridedWrite(BankAccess::Bytes16),
+        Self::TileColumnRead,
+    ];
+
+    pub fn kernel(self) -> &'static str {
+        use BankAccess::*;
+        match self {
+            BankKernel::StridedRead(Bytes4) => "bank_read_b32",
+            BankKernel::StridedRead(Bytes8) => "bank_read_b64",
+            BankKernel::StridedRead(Bytes16) => "bank_read_b128",
+            BankKernel::StridedWrite(Bytes4) => "bank_write_b32",
+            BankKernel::StridedWrite(Bytes8) => "bank_write_b64",
+            BankKernel::StridedWrite(Bytes16) => "bank_write_b128",
+            BankKernel::TileColumnRead => "bank_tile_column_read",
+        }
+    }
+
+    /// The width of each access.
+    pub fn access(self) -> BankAccess {
+        match self {
+            BankKernel::StridedRead(access) | BankKernel::StridedWrite(access) => access,
+            BankKernel::TileColumnRead => BankAccess::Bytes4,
+        }
+    }
+
+    /// The largest stride (pitch, for the tile) the kernel accepts.
+    pub fn max_stride(self) -> u32 {
+        match self {
+            BankKernel::TileColumnRead => MAX_PITCH,
+            _ => MAX_STRIDE,
+        }
+    }
+
+    /// Checksums the kernel writes: one per thread for the reads, one per block for the writes.
+    pub fn checksums(self, block_threads: u32, blocks: u32) -> u64 {
+        match self {
+            BankKernel::StridedWrite(_) => blocks as u64,
+            _ => blocks as u64 * block_threads as u64,
+        }
+    }
+}
+
+/// Checks a bank-kernel launch: `blocks` blocks of `block_threads` threads
+/// (a multiple of 32, at most 1024, so every warp has all 32 lanes), a
+/// stride (pitch) the table has room for, a cycle count per block and the
+/// kernel's checksums; the dynamic shared memory is the table's.
+pub fn bank_kernel_shape(
+    kernel: BankKernel,
+    stride: u32,
+    block_threads: u32,
+    blocks: u32,
+    cycles_len: usize,
+    checksums_len: usize,
+) -> Result<LaunchShape> {
+    let invalid = |reason: String| Error::InvalidLaunch {
+        kernel: kernel.kernel(),
+        reason,
+    };
+    let shape = block_grid(kernel.kernel(), (block_threads, blocks), 1024, true)?;
+    if stride > kernel.max_stride() {
+        return Err(invalid(format!(
+            "stride {stride} is past the table (at most {})",
+            kernel.max_stride()
+        )));
+    }
+    let checksums = kernel.checksums(block_threads, blocks);
+    if (cycles_len as u64) < blocks as u64 || (checksums_len as u64) < checksums {
+        return Err(invalid(format!(
+            "{blocks} blocks need {blocks} cycle words and {checksums} checksums; the buffers hold {cycles_len} and {checksums_len}"
+        )));
+    }
+    Ok(LaunchShape {
+        shared_bytes: bank_shared_bytes(kernel.access().bytes() as usize) as u32,
+        ..shape
+    })
+}
+
+/// Launches a bank kernel: `rounds` rounds of 32 accesses a lane at `stride`
+/// (the tile's pitch for [`BankKernel::TileColumnRead`]); each block's SM
+/// cycles land in `cycles[block]`, the checksums in `checksums`
+/// (`reference::bank_read_checksum` / `bank_write_checksum` say what they must be).
+#[allow(clippy::too_many_arguments)]
+pub fn bank_kernel(
+    dut: &DeviceUnderTest,
+    implementation: Implementation,
+    kernel: BankKernel,
+    stride: u32,
+    rounds: u32,
+    (block_threads, blocks): (u32, u32),
+    cycles: &mut DeviceBuffer<u64>,
+    checksums: &mut DeviceBuffer<u32>,
+) -> Result<()> {
+    let shape = bank_kernel_shape(kernel, stride, block_threads, blocks, cycles.len(), checksums.len())?;
+    let (mut stride, mut rounds) = (stride, rounds);
+    let mut cycles_ptr: GlobalMutPtr<u64> = cycles.as_global_mut();
+    let mut checksums_ptr: GlobalMutPtr<u32> = checksums.as_global_mut();
+    let mut params = [
+        (&raw mut stride).cast::<c_void>(),
+        (&raw mut rounds).cast::<c_void>(),
+        (&raw mut cycles_ptr).cast::<c_void>(),
+        (&raw mut checksums_ptr).cast::<c_void>(),
+    ];
+    let function = dut.kernel(implementation, kernel.kernel())?;
+    // SAFETY: every bank kernel takes (uint stride, uint rounds, u64* cycles, uint* checksums); the
+    // shape check proved the stride inside the table and both outputs large enough.
+    unsafe { function.launch(dut.gpu().stream(), shape, &mut params) }
+}

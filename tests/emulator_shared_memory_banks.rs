@@ -1,0 +1,124 @@
+//! The bank-conflict kernels in the CPU emulator: every read kernel's
+//! per-thread checksums and every write kernel's per-block table sums
+//! against the CPU references, for strides from the broadcast to the padded
+//! tile's 33, and a stride past the table reported as a fault.
+
+use kernels_gpu::device::F32x4;
+use kernels_gpu::shared_memory_banks::{
+    bank_read_b32, bank_read_b64, bank_read_b128, bank_shared_bytes, bank_tile_column_read, bank_write_b32,
+    bank_write_b64, bank_write_b128,
+};
+use ptxsuite::device::{Dim3, GlobalMutPtr};
+use ptxsuite::emulator::{Emulator, EmulatorError, FaultKind, LaunchConfig};
+use ptxsuite::reference;
+
+type BankKernelFn = unsafe fn(u32, u32, GlobalMutPtr<u64>, GlobalMutPtr<u32>);
+
+const BLOCKS: u32 = 2;
+const BLOCK_THREADS: u32 = 64;
+
+/// Runs `kernel` on 2 blocks of 64 threads; returns (cycles per block, checksums).
+fn run(
+    kernel: BankKernelFn,
+    element_bytes: usize,
+    stride: u32,
+    rounds: u32,
+    checksums: usize,
+) -> Result<(Vec<u64>, Vec<u32>), EmulatorError> {
+    let mut cycles = vec![0u64; BLOCKS as usize];
+    let mut sums = vec![0u32; checksums];
+    {
+        let mut emu = Emulator::new();
+        let cycles_ptr = emu.global_mut(&mut cycles);
+        let sums_ptr = emu.global_mut(&mut sums);
+        let config = LaunchConfig::new(
+            Dim3::x(BLOCKS),
+            Dim3::x(BLOCK_THREADS),
+            bank_shared_bytes(element_bytes),
+        );
+        // SAFETY: the emulator checks every access; strides past the table become faults.
+        emu.launch(config, || unsafe { kernel(stride, rounds, cycles_ptr, sums_ptr) })?;
+    }
+    Ok((cycles, sums))
+}
+
+const READS: [(BankKernelFn, usize); 3] = [(bank_read_b32, 4), (bank_read_b64, 8), (bank_read_b128, 16)];
+const WRITES: [(BankKernelFn, usize); 3] = [(bank_write_b32, 4), (bank_write_b64, 8), (bank_write_b128, 16)];
+const STRIDES: [u32; 8] = [0, 1, 2, 3, 8, 17, 32, 33];
+
+#[test]
+fn strided_reads_sum_the_words_each_lane_reads() {
+    let threads = (BLOCKS * BLOCK_THREADS) as usize;
+    for (kernel, bytes) in READS {
+        for stride in STRIDES {
+            let (cycles, sums) = run(kernel, bytes, stride, 3, threads).unwrap();
+            for (t, &sum) in sums.iter().enumerate() {
+                let lane = (t % 32) as u64;
+                let expected = reference::bank_read_checksum(bytes as u64 / 4, stride as u64, 32, 3, lane);
+                assert_eq!(sum, expected, "{bytes}-byte reads, stride {stride}, thread {t}");
+            }
+            assert!(cycles.iter().all(|&c| c > 0), "{cycles:?}");
+        }
+    }
+}
+
+#[test]
+fn tile_column_read_sums_row_lane_of_the_tile() {
+    let threads = (BLOCKS * BLOCK_THREADS) as usize;
+    for pitch in [32, 33, 64] {
+        let (_, sums) = run(bank_tile_column_read, 4, pitch, 2, threads).unwrap();
+        for (t, &sum) in sums.iter().enumerate() {
+            let expected = reference::bank_read_checksum(1, pitch as u64, 1, 2, (t % 32) as u64);
+            assert_eq!(sum, expected, "pitch {pitch}, thread {t}");
+        }
+    }
+}
+
+#[test]
+fn strided_writes_leave_the_table_the_reference_predicts() {
+    for (kernel, bytes) in WRITES {
+        for stride in STRIDES {
+            for rounds in [0, 1, 3] {
+                let (_, sums) = run(kernel, bytes, stride, rounds, BLOCKS as usize).unwrap();
+                let expected = reference::bank_write_checksum(bytes as u64 / 4, stride as u64, rounds as u64);
+                assert_eq!(
+                    sums,
+                    vec![expected; BLOCKS as usize],
+                    "{bytes}-byte writes, stride {stride}, {rounds} rounds"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_checksums_tell_strides_apart() {
+    // The references would accept a kernel that ignored its stride if every stride summed alike.
+    let at = |stride| reference::bank_read_checksum(1, stride, 32, 1, 5);
+    assert_ne!(at(1), at(2));
+    let written = |stride| reference::bank_write_checksum(4, stride, 2);
+    assert_ne!(written(1), written(2));
+    assert_ne!(written(0), written(32));
+}
+
+#[test]
+fn a_stride_past_the_table_is_a_shared_memory_fault() {
+    // Lane 31 at stride 40 reads element 31 * 40 + 32 * 31 = 2232, past the 2049 allocated.
+    let err = run(bank_read_b32, 4, 40, 1, (BLOCKS * BLOCK_THREADS) as usize).unwrap_err();
+    assert!(
+        err.has_fault(|k| matches!(k, FaultKind::SharedOutOfBounds { write: false, .. })),
+        "{err}"
+    );
+    let err = run(bank_write_b128, 16, 40, 1, BLOCKS as usize).unwrap_err();
+    assert!(
+        err.has_fault(|k| matches!(k, FaultKind::SharedOutOfBounds { write: true, .. })),
+        "{err}"
+    );
+}
+
+#[test]
+fn sixteen_byte_elements_are_four_words() {
+    // The 16-byte kernels move F32x4s holding word bit patterns: check the layout they rely on.
+    assert_eq!(size_of::<F32x4>(), 16);
+    assert_eq!(bank_shared_bytes(16), 2049 * 16);
+}
