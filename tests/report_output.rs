@@ -88,6 +88,7 @@ fn offset_result(failed_at: Option<i64>) -> ExperimentResult {
         ],
         waived: Vec::new(),
         notes: vec!["a note".into()],
+        artifacts: Vec::new(),
     }
 }
 

@@ -53,6 +53,7 @@ fn not_run(experiment: &dyn Experiment, device: Option<usize>, reason: &str) -> 
         series: Vec::new(),
         waived: Vec::new(),
         notes: Vec::new(),
+        artifacts: Vec::new(),
     }
 }
 
@@ -60,7 +61,7 @@ fn not_run(experiment: &dyn Experiment, device: Option<usize>, reason: &str) -> 
 /// node), until all are done, a stop is requested (the experiment in
 /// progress ends after its current point and keeps what it measured) or one
 /// fails (recorded as failed; the rest are recorded as not run).
-fn measure_all(testbed: &Testbed, selected: &[&dyn Experiment], settings: &RunSettings) -> Measured {
+fn measure_all(testbed: &Testbed, selected: &[&dyn Experiment], settings: &RunSettings, out_dir: &Path) -> Measured {
     let devices = testbed.devices();
     let total: u64 = selected
         .iter()
@@ -103,6 +104,7 @@ fn measure_all(testbed: &Testbed, selected: &[&dyn Experiment], settings: &RunSe
                 device: &devices[index],
                 settings,
                 progress: &progress,
+                out_dir: Some(out_dir),
             };
             match experiments::run_one(experiment, &ctx) {
                 Ok(result) => measured.results.push(result),
@@ -186,7 +188,7 @@ fn run_into(options: &RunOptions, printed: &mut String) -> Result<()> {
     }
     prepare_output(&options.out_dir)?;
 
-    let Measured { results, failure } = measure_all(&testbed, &selected, &options.settings);
+    let Measured { results, failure } = measure_all(&testbed, &selected, &options.settings, &options.out_dir);
     let stopped = options.settings.stop.is_requested() && results.iter().any(|r| matches!(r.status, Status::NotRun(_)));
     let kernels = match kernel_records(&testbed) {
         Ok(records) => records,

@@ -11,6 +11,7 @@ use crate::input_values::matrix_value;
 use crate::launchers::{CopyKernel, MATVEC_BLOCK_THREADS, matvec_runners};
 use crate::published_figures::{MATVEC, WHITEPAPER_DEVICE, value_of};
 use crate::reference;
+use crate::report::LedgerRow;
 use crate::report::{
     Axis, ExperimentResult, Metric, Point, PointKey, Report, SectionHooks, Series, Waiver, Work, point_cell,
 };
@@ -224,5 +225,38 @@ impl SectionHooks for Matvec {
         }
         let _ = writeln!(out, "\nGB/s cells: median (min–max over the samples).");
         Some(out)
+    }
+
+    fn ledger(&self, result: &ExperimentResult, _report: &Report) -> Vec<LedgerRow> {
+        let height = WHITEPAPER_SHAPE.1 as i64;
+        let ms = |kernel: &str| result.series_of(kernel, Implementation::Rust)?.at(height)?.median_ms();
+        let versions = [
+            "matvec_row_per_thread",
+            "matvec_grid_stride_rows",
+            "matvec_block_serial_sum",
+            "matvec_tree_interleaved",
+            "matvec_tree_sequential",
+            "matvec_warp_shuffle",
+        ];
+        let Some(times) = versions.iter().map(|k| ms(k)).collect::<Option<Vec<f64>>>() else {
+            return Vec::new();
+        };
+        let (first, last) = (times[0], times[times.len() - 1]);
+        let paper = |k: &str| value_of(MATVEC, k, WHITEPAPER_DEVICE).unwrap_or(f64::NAN);
+        let faster_steps = times.windows(2).filter(|w| w[1] < w[0] * 0.97).count();
+        vec![LedgerRow::factor(
+            "whitepaper-table1-listing2-to-7",
+            "OpenCL whitepaper, Table 1",
+            "Coalescing and reducing in shared memory take matrix-vector from Listing 2 to Listing 7 9x faster \
+             (GTX 285: 83.2 → 9.2 ms)",
+            paper(versions[0]) / paper(versions[5]),
+            first / last,
+            format!(
+                "60989 x 1100, Rust: Listing 2 {first:.3} ms, Listing 7 {last:.3} ms; {faster_steps} of the 5 steps \
+                 between them more than 3% faster"
+            ),
+            &result.name,
+            result.device,
+        )]
     }
 }

@@ -120,6 +120,9 @@ pub struct RunContext<'a> {
     pub device: &'a DeviceUnderTest,
     pub settings: &'a RunSettings,
     pub progress: &'a ProgressBar,
+    /// The report's folder, where an experiment may write pictures
+    /// ([`RunContext::write_artifact`]); `None` where nothing may be written (selftest, tests).
+    pub out_dir: Option<&'a std::path::Path>,
 }
 
 impl RunContext<'_> {
@@ -150,6 +153,7 @@ impl RunContext<'_> {
             series: Vec::new(),
             waived: Vec::new(),
             notes: Vec::new(),
+            artifacts: Vec::new(),
         }
     }
 
@@ -178,6 +182,38 @@ impl RunContext<'_> {
                 None
             }
         }
+    }
+
+    /// Writes `bytes` as `file` in the report's folder and records it in
+    /// `result`; the name must be a plain file name. Without a folder
+    /// (selftest, tests) nothing is written and the artifact is not recorded.
+    pub fn write_artifact(
+        &self,
+        result: &mut ExperimentResult,
+        file: &str,
+        caption: &str,
+        inline: bool,
+        bytes: &[u8],
+    ) -> Result<()> {
+        let Some(dir) = self.out_dir else {
+            return Ok(());
+        };
+        let plain = !file.is_empty()
+            && !file.starts_with('.')
+            && file
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+        if !plain {
+            return Err(Error::InvalidInput(format!("{file:?} is not a plain file name")));
+        }
+        let path = dir.join(file);
+        std::fs::write(&path, bytes).map_err(|e| Error::io(format!("cannot write {}", path.display()), e))?;
+        result.artifacts.push(crate::report::Artifact {
+            file: file.into(),
+            caption: caption.into(),
+            inline,
+        });
+        Ok(())
     }
 
     /// Before point `done` of `planned`: `true` means stop (Ctrl-C), keeping what was measured.

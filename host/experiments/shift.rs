@@ -6,7 +6,7 @@ use super::sector_model;
 use super::{Experiment, RunContext};
 use crate::error::Result;
 use crate::launchers::CopyKernel;
-use crate::report::{Axis, ExperimentResult, Metric, Report, SectionHooks};
+use crate::report::{Axis, ExperimentResult, LedgerRow, Metric, Report, SectionHooks};
 use crate::testbed::Implementation;
 
 pub struct Shift;
@@ -84,5 +84,32 @@ impl SectionHooks for Shift {
              cache, so it buys nothing.",
         );
         vec![text]
+    }
+
+    fn ledger(&self, result: &ExperimentResult, _report: &Report) -> Vec<LedgerRow> {
+        let rust = |kernel| result.series_of(kernel, Implementation::Rust);
+        let (Some(plain), Some(texture)) = (rust("shift_copy"), rust("texture_shift_copy")) else {
+            return Vec::new();
+        };
+        let Some(worst) = plain.worst(&result.axis.metric) else {
+            return Vec::new();
+        };
+        let (Some(at), Some(low)) = (worst.at.value(), worst.median()) else {
+            return Vec::new();
+        };
+        let Some(tex) = texture.median_at(at) else {
+            return Vec::new();
+        };
+        vec![LedgerRow::factor(
+            "bpg-3.2.4.1-texture-shift",
+            "Best Practices Guide §3.2.4.1",
+            "Reading shifted (misaligned) data through the texture path beats plain global loads (graded against \
+             the 1.7x misalignment cost it removed on the GTX 280)",
+            120.0 / 70.0,
+            tex / low,
+            format!("shift {at}: texture {tex:.0} GB/s, plain loads {low:.0} GB/s"),
+            &result.name,
+            result.device,
+        )]
     }
 }

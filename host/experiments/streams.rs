@@ -18,6 +18,7 @@ use crate::input_values::matrix_value;
 use crate::launchers::fma_chain;
 use crate::reference;
 use crate::report::{Axis, ExperimentResult, Metric, Point, PointKey, Report, SectionHooks, Series, Work};
+use crate::report::{LedgerRow, Verdict};
 use crate::stats::Summary;
 use crate::testbed::{DeviceUnderTest, Implementation};
 use crate::timing::{CudaTimer, SampleTimer, paced, probe_ms, time_per_launch};
@@ -298,5 +299,47 @@ impl SectionHooks for Streams {
             );
         }
         Some(out)
+    }
+
+    fn ledger(&self, result: &ExperimentResult, _report: &Report) -> Vec<LedgerRow> {
+        let (Some(staged), Some(model)) = (
+            result.variant("fma_chain", Implementation::Rust, STAGED),
+            result.variant("fma_chain", Implementation::Model, STAGED),
+        ) else {
+            return Vec::new();
+        };
+        let ratios: Vec<(i64, f64)> = staged
+            .points
+            .iter()
+            .filter_map(|p| Some((p.at.value()?, p.median()? / model.point(p.at)?.median()?)))
+            .collect();
+        let Some(&(worst_n, worst)) = ratios.iter().max_by(|a, b| a.1.total_cmp(&b.1)) else {
+            return Vec::new();
+        };
+        let one = ratios.iter().find(|r| r.0 == 1).map_or(f64::NAN, |r| r.1);
+        let best = ratios.iter().map(|r| r.1).fold(f64::INFINITY, f64::min);
+        let verdict = if worst <= 1.10 {
+            Verdict::Holds
+        } else if best <= 1.10 {
+            Verdict::Weaker
+        } else {
+            Verdict::Gone
+        };
+        vec![LedgerRow {
+            id: "bpg-3.1.2-staged-model".into(),
+            source: "Best Practices Guide §3.1.2".into(),
+            claim: "Staging a copy and a kernel over nStreams streams takes max(tT, tE) + min(tT, tE) / nStreams"
+                .into(),
+            measured: format!(
+                "measured / model over 1..{} streams: {best:.3} at best, {worst:.3} at worst ({worst_n} streams), \
+                 {one:.3} with one stream",
+                ratios.len()
+            ),
+            verdict,
+            rule: "holds when every stream count is within 10% of the model; weaker when some are; gone when none is"
+                .into(),
+            experiment: result.name.clone(),
+            device: result.device,
+        }]
     }
 }

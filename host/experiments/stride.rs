@@ -5,7 +5,7 @@ use super::sector_model;
 use super::{Experiment, RunContext};
 use crate::error::Result;
 use crate::launchers::CopyKernel;
-use crate::report::{Axis, ExperimentResult, Metric, Report, SectionHooks};
+use crate::report::{Axis, ExperimentResult, LedgerRow, Metric, Report, SectionHooks};
 use crate::testbed::Implementation;
 
 pub struct Stride;
@@ -78,5 +78,24 @@ impl SectionHooks for Stride {
         }
         text.push_str(" On cc 1.0 any stride above 1 cost 16 transactions per half warp.");
         vec![text]
+    }
+
+    fn ledger(&self, result: &ExperimentResult, _report: &Report) -> Vec<LedgerRow> {
+        let Some(series) = result.series_of("stride_copy", Implementation::Rust) else {
+            return Vec::new();
+        };
+        let (Some(s1), Some(s2)) = (series.median_at(1), series.median_at(2)) else {
+            return Vec::new();
+        };
+        vec![LedgerRow::factor(
+            "bpg-3.2.1.4-stride-2",
+            "Best Practices Guide §3.2.1.4",
+            "A stride of 2 halves effective bandwidth: half of each transaction is wasted",
+            2.0,
+            s1 / s2,
+            format!("stride 1: {s1:.0} GB/s, stride 2: {s2:.0} GB/s"),
+            &result.name,
+            result.device,
+        )]
     }
 }

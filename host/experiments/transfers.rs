@@ -12,6 +12,7 @@ use crate::bandwidth::pcie_link_gbps;
 use crate::copy_element::{first_mismatch, pattern};
 use crate::error::Result;
 use crate::gpu::{DeviceBuffer, HostMemoryKind, PinnedBuffer};
+use crate::report::LedgerRow;
 use crate::report::{
     Axis, ExperimentResult, Metric, Point, PointKey, Report, Scale, SectionHooks, Series, Waiver, Work,
 };
@@ -243,5 +244,28 @@ impl SectionHooks for Transfers {
             ));
         }
         vec![text]
+    }
+
+    fn ledger(&self, result: &ExperimentResult, _report: &Report) -> Vec<LedgerRow> {
+        let at = 256 * 1024; // KiB
+        let get = |call: &str, variant: &str| {
+            result
+                .variant(call, Implementation::CopyEngine, variant)
+                .and_then(|s| s.median_at(at))
+        };
+        let (Some(pinned), Some(pageable)) = (get("cuMemcpyHtoD", "pinned"), get("cuMemcpyHtoD", "pageable")) else {
+            return Vec::new();
+        };
+        vec![LedgerRow::factor(
+            "bpg-3.1.1-pinned",
+            "Best Practices Guide §3.1.1",
+            "Pinned (page-locked) host memory gives the highest transfer bandwidth; pageable memory is staged \
+             through a pinned buffer (no figure in the text: graded against 2x)",
+            2.0,
+            pinned / pageable,
+            format!("H2D at 256 MiB: pinned {pinned:.1} GB/s, pageable {pageable:.1} GB/s"),
+            &result.name,
+            result.device,
+        )]
     }
 }

@@ -9,6 +9,7 @@ use crate::copy_element::{first_mismatch, pattern};
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, HostMemoryKind, PinnedBuffer};
 use crate::launchers::vector_copy_global;
+use crate::report::LedgerRow;
 use crate::report::{Axis, ExperimentResult, Metric, Point, PointKey, Report, Scale, SectionHooks, Series, Work};
 use crate::run_settings::RunSettings;
 use crate::testbed::Implementation;
@@ -239,6 +240,30 @@ impl SectionHooks for ZeroCopy {
              {zero:.3} ms where H2D + kernel + D2H take {explicit:.3} ms ({:.2}x): with data read and written once, \
              the link is the limit either way and zero copy overlaps the two directions.",
             explicit / zero
+        )]
+    }
+
+    fn ledger(&self, result: &ExperimentResult, _report: &Report) -> Vec<LedgerRow> {
+        let Some(&at) = result.values().last() else {
+            return Vec::new();
+        };
+        let ms = |case: Case| {
+            let (kernel, implementation, variant) = case.key();
+            result.variant(kernel, implementation, variant)?.at(at)?.median_ms()
+        };
+        let (Some(explicit), Some(zero)) = (ms(Case::ExplicitRoundTrip), ms(Case::ZeroCopyRoundTrip)) else {
+            return Vec::new();
+        };
+        vec![LedgerRow::factor(
+            "bpg-3.1.3-zero-copy",
+            "Best Practices Guide §3.1.3",
+            "For data read and written once, a kernel on mapped (zero-copy) host memory beats explicit copies \
+             around the kernel (graded against 2x: both directions overlapped with the kernel)",
+            2.0,
+            explicit / zero,
+            format!("{at} MiB end to end: H2D + kernel + D2H {explicit:.2} ms, zero copy {zero:.2} ms"),
+            &result.name,
+            result.device,
         )]
     }
 }

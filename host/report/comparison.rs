@@ -59,6 +59,8 @@ pub struct Comparison {
     pub duplicates: Vec<String>,
     /// The new report is partial (an interrupted run).
     pub new_partial: bool,
+    /// Ledger claims whose verdict changed: "id: old → new".
+    pub verdicts: Vec<String>,
 }
 
 impl Comparison {
@@ -125,6 +127,19 @@ pub fn compare(old: &Report, new: &Report) -> Comparison {
                     None => comparison.only_new += 1,
                 }
             }
+        }
+    }
+    for row in &new.ledger {
+        if let Some(before) = old.ledger.iter().find(|o| o.id == row.id && o.device == row.device)
+            && before.verdict != row.verdict
+        {
+            comparison.verdicts.push(format!(
+                "{}: {} → {} ({})",
+                row.id,
+                before.verdict.label(),
+                row.verdict.label(),
+                row.measured
+            ));
         }
     }
     for &(_, _, i) in &old_index {
@@ -289,6 +304,9 @@ pub fn summary(old: &Report, new: &Report, comparison: &Comparison, threshold: f
     }
     for lost in &comparison.lost {
         let _ = writeln!(out, "LOST {lost}");
+    }
+    for verdict in &comparison.verdicts {
+        let _ = writeln!(out, "VERDICT {verdict}");
     }
     for duplicate in &comparison.duplicates {
         let _ = writeln!(

@@ -231,6 +231,20 @@ pub struct ExperimentResult {
     pub waived: Vec<Waiver>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// Files the experiment wrote beside the report (pictures, animations), by name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub artifacts: Vec<Artifact>,
+}
+
+/// A file an experiment wrote into the report's folder while it ran (`render` never rewrites it).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Artifact {
+    /// The file name, in the report's folder.
+    pub file: String,
+    /// What it shows.
+    pub caption: String,
+    /// Whether report.md shows it inline (a picture) or links it.
+    pub inline: bool,
 }
 
 impl ExperimentResult {

@@ -382,6 +382,13 @@ fn section(result: &ExperimentResult, report: &Report, hooks: HooksLookup<'_>, o
             let _ = writeln!(out, "{paragraph}\n");
         }
     }
+    for artifact in &result.artifacts {
+        if artifact.inline {
+            let _ = writeln!(out, "![{}]({})\n", artifact.caption, artifact.file);
+        } else {
+            let _ = writeln!(out, "[{}]({})\n", artifact.caption, artifact.file);
+        }
+    }
     for w in &result.waived {
         let _ = writeln!(out, "*Waived:* {} — {}\n", w.what, w.reason);
     }
@@ -407,11 +414,62 @@ fn section(result: &ExperimentResult, report: &Report, hooks: HooksLookup<'_>, o
     }
 }
 
-/// The whole Markdown report: the header, the kernels, then a section per
-/// experiment (grouped by GPU when the run had several).
+/// "The guides' claims, then and now": the ledger the run stored, or (for
+/// reports that stored none) the one the experiments' hooks compute now.
+fn ledger(report: &Report, hooks: HooksLookup<'_>, out: &mut String) {
+    let computed;
+    let rows = if report.ledger.is_empty() {
+        computed = report.compute_ledger(hooks);
+        &computed
+    } else {
+        &report.ledger
+    };
+    if rows.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "## The guides' claims, then and now\n");
+    let _ = writeln!(
+        out,
+        "Each row: a claim of the source documents in our words, what this run measured (and where), and a verdict \
+         computed from the measurement by the rule in the last column. The {}.\n",
+        super::FACTOR_RULE
+    );
+    let several = report.devices.len() > 1;
+    let _ = writeln!(
+        out,
+        "| source | claim | measured |{} verdict | rule |\n|---|---|---|{}---|---|",
+        if several { " GPU |" } else { "" },
+        if several { "---:|" } else { "" }
+    );
+    for row in rows {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} (`{}`) |{} **{}** | {} |",
+            row.source,
+            row.claim,
+            row.measured,
+            row.experiment,
+            if several {
+                format!(
+                    " {} |",
+                    row.device.map(|d| d.to_string()).unwrap_or_else(|| "node".into())
+                )
+            } else {
+                String::new()
+            },
+            row.verdict.label(),
+            row.rule
+        );
+    }
+    let _ = writeln!(out);
+}
+
+/// The whole Markdown report: the header, the ledger, the kernels, then a
+/// section per experiment (grouped by GPU when the run had several).
 pub fn render(report: &Report, hooks: HooksLookup<'_>) -> String {
     let mut out = String::new();
     header(report, &mut out);
+    ledger(report, hooks, &mut out);
     kernels(report, &mut out);
     if report.devices.len() > 1 {
         let _ = writeln!(out, "# The node\n");

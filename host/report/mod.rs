@@ -10,6 +10,7 @@ mod axis;
 pub mod comparison;
 mod experiment_result;
 mod kernel_record;
+mod ledger;
 mod markdown;
 mod plot_spec;
 mod schema_v1;
@@ -31,8 +32,9 @@ use crate::run_settings::RunSettings;
 use crate::testbed::Implementation;
 
 pub use axis::{Axis, Metric, PlotKind, ReferenceLine, Scale};
-pub use experiment_result::{ExperimentResult, Point, Series, Waiver, Work};
+pub use experiment_result::{Artifact, ExperimentResult, Point, Series, Waiver, Work};
 pub use kernel_record::KernelRecord;
+pub use ledger::{FACTOR_RULE, LedgerRow, Verdict};
 pub use markdown::{generic_table, point_cell, summary_cell};
 pub use plot_spec::{HeatMap, PlotLine, PlotPoint, PlotSpec};
 pub use section_hooks::{HooksLookup, SectionHooks, no_hooks};
@@ -97,6 +99,9 @@ pub struct Report {
     pub notes: Vec<String>,
     pub kernels: Vec<KernelRecord>,
     pub experiments: Vec<ExperimentResult>,
+    /// The documents' claims the run measured, with verdicts (see [`LedgerRow`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ledger: Vec<LedgerRow>,
     /// The run stopped early (Ctrl-C, a kernel past its time limit, an error):
     /// some experiments are not run or have only some of their points.
     #[serde(default)]
@@ -136,9 +141,19 @@ impl Report {
             notes: Vec::new(),
             kernels,
             experiments,
+            ledger: Vec::new(),
             partial: false,
             stop_reason: None,
         }
+    }
+
+    /// The ledger rows every experiment's hooks give for its results, in report order.
+    pub fn compute_ledger(&self, hooks: HooksLookup<'_>) -> Vec<LedgerRow> {
+        self.experiments
+            .iter()
+            .filter_map(|result| Some(hooks(&result.name)?.ledger(result, self)))
+            .flatten()
+            .collect()
     }
 
     /// Marks the report as partial, with why the run stopped.

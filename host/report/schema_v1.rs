@@ -207,6 +207,7 @@ pub fn convert(value: serde_json::Value, source: &str) -> Result<Report> {
                 series,
                 waived: Vec::<Waiver>::new(),
                 notes: sweep.notes,
+                artifacts: Vec::new(),
             }
         })
         .collect();
@@ -223,6 +224,7 @@ pub fn convert(value: serde_json::Value, source: &str) -> Result<Report> {
         notes: Vec::new(),
         kernels: old.kernels,
         experiments,
+        ledger: Vec::new(),
         partial: old.partial,
         stop_reason: old.stop_reason,
     })

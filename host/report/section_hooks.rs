@@ -1,4 +1,4 @@
-use super::{ExperimentResult, PlotSpec, Report};
+use super::{ExperimentResult, LedgerRow, PlotSpec, Report};
 
 /// What an experiment adds to the generic section of `report.md`: a
 /// narrative ("then vs now") and tables shaped like its source's, and extra
@@ -17,6 +17,12 @@ pub trait SectionHooks: Sync {
 
     /// Plots beside the generic one (each written as `<name>-<suffix>.svg`).
     fn extra_plots(&self, _result: &ExperimentResult, _report: &Report) -> Vec<PlotSpec> {
+        Vec::new()
+    }
+
+    /// The documents' claims this result measures, each with a verdict
+    /// (the report's ledger, "the guides' claims, then and now").
+    fn ledger(&self, _result: &ExperimentResult, _report: &Report) -> Vec<LedgerRow> {
         Vec::new()
     }
 }
