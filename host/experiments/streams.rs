@@ -105,6 +105,119 @@ pub fn staged_once(
     timer.time_ms(&mut || pipeline.enqueue(dut, host, data, n, iterations))
 }
 
+/// The OpenCL variants of the pipeline, for the whitepaper's claim that
+/// "data transfers can overlap with kernel execution only for data allocated
+/// with CL_MEM_ALLOC_HOST_PTR": the same chunks over 1..=16 in-order queues,
+/// uploaded from a mapped `CL_MEM_ALLOC_HOST_PTR` buffer (the documents'
+/// pinned memory) and from ordinary host memory, beside the model computed
+/// from OpenCL's own transfer and kernel times. Timed with the host clock
+/// around the enqueues and `clFinish` of every queue used (profiling events
+/// do not span queues).
+fn opencl_pipeline(
+    ctx: &RunContext<'_>,
+    side: &crate::testbed::OpenClSide,
+    result: &mut ExperimentResult,
+    source: &[f32],
+    iterations: u32,
+) -> Result<()> {
+    use crate::launchers::opencl_fma_chain;
+    use crate::opencl::{ClBuffer, ClQueue, MappedHostBuffer};
+    use crate::timing::HostClock;
+
+    let len = source.len();
+    let bytes = 4 * len as u64;
+    let context = side.context();
+    let queues: Vec<ClQueue> = (0..MAX_STREAMS)
+        .map(|_| ClQueue::new(context))
+        .collect::<std::result::Result<_, _>>()?;
+    let mut pinned = MappedHostBuffer::<f32>::new(context, &queues[0], len)?;
+    pinned.as_mut_slice().copy_from_slice(source);
+    let mut data = ClBuffer::<f32>::new(context, len)?;
+    let rust = ctx.device.kernel(Implementation::Rust, "fma_chain")?;
+    let wave = ctx.device.full_wave_blocks(rust, 256)?;
+    let finish = |n: usize| -> Result<()> {
+        for queue in &queues[..n] {
+            queue.finish()?;
+        }
+        Ok(())
+    };
+    let mut clock = HostClock;
+    let mut timed = |work: &mut dyn FnMut() -> Result<()>| -> Result<Vec<f64>> {
+        let one = probe_ms(&mut clock, work)?;
+        time_per_launch(&mut clock, &paced(ctx.settings, one), work)
+    };
+    // SAFETY (uploads below): the host buffers are not written while commands are in flight; every timed
+    // sample ends with clFinish on each queue it used.
+    let transfer = timed(&mut || {
+        unsafe { pinned.upload_async(&queues[0], 0..len, &mut data)? };
+        finish(1)
+    })?;
+    let kernel = timed(&mut || {
+        opencl_fma_chain(side, &queues[0], &mut data, 0..len, iterations, wave)?;
+        finish(1)
+    })?;
+    let (transfer_ms, kernel_ms) = (median(&transfer), median(&kernel));
+    let expected = |i: usize| reference::fma_chain(source[i], iterations);
+    let work = Work::bytes(len as u64, bytes);
+    let mut model = Series::new(
+        ctx.key("fma_chain", Implementation::Model, "f32")
+            .variant("staged, OpenCL"),
+        "model from OpenCL's times",
+    );
+    for (memory, label) in [(true, "ALLOC_HOST_PTR"), (false, "ordinary memory")] {
+        let mut series = Series::new(
+            ctx.key("fma_chain", Implementation::OpenClC, "f32")
+                .variant(format!("staged, {label}")),
+            format!("OpenCL staged, {label}"),
+        );
+        for n in 1..=MAX_STREAMS {
+            if ctx.stop_before(n as usize - 1, MAX_STREAMS as usize) {
+                break;
+            }
+            ctx.progress.set_message(format!("OpenCL streams {n} ({label})"));
+            data.fill(&queues[0], f32::NAN)?;
+            queues[0].finish()?;
+            let times = timed(&mut || {
+                for (i, chunk) in chunk_ranges(len, n, 256).into_iter().enumerate() {
+                    let queue = &queues[i];
+                    if memory {
+                        unsafe { pinned.upload_async(queue, chunk.clone(), &mut data)? };
+                    } else {
+                        unsafe { data.write_async(queue, chunk.start, &source[chunk.clone()])? };
+                    }
+                    opencl_fma_chain(side, queue, &mut data, chunk, iterations, wave)?;
+                }
+                finish(n as usize)
+            })?;
+            let got = data.to_host(&queues[0])?;
+            let failure = (0..len).step_by(CHECK_STRIDE).chain([len - 1]).find_map(|i| {
+                (got[i].to_bits() != expected(i).to_bits())
+                    .then(|| format!("element {i} is {} but the CPU reference says {}", got[i], expected(i)))
+            });
+            let at = PointKey::Value(n as i64);
+            series
+                .points
+                .extend(Point::timed(at, &Metric::Time, work, &times, failure));
+            if memory {
+                let predicted = staged_model_ms(transfer_ms, kernel_ms, n);
+                model
+                    .points
+                    .extend(Point::timed(at, &Metric::Time, work, &[predicted], None));
+            }
+        }
+        result.series.push(series);
+    }
+    result.series.push(model);
+    result.notes.push(format!(
+        "OpenCL ({}): transfer alone {transfer_ms:.3} ms from ALLOC_HOST_PTR memory, kernel alone {kernel_ms:.3} ms \
+         (the same {iterations} iterations); its pipelines are timed with the host clock around the enqueues and \
+         clFinish of every queue used, one in-order queue per chunk, and checked every {CHECK_STRIDE}th element \
+         against the CPU reference",
+        side.device_info().name.trim()
+    ));
+    Ok(())
+}
+
 fn check_sampled(got: &[f32], source: &[f32], iterations: u32) -> Option<String> {
     (0..got.len()).step_by(CHECK_STRIDE).find_map(|i| {
         let expected = reference::fma_chain(source[i], iterations);
@@ -262,6 +375,14 @@ impl Experiment for Streams {
         ));
         result.series.push(staged);
         result.series.push(model);
+        match ctx.device.opencl_or_waiver() {
+            (Some(side), _) => opencl_pipeline(ctx, side, &mut result, &source, iterations)?,
+            (None, Some(reason)) => result.waived.push(crate::report::Waiver {
+                what: "the OpenCL staged pipelines".into(),
+                reason,
+            }),
+            (None, None) => {}
+        }
         Ok(result)
     }
 }
@@ -297,6 +418,47 @@ impl SectionHooks for Streams {
                 p.at,
                 model_ms.map(|m| format!("{m:.3}")).unwrap_or_else(|| "—".into())
             );
+        }
+        let opencl = |variant: &str| result.variant("fma_chain", Implementation::OpenClC, variant);
+        let opencl_model = result.variant("fma_chain", Implementation::Model, "staged, OpenCL");
+        if let (Some(pinned), Some(ordinary), Some(model)) = (
+            opencl("staged, ALLOC_HOST_PTR"),
+            opencl("staged, ordinary memory"),
+            opencl_model,
+        ) {
+            let _ = writeln!(
+                out,
+                "\n**OpenCL** (the whitepaper: transfers overlap kernels only from `CL_MEM_ALLOC_HOST_PTR` memory):\n"
+            );
+            let _ = writeln!(
+                out,
+                "| queues | ALLOC_HOST_PTR ms | ordinary memory ms | model ms | ALLOC_HOST_PTR / model | ordinary / model |"
+            );
+            let _ = writeln!(out, "|---:|---:|---:|---:|---:|---:|");
+            for p in &pinned.points {
+                let cell = |point: Option<&Point>| {
+                    point
+                        .and_then(|p| p.value)
+                        .map(|t| format!("{:.3} ({:.3}–{:.3})", t.median, t.min, t.max))
+                        .unwrap_or_else(|| "—".into())
+                };
+                let m = model.point(p.at).and_then(|m| m.median());
+                let o = ordinary.point(p.at);
+                let ratio = |x: Option<f64>| match (x, m) {
+                    (Some(x), Some(m)) => format!("{:.3}", x / m),
+                    _ => "—".into(),
+                };
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} | {} | {} | {} |",
+                    p.at,
+                    cell(Some(p)),
+                    cell(o),
+                    m.map(|m| format!("{m:.3}")).unwrap_or_else(|| "—".into()),
+                    ratio(p.median()),
+                    ratio(o.and_then(|o| o.median()))
+                );
+            }
         }
         Some(out)
     }
@@ -341,5 +503,41 @@ impl SectionHooks for Streams {
             experiment: result.name.clone(),
             device: result.device,
         }]
+        .into_iter()
+        .chain(opencl_overlap_row(result))
+        .collect()
     }
+}
+
+/// The whitepaper's overlap claim, from the OpenCL pipelines: the best staged
+/// time from ordinary memory over the best from `CL_MEM_ALLOC_HOST_PTR`
+/// memory, against what overlap can buy (the sequential time over the model's best).
+fn opencl_overlap_row(result: &ExperimentResult) -> Option<LedgerRow> {
+    let best = |implementation, variant: &str| {
+        result
+            .variant("fma_chain", implementation, variant)?
+            .points
+            .iter()
+            .filter_map(Point::median)
+            .min_by(f64::total_cmp)
+    };
+    let pinned = best(Implementation::OpenClC, "staged, ALLOC_HOST_PTR")?;
+    let ordinary = best(Implementation::OpenClC, "staged, ordinary memory")?;
+    let model = result.variant("fma_chain", Implementation::Model, "staged, OpenCL")?;
+    let one = model.at(1)?.median()?;
+    let model_best = model.points.iter().filter_map(Point::median).min_by(f64::total_cmp)?;
+    Some(LedgerRow::factor(
+        "whitepaper-alloc-host-ptr-overlap",
+        "OpenCL whitepaper, data transfers; OpenCL Programming Guide §3.3",
+        "Transfers overlap kernel execution only from CL_MEM_ALLOC_HOST_PTR (pinned) memory: staging from \
+         ordinary memory gains nothing",
+        one / model_best,
+        ordinary / pinned,
+        format!(
+            "best staged time from ordinary memory {ordinary:.3} ms, from ALLOC_HOST_PTR memory {pinned:.3} ms; \
+             overlap could take {one:.3} ms to {model_best:.3} ms"
+        ),
+        &result.name,
+        result.device,
+    ))
 }

@@ -183,6 +183,14 @@ impl Experiment for Transfers {
             }
             ctx.progress.inc(1);
         }
+        match ctx.device.opencl_or_waiver() {
+            (Some(side), _) => opencl_series(ctx, side, &mut result, &sizes, &source)?,
+            (None, Some(reason)) => result.waived.push(Waiver {
+                what: "the OpenCL series".into(),
+                reason,
+            }),
+            (None, None) => {}
+        }
         result.notes.push(format!(
             "pageable copies timed with the host clock around blocking copies, the others with CUDA events around \
              async copies on a non-blocking stream; up to {} copies per sample, fewer where one copy is long",
@@ -196,6 +204,110 @@ impl Experiment for Transfers {
         }
         Ok(result)
     }
+}
+
+/// The OpenCL way (the whitepaper; OpenCL Programming Guide §3.3):
+/// `clEnqueueWriteBuffer` / `clEnqueueReadBuffer` from ordinary host memory
+/// (blocking, host clock, as the CUDA pageable series) and from a
+/// `CL_MEM_ALLOC_HOST_PTR` buffer mapped with `clEnqueueMapBuffer` (the
+/// documents' recipe for pinned memory; non-blocking, profiling events).
+fn opencl_series(
+    ctx: &RunContext<'_>,
+    side: &crate::testbed::OpenClSide,
+    result: &mut ExperimentResult,
+    sizes: &[u64],
+    source: &[f32],
+) -> Result<()> {
+    use crate::opencl::{ClBuffer, MappedHostBuffer};
+    use crate::timing::OpenClTimer;
+    let (context, queue) = (side.context(), side.queue());
+    let len = source.len();
+    let mut device = ClBuffer::<f32>::from_host(context, queue, source)?;
+    let mut ordinary = source.to_vec();
+    let mut pinned = MappedHostBuffer::<f32>::new(context, queue, len)?;
+    pinned.as_mut_slice().copy_from_slice(source);
+    let first = result.series.len();
+    for (call, variant) in [
+        ("clEnqueueWriteBuffer", "ordinary"),
+        ("clEnqueueWriteBuffer", "ALLOC_HOST_PTR"),
+        ("clEnqueueReadBuffer", "ordinary"),
+        ("clEnqueueReadBuffer", "ALLOC_HOST_PTR"),
+    ] {
+        let direction = if call.contains("Write") { "H2D" } else { "D2H" };
+        let key = ctx.key(call, Implementation::OpenClC, "f32").variant(variant);
+        result
+            .series
+            .push(Series::new(key, format!("{direction} · OpenCL {variant}")));
+    }
+    for (done, &bytes) in sizes.iter().enumerate() {
+        if ctx.stop_before(done, sizes.len()) {
+            break;
+        }
+        ctx.progress
+            .set_message(format!("OpenCL transfers {} KiB", bytes >> 10));
+        let count = (bytes / 4) as usize;
+        for index in 0..4 {
+            let mut clock = HostClock;
+            let mut events = OpenClTimer(queue);
+            let (times, failure) = match index {
+                0 => {
+                    device.fill(queue, -1.0)?;
+                    let mut copy = || Ok(device.write(queue, 0, &ordinary[..count])?);
+                    let times = timed(&mut clock, ctx, &mut copy)?;
+                    (
+                        times,
+                        first_mismatch(&device.to_host(queue)?[..count], &source[..count]),
+                    )
+                }
+                1 => {
+                    device.fill(queue, -1.0)?;
+                    // SAFETY: neither buffer is touched by the host until the timer has finished the queue.
+                    let mut copy =
+                        || -> Result<()> { Ok(unsafe { pinned.upload_async(queue, 0..count, &mut device) }?) };
+                    let times = timed(&mut events, ctx, &mut copy)?;
+                    (
+                        times,
+                        first_mismatch(&device.to_host(queue)?[..count], &source[..count]),
+                    )
+                }
+                2 => {
+                    device.write(queue, 0, source)?;
+                    ordinary[..count].fill(-1.0);
+                    let mut copy = || Ok(device.read(queue, 0, &mut ordinary[..count])?);
+                    let times = timed(&mut clock, ctx, &mut copy)?;
+                    let failure = first_mismatch(&ordinary[..count], &source[..count]);
+                    ordinary[..count].copy_from_slice(&source[..count]);
+                    (times, failure)
+                }
+                _ => {
+                    pinned.as_mut_slice()[..count].fill(-1.0);
+                    // SAFETY: as above.
+                    let mut copy = || -> Result<()> { Ok(unsafe { pinned.download_async(queue, 0..count, &device) }?) };
+                    let times = timed(&mut events, ctx, &mut copy)?;
+                    queue.finish()?;
+                    (times, first_mismatch(&pinned.as_slice()[..count], &source[..count]))
+                }
+            };
+            let at = PointKey::Value((bytes >> 10) as i64);
+            if let Some(point) = Point::timed(
+                at,
+                &Metric::Bandwidth,
+                Work::bytes(count as u64, bytes),
+                &times,
+                failure,
+            ) {
+                result.series[first + index].points.push(point);
+            }
+        }
+        ctx.progress.inc(1);
+    }
+    result.notes.push(
+        "OpenCL series: ordinary memory with blocking clEnqueueWrite/ReadBuffer timed by the host clock; \
+         CL_MEM_ALLOC_HOST_PTR memory mapped once with clEnqueueMapBuffer, non-blocking copies timed by profiling \
+         events (first command's start to last command's end)"
+            .into(),
+    );
+    Ok(())
 }
 
 /// The samples of one copy with `clock`, paced by the length of one copy.

@@ -52,7 +52,7 @@ pub use sgemm::{
 };
 pub use shared_memory_banks::{BankAccess, BankKernel, bank_kernel, bank_kernel_shape};
 pub use slot_ring::{SlotRing, check_slot_links};
-pub use streams::fma_chain;
+pub use streams::{fma_chain, opencl_fma_chain};
 
 /// The OpenCL C twins' launchers, by family (the same shape checks as the CUDA launchers).
 pub mod opencl {

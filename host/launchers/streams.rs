@@ -7,7 +7,8 @@ use kernels_gpu::global_memory::COPY_BLOCK_THREADS;
 
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape};
-use crate::testbed::{DeviceUnderTest, Implementation};
+use crate::opencl::{ClBuffer, ClQueue, NdRange};
+use crate::testbed::{DeviceUnderTest, Implementation, OpenClSide};
 
 /// Launches `fma_chain` on `data[range]` on `stream` (not necessarily the
 /// suite's: the staged pipeline uses one stream per chunk).
@@ -42,4 +43,32 @@ pub fn fma_chain(
     ];
     // SAFETY: matches fma_chain(float*, uint, uint); the range was checked against the buffer.
     unsafe { kernel.launch(stream, shape, &mut params) }
+}
+
+/// Launches the OpenCL C `fma_chain` on `data[range]` on `queue` (one of the
+/// staged pipeline's queues), with at most `wave_groups` work-groups of 256
+/// (the Rust launch's one full wave, so both run the same grid).
+pub fn opencl_fma_chain(
+    side: &OpenClSide,
+    queue: &ClQueue,
+    data: &mut ClBuffer<f32>,
+    range: Range<usize>,
+    iterations: u32,
+    wave_groups: u32,
+) -> Result<()> {
+    if range.start >= range.end || range.end > data.len() || range.end > u32::MAX as usize {
+        return Err(Error::InvalidLaunch {
+            kernel: "fma_chain",
+            reason: format!("elements {range:?} of a {}-element buffer", data.len()),
+        });
+    }
+    let groups = (range.len() as u64)
+        .div_ceil(COPY_BLOCK_THREADS as u64)
+        .clamp(1, wave_groups.max(1) as u64);
+    let nd = NdRange::groups_1d(groups as usize, COPY_BLOCK_THREADS as usize);
+    let (offset, n) = (range.start as u32, range.len() as u32);
+    let kernel = side.twins().kernel("fma_chain")?;
+    // SAFETY: matches fma_chain(float*, uint, uint, uint); offset + n <= len was checked above.
+    unsafe { queue.launch(kernel, &nd, &[&*data, &offset, &n, &iterations])? };
+    Ok(())
 }

@@ -13,11 +13,13 @@ pub const OPENCL_C_SOURCE: &str = concat!(
     "\n",
     include_str!("../opencl_c/matrix_vector.cl"),
     "\n",
-    include_str!("../opencl_c/matrix_multiply.cl")
+    include_str!("../opencl_c/matrix_multiply.cl"),
+    "\n",
+    include_str!("../opencl_c/streams.cl")
 );
 
 /// Every kernel of [`OPENCL_C_SOURCE`].
-pub const OPENCL_C_KERNELS: [&str; 19] = [
+pub const OPENCL_C_KERNELS: [&str; 20] = [
     "offset_copy",
     "stride_copy",
     "shift_copy",
@@ -37,6 +39,7 @@ pub const OPENCL_C_KERNELS: [&str; 19] = [
     "matvec_warp_shuffle",
     "matvec_warp_per_row",
     "tiled_sgemm",
+    "fma_chain",
 ];
 
 /// How the two warp-level matrix-vector kernels (`matvec_warp_shuffle`,

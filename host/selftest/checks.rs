@@ -52,6 +52,53 @@ pub(super) fn cuda_c_twins(testbed: &Testbed) -> Result<()> {
         .map_err(|why| Error::Waived(format!("{why}; every other check ran the Rust kernels only")))
 }
 
+pub(super) fn opencl_c_twins(testbed: &Testbed) -> Result<()> {
+    first(testbed)
+        .opencl()
+        .map(|_| ())
+        .map_err(|why| Error::Waived(format!("{why}; the family checks ran without OpenCL")))
+}
+
+/// Ordinary and `CL_MEM_ALLOC_HOST_PTR` host memory, both directions, and the
+/// OpenCL fma_chain on a chunk, against the input and the CPU reference.
+pub(super) fn opencl_transfers_and_pipeline(testbed: &Testbed) -> Result<()> {
+    use crate::opencl::{ClBuffer, MappedHostBuffer};
+    let dut = first(testbed);
+    let side = dut.opencl().map_err(Error::Waived)?;
+    let (context, queue) = (side.context(), side.queue());
+    let source: Vec<f32> = (0..LEN).map(|i| matrix_value(i, 5)).collect();
+    let mut device = ClBuffer::<f32>::new(context, LEN)?;
+    device.write(queue, 0, &source)?;
+    verified(
+        "OpenCL write from ordinary memory",
+        first_mismatch(&device.to_host(queue)?, &source),
+    )?;
+    let mut pinned = MappedHostBuffer::<f32>::new(context, queue, LEN)?;
+    pinned.download(queue, 0..LEN, &device)?;
+    verified(
+        "OpenCL read into ALLOC_HOST_PTR memory",
+        first_mismatch(pinned.as_slice(), &source),
+    )?;
+    device.fill(queue, -1.0)?;
+    pinned.upload(queue, 0..LEN, &mut device)?;
+    verified(
+        "OpenCL write from ALLOC_HOST_PTR memory",
+        first_mismatch(&device.to_host(queue)?, &source),
+    )?;
+    let (start, iterations) = (100, 16);
+    launchers::opencl_fma_chain(side, queue, &mut device, start..LEN, iterations, 64)?;
+    let got = device.to_host(queue)?;
+    let mismatch = got.iter().zip(&source).enumerate().find_map(|(i, (&g, &s))| {
+        let expected = if i < start {
+            s
+        } else {
+            reference::fma_chain(s, iterations)
+        };
+        (g.to_bits() != expected.to_bits()).then(|| format!("element {i} is {g} but the CPU reference says {expected}"))
+    });
+    verified("OpenCL fma_chain on elements 100.. (the pipeline's kernel)", mismatch)
+}
+
 /// One copy kernel for `T` at its quick values, on every runner and implementation, against its reference.
 fn copies<T: CopyElement + 'static>(dut: &DeviceUnderTest, kernel: CopyKernel) -> Result<()> {
     let Some(entry) = kernel.entry::<T>() else {

@@ -28,6 +28,10 @@ pub const SELF_TESTS: &[SelfTest] = &[
         run: checks::cuda_c_twins,
     },
     SelfTest {
+        name: "OpenCL C twins (build on the matched device)",
+        run: checks::opencl_c_twins,
+    },
+    SelfTest {
         name: "offset_copy (f16, f32, f64, f32x4)",
         run: checks::offset_copies,
     },
@@ -94,6 +98,10 @@ pub const SELF_TESTS: &[SelfTest] = &[
     SelfTest {
         name: "streams: staged fma_chain pipeline",
         run: checks::staged_pipeline,
+    },
+    SelfTest {
+        name: "OpenCL: ordinary and ALLOC_HOST_PTR transfers, fma_chain",
+        run: checks::opencl_transfers_and_pipeline,
     },
     SelfTest {
         name: "kernel time limit (spin_wait)",
