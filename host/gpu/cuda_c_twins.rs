@@ -14,7 +14,15 @@ pub const CUDA_C_SOURCE: &str = concat!(
     "\n",
     include_str!("../cuda_c/matrix_multiply.cu"),
     "\n",
-    include_str!("../cuda_c/sgemm.cu")
+    include_str!("../cuda_c/sgemm.cu"),
+    "\n",
+    include_str!("../cuda_c/instruction_throughput.cu"),
+    "\n",
+    include_str!("../cuda_c/math_accuracy.cu"),
+    "\n",
+    include_str!("../cuda_c/divergence.cu"),
+    "\n",
+    include_str!("../cuda_c/loop_counters.cu")
 );
 
 /// Compiles the twins to PTX for the same virtual architecture as the Rust

@@ -31,8 +31,12 @@ mod kernel_macro;
 
 pub mod device;
 pub mod diagnostics;
+pub mod divergence;
 pub mod global_memory;
+pub mod instruction_throughput;
 pub mod launch_bounds;
+pub mod loop_counters;
+pub mod math_accuracy;
 pub mod matrix_multiply;
 pub mod matrix_vector;
 pub mod shared_memory;
