@@ -2,6 +2,10 @@
 
 use kernels_gpu::launch_bounds::LAUNCH_BOUNDS;
 
+mod loop_body;
+
+pub use loop_body::{PtxLoop, entry_text, loop_with_most, loops, opcode_of};
+
 /// The PTX module text (Rust-CUDA's `include_str!` pattern).
 pub const KERNELS_PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/kernels.ptx"));
 

@@ -520,3 +520,201 @@ fn cuda_c_twins_of_the_memory_claims_kernels_compile_and_assemble() {
         "the twin of local_array_spilled does not spill under its bound"
     );
 }
+
+mod execution_claims {
+    //! The instruction-throughput, accuracy, divergence and loop-counter
+    //! kernels: their loops keep the instructions they measure, the short
+    //! if/else is predicated and the long one branches, and the loop counters'
+    //! per-iteration instruction counts differ as the Best Practices Guide says.
+
+    use kernels_gpu::instruction_throughput::{THROUGHPUT_CHAINS, ThroughputKernel};
+    use ptxsuite::launchers::{LoopCounter, branch_kernel, paths_kernel};
+    use ptxsuite::ptx::{self, KERNELS_PTX, PtxLoop, entry_text, loop_with_most, loops, opcode_of};
+    use ptxsuite::reference::{BranchLength, PathChoice};
+
+    fn entry(name: &str) -> &'static str {
+        entry_text(KERNELS_PTX, name).unwrap_or_else(|| panic!("{name} not in the PTX"))
+    }
+
+    #[test]
+    fn every_execution_claims_kernel_is_an_entry_point() {
+        let entries = ptx::entry_points(KERNELS_PTX);
+        let names = ThroughputKernel::ALL
+            .iter()
+            .map(|k| k.entry())
+            .chain(["math_function_values"])
+            .chain([PathChoice::ByLane, PathChoice::ByWarp].map(paths_kernel))
+            .chain([BranchLength::Short, BranchLength::Long].map(branch_kernel))
+            .chain(LoopCounter::ALL.map(LoopCounter::kernel));
+        for name in names {
+            assert!(entries.iter().any(|e| e == name), "{name} missing");
+        }
+    }
+
+    /// The instruction a throughput kernel measures, and how many of it one
+    /// round issues per chain.
+    fn measured_instruction(kernel: ThroughputKernel) -> Option<(&'static str, usize)> {
+        use ThroughputKernel::*;
+        Some(match kernel {
+            F32Add => ("add.rn.f32", 1),
+            F32Mul => ("mul.rn.f32", 1),
+            F32Fma => ("fma.rn.f32", 1),
+            F64Fma => ("fma.rn.f64", 1),
+            F16x2Fma => ("fma.rn.f16x2", 1),
+            I32Add => ("add.s32", 1),
+            I32Mul => ("mul.lo.s32", 1),
+            I32Mad => ("mad.lo.s32", 1),
+            U32Div => ("div.u32", 1),
+            U32Rem => ("rem.u32", 1),
+            U32Shift => ("shr.u32", 1),
+            U32Mask => ("and.b32", 1),
+            RcpApprox => ("rcp.approx.f32", 1),
+            RcpRn => ("rcp.rn.f32", 1),
+            DivRn => ("div.rn.f32", 1),
+            DivApprox => ("div.approx.f32", 1),
+            RsqrtApprox => ("rsqrt.approx.f32", 1),
+            SinApprox => ("sin.approx.f32", 1),
+            CosApprox => ("cos.approx.f32", 1),
+            Ex2Approx | ExpFast => ("ex2.approx.f32", 1),
+            Lg2Approx => ("lg2.approx.f32", 1),
+            // Two multiplies per chain: by the constant and by the run-time factor.
+            F32LiteralMul => ("mul.rn.f32", 2),
+            F64PromotedMul => ("mul.rn.f64", 1),
+            SinAccurate | ExpAccurate => return None,
+        })
+    }
+
+    /// Instructions of `loop_` with opcode `opcode` whose operands are all
+    /// registers (so that a loop counter's `add.s32 %r, %r, -8` is not counted).
+    fn register_only(loop_: &PtxLoop<'_>, opcode: &str) -> usize {
+        loop_
+            .instructions
+            .iter()
+            .filter(|line| opcode_of(line).starts_with(opcode))
+            .filter(|line| {
+                let operands = line.split_once(opcode_of(line)).map_or("", |(_, rest)| rest);
+                operands
+                    .trim_end_matches(';')
+                    .split(',')
+                    .all(|operand| operand.trim().starts_with('%'))
+            })
+            .count()
+    }
+
+    #[test]
+    fn throughput_loops_keep_a_multiple_of_the_chains_of_their_instruction() {
+        for kernel in ThroughputKernel::ALL {
+            let Some((opcode, per_chain)) = measured_instruction(kernel) else {
+                continue;
+            };
+            let body = entry(kernel.entry());
+            let steady = loop_with_most(body, opcode).unwrap_or_else(|| panic!("{kernel:?}: no loop with {opcode}"));
+            // The i32 add kernel's loop counter is an add.s32 too (with an immediate).
+            let count = if kernel == ThroughputKernel::I32Add {
+                register_only(&steady, opcode)
+            } else {
+                steady.count(opcode)
+            };
+            let per_round = THROUGHPUT_CHAINS * per_chain;
+            assert!(
+                count >= per_round && count % per_round == 0,
+                "{kernel:?}: {count} × {opcode} in its loop, not a multiple of {per_round}:\n{:#?}",
+                steady.instructions
+            );
+            // No conversion or call sneaks into the loop (the promoted kernel's conversions are its point).
+            if kernel != ThroughputKernel::F64PromotedMul {
+                assert_eq!(steady.count("cvt"), 0, "{kernel:?}: a conversion in the loop");
+            }
+            assert_eq!(steady.count("call"), 0, "{kernel:?}: a call in the loop");
+            assert!(!body.contains(".local"), "{kernel:?} uses local memory");
+        }
+    }
+
+    #[test]
+    fn the_promoted_multiply_converts_twice_per_chain_and_the_literal_one_never() {
+        let promoted = loop_with_most(entry("f64_promoted_mul_throughput"), "mul.rn.f64").unwrap();
+        let f64_muls = promoted.count("mul.rn.f64");
+        assert_eq!(promoted.count("cvt.f64.f32"), f64_muls);
+        assert_eq!(promoted.count("cvt.rn.f32.f64"), f64_muls);
+        assert!(!entry("f32_literal_mul_throughput").contains("f64"));
+    }
+
+    #[test]
+    fn accurate_functions_are_software_with_no_local_memory() {
+        for name in ["sin_accurate_throughput", "exp_accurate_throughput"] {
+            let body = entry(name);
+            assert!(!body.contains(".local"), "{name} uses local memory");
+            assert!(!body.contains(".approx"), "{name} uses an approximate instruction");
+            let steady = loop_with_most(body, "fma.rn.f32").unwrap();
+            assert!(
+                steady.count("fma.rn.f32") >= THROUGHPUT_CHAINS * 5,
+                "{name}: {steady:#?}"
+            );
+        }
+        // The sine's Payne–Hanek path: the 2/π table read and one f64 multiply per chain.
+        let sine = entry("sin_accurate_throughput");
+        assert!(sine.contains("ld.global.nc"), "the 2/π table read");
+        assert_eq!(sine.matches("mul.rn.f64").count(), THROUGHPUT_CHAINS);
+    }
+
+    #[test]
+    fn the_short_if_else_is_predicated_and_the_long_one_branches() {
+        let short = loop_with_most(entry(branch_kernel(BranchLength::Short)), "selp.f32").expect("a loop with selp");
+        assert!(short.count("selp.f32") >= 4, "one select per chain:\n{short:#?}");
+        assert_eq!(short.count("bra"), 1, "only the back edge branches:\n{short:#?}");
+        let long_body = entry(branch_kernel(BranchLength::Long));
+        let long = loops(long_body)
+            .into_iter()
+            .max_by_key(|l| l.count("fma.rn.f32"))
+            .expect("a loop");
+        assert!(
+            long.count("fma.rn.f32") >= 64,
+            "both sides, 8 FMAs × 4 chains each:\n{long:#?}"
+        );
+        assert!(long.count("bra") >= 2, "a branch besides the back edge:\n{long:#?}");
+        assert_eq!(long.count("selp"), 0, "not predicated:\n{long:#?}");
+    }
+
+    #[test]
+    fn path_kernels_keep_thirty_two_distinct_paths() {
+        for choice in [PathChoice::ByLane, PathChoice::ByWarp] {
+            let body = entry(paths_kernel(choice));
+            for path in 0..32 {
+                assert!(
+                    body.contains(&format!("// divergence path {path}\n")),
+                    "{choice:?}: path {path} missing"
+                );
+            }
+            let fma_loops = loops(body).into_iter().filter(|l| l.count("fma.rn.f32") > 0).count();
+            assert!(fma_loops >= 32, "{choice:?}: {fma_loops} loops with FMAs");
+        }
+    }
+
+    /// Instructions per copied element in the steady loop of `counter`'s kernel.
+    fn instructions_per_element(counter: LoopCounter) -> f64 {
+        let steady = loop_with_most(entry(counter.kernel()), "st.global").expect("a loop with stores");
+        assert_eq!(steady.count("ld.global"), steady.count("st.global"));
+        steady.instructions_per("st.global").unwrap()
+    }
+
+    #[test]
+    fn wrapping_counters_need_more_instructions_per_iteration() {
+        let per = LoopCounter::ALL.map(|c| (c, instructions_per_element(c)));
+        let _ = writeln!(std::io::stderr(), "loop-counter instructions per element: {per:?}");
+        let of = |counter| per.iter().find(|(c, _)| *c == counter).unwrap().1;
+        // Wrapping 32-bit indices are recomputed and widened every iteration;
+        // usize and C-like unchecked i32 indices become pointer increments.
+        for wrapping in [LoopCounter::I32, LoopCounter::U32] {
+            for reduced in [LoopCounter::Usize, LoopCounter::I32Unchecked] {
+                assert!(
+                    of(wrapping) > of(reduced),
+                    "{wrapping:?} {} vs {reduced:?} {}",
+                    of(wrapping),
+                    of(reduced)
+                );
+            }
+        }
+    }
+
+    use std::io::Write;
+}

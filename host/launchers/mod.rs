@@ -10,10 +10,14 @@ mod block_grid;
 mod constant_memory;
 mod cublas;
 mod diagnostics;
+mod divergence;
 mod global_memory;
 mod guide_multiply;
+mod instruction_throughput;
 mod latency;
 mod local_memory;
+mod loop_counters;
+mod math_accuracy;
 mod matrix_vector;
 mod nominal_shape;
 mod occupancy;
@@ -24,18 +28,24 @@ mod sgemm;
 mod shared_memory_banks;
 mod slot_ring;
 mod streams;
+mod throughput_params;
+mod throughput_table;
 
 pub use constant_memory::{ChaseTable, ConstantSpace, constant_chase, constant_chase_shape};
 pub use cublas::{cublas_gemm_f16_storage, cublas_sgemm, cublas_sgemm_aat, cublas_sgemv};
 pub use diagnostics::spin_wait;
+pub use divergence::{branch, branch_kernel, divergence_shape, divergent_paths, paths_kernel};
 pub use global_memory::{
     CopyKernel, CopyReference, CopyRunner, CudaCopyRunner, copy_runners, driver_copy, offset_copy, offset_copy_shape,
     shift_copy, shift_copy_shape, stride_copy, stride_copy_shape, texture_shift_copy, texture_shift_copy_shape,
     vector_copy, vector_copy_global,
 };
 pub use guide_multiply::{GuideMultiply, guide_multiply, guide_multiply_shape};
+pub use instruction_throughput::{ChainValue, throughput, throughput_shape, throughput_wave_blocks};
 pub use latency::{fma_latency, pointer_chase, pointer_chase_from, shared_pointer_chase, shared_pointer_chase_shape};
 pub use local_memory::{LocalArrayKernel, local_array, local_array_shape};
+pub use loop_counters::{LoopCounter, loop_counter, loop_counter_shape};
+pub use math_accuracy::{function_values_shape, math_function_values};
 pub use matrix_vector::{
     CudaMatVecRunner, MATVEC_BLOCK_THREADS, MatVecEntry, MatVecRunner, MatVecVersion, check_matvec_buffers, matvec,
     matvec_runners, matvec_shape,
@@ -53,6 +63,8 @@ pub use sgemm::{
 pub use shared_memory_banks::{BankAccess, BankKernel, bank_kernel, bank_kernel_shape};
 pub use slot_ring::{SlotRing, check_slot_links};
 pub use streams::{fma_chain, opencl_fma_chain};
+pub use throughput_params::{AnyChainParams, suggested_params};
+pub use throughput_table::{ThroughputRow, hopper_peak_per_sm_per_clock, throughput_table};
 
 /// The OpenCL C twins' launchers, by family (the same shape checks as the CUDA launchers).
 pub mod opencl {

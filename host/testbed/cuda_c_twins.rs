@@ -26,7 +26,15 @@ pub const CUDA_C_SOURCE: &str = concat!(
     "\n",
     include_str!("../cuda_c/latency.cu"),
     "\n",
-    include_str!("../cuda_c/occupancy.cu")
+    include_str!("../cuda_c/occupancy.cu"),
+    "\n",
+    include_str!("../cuda_c/instruction_throughput.cu"),
+    "\n",
+    include_str!("../cuda_c/math_accuracy.cu"),
+    "\n",
+    include_str!("../cuda_c/divergence.cu"),
+    "\n",
+    include_str!("../cuda_c/loop_counters.cu")
 );
 
 /// Compiles the twins to PTX for the same virtual architecture as the Rust

@@ -13,3 +13,9 @@ pub fn fma(a: f32, b: f32, c: f32) -> f32 {
 pub fn sqrt(x: f32) -> f32 {
     core::intrinsics::sqrt(x)
 }
+
+/// Fused multiply-add in double precision (PTX `fma.rn.f64`).
+#[inline(always)]
+pub fn fma_f64(a: f64, b: f64, c: f64) -> f64 {
+    core::intrinsics::fma(a, b, c)
+}

@@ -1,0 +1,27 @@
+// CUDA C twin of ptxsuite's accuracy kernel (kernels-gpu/src/math_accuracy/):
+// out[i] = f(inp[i]) for the function numbered `function` (the Rust enum
+// MathFunction's discriminants). The fast approximations are the same PTX
+// instructions as the Rust ones; SinAccurate and ExpAccurate are CUDA's own
+// sinf and expf, so their errors are NVIDIA's, for comparison with Rust's.
+
+extern "C" __global__ void math_function_values(float *out, const float *inp, unsigned n, unsigned function)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        float x = inp[i];
+        float y;
+        switch (function) {
+        case 0: y = __sinf(x); break;
+        case 1: y = __cosf(x); break;
+        case 2: asm("ex2.approx.f32 %0, %1;" : "=f"(y) : "f"(x)); break;
+        case 3: asm("lg2.approx.f32 %0, %1;" : "=f"(y) : "f"(x)); break;
+        case 4: asm("rcp.approx.f32 %0, %1;" : "=f"(y) : "f"(x)); break;
+        case 5: asm("rsqrt.approx.f32 %0, %1;" : "=f"(y) : "f"(x)); break;
+        case 6: y = __expf(x); break;
+        case 7: y = sinf(x); break;
+        case 8: y = expf(x); break;
+        default: y = __int_as_float(0x7fc00000); break;
+        }
+        out[i] = y;
+    }
+}

@@ -1,0 +1,68 @@
+use kernels_gpu::instruction_throughput::ThroughputKernel;
+
+/// One row of the instruction-throughput table: what a kernel measures and
+/// the published rate to compare with.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ThroughputRow {
+    pub kernel: ThroughputKernel,
+    /// The operation, as a report names it.
+    pub operation: &'static str,
+    /// The PTX entry (Rust kernel and CUDA C twin).
+    pub entry: &'static str,
+    /// Measured operations per thread per iteration of the kernel's loop.
+    pub operations_per_thread_per_iteration: u32,
+    /// What one operation is, in the unit of the peak below.
+    pub unit: &'static str,
+    /// The other instruction each operation comes with, if any.
+    pub companion: Option<&'static str>,
+    /// Operations per clock per SM on Hopper (cc 9.0) from the CUDA C
+    /// Programming Guide's arithmetic-throughput table; `None` where the
+    /// operation is a multi-instruction sequence or not in the table.
+    pub hopper_peak_per_sm_per_clock: Option<f64>,
+}
+
+/// The CUDA C Programming Guide's throughput for compute capability 9.0, in
+/// operations per clock per SM, for the operations that are one instruction
+/// in its table (quoted from memory where certain; `None` otherwise):
+/// FP32 add/multiply/FMA 128, FP64 64, FP16 256 (so 128 `f16x2`
+/// instructions), 32-bit integer add, multiply, multiply-add, shift and
+/// bitwise 64, and the special-function unit's reciprocal, reciprocal square
+/// root, `__log2f`, `exp2f`, `__sinf` and `__cosf` 16.
+pub fn hopper_peak_per_sm_per_clock(kernel: ThroughputKernel) -> Option<f64> {
+    use ThroughputKernel::*;
+    match kernel {
+        F32Add | F32Mul | F32Fma | F32LiteralMul => Some(128.0),
+        F64Fma => Some(64.0),
+        F16x2Fma => Some(128.0),
+        I32Add | I32Mul | I32Mad | U32Shift | U32Mask => Some(64.0),
+        RcpApprox | RsqrtApprox | SinApprox | CosApprox | Ex2Approx | Lg2Approx => Some(16.0),
+        U32Div | U32Rem | RcpRn | DivRn | DivApprox | ExpFast | SinAccurate | ExpAccurate | F64PromotedMul => None,
+    }
+}
+
+/// The unit [`hopper_peak_per_sm_per_clock`] and the operation counts use.
+fn unit(kernel: ThroughputKernel) -> &'static str {
+    match kernel {
+        ThroughputKernel::F16x2Fma => "f16x2 instruction (2 binary16 FMAs)",
+        ThroughputKernel::U32Div | ThroughputKernel::U32Rem => "division or modulo (an integer instruction sequence)",
+        ThroughputKernel::RcpRn | ThroughputKernel::DivRn => "IEEE-rounded result (a multi-instruction sequence)",
+        ThroughputKernel::SinAccurate | ThroughputKernel::ExpAccurate => "function evaluation",
+        _ => "instruction",
+    }
+}
+
+/// The table for every throughput kernel, in [`ThroughputKernel::ALL`]'s order.
+pub fn throughput_table() -> Vec<ThroughputRow> {
+    ThroughputKernel::ALL
+        .into_iter()
+        .map(|kernel| ThroughputRow {
+            kernel,
+            operation: kernel.operation(),
+            entry: kernel.entry(),
+            operations_per_thread_per_iteration: kernel.operations_per_round(),
+            unit: unit(kernel),
+            companion: kernel.companion(),
+            hopper_peak_per_sm_per_clock: hopper_peak_per_sm_per_clock(kernel),
+        })
+        .collect()
+}

@@ -1,0 +1,40 @@
+//! Instruction throughput: one kernel per operation, each a loop of
+//! independent dependency chains (OpenCL Programming Guide §3.1.1, Best
+//! Practices Guide chapter 5).
+//!
+//! Every kernel has the parameter list `(out, start, step, a, b, iterations)`
+//! (element type per kernel), runs [`THROUGHPUT_CHAINS`] chains per thread for
+//! `iterations` rounds and stores each chain's final value (see [`chains`]), so
+//! a thread performs `THROUGHPUT_CHAINS · iterations` of the measured
+//! operation. Operations per second per SM, divided by the clock, compare
+//! directly with the guides' "operations per clock cycle per multiprocessor".
+
+#[macro_use]
+pub(crate) mod chains;
+mod double_promotion;
+mod float_arithmetic;
+mod integer_arithmetic;
+mod integer_division;
+mod packed_half_fma;
+mod reciprocal;
+mod special_functions;
+mod throughput_kernel;
+
+pub use chains::{THROUGHPUT_CHAINS, chain_output_index, chain_seed};
+pub use double_promotion::{PROMOTION_CONSTANT, f32_literal_mul_throughput, f64_promoted_mul_throughput};
+pub use float_arithmetic::{f32_add_throughput, f32_fma_throughput, f32_mul_throughput, f64_fma_throughput};
+pub use integer_arithmetic::{i32_add_throughput, i32_mad_throughput, i32_mul_throughput};
+pub use integer_division::{u32_div_throughput, u32_mask_throughput, u32_rem_throughput, u32_shift_throughput};
+pub use packed_half_fma::{F16X2_SEED_PERIOD, f16x2_fma_throughput};
+pub use reciprocal::{
+    div_approx_throughput, div_rn_throughput, rcp_approx_throughput, rcp_rn_throughput, rsqrt_approx_throughput,
+};
+pub use special_functions::{
+    cos_approx_throughput, ex2_approx_throughput, exp_accurate_throughput, exp_fast_throughput, lg2_approx_throughput,
+    sin_accurate_throughput, sin_approx_throughput,
+};
+pub use throughput_kernel::{ChainElement, ChainParams, ThroughputKernel};
+
+/// Threads per block for the throughput kernels: a multiple of the warp size
+/// that lets every architecture from Turing on hold full occupancy.
+pub const THROUGHPUT_BLOCK_THREADS: u32 = 256;

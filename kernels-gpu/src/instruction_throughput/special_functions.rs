@@ -1,0 +1,119 @@
+//! Transcendental functions: the SFU approximations against accurate
+//! software versions (Best Practices Guide §5.1.4: `__sinf`/`__expf` against
+//! `sinf`/`expf`, "about an order of magnitude slower" when the sine's
+//! argument needs the slow reduction).
+//!
+//! Every round is `v ← f(v) + b` on each chain (one add per evaluation): with
+//! `b` small the arguments stay small, with `b` large (e.g. 10^6 for the
+//! sines) every evaluation gets a large argument, which the accurate sine
+//! reduces by its Payne–Hanek path. Chain `k` starts at `fma(k, step, start)`.
+
+use crate::device::{
+    GlobalMutPtr, cos_approx, ex2_approx, exp_accurate, exp_fast, fma, lg2_approx, sin_accurate, sin_approx,
+};
+use crate::instruction_throughput::chains::each_chain;
+
+chain_kernel! {
+    /// **Demonstrates** `__sinf`: `v ← sin.approx(v) + b` (one
+    /// `sin.approx.f32` per chain per round).
+    ///
+    /// **Indexing** and **launch**: as `f32_add_throughput`.
+    ///
+    /// **Expected**: cc 1.x 1 per clock per SM; Hopper 16 (SFU), the same for
+    /// any argument (only the accuracy degrades). To be measured.
+    sin_approx_throughput(f32; start, step, _a, b),
+    seed: |k| fma(k as f32, step, start),
+    round: |values| {
+        each_chain(values, |v| sin_approx(v) + b)
+    }
+}
+
+chain_kernel! {
+    /// **Demonstrates** `__cosf`: `v ← cos.approx(v) + b`.
+    ///
+    /// **Indexing** and **launch**: as `f32_add_throughput`.
+    ///
+    /// **Expected**: as [`sin_approx_throughput`]. To be measured.
+    cos_approx_throughput(f32; start, step, _a, b),
+    seed: |k| fma(k as f32, step, start),
+    round: |values| {
+        each_chain(values, |v| cos_approx(v) + b)
+    }
+}
+
+chain_kernel! {
+    /// **Demonstrates** the base-2 exponential instruction:
+    /// `v ← ex2.approx(v) + b` (with b = −2, v settles near −1.69).
+    ///
+    /// **Indexing** and **launch**: as `f32_add_throughput`.
+    ///
+    /// **Expected**: cc 1.x 1 per clock per SM (`native_exp`); Hopper 16. To be measured.
+    ex2_approx_throughput(f32; start, step, _a, b),
+    seed: |k| fma(k as f32, step, start),
+    round: |values| {
+        each_chain(values, |v| ex2_approx(v) + b)
+    }
+}
+
+chain_kernel! {
+    /// **Demonstrates** `__log2f`: `v ← lg2.approx(v) + b` (with b = 2 and
+    /// starts near 4, v settles at 4).
+    ///
+    /// **Indexing** and **launch**: as `f32_add_throughput`.
+    ///
+    /// **Expected**: cc 1.x 2 per clock per SM (`native_log`); Hopper 16. To be measured.
+    lg2_approx_throughput(f32; start, step, _a, b),
+    seed: |k| fma(k as f32, step, start),
+    round: |values| {
+        each_chain(values, |v| lg2_approx(v) + b)
+    }
+}
+
+chain_kernel! {
+    /// **Demonstrates** `__expf`: `v ← ex2.approx(v · log2 e) + b` (a
+    /// multiply and an SFU instruction per evaluation).
+    ///
+    /// **Indexing** and **launch**: as `f32_add_throughput`.
+    ///
+    /// **Expected**: about [`ex2_approx_throughput`]'s rate. To be measured.
+    exp_fast_throughput(f32; start, step, _a, b),
+    seed: |k| fma(k as f32, step, start),
+    round: |values| {
+        each_chain(values, |v| exp_fast(v) + b)
+    }
+}
+
+chain_kernel! {
+    /// **Demonstrates** an accurate sine (`sinf`'s counterpart, the device
+    /// layer's `sin_accurate`, ≤ 1.6 ulp): `v ← sin_accurate(v) + b`. With
+    /// |b| ≤ 10^5 every argument takes the Cody–Waite path (about 15
+    /// instructions); with b = 10^6 the Payne–Hanek path (about 100, integer
+    /// and one `f64` multiply).
+    ///
+    /// **Indexing** and **launch**: as `f32_add_throughput`.
+    ///
+    /// **Expected**: several times slower than [`sin_approx_throughput`] for
+    /// small arguments and about an order of magnitude more for large ones
+    /// (the guides' claim for CUDA's `sinf`). To be measured.
+    sin_accurate_throughput(f32; start, step, _a, b),
+    seed: |k| fma(k as f32, step, start),
+    round: |values| {
+        each_chain(values, |v| sin_accurate(v) + b)
+    }
+}
+
+chain_kernel! {
+    /// **Demonstrates** an accurate exponential (`expf`'s counterpart, the
+    /// device layer's `exp_accurate`, ≤ 1.05 ulp): `v ← exp_accurate(v) + b`
+    /// (with b = −2, v settles near −1.84).
+    ///
+    /// **Indexing** and **launch**: as `f32_add_throughput`.
+    ///
+    /// **Expected**: a few times slower than [`exp_fast_throughput`] (a dozen
+    /// FMAs against one SFU instruction). To be measured.
+    exp_accurate_throughput(f32; start, step, _a, b),
+    seed: |k| fma(k as f32, step, start),
+    round: |values| {
+        each_chain(values, |v| exp_accurate(v) + b)
+    }
+}
