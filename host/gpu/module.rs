@@ -271,7 +271,10 @@ impl Kernel {
     }
 
     /// Blocks of `block_threads` threads that fit on one SM at once (`cuOccupancyMaxActiveBlocksPerMultiprocessor`).
+    /// Dynamic shared memory past the default 48 KiB is opted in first (as a
+    /// launch of that size would), so the figure is the one the launch gets.
     pub fn max_active_blocks_per_sm(&self, block_threads: u32, dynamic_shared_bytes: usize) -> Result<i32> {
+        self.opt_in_dynamic_shared(u32::try_from(dynamic_shared_bytes).unwrap_or(u32::MAX))?;
         // SAFETY: the function handle is live while self (owned by its Module) is.
         unsafe {
             result::occupancy::max_active_block_per_multiprocessor(
@@ -281,6 +284,24 @@ impl Kernel {
             )
         }
         .during("cuOccupancyMaxActiveBlocksPerMultiprocessor")
+    }
+
+    /// Beyond 48 KiB of dynamic shared memory a kernel must opt in
+    /// (`CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES`); the driver refuses more than the SM has.
+    fn opt_in_dynamic_shared(&self, bytes: u32) -> Result<()> {
+        if bytes > self.opted_in_shared_bytes.load(Ordering::Relaxed) {
+            // SAFETY: the function handle is live while self is.
+            unsafe {
+                result::function::set_function_attribute(
+                    self.function,
+                    sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    bytes.min(i32::MAX as u32) as i32,
+                )
+            }
+            .during("cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)")?;
+            self.opted_in_shared_bytes.store(bytes, Ordering::Relaxed);
+        }
+        Ok(())
     }
 
     /// Enqueues the kernel on `stream`.
@@ -302,19 +323,7 @@ impl Kernel {
                 ),
             });
         }
-        if shape.shared_bytes > self.opted_in_shared_bytes.load(Ordering::Relaxed) {
-            // Beyond 48 KiB a kernel must opt in; the driver refuses more than the SM has.
-            // SAFETY: the function handle is live while self is.
-            unsafe {
-                result::function::set_function_attribute(
-                    self.function,
-                    sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                    shape.shared_bytes as i32,
-                )
-            }
-            .during("cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)")?;
-            self.opted_in_shared_bytes.store(shape.shared_bytes, Ordering::Relaxed);
-        }
+        self.opt_in_dynamic_shared(shape.shared_bytes)?;
         self.watchdog.note_launch(&self.name);
         // SAFETY: forwarded contract; the function belongs to the stream's context.
         unsafe {

@@ -143,7 +143,11 @@ impl<'gpu> ParticleFrames<'gpu> {
         particle_step_global(
             self.dut,
             implementation,
-            mapped.as_global_mut::<F32x4>(),
+            {
+                // The launcher counts the vertex buffer in floats.
+                let (vertices, float4s) = mapped.as_global_mut::<F32x4>();
+                (vertices, 4 * float4s)
+            },
             &mut self.state,
             self.grid,
             block,

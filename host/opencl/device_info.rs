@@ -140,10 +140,14 @@ impl OpenClDeviceInfo {
         self.has_extension("cl_khr_fp64")
     }
 
-    /// Sub-groups and their built-ins (`sub_group_reduce_add`): `cl_khr_subgroups`,
-    /// or OpenCL C 3.0's optional `__opencl_c_subgroups` feature.
+    /// Sub-groups with their built-ins (`sub_group_reduce_add`) usable from
+    /// OpenCL C: the `__opencl_c_subgroups` feature of OpenCL C 3.0, or
+    /// `cl_khr_subgroups` with OpenCL C 2.0 or later (a device listing the
+    /// extension beside OpenCL C 1.2 cannot compile them: some PoCL builds do).
     pub fn sub_groups(&self) -> bool {
-        self.has_extension("cl_khr_subgroups") || self.opencl_c_features.iter().any(|f| f == "__opencl_c_subgroups")
+        let c_version = self.opencl_c_version_number().unwrap_or((1, 2));
+        (c_version >= (3, 0) && self.opencl_c_features.iter().any(|f| f == "__opencl_c_subgroups"))
+            || (c_version >= (2, 0) && self.has_extension("cl_khr_subgroups"))
     }
 
     /// NVIDIA's OpenCL driver (platform "NVIDIA CUDA").

@@ -16,6 +16,9 @@ pub enum ErrorBound {
     Absolute(f64),
     /// `|got − exact| / |exact|` at most this.
     Relative(f64),
+    /// Within either: an absolute bound near a zero of the function, a relative one elsewhere
+    /// (`lg2.approx`: absolute for arguments near 1, relative away from it).
+    AbsoluteOrRelative { absolute: f64, relative: f64 },
     /// At most `constant + per_unit · |x|` ulp (the fast exponential's bound).
     UlpGrowing { constant: f64, per_unit: f64 },
     /// No bound is documented for these arguments.
@@ -30,6 +33,9 @@ impl ErrorBound {
             Self::Ulp(limit) => ulp_error(got, exact) <= limit,
             Self::Absolute(limit) => difference <= limit,
             Self::Relative(limit) => difference <= limit * exact.abs(),
+            Self::AbsoluteOrRelative { absolute, relative } => {
+                difference <= absolute || difference <= relative * exact.abs()
+            }
             Self::UlpGrowing { constant, per_unit } => ulp_error(got, exact) <= constant + per_unit * (x as f64).abs(),
             Self::Unbounded => true,
         }
@@ -50,7 +56,11 @@ pub fn documented_bound(function: MathFunction, range: ArgumentRange) -> ErrorBo
         (SinApprox | CosApprox, ArgumentRange::Large) => ErrorBound::Unbounded,
         (Ex2Approx, _) => ErrorBound::Ulp(2.5),
         (Lg2Approx, ArgumentRange::Small) => ErrorBound::Absolute(2f64.powi(-22)),
-        (Lg2Approx, ArgumentRange::Large) => ErrorBound::Relative(2f64.powi(-22)),
+        // The large sweep also crosses 1, where the result is near 0 and only the absolute bound can hold.
+        (Lg2Approx, ArgumentRange::Large) => ErrorBound::AbsoluteOrRelative {
+            absolute: 2f64.powi(-22),
+            relative: 2f64.powi(-22),
+        },
         (RcpApprox, _) => ErrorBound::Ulp(1.5),
         (RsqrtApprox, _) => ErrorBound::Relative(2f64.powf(-22.9)),
         // ex2.approx's 2 ulp, plus the rounding of x · log2 e (see `device::exp_fast`).
