@@ -12,6 +12,7 @@ mod event_timer;
 mod graphics_resource;
 mod host_buffer;
 mod module;
+mod peer_access;
 mod texture_object;
 mod watchdog;
 
@@ -23,5 +24,6 @@ pub use event_timer::EventTimer;
 pub use graphics_resource::{GraphicsResource, MappedGraphicsResource};
 pub use host_buffer::{HostMemoryKind, PinnedBuffer};
 pub use module::{Kernel, KernelResources, LaunchShape, Module, ModuleGlobal};
+pub use peer_access::{PeerAccess, PeerAttributes};
 pub use texture_object::TextureObject;
 pub use watchdog::{DEFAULT_KERNEL_TIMEOUT, Watchdog};
