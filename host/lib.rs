@@ -7,6 +7,8 @@
 //!   a pure driver layer.
 //! * [`opencl`]: the same for OpenCL (loaded at run time): a sibling runtime
 //!   layer, never imported by `gpu`.
+//! * [`nvml`]: NVIDIA's management library (loaded at run time): device
+//!   facts, links and the telemetry sampled during a run; a sibling too.
 //! * [`testbed`]: the devices under test and the implementations loaded on
 //!   them (the Rust PTX, the CUDA C twins, cuBLAS).
 //! * [`launchers`]: one typed, bounds-checked launcher per kernel, and per
@@ -29,6 +31,7 @@ pub mod gpu;
 pub mod input_values;
 pub mod interop;
 pub mod launchers;
+pub mod nvml;
 pub mod opencl;
 pub mod particle_scene;
 pub mod picture;
