@@ -16,6 +16,7 @@
 //! * [`reference`]: CPU references and the tolerance rule.
 //! * [`report`]: the typed results (schema v2), JSON, Markdown and SVG.
 //! * [`experiments`]: the registry; each experiment one file.
+//! * [`merge`]: the reports of a cluster's nodes combined, slow nodes named.
 //! * [`selftest`] and [`commands`]: the command line.
 //!
 //! The kernels themselves live in the `kernels-gpu` crate; [`emulator`] runs
@@ -31,6 +32,7 @@ pub mod gpu;
 pub mod input_values;
 pub mod interop;
 pub mod launchers;
+pub mod merge;
 pub mod nvml;
 pub mod opencl;
 pub mod particle_scene;
