@@ -61,6 +61,27 @@ impl PciInfo {
     }
 }
 
+/// `nvmlTemperature_v1_t` of `nvmlDeviceGetTemperatureV` (the query that replaces
+/// `nvmlDeviceGetTemperature`, deprecated in NVML 13).
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub(super) struct TemperatureV1 {
+    /// `NVML_STRUCT_VERSION(Temperature, 1)`: the struct's size, version 1 in the top byte.
+    pub version: c_uint,
+    pub sensor_type: c_uint,
+    pub temperature: c_int,
+}
+
+impl TemperatureV1 {
+    pub fn request() -> Self {
+        Self {
+            version: std::mem::size_of::<Self>() as c_uint | (1 << 24),
+            sensor_type: NVML_TEMPERATURE_GPU,
+            temperature: 0,
+        }
+    }
+}
+
 /// `nvmlValue_t`: which member is valid, `value_type` of the field says.
 #[repr(C)]
 #[derive(Clone, Copy)]
@@ -142,6 +163,8 @@ mod tests {
         assert_eq!(std::mem::size_of::<PciInfo>(), 68);
         assert_eq!(std::mem::size_of::<FieldValue>(), 40);
         assert_eq!(std::mem::align_of::<FieldValue>(), 8);
+        // nvmlTemperature_v1 = sizeof | 1 << 24.
+        assert_eq!(super::TemperatureV1::request().version, 12 | 0x0100_0000);
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::path::Path;
 use libloading::Library;
 
 use super::NvmlDevice;
-use super::ffi::{FieldValue, NVML_SUCCESS, NvmlReturn, PciInfo, RawDevice, TEXT_BUFFER_LEN, text_of};
+use super::ffi::{FieldValue, NVML_SUCCESS, NvmlReturn, PciInfo, RawDevice, TEXT_BUFFER_LEN, TemperatureV1, text_of};
 use super::nvml_error::{NvmlError, NvmlResult};
 
 /// Where NVML is looked for, in order: the loader's search path, then where
@@ -32,6 +32,7 @@ pub(super) type DeviceUint = unsafe extern "C" fn(RawDevice, *mut c_uint) -> Nvm
 pub(super) type DeviceUintOf = unsafe extern "C" fn(RawDevice, c_uint, *mut c_uint) -> NvmlReturn;
 pub(super) type DeviceUlonglong = unsafe extern "C" fn(RawDevice, *mut c_ulonglong) -> NvmlReturn;
 pub(super) type LinkPci = unsafe extern "C" fn(RawDevice, c_uint, *mut PciInfo) -> NvmlReturn;
+pub(super) type TemperatureQuery = unsafe extern "C" fn(RawDevice, *mut TemperatureV1) -> NvmlReturn;
 pub(super) type FieldValues = unsafe extern "C" fn(RawDevice, c_int, *mut FieldValue) -> NvmlReturn;
 
 /// The entry points the suite calls. The first group every NVML since CUDA 8's
@@ -62,6 +63,7 @@ pub(super) struct Functions {
     pub power_usage: Option<DeviceUint>,
     pub power_limit: Option<DeviceUint>,
     pub temperature: Option<DeviceUintOf>,
+    pub temperature_v: Option<TemperatureQuery>,
     pub clock_event_reasons: Option<DeviceUlonglong>,
 }
 
@@ -127,6 +129,7 @@ impl Functions {
                 power_usage: symbol(library, "nvmlDeviceGetPowerUsage"),
                 power_limit: symbol(library, "nvmlDeviceGetEnforcedPowerLimit"),
                 temperature: symbol(library, "nvmlDeviceGetTemperature"),
+                temperature_v: symbol(library, "nvmlDeviceGetTemperatureV"),
                 // Renamed in driver 535; the old name stays exported for older drivers.
                 clock_event_reasons: symbol(library, "nvmlDeviceGetCurrentClocksEventReasons")
                     .or_else(|| symbol(library, "nvmlDeviceGetCurrentClocksThrottleReasons")),

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::ffi::{
     FieldValue, NVML_CLOCK_MEM, NVML_CLOCK_SM, NVML_FEATURE_ENABLED, NVML_TEMPERATURE_GPU, PciInfo, RawDevice,
-    TEXT_BUFFER_LEN, text_of,
+    TEXT_BUFFER_LEN, TemperatureV1, text_of,
 };
 use super::library::{DeviceText, DeviceUint, DeviceUintOf};
 use super::nvml_error::{NvmlError, NvmlResult};
@@ -145,10 +145,23 @@ impl NvmlDevice {
         self.uint("nvmlDeviceGetEnforcedPowerLimit", f)
     }
 
-    /// GPU die temperature, °C.
+    /// GPU die temperature, °C (through `nvmlDeviceGetTemperatureV` where the older query
+    /// is gone or refuses).
     pub fn temperature_c(&self) -> NvmlResult<u32> {
         let f = self.nvml.functions().temperature;
-        self.uint_of("nvmlDeviceGetTemperature", f, NVML_TEMPERATURE_GPU)
+        let old = self.uint_of("nvmlDeviceGetTemperature", f, NVML_TEMPERATURE_GPU);
+        let Err(first) = old else {
+            return old;
+        };
+        let Some(query) = self.nvml.functions().temperature_v else {
+            return Err(first);
+        };
+        let mut reading = TemperatureV1::request();
+        // SAFETY: fills one versioned nvmlTemperature_v1_t (layout per nvml.h, version set) through
+        // a valid pointer.
+        let status = unsafe { query(self.handle, &mut reading) };
+        self.nvml.check("nvmlDeviceGetTemperatureV", status)?;
+        u32::try_from(reading.temperature).map_err(|_| first)
     }
 
     /// The bits of [`ClockEventReason`](super::ClockEventReason) in force now.
