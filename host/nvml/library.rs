@@ -35,8 +35,8 @@ pub(super) type LinkPci = unsafe extern "C" fn(RawDevice, c_uint, *mut PciInfo) 
 pub(super) type TemperatureQuery = unsafe extern "C" fn(RawDevice, *mut TemperatureV1) -> NvmlReturn;
 pub(super) type FieldValues = unsafe extern "C" fn(RawDevice, c_int, *mut FieldValue) -> NvmlReturn;
 
-/// The entry points the suite calls. The first group every NVML since CUDA 8's
-/// drivers exports; each later one is `None` where this library lacks it.
+/// The entry points the suite calls. The first group is required (drivers of the last
+/// years all export it); each later one is `None` where this library lacks it.
 pub(super) struct Functions {
     init: Status,
     shutdown: Status,
@@ -110,8 +110,7 @@ impl Functions {
                 handle_by_index: required(library, "nvmlDeviceGetHandleByIndex_v2")?,
                 uuid: required(library, "nvmlDeviceGetUUID")?,
                 name: required(library, "nvmlDeviceGetName")?,
-                pci_info: symbol(library, "nvmlDeviceGetPciInfo_v3")
-                    .map_or_else(|| required(library, "nvmlDeviceGetPciInfo_v2"), Ok)?,
+                pci_info: required(library, "nvmlDeviceGetPciInfo_v3")?,
                 driver_version: symbol(library, "nvmlSystemGetDriverVersion"),
                 nvml_version: symbol(library, "nvmlSystemGetNVMLVersion"),
                 nvlink_state: symbol(library, "nvmlDeviceGetNvLinkState"),
@@ -136,9 +135,7 @@ impl Functions {
             })
         }
     }
-}
 
-impl Functions {
     fn error(&self, call: &'static str, status: NvmlReturn) -> NvmlError {
         // SAFETY: nvmlErrorString accepts any status and returns a static string (or null).
         let text = unsafe { (self.error_string)(status) };
