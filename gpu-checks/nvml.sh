@@ -71,7 +71,7 @@ if [ -z "$binary" ]; then
 else
     output=$("$binary" --test-threads=1 --nocapture 2>&1)
     test_status=$?
-    echo "$output" | grep -o -E "(NVML [A-Z0-9 /.,()]+:|SKIPPED ).*" | sed 's/^/  /'
+    echo "$output" | grep -o -E "(NVML [A-Za-z0-9 /.,()]+:|SKIPPED ).*" | sed 's/^/  /'
     echo "$output" | grep -o -E "^---- [a-z0-9_]+ stdout ----" | sed -E 's/^---- (.*) stdout ----/  FAILED \1/'
     counts=$(echo "$output" | grep -o -E "test result: .*" | tail -n 1)
     skipped=$(echo "$output" | grep -c "SKIPPED gpu_")
