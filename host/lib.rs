@@ -7,6 +7,8 @@
 //!   a pure driver layer.
 //! * [`opencl`]: the same for OpenCL (loaded at run time): a sibling runtime
 //!   layer, never imported by `gpu`.
+//! * [`nvml`]: NVIDIA's management library (loaded at run time): device
+//!   facts, links and the telemetry sampled during a run; a sibling too.
 //! * [`testbed`]: the devices under test and the implementations loaded on
 //!   them (the Rust PTX, the CUDA C twins, cuBLAS).
 //! * [`launchers`]: one typed, bounds-checked launcher per kernel, and per
@@ -14,6 +16,7 @@
 //! * [`reference`]: CPU references and the tolerance rule.
 //! * [`report`]: the typed results (schema v2), JSON, Markdown and SVG.
 //! * [`experiments`]: the registry; each experiment one file.
+//! * [`merge`]: the reports of a cluster's nodes combined, slow nodes named.
 //! * [`selftest`] and [`commands`]: the command line.
 //!
 //! The kernels themselves live in the `kernels-gpu` crate; [`emulator`] runs
@@ -29,6 +32,8 @@ pub mod gpu;
 pub mod input_values;
 pub mod interop;
 pub mod launchers;
+pub mod merge;
+pub mod nvml;
 pub mod opencl;
 pub mod particle_scene;
 pub mod picture;

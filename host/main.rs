@@ -134,11 +134,25 @@ enum Command {
         #[arg(long)]
         markdown: Option<PathBuf>,
     },
+    /// Merge the report.json of several nodes (one `run` per node): each point's min / median / max across
+    /// nodes and the nodes more than the threshold below the median; writes merged.json and merged.md into
+    /// --out. Exit code 3 if a node is slow.
+    Merge {
+        /// The nodes' report.json files (schema 2; schema 1 is converted), one per host.
+        #[arg(required = true)]
+        reports: Vec<PathBuf>,
+        /// Output directory (only merged.json and merged.md are written, there).
+        #[arg(long)]
+        out: PathBuf,
+        /// Percent below the nodes' median that names a node slow, in [0, 100).
+        #[arg(long, default_value_t = 5.0, value_parser = threshold, allow_negative_numbers = true)]
+        threshold: f64,
+    },
     /// List the experiments.
     List,
 }
 
-/// Exit code of `compare` when a point regressed (1 is for errors, 2 for usage).
+/// Exit code of `compare` when a point regressed, and of `merge` when a node is slow (1 is for errors, 2 for usage).
 const REGRESSION_EXIT: u8 = 3;
 /// Exit code of `compare` when the new report covers less than the old one (and nothing regressed).
 const LOST_COVERAGE_EXIT: u8 = 4;
@@ -245,6 +259,23 @@ fn main() -> ExitCode {
                         ExitCode::SUCCESS
                     };
                     emit(&comparison.text, code)
+                }
+                Err(error) => failure(&error),
+            };
+        }
+        Command::Merge {
+            reports,
+            out,
+            threshold,
+        } => {
+            return match commands::merge(&reports, &out, threshold) {
+                Ok(merged) => {
+                    let code = if merged.slow_nodes > 0 {
+                        ExitCode::from(REGRESSION_EXIT)
+                    } else {
+                        ExitCode::SUCCESS
+                    };
+                    emit(&merged.text, code)
                 }
                 Err(error) => failure(&error),
             };

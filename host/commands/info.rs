@@ -1,5 +1,6 @@
 use crate::error::Result;
 use crate::experiments::kernel_records;
+use crate::nvml::{ClockEventReason, TelemetrySample};
 use crate::report::PtxRecord;
 use crate::testbed::{DeviceSelection, ImplementationSet, Testbed};
 
@@ -11,7 +12,19 @@ pub fn info(devices: &DeviceSelection, json: bool) -> Result<String> {
     let kernels = kernel_records(&testbed)?;
     let infos: Vec<_> = testbed.devices().iter().map(|d| d.info().clone()).collect();
     if json {
-        let value = serde_json::json!({ "devices": infos, "ptx": ptx, "kernels": kernels });
+        let nvml = match testbed.nvml() {
+            Ok(gpus) => serde_json::json!({
+                "source": gpus.source(),
+                "devices": gpus.gpus().iter().map(|g| serde_json::json!({
+                    "ordinal": g.ordinal,
+                    "facts": g.facts,
+                    "now": nvml_now(&g.device),
+                })).collect::<Vec<_>>(),
+                "unmatched": gpus.unmatched(),
+            }),
+            Err(why) => serde_json::json!({ "unavailable": why }),
+        };
+        let value = serde_json::json!({ "devices": infos, "ptx": ptx, "kernels": kernels, "nvml": nvml });
         return Ok(serde_json::to_string_pretty(&value).expect("serializable"));
     }
     let mut out = String::new();
@@ -22,6 +35,7 @@ pub fn info(devices: &DeviceSelection, json: bool) -> Result<String> {
             Err(why) => format!("not available: {why}"),
         };
         out.push_str(&format!("{:<32} {opencl}\n", "OpenCL"));
+        nvml_lines(&testbed, d.ordinal, &mut out);
         out.push('\n');
     }
     kernel_lines(&kernels, infos.len() > 1, &mut out);
@@ -117,4 +131,89 @@ fn kernel_lines(kernels: &[crate::report::KernelRecord], several: bool, out: &mu
             100.0 * k.theoretical_occupancy
         ));
     }
+}
+
+/// What NVML reads now, as JSON.
+fn nvml_now(device: &crate::nvml::NvmlDevice) -> serde_json::Value {
+    let sample = TelemetrySample::read(device);
+    serde_json::json!({
+        "sm_clock_mhz": sample.sm_clock_mhz,
+        "memory_clock_mhz": sample.memory_clock_mhz,
+        "power_w": sample.power_mw.map(|mw| mw as f64 / 1000.0),
+        "temperature_c": sample.temperature_c,
+        "pcie_generation": sample.pcie_generation,
+        "clock_event_reasons": sample.reason_bits.map(ClockEventReason::from_bits),
+    })
+}
+
+/// The NVML facts of device `ordinal`: links, clocks, power, and what it reads now.
+fn nvml_lines(testbed: &Testbed, ordinal: usize, out: &mut String) {
+    let mut line = |k: &str, v: String| out.push_str(&format!("{k:<32} {v}\n"));
+    let gpus = match testbed.nvml() {
+        Ok(gpus) => gpus,
+        Err(why) => return line("NVML", format!("not available: {why}")),
+    };
+    let Some(gpu) = gpus.gpu(ordinal) else {
+        return line(
+            "NVML",
+            format!("this GPU is not matched: {}", gpus.unmatched().join("; ")),
+        );
+    };
+    let facts = &gpu.facts;
+    let matched = match facts.matched_by {
+        crate::nvml::MatchedBy::Uuid => "by UUID",
+        crate::nvml::MatchedBy::PciLocation => "by PCI location",
+    };
+    line("NVML", format!("{} ({matched}); {}", facts.name, gpus.source()));
+    line("PCIe link (NVML)", facts.pcie.describe());
+    line(
+        "NVLink",
+        facts.describe_nvlinks().unwrap_or_else(|| "none active".into()),
+    );
+    let interconnect = gpus.interconnect();
+    for other in testbed.devices().iter().map(|d| d.info().ordinal) {
+        if let Some(route) = interconnect.nvlink_route(ordinal, other) {
+            line(
+                &format!("NVLink to GPU {other}"),
+                format!(
+                    "{} direct + {} switched links: {:.1} GB/s per direction",
+                    route.direct_links, route.switched_links, route.gbps
+                ),
+            );
+        }
+    }
+    let mhz = |v: Option<u32>| v.map_or("not reported".to_string(), |m| format!("{m} MHz"));
+    let now = TelemetrySample::read(&gpu.device);
+    line(
+        "Clocks (NVML, max / now)",
+        format!(
+            "SM {} / {}, memory {} / {}",
+            mhz(facts.max_sm_clock_mhz),
+            mhz(now.sm_clock_mhz),
+            mhz(facts.max_memory_clock_mhz),
+            mhz(now.memory_clock_mhz)
+        ),
+    );
+    let watts = |mw: Option<u32>| mw.map_or("not reported".to_string(), |mw| format!("{:.0} W", mw as f64 / 1000.0));
+    line(
+        "Power (NVML, now / limit)",
+        format!(
+            "{} / {}",
+            watts(now.power_mw),
+            facts
+                .power_limit_w
+                .map_or("not reported".to_string(), |w| format!("{w:.0} W"))
+        ),
+    );
+    line(
+        "Temperature (NVML)",
+        now.temperature_c
+            .map_or("not reported".to_string(), |t| format!("{t} °C")),
+    );
+    let reasons = match now.reason_bits.map(ClockEventReason::from_bits) {
+        None => "not reported".to_string(),
+        Some(reasons) if reasons.is_empty() => "none (clocks not held down)".to_string(),
+        Some(reasons) => reasons.iter().map(|r| r.label()).collect::<Vec<_>>().join(", "),
+    };
+    line("Clock event reasons (now)", reasons);
 }

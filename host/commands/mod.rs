@@ -2,12 +2,14 @@
 
 mod compare;
 mod info;
+mod merge;
 mod render;
 mod run;
 mod selftest;
 
 pub use compare::{Comparison, compare};
 pub use info::info;
+pub use merge::{Merged, merge};
 pub use render::render;
 pub use run::{INTERRUPTED_EXIT, RunOptions, run, stop_on_ctrl_c};
 pub use selftest::selftest;

@@ -4,6 +4,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::error::{Error, Result};
 use crate::experiments::{self, Experiment, RunContext, Scope, kernel_records};
+use crate::nvml::{DEFAULT_SAMPLE_INTERVAL, TelemetrySampler};
 use crate::report::{ExperimentResult, ImplementationRecord, Report, Status};
 use crate::run_settings::RunSettings;
 use crate::stop_signal::StopSignal;
@@ -60,8 +61,15 @@ fn not_run(experiment: &dyn Experiment, device: Option<usize>, reason: &str) -> 
 /// Runs the selected experiments, each on every device (or once on the
 /// node), until all are done, a stop is requested (the experiment in
 /// progress ends after its current point and keeps what it measured) or one
-/// fails (recorded as failed; the rest are recorded as not run).
-fn measure_all(testbed: &Testbed, selected: &[&dyn Experiment], settings: &RunSettings, out_dir: &Path) -> Measured {
+/// fails (recorded as failed; the rest are recorded as not run). `telemetry`
+/// marks each experiment's start and end.
+fn measure_all(
+    testbed: &Testbed,
+    selected: &[&dyn Experiment],
+    settings: &RunSettings,
+    out_dir: &Path,
+    telemetry: &mut TelemetrySampler,
+) -> Measured {
     let devices = testbed.devices();
     let total: u64 = selected
         .iter()
@@ -106,7 +114,10 @@ fn measure_all(testbed: &Testbed, selected: &[&dyn Experiment], settings: &RunSe
                 progress: &progress,
                 out_dir: Some(out_dir),
             };
-            match experiments::run_one(experiment, &ctx) {
+            let window = telemetry.begin();
+            let outcome = experiments::run_one(experiment, &ctx);
+            telemetry.end(window, experiment.name(), device);
+            match outcome {
                 Ok(result) => measured.results.push(result),
                 Err(error) => {
                     let mut failed = not_run(experiment, device, "");
@@ -188,7 +199,11 @@ fn run_into(options: &RunOptions, printed: &mut String) -> Result<()> {
     }
     prepare_output(&options.out_dir)?;
 
-    let Measured { results, failure } = measure_all(&testbed, &selected, &options.settings, &options.out_dir);
+    // NVML telemetry from before the first experiment to after the last; without NVML, a note.
+    let mut sampler = TelemetrySampler::start(testbed.nvml(), DEFAULT_SAMPLE_INTERVAL);
+    let Measured { results, failure } =
+        measure_all(&testbed, &selected, &options.settings, &options.out_dir, &mut sampler);
+    let telemetry = sampler.finish();
     let stopped = options.settings.stop.is_requested() && results.iter().any(|r| matches!(r.status, Status::NotRun(_)));
     let kernels = match kernel_records(&testbed) {
         Ok(records) => records,
@@ -206,6 +221,9 @@ fn run_into(options: &RunOptions, printed: &mut String) -> Result<()> {
         kernels,
         results,
     );
+    report.telemetry = Some(telemetry);
+    report.notes = options.notes.clone();
+    report.ledger = report.compute_ledger(&experiments::hooks);
     if let Some(error) = &failure {
         report.mark_partial(format!("stopped by an error: {error}"));
     } else if stopped {
@@ -262,6 +280,9 @@ fn summary(report: &Report, out_dir: &Path) -> String {
             "GPU {}: {} — theoretical {:.1} GB/s; PTX {} (ISA {})\n",
             d.ordinal, d.name, d.theoretical_bandwidth_gbps, report.ptx.target, report.ptx.isa_version
         ));
+    }
+    for (label, text) in crate::report::telemetry_rows(report) {
+        summary.push_str(&format!("{label}: {text}\n"));
     }
     if report.partial {
         summary.push_str(&format!(

@@ -116,6 +116,9 @@ fn header(report: &Report, out: &mut String) {
             d.sm_name()
         );
     }
+    for (label, text) in super::telemetry_lines::header_rows(report) {
+        let _ = writeln!(out, "| {label} | {text} |");
+    }
     for note in &report.notes {
         let _ = writeln!(out, "| Note | {note} |");
     }
@@ -394,6 +397,9 @@ fn section(result: &ExperimentResult, report: &Report, hooks: HooksLookup<'_>, o
     }
     for note in &result.notes {
         let _ = writeln!(out, "*Note:* {note}\n");
+    }
+    if let Some(line) = super::telemetry_lines::section_line(report, result) {
+        let _ = writeln!(out, "{line}\n");
     }
     published(result, out);
     match hook.and_then(|h| h.tables(result, report)) {

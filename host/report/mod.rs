@@ -18,6 +18,7 @@ mod section_hooks;
 mod series_key;
 mod status;
 mod svg_plot;
+mod telemetry_lines;
 mod twin_gaps;
 mod validation;
 
@@ -27,6 +28,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::gpu::DeviceInfo;
+use crate::nvml::TelemetryRecord;
 use crate::ptx;
 use crate::run_settings::RunSettings;
 use crate::testbed::Implementation;
@@ -41,6 +43,9 @@ pub use section_hooks::{HooksLookup, SectionHooks, no_hooks};
 pub use series_key::{Devices, PointKey, SeriesKey};
 pub use status::Status;
 pub use svg_plot::format_tick;
+pub use telemetry_lines::{
+    figures as telemetry_figures, header_rows as telemetry_rows, slowdowns as telemetry_slowdowns,
+};
 pub use twin_gaps::twin_gap;
 
 /// Identifies the file format.
@@ -109,6 +114,10 @@ pub struct Report {
     /// Why a partial run stopped.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop_reason: Option<String>,
+    /// What NVML said about the GPUs and their clocks, power and temperature during the
+    /// run, or why nothing (reports written before it have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub telemetry: Option<TelemetryRecord>,
 }
 
 /// What `render` writes: report.md and one SVG per plot, never report.json.
@@ -144,6 +153,7 @@ impl Report {
             ledger: Vec::new(),
             partial: false,
             stop_reason: None,
+            telemetry: None,
         }
     }
 

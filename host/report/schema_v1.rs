@@ -227,5 +227,6 @@ pub fn convert(value: serde_json::Value, source: &str) -> Result<Report> {
         ledger: Vec::new(),
         partial: old.partial,
         stop_reason: old.stop_reason,
+        telemetry: None,
     })
 }

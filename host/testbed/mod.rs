@@ -18,13 +18,18 @@ pub use device_under_test::DeviceUnderTest;
 pub use implementation::{Implementation, ImplementationSet};
 pub use opencl_side::OpenClSide;
 
+use std::sync::OnceLock;
+
 use crate::error::{Error, Result};
 use crate::gpu::Gpu;
+use crate::nvml::{CudaDeviceId, NvmlGpus};
 
 /// The devices under test and what the run may measure on them.
 pub struct Testbed {
     devices: Vec<DeviceUnderTest>,
     selected: ImplementationSet,
+    /// NVML and the devices it matched, opened on first use, or why not.
+    nvml: OnceLock<std::result::Result<NvmlGpus, String>>,
 }
 
 impl Testbed {
@@ -39,6 +44,7 @@ impl Testbed {
         Ok(Self {
             devices,
             selected: selected.clone(),
+            nvml: OnceLock::new(),
         })
     }
 
@@ -47,7 +53,11 @@ impl Testbed {
         if devices.is_empty() {
             return Err(Error::NoDevice);
         }
-        Ok(Self { devices, selected })
+        Ok(Self {
+            devices,
+            selected,
+            nvml: OnceLock::new(),
+        })
     }
 
     pub fn devices(&self) -> &[DeviceUnderTest] {
@@ -69,5 +79,38 @@ impl Testbed {
                 self.devices.len()
             ))
         }
+    }
+
+    /// NVML with the devices under test matched to their NVML devices (opened on first
+    /// use), or why not: the telemetry, the link facts and the theoretical link bandwidths.
+    pub fn nvml(&self) -> std::result::Result<&NvmlGpus, &str> {
+        self.nvml
+            .get_or_init(|| {
+                let ids: Vec<CudaDeviceId> = self
+                    .devices
+                    .iter()
+                    .map(|d| CudaDeviceId {
+                        ordinal: d.info().ordinal,
+                        uuid: d.info().uuid.clone(),
+                        pci_bus_id: d.info().pci_bus_id.clone(),
+                    })
+                    .collect();
+                NvmlGpus::open(&ids).map_err(|e| e.to_string())
+            })
+            .as_ref()
+            .map_err(String::as_str)
+    }
+
+    /// Theoretical NVLink bandwidth from GPU `src` to GPU `dst` (CUDA ordinals), GB/s per
+    /// direction: the links between them × their speed, from NVML. `None` without NVML or
+    /// without an NVLink route between them.
+    pub fn nvlink_theoretical_gbps(&self, src: usize, dst: usize) -> Option<f64> {
+        self.nvml().ok()?.interconnect().nvlink_theoretical_gbps(src, dst)
+    }
+
+    /// Theoretical PCIe bandwidth of GPU `ordinal`'s host link, GB/s per direction, at the
+    /// link's maximum generation and width (NVML); `None` without NVML.
+    pub fn pcie_theoretical_gbps(&self, ordinal: usize) -> Option<f64> {
+        self.nvml().ok()?.interconnect().pcie_theoretical_gbps(ordinal)
     }
 }
