@@ -24,6 +24,7 @@
 
 pub mod bandwidth;
 pub mod commands;
+pub mod concurrent_timing;
 pub mod copy_element;
 pub mod error;
 pub mod experiments;
@@ -33,6 +34,7 @@ pub mod input_values;
 pub mod interop;
 pub mod launchers;
 pub mod merge;
+pub mod numa;
 pub mod nvml;
 pub mod opencl;
 pub mod particle_scene;

@@ -176,6 +176,41 @@ impl<T: DeviceCopy> DeviceBuffer<T> {
             .during("cuMemcpyDtoDAsync")
     }
 
+    /// Enqueues `self[..count] ← src[..count]` on `stream`, where `src` may
+    /// live on another GPU (`cuMemcpyPeerAsync`: a direct copy over the link
+    /// where peer access is possible, staged through host memory where not).
+    ///
+    /// # Safety
+    /// Neither buffer may be dropped, nor `self` read, until `stream` has been
+    /// synchronized (the copy runs asynchronously on a stream the buffers do not own).
+    pub unsafe fn copy_from_peer_async(
+        &mut self,
+        src: &DeviceBuffer<T>,
+        count: usize,
+        stream: &CudaStream,
+    ) -> Result<()> {
+        if count > self.len || count > src.len {
+            return Err(Error::InvalidInput(format!(
+                "peer copy of {count} elements between buffers of {} and {}",
+                src.len, self.len
+            )));
+        }
+        // SAFETY: both ranges lie inside live allocations of their contexts (checked above); the caller keeps
+        // them alive until the stream is synchronized.
+        unsafe {
+            sys::cuMemcpyPeerAsync(
+                self.ptr,
+                self.ctx.cu_ctx(),
+                src.ptr,
+                src.ctx.cu_ctx(),
+                count * size_of::<T>(),
+                stream.cu_stream(),
+            )
+        }
+        .result()
+        .during("cuMemcpyPeerAsync")
+    }
+
     /// Sets every byte to `value` (`cuMemsetD8Async` on the suite's stream).
     pub fn fill_bytes(&mut self, value: u8) -> Result<()> {
         self.ctx.bind_to_thread().during("cuCtxSetCurrent")?;

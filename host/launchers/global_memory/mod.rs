@@ -15,6 +15,8 @@ pub use opencl_runner::OpenClCopyRunner;
 
 use std::ffi::c_void;
 
+use cudarc::driver::CudaStream;
+
 use kernels_gpu::device::Dim3;
 use kernels_gpu::device::{GlobalMutPtr, GlobalPtr, TextureObject as TextureHandle};
 use kernels_gpu::global_memory::{COPY_BLOCK_THREADS, VECTOR_COPY_MAX_WAVES};
@@ -265,10 +267,24 @@ pub fn vector_copy(
 }
 
 /// `vector_copy` between any device-visible memory, e.g. mapped host memory
-/// (zero copy): each pointer comes with the number of floats it addresses.
+/// (zero copy) or another GPU's memory under peer access: each pointer comes
+/// with the number of floats it addresses. On the device's own stream.
 pub fn vector_copy_global(
     dut: &DeviceUnderTest,
     implementation: Implementation,
+    out: (GlobalMutPtr<f32>, usize),
+    inp: (GlobalPtr<f32>, usize),
+    n: u64,
+) -> Result<()> {
+    vector_copy_global_on(dut, implementation, dut.gpu().stream(), out, inp, n)
+}
+
+/// [`vector_copy_global`] on `stream` (a stream of the same GPU), for copies
+/// that run beside others (peer links in both directions at once).
+pub fn vector_copy_global_on(
+    dut: &DeviceUnderTest,
+    implementation: Implementation,
+    stream: &CudaStream,
     (out, out_len): (GlobalMutPtr<f32>, usize),
     (inp, in_len): (GlobalPtr<f32>, usize),
     n: u64,
@@ -293,8 +309,15 @@ pub fn vector_copy_global(
         block: Dim3::x(COPY_BLOCK_THREADS),
         shared_bytes: 0,
     };
-    // SAFETY: matches vector_copy(float*, const float*, unsigned long long); n is within both ranges, which are 16-byte aligned.
-    unsafe { launch_with(dut, implementation, K, shape, (out, inp, n)) }
+    let (mut a, mut b, mut c) = (out, inp, n);
+    let mut params = [
+        (&raw mut a).cast::<c_void>(),
+        (&raw mut b).cast::<c_void>(),
+        (&raw mut c).cast::<c_void>(),
+    ];
+    // SAFETY: matches vector_copy(float*, const float*, unsigned long long); n is within both ranges, which are
+    // 16-byte aligned; the pointers are device-visible from this GPU (the caller's buffers or mappings).
+    unsafe { kernel.launch(stream, shape, &mut params) }
 }
 
 /// The driver's device-to-device copy of the first `n` elements, on the suite's stream.

@@ -1,0 +1,90 @@
+//! Timing several copies that run at the same time, on several streams of
+//! one or more GPUs, as nvbandwidth does: a latch holds every stream until
+//! all of them are enqueued (a short `spin_wait` on the first GPU, then an
+//! event every stream waits for), each stream's work sits between two events
+//! of its own, and a sample's figure adds up every stream's bytes over its
+//! own time. Events of different GPUs cannot be compared with each other,
+//! so no stream's time is measured against another's clock.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use cudarc::driver::{CudaEvent, CudaStream, sys};
+
+use crate::error::{DriverResultExt, Result};
+use crate::launchers::spin_wait;
+use crate::run_settings::RunSettings;
+use crate::testbed::DeviceUnderTest;
+
+/// How long the latch holds the streams: long enough to enqueue every lane's work.
+const LATCH: Duration = Duration::from_millis(2);
+
+/// Enqueues one unit of a lane's work on the stream it is given.
+pub type LaneWork<'a> = Box<dyn FnMut(&CudaStream) -> Result<()> + 'a>;
+
+/// One stream's part of a concurrent measurement.
+pub struct Lane<'a> {
+    pub device: &'a DeviceUnderTest,
+    pub stream: Arc<CudaStream>,
+    /// Bytes one call of `enqueue` moves.
+    pub bytes: u64,
+    /// Enqueues one unit of work on `stream`.
+    pub enqueue: LaneWork<'a>,
+    start: CudaEvent,
+    stop: CudaEvent,
+}
+
+impl<'a> Lane<'a> {
+    pub fn new(
+        device: &'a DeviceUnderTest,
+        stream: Arc<CudaStream>,
+        bytes: u64,
+        enqueue: LaneWork<'a>,
+    ) -> Result<Self> {
+        let ctx = device.gpu().context();
+        let timing = Some(sys::CUevent_flags::CU_EVENT_DEFAULT);
+        Ok(Self {
+            device,
+            stream,
+            bytes,
+            enqueue,
+            start: ctx.new_event(timing).during("cuEventCreate")?,
+            stop: ctx.new_event(timing).during("cuEventCreate")?,
+        })
+    }
+}
+
+/// GB/s of every lane together, one figure per sample: `reps` units of work
+/// per lane between its events, all lanes released at once by the latch on
+/// `latch`'s stream. A warm-up sample comes first.
+pub fn concurrent_gbps(latch: &DeviceUnderTest, lanes: &mut [Lane<'_>], settings: &RunSettings) -> Result<Vec<f64>> {
+    let released = latch
+        .gpu()
+        .context()
+        .new_event(Some(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING))
+        .during("cuEventCreate")?;
+    let reps = settings.reps.max(1);
+    let mut samples = Vec::with_capacity(settings.samples as usize);
+    for sample in 0..=settings.samples {
+        spin_wait(latch, LATCH)?;
+        released.record(latch.gpu().stream()).during("cuEventRecord")?;
+        for lane in lanes.iter_mut() {
+            lane.stream.wait(&released).during("cuStreamWaitEvent")?;
+            lane.start.record(&lane.stream).during("cuEventRecord")?;
+            for _ in 0..reps {
+                (lane.enqueue)(&lane.stream)?;
+            }
+            lane.stop.record(&lane.stream).during("cuEventRecord")?;
+        }
+        let mut gbps = 0.0;
+        for lane in lanes.iter() {
+            lane.device.gpu().wait_for_event(&lane.stop, "a concurrent copy")?;
+            let ms = lane.start.elapsed_ms(&lane.stop).during("cuEventElapsedTime")? as f64;
+            gbps += (lane.bytes * reps as u64) as f64 / 1e9 / (ms / 1e3);
+        }
+        if sample > 0 {
+            samples.push(gbps);
+        }
+    }
+    Ok(samples)
+}
