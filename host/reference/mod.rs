@@ -31,8 +31,8 @@ pub use local_memory::local_array;
 pub use matrix_multiply::{matmul, matmul_aat, matmul_element, matmul_mismatch};
 pub use matrix_vector::{matvec, matvec_mismatch};
 pub use particles::{
-    FountainEmitter, fountain_step, host_emitter, particle_step, run_particle_rows, run_particle_steps,
-    simulate_particles, swarm_step,
+    FountainEmitter, fountain_step, host_emitter, particle_rows_mismatch, particle_step, run_particle_rows,
+    run_particle_steps, simulate_particles, swarm_step,
 };
 pub use pointer_chase::{chase_successors, follow_successors};
 pub use shared_memory_banks::{bank_read_checksum, bank_write_checksum};

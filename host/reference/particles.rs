@@ -242,6 +242,38 @@ pub fn run_particle_rows(
     Ok(())
 }
 
+/// The first float where `got` differs from `expected` (bit for bit), named
+/// by particle, buffer and component; `None` when they are the same.
+pub fn particle_rows_mismatch(got: &ParticleRows, expected: &ParticleRows) -> Option<String> {
+    if got.grid != expected.grid || got.rows != expected.rows || got.state.grid != expected.state.grid {
+        return Some(format!(
+            "rows {:?} of {:?} read back where rows {:?} of {:?} were expected",
+            got.rows, got.grid, expected.rows, expected.grid
+        ));
+    }
+    let n = got.state.grid.particles();
+    let differs = |a: &[f32], b: &[f32]| (0..a.len().min(b.len())).find(|&k| a[k].to_bits() != b[k].to_bits());
+    let (what, k, a, b) = match differs(&got.state.vertices, &expected.state.vertices) {
+        Some(k) => {
+            let what = if k / 4 < n { "position" } else { "colour" };
+            (what, k, &got.state.vertices, &expected.state.vertices)
+        }
+        None => {
+            let k = differs(&got.state.state, &expected.state.state)?;
+            ("age and velocity", k, &got.state.state, &expected.state.state)
+        }
+    };
+    let q = k / 4 % n;
+    Some(format!(
+        "particle {} (row {}), {what} component {}: {} on the GPU, {} in the CPU simulation",
+        got.particle_index(q),
+        got.rows[q / got.grid.width as usize],
+        k % 4,
+        a[k],
+        b[k]
+    ))
+}
+
 /// Runs the steps of frames `first_frame .. first_frame + steps` on `state`
 /// with the scene's inputs ([`ParticleSystem::inputs`]) and returns it: a
 /// checkpoint to compare a GPU run with.
