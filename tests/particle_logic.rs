@@ -253,3 +253,12 @@ fn the_emitter_probe_reads_the_emitter_and_checks_it_against_the_sine() {
     }
     assert!(emitter_probe_state(0).is_err());
 }
+
+#[test]
+fn the_kernel_table_records_the_notes_block() {
+    for system in ParticleSystem::ALL {
+        let shape = ptxsuite::launchers::nominal_shape(system.kernel());
+        assert_eq!((shape.block, shape.shared_bytes), (Dim3::xy(16, 16), 0), "{system:?}");
+        assert_eq!(shape.grid, Dim3::xy(16, 16), "256 x 256 particles in 16 x 16 blocks");
+    }
+}
