@@ -157,6 +157,92 @@ impl ParticleState {
     }
 }
 
+/// Some rows of a simulation over a larger grid: what a checkpoint compares
+/// where reading back and simulating every particle would cost too much.
+/// The particles are independent, so rows can be simulated on their own.
+///
+/// `state` holds the particles of rows `rows` (in that order) in the layout
+/// of a [`ParticleState`] of `grid.width × rows.len()` particles; local
+/// particle `q` is particle [`particle_index`](Self::particle_index)`(q)`
+/// of the whole `grid`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParticleRows {
+    /// The whole grid the rows belong to.
+    pub grid: ParticleGrid,
+    pub rows: Vec<u32>,
+    pub state: ParticleState,
+}
+
+impl ParticleRows {
+    /// Every row of `full`.
+    pub fn all(full: ParticleState) -> Self {
+        Self {
+            grid: full.grid,
+            rows: (0..full.grid.height).collect(),
+            state: full,
+        }
+    }
+
+    /// Rows `rows` of `full`, copied; `Err` for a row past the grid or no row at all.
+    pub fn of(full: &ParticleState, rows: &[u32]) -> Result<Self> {
+        let grid = full.grid;
+        if rows.is_empty() || rows.iter().any(|&r| r >= grid.height) {
+            return Err(Error::InvalidInput(format!(
+                "rows {rows:?} of a {} x {} particle grid",
+                grid.width, grid.height
+            )));
+        }
+        let local = ParticleGrid::new(grid.width, rows.len() as u32);
+        let (n, w) = (grid.particles(), grid.width as usize);
+        let mut state = ParticleState {
+            grid: local,
+            vertices: Vec::with_capacity(local.vertex_floats()),
+            state: Vec::with_capacity(local.state_floats()),
+        };
+        let row_floats = |r: u32| 4 * r as usize * w..4 * (r as usize + 1) * w;
+        for &r in rows {
+            state.vertices.extend_from_slice(&full.vertices[row_floats(r)]);
+        }
+        for &r in rows {
+            let colours = row_floats(r);
+            state
+                .vertices
+                .extend_from_slice(&full.vertices[4 * n + colours.start..4 * n + colours.end]);
+        }
+        for &r in rows {
+            state.state.extend_from_slice(&full.state[row_floats(r)]);
+        }
+        Ok(Self {
+            grid,
+            rows: rows.to_vec(),
+            state,
+        })
+    }
+
+    /// The index in the whole grid of local particle `q`.
+    pub fn particle_index(&self, q: usize) -> usize {
+        let w = self.grid.width as usize;
+        self.rows[q / w] as usize * w + q % w
+    }
+}
+
+/// `count` rows spread evenly over a grid of `height` rows, first and last
+/// included, in order and without repeats (every row when `count >= height`).
+pub fn sample_rows(height: u32, count: u32) -> Vec<u32> {
+    if count >= height {
+        return (0..height).collect();
+    }
+    if count <= 1 {
+        return vec![0];
+    }
+    let span = (height - 1) as u64;
+    let mut rows: Vec<u32> = (0..count as u64)
+        .map(|k| (k * span / (count as u64 - 1)) as u32)
+        .collect();
+    rows.dedup();
+    rows
+}
+
 /// Checks a lifetime: at least one step, at most [`MAX_AGE_LIMIT`].
 pub fn check_max_age(max_age: u32) -> Result<f32> {
     if max_age == 0 || max_age > MAX_AGE_LIMIT {

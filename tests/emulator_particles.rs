@@ -10,6 +10,7 @@ use kernels_gpu::device::{Dim3, F32x4};
 use kernels_gpu::emulator::{EmulatorError, FaultKind};
 use kernels_gpu::particles::{particle_fountain, particle_swarm};
 use ptxsuite::emulator::{Emulator, LaunchConfig};
+use ptxsuite::launchers::{emitter_from_probe, emitter_probe_state};
 use ptxsuite::particle_scene::{ParticleGrid, ParticleState, ParticleSystem, StepInputs, initial_state, swarm_target};
 use ptxsuite::reference;
 
@@ -271,4 +272,30 @@ fn too_short_buffers_are_reported_as_faults() {
         ),
         "{err}"
     );
+}
+
+#[test]
+fn the_emitter_probe_reads_the_kernels_emitter_bit_for_bit() {
+    // The probe grid is stepped by the kernel itself; the particle that does not move sideways
+    // ends on the emitter, which in the emulator is 0.2 * (sin, cos) of the host.
+    let max_age = 600;
+    let probe = emitter_probe_state(max_age).unwrap();
+    for frame in [0, 1, 157, 314, 629, 1999] {
+        let inputs = ParticleSystem::Fountain.inputs(frame);
+        let StepInputs::Fountain { emitter_angle, .. } = inputs else {
+            unreachable!("a fountain step")
+        };
+        for block in [Dim3::xy(2, 2), Dim3::xy(1, 1), Dim3::xy(16, 16)] {
+            let after = emulate_step(&probe, max_age, inputs, block).unwrap();
+            let got = emitter_from_probe(&after);
+            let want = reference::host_emitter(emitter_angle);
+            assert_eq!(
+                got.map(f32::to_bits),
+                want.map(f32::to_bits),
+                "frame {frame}, block {}x{}",
+                block.x,
+                block.y
+            );
+        }
+    }
 }

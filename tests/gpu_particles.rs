@@ -21,8 +21,10 @@ use ptxsuite::gl::{EglDeviceChoice, GlContext, PointRenderer};
 use ptxsuite::gpu::{DeviceBuffer, GraphicsResource};
 use ptxsuite::interop::ParticleFrames;
 use ptxsuite::launchers;
-use ptxsuite::particle_scene::{ParticleGrid, ParticleState, ParticleSystem, initial_state};
-use ptxsuite::reference::{particle_step, run_particle_steps};
+use ptxsuite::particle_scene::{ParticleGrid, ParticleRows, ParticleState, ParticleSystem, initial_state};
+use ptxsuite::reference::{
+    FountainEmitter, particle_rows_mismatch, particle_step, run_particle_rows, run_particle_steps,
+};
 use ptxsuite::testbed::{DeviceUnderTest, Implementation};
 
 /// How far a newborn fountain particle's position may be from the CPU's:
@@ -353,5 +355,60 @@ fn gpu_interop_frames_match_the_cpu_step_and_are_timed() {
         }
         let (times, _) = frames.frame(Implementation::Rust, Dim3::xy(16, 16)).unwrap();
         note_skipped(&format!("{test}: {} frame times (ms): {times:?}", system.label()));
+    }
+}
+
+#[test]
+fn gpu_fountain_follows_the_cpu_bit_for_bit_given_the_probed_emitter() {
+    let test = "gpu_fountain_follows_the_cpu_bit_for_bit_given_the_probed_emitter";
+    let Some(dut) = gpu_or_skip(test) else {
+        return;
+    };
+    let system = ParticleSystem::Fountain;
+    let (grid, max_age, steps) = (ParticleGrid::new(256, 256), 600, 700);
+    let start = initial_state(system, grid, max_age).unwrap();
+    for implementation in implementations(&dut) {
+        let path = launchers::fountain_emitter_positions(&dut, implementation, max_age, 0..steps).unwrap();
+        for (frame, &e) in (0..steps).zip(&path) {
+            let angle = ptxsuite::particle_scene::fountain_emitter_angle(frame);
+            assert_eq!(launchers::emitter_mismatch(e, angle), None, "frame {frame}");
+        }
+        let mut expected = ParticleRows::all(start.clone());
+        run_particle_rows(
+            system,
+            &mut expected,
+            max_age,
+            0..steps,
+            FountainEmitter::Measured(&path),
+        )
+        .unwrap();
+        let mut vertices = DeviceBuffer::from_host(dut.gpu(), &to_vectors(&start.vertices)).unwrap();
+        let mut state = DeviceBuffer::from_host(dut.gpu(), &to_vectors(&start.state)).unwrap();
+        for frame in 0..steps {
+            let inputs = system.inputs(frame);
+            let block = Dim3::xy(16, 16);
+            launchers::particle_step(
+                &dut,
+                implementation,
+                &mut vertices,
+                &mut state,
+                grid,
+                block,
+                max_age,
+                inputs,
+            )
+            .unwrap();
+        }
+        let got = ParticleRows::all(ParticleState {
+            grid,
+            vertices: F32x4::as_floats(&vertices.to_host().unwrap()).to_vec(),
+            state: F32x4::as_floats(&state.to_host().unwrap()).to_vec(),
+        });
+        assert_eq!(
+            particle_rows_mismatch(&got, &expected),
+            None,
+            "{} after {steps} steps",
+            implementation.label()
+        );
     }
 }

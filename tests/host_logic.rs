@@ -96,7 +96,8 @@ fn experiment_selection_accepts_known_names_only() {
             "sgemm",
             "transfers",
             "zero-copy",
-            "streams"
+            "streams",
+            "particles"
         ]
     );
     let one = experiments::select(Some("stride, stride")).unwrap();

@@ -5,12 +5,16 @@
 
 use kernels_gpu::device::Dim3;
 use ptxsuite::Error;
-use ptxsuite::launchers::particle_shape;
-use ptxsuite::particle_scene::{
-    NOTES_BLOCK_SHAPE_FPS, NOTES_GRID, PARTICLE_BYTES_PER_STEP, ParticleGrid, ParticleSystem, fountain_emitter_angle,
-    initial_state, swarm_target,
+use ptxsuite::launchers::{
+    EMITTER_PROBE_GRID, emitter_from_probe, emitter_mismatch, emitter_probe_state, particle_shape,
 };
-use ptxsuite::reference::simulate_particles;
+use ptxsuite::particle_scene::{
+    NOTES_BLOCK_SHAPE_FPS, NOTES_GRID, PARTICLE_BYTES_PER_STEP, ParticleGrid, ParticleRows, ParticleSystem,
+    fountain_emitter_angle, initial_state, sample_rows, swarm_target,
+};
+use ptxsuite::reference::{
+    FountainEmitter, host_emitter, particle_step, run_particle_rows, run_particle_steps, simulate_particles,
+};
 
 const K: &str = "particle_fountain";
 
@@ -163,4 +167,98 @@ fn swarm_stays_with_its_target() {
         mean_distance += d / grid.particles() as f32;
     }
     assert!(mean_distance < 1.0, "mean distance {mean_distance}");
+}
+
+#[test]
+fn sampled_rows_are_spread_first_to_last_without_repeats() {
+    assert_eq!(sample_rows(4096, 16).len(), 16);
+    assert_eq!(sample_rows(4096, 16)[..3], [0, 273, 546]);
+    assert_eq!(*sample_rows(4096, 16).last().unwrap(), 4095);
+    assert_eq!(sample_rows(256, 256), (0..256).collect::<Vec<_>>());
+    assert_eq!(sample_rows(5, 16), [0, 1, 2, 3, 4]);
+    assert_eq!(sample_rows(100, 1), [0]);
+    for (height, count) in [(7, 3), (17, 16), (1000, 999), (3, 2)] {
+        let rows = sample_rows(height, count);
+        assert_eq!(rows.len(), count as usize, "{height} rows, {count} of them");
+        assert!(rows.windows(2).all(|w| w[0] < w[1]) && rows[0] == 0 && *rows.last().unwrap() == height - 1);
+    }
+}
+
+#[test]
+fn rows_of_a_state_keep_their_particles_colours_and_state() {
+    let grid = ParticleGrid::new(6, 5);
+    let state = initial_state(ParticleSystem::Swarm, grid, 50).unwrap();
+    let rows = ParticleRows::of(&state, &[1, 4]).unwrap();
+    assert_eq!(rows.state.grid, ParticleGrid::new(6, 2));
+    for q in 0..12 {
+        let p = rows.particle_index(q);
+        assert_eq!(p, [6, 7, 8, 9, 10, 11, 24, 25, 26, 27, 28, 29][q]);
+        assert_eq!(rows.state.position(q), state.position(p));
+        assert_eq!(rows.state.colour(q), state.colour(p));
+        assert_eq!(rows.state.particle(q), state.particle(p));
+    }
+    assert!(ParticleRows::of(&state, &[5]).is_err(), "row 5 of 5");
+    assert!(ParticleRows::of(&state, &[]).is_err());
+    let all = ParticleRows::all(state.clone());
+    assert_eq!((all.rows.len(), all.state.clone()), (5, state));
+}
+
+#[test]
+fn rows_simulated_alone_follow_the_whole_grid() {
+    let grid = ParticleGrid::new(23, 11);
+    let max_age = 40;
+    for system in ParticleSystem::ALL {
+        let start = initial_state(system, grid, max_age).unwrap();
+        let whole = run_particle_steps(system, start.clone(), max_age, 0, 130);
+        let mut rows = ParticleRows::of(&start, &[0, 5, 10]).unwrap();
+        run_particle_rows(system, &mut rows, max_age, 0..130, FountainEmitter::HostTrig).unwrap();
+        assert_eq!(rows, ParticleRows::of(&whole, &[0, 5, 10]).unwrap(), "{system:?}");
+        // The emitter's path given as measured positions is followed exactly.
+        let path: Vec<[f32; 2]> = (0..130).map(|f| host_emitter(fountain_emitter_angle(f))).collect();
+        let mut measured = ParticleRows::all(start.clone());
+        run_particle_rows(system, &mut measured, max_age, 0..130, FountainEmitter::Measured(&path)).unwrap();
+        assert_eq!(measured.state, whole, "{system:?}");
+    }
+    // A path too short for the frames is refused, not extended.
+    let start = initial_state(ParticleSystem::Fountain, grid, max_age).unwrap();
+    let path = [[0.0f32, 0.2]; 10];
+    let mut rows = ParticleRows::all(start);
+    assert!(
+        run_particle_rows(
+            ParticleSystem::Fountain,
+            &mut rows,
+            max_age,
+            0..11,
+            FountainEmitter::Measured(&path)
+        )
+        .is_err()
+    );
+}
+
+#[test]
+fn the_emitter_probe_reads_the_emitter_and_checks_it_against_the_sine() {
+    let probe = emitter_probe_state(600).unwrap();
+    assert_eq!(probe.grid, EMITTER_PROBE_GRID);
+    assert!((0..4).all(|p| probe.particle(p)[0] == 600.0), "all born in the step");
+    for frame in [0, 17, 314, 1000] {
+        let angle = fountain_emitter_angle(frame);
+        let mut after = probe.clone();
+        particle_step(&mut after, 600, ParticleSystem::Fountain.inputs(frame));
+        // Particle (1, 1) leaves with no sideways speed: its position is the emitter's.
+        assert_eq!(emitter_from_probe(&after), host_emitter(angle), "frame {frame}");
+        assert_eq!(emitter_mismatch(host_emitter(angle), angle), None);
+        let off = [host_emitter(angle)[0], host_emitter(angle)[1] + 1e-6];
+        let said = emitter_mismatch(off, angle).expect("1e-6 is past the fast cosine's error");
+        assert!(said.contains("z off") && said.contains("cosine"), "{said}");
+    }
+    assert!(emitter_probe_state(0).is_err());
+}
+
+#[test]
+fn the_kernel_table_records_the_notes_block() {
+    for system in ParticleSystem::ALL {
+        let shape = ptxsuite::launchers::nominal_shape(system.kernel());
+        assert_eq!((shape.block, shape.shared_bytes), (Dim3::xy(16, 16), 0), "{system:?}");
+        assert_eq!(shape.grid, Dim3::xy(16, 16), "256 x 256 particles in 16 x 16 blocks");
+    }
 }

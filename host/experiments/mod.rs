@@ -14,6 +14,7 @@ mod matvec;
 mod offset;
 mod offset_width;
 mod overlap_model;
+mod particles;
 mod sector_model;
 mod sgemm;
 mod shift;
@@ -77,6 +78,7 @@ pub static EXPERIMENTS: &[&dyn Experiment] = &[
     &transfers::Transfers,
     &zero_copy::ZeroCopy,
     &streams::Streams,
+    &particles::Particles,
 ];
 
 /// An experiment by name.

@@ -154,6 +154,28 @@ impl<T: DeviceCopy> DeviceBuffer<T> {
             .wait_for_stream(&self.stream, "a device-to-host copy and the GPU work queued before it")
     }
 
+    /// Copies elements `start .. start + out.len()` of the buffer into `out`
+    /// (a part of a buffer too large to read back whole).
+    pub fn copy_range_to_host(&self, start: usize, out: &mut [T]) -> Result<()> {
+        if start.checked_add(out.len()).is_none_or(|end| end > self.len) {
+            return Err(Error::InvalidInput(format!(
+                "copy of elements {start}..{start}+{} of a device buffer of {}",
+                out.len(),
+                self.len
+            )));
+        }
+        if out.is_empty() {
+            return Ok(());
+        }
+        self.ctx.bind_to_thread().during("cuCtxSetCurrent")?;
+        let src = self.ptr + (start * size_of::<T>()) as sys::CUdeviceptr;
+        // SAFETY: the range lies inside the allocation (checked above); T accepts any bit pattern
+        // (DeviceCopy); `out` outlives the copy (synchronized below).
+        unsafe { result::memcpy_dtoh_async(out, src, self.stream.cu_stream()) }.during("cuMemcpyDtoHAsync")?;
+        self.watchdog
+            .wait_for_stream(&self.stream, "a device-to-host copy and the GPU work queued before it")
+    }
+
     /// Copies the whole buffer into a new vector.
     pub fn to_host(&self) -> Result<Vec<T>> {
         let mut out = vec![T::default(); self.len];

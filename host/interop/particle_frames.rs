@@ -180,6 +180,14 @@ impl<'gpu> ParticleFrames<'gpu> {
         Ok((times, image))
     }
 
+    /// Draws the vertex buffer as it is, with no step, and reads the picture
+    /// back: the frame of a state set with [`set_state`](Self::set_state).
+    pub fn draw(&mut self) -> Result<RgbImage> {
+        self.renderer.context().make_current()?;
+        self.renderer.draw(&self.camera.column_major(), self.weight)?;
+        self.renderer.read_pixels()
+    }
+
     /// The whole simulation state: the vertex buffer as OpenGL reads it
     /// (`glGetBufferSubData`) and the state buffer from CUDA.
     pub fn read_state(&self) -> Result<ParticleState> {

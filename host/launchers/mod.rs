@@ -11,6 +11,7 @@ mod constant_memory;
 mod cublas;
 mod diagnostics;
 mod divergence;
+mod fountain_emitter_probe;
 mod global_memory;
 mod guide_multiply;
 mod instruction_throughput;
@@ -35,6 +36,9 @@ pub use constant_memory::{ChaseTable, ConstantSpace, constant_chase, constant_ch
 pub use cublas::{cublas_gemm_f16_storage, cublas_sgemm, cublas_sgemm_aat, cublas_sgemv};
 pub use diagnostics::spin_wait;
 pub use divergence::{branch, branch_kernel, divergence_shape, divergent_paths, paths_kernel};
+pub use fountain_emitter_probe::{
+    EMITTER_PROBE_GRID, emitter_from_probe, emitter_mismatch, emitter_probe_state, fountain_emitter_positions,
+};
 pub use global_memory::{
     CopyKernel, CopyReference, CopyRunner, CudaCopyRunner, copy_runners, driver_copy, offset_copy, offset_copy_shape,
     shift_copy, shift_copy_shape, stride_copy, stride_copy_shape, texture_shift_copy, texture_shift_copy_shape,

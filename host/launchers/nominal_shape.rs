@@ -2,9 +2,11 @@ use kernels_gpu::device::Dim3;
 use kernels_gpu::global_memory::COPY_BLOCK_THREADS;
 
 use super::{
-    GuideMultiply, MatVecVersion, SgemmKernel, guide_multiply_shape, hgemm_f16_storage_shape, matvec_shape, sgemm_shape,
+    GuideMultiply, MatVecVersion, SgemmKernel, guide_multiply_shape, hgemm_f16_storage_shape, matvec_shape,
+    particle_shape, sgemm_shape,
 };
 use crate::gpu::LaunchShape;
+use crate::particle_scene::{NOTES_GRID, ParticleSystem};
 
 /// The block (threads, dynamic shared bytes) a kernel is launched with, for
 /// reports of occupancy: taken from the launchers' own shape functions on a
@@ -19,6 +21,17 @@ pub fn nominal_shape(kernel: &str) -> LaunchShape {
         }
         if let Some(general) = SgemmKernel::ALL.into_iter().find(|g| g.kernel() == kernel) {
             return sgemm_shape(general, (1, 1, 1), (1, 1, 1)).ok();
+        }
+        if let Some(system) = ParticleSystem::ALL.into_iter().find(|s| s.kernel() == kernel) {
+            let grid = NOTES_GRID;
+            return particle_shape(
+                system.kernel(),
+                grid,
+                Dim3::xy(16, 16),
+                grid.vertex_floats(),
+                grid.state_floats(),
+            )
+            .ok();
         }
         if kernel == "hgemm_f16_storage" {
             return hgemm_f16_storage_shape((1, 1, 1), (1, 1, 1)).ok();

@@ -17,6 +17,6 @@ pub use camera::Camera;
 pub use particle_pictures::{
     PictureSettings, fountain_camera, render_particles, swarm_camera, write_particle_pictures,
 };
-pub use png_file::{read_png, write_apng, write_png};
+pub use png_file::{encode_apng, encode_png, read_png, write_apng, write_png};
 pub use point_rasterizer::{PointRasterizer, TableTop, render_frame};
 pub use rgb_image::{RgbImage, frame_strip};

@@ -6,12 +6,20 @@
 //! random-number hash (the same published function), its own indexing. The
 //! arithmetic is rounded as the kernels round it (each multiply, add and
 //! divide in `f32`, the products the kernels fuse as `f32::mul_add`), so the
-//! emulator matches it bit for bit; on the GPU only the fountain's emitter
+//! emulator matches it bit for bit. On the GPU only the fountain's emitter
 //! position differs, by the fast sine's and cosine's error (see
-//! `kernels_gpu::device::sin_approx`).
+//! `kernels_gpu::device::sin_approx`); given the emitter positions the GPU
+//! used ([`FountainEmitter::Measured`]), a GPU run matches it bit for bit too.
+//!
+//! Every particle is independent of the others, so a run can be simulated
+//! for some rows of a grid alone ([`run_particle_rows`]).
 
-use crate::error::Result;
-use crate::particle_scene::{ParticleGrid, ParticleState, ParticleSystem, StepInputs, check_max_age, initial_state};
+use std::ops::Range;
+
+use crate::error::{Error, Result};
+use crate::particle_scene::{
+    ParticleGrid, ParticleRows, ParticleState, ParticleSystem, StepInputs, check_max_age, initial_state,
+};
 
 /// The hash behind the random numbers: the "lowbias32" xorshift-multiply mixer.
 fn lowbias32(mut x: u32) -> u32 {
@@ -34,88 +42,171 @@ fn colour_for_age(age: f32, max_age: f32) -> [f32; 4] {
     [1.0, (-0.5f32).mul_add(c, 1.0), 1.0 - c, 1.0]
 }
 
-/// One step of the fountain over every particle of `state`.
-pub fn fountain_step(state: &mut ParticleState, max_age: u32, emitter_angle: f32, frame: u32) {
-    let max_age = max_age as f32;
-    let (width, height) = (state.grid.width, state.grid.height);
-    let n = state.grid.particles();
-    for row in 0..height {
-        for column in 0..width {
-            let p = (row * width + column) as usize;
-            let mut s = [
-                state.state[4 * p],
-                state.state[4 * p + 1],
-                state.state[4 * p + 2],
-                state.state[4 * p + 3],
-            ];
-            let mut old = [
-                state.vertices[4 * p],
-                state.vertices[4 * p + 1],
-                state.vertices[4 * p + 2],
-            ];
-            if s[0] >= max_age {
-                s[0] = 0.0;
-                s[1] = 0.02 * (column as f32 / width as f32 - 0.5);
-                s[2] = 0.01f32.mul_add(random_unit(p as u32, frame, 0), 0.015);
-                s[3] = 0.02 * (row as f32 / height as f32 - 0.5);
-                old = [0.2 * emitter_angle.sin(), 0.0, 0.2 * emitter_angle.cos()];
-            }
-            let new = [old[0] + s[1], old[1] + s[2], old[2] + s[3]];
-            s[0] += 1.0;
-            s[2] -= 0.0001;
-            let over_table = old[0].mul_add(old[0], old[2] * old[2]) < 25.0;
-            if new[1] <= 0.0 && over_table {
-                s[2] *= -0.2;
-            }
-            state.state[4 * p..4 * p + 4].copy_from_slice(&s);
-            state.vertices[4 * (n + p)..4 * (n + p) + 4].copy_from_slice(&colour_for_age(s[0], max_age));
-            state.vertices[4 * p..4 * p + 4].copy_from_slice(&[new[0], new[1], new[2], 1.0]);
+/// Where the fountain's emitter sits, `(x, z)` in the table's plane, in each frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FountainEmitter<'a> {
+    /// `0.2·(sin a, cos a)` from the host's sine and cosine of the frame's
+    /// emitter angle (what the emulator's fast sine and cosine give).
+    HostTrig,
+    /// As the GPU placed it (its fast sine and cosine) in frames
+    /// `0..positions.len()`, measured by a probe launch.
+    Measured(&'a [[f32; 2]]),
+}
+
+impl FountainEmitter<'_> {
+    /// The emitter position in `frame`, whose emitter angle is `angle`;
+    /// `None` for a frame a measured path does not cover.
+    pub fn at(&self, frame: u32, angle: f32) -> Option<[f32; 2]> {
+        match self {
+            Self::HostTrig => Some(host_emitter(angle)),
+            Self::Measured(positions) => positions.get(frame as usize).copied(),
         }
     }
 }
 
+/// The emitter at `0.2·(sin a, cos a)` with the host's sine and cosine.
+pub fn host_emitter(angle: f32) -> [f32; 2] {
+    [0.2 * angle.sin(), 0.2 * angle.cos()]
+}
+
+/// Reads particle `q` of `state`: position `(x, y, z)` and `(age, vx, vy, vz)`.
+fn load(state: &ParticleState, q: usize) -> ([f32; 3], [f32; 4]) {
+    let v = &state.vertices[4 * q..4 * q + 3];
+    let s = &state.state[4 * q..4 * q + 4];
+    ([v[0], v[1], v[2]], [s[0], s[1], s[2], s[3]])
+}
+
+/// Writes particle `q` of `state`: its new state, colour and position.
+fn store(state: &mut ParticleState, q: usize, s: [f32; 4], colour: [f32; 4], position: [f32; 3]) {
+    let n = state.grid.particles();
+    state.state[4 * q..4 * q + 4].copy_from_slice(&s);
+    state.vertices[4 * (n + q)..4 * (n + q) + 4].copy_from_slice(&colour);
+    state.vertices[4 * q..4 * q + 4].copy_from_slice(&[position[0], position[1], position[2], 1.0]);
+}
+
+/// One fountain particle at `(column, row)` of `grid` (particle `p`) for one step.
+#[allow(clippy::too_many_arguments)]
+fn fountain_particle(
+    grid: ParticleGrid,
+    (column, row, p): (u32, u32, u32),
+    max_age: f32,
+    emitter: [f32; 2],
+    frame: u32,
+    mut old: [f32; 3],
+    mut s: [f32; 4],
+) -> ([f32; 4], [f32; 4], [f32; 3]) {
+    if s[0] >= max_age {
+        s[0] = 0.0;
+        s[1] = 0.02 * (column as f32 / grid.width as f32 - 0.5);
+        s[2] = 0.01f32.mul_add(random_unit(p, frame, 0), 0.015);
+        s[3] = 0.02 * (row as f32 / grid.height as f32 - 0.5);
+        old = [emitter[0], 0.0, emitter[1]];
+    }
+    let new = [old[0] + s[1], old[1] + s[2], old[2] + s[3]];
+    s[0] += 1.0;
+    s[2] -= 0.0001;
+    let over_table = old[0].mul_add(old[0], old[2] * old[2]) < 25.0;
+    if new[1] <= 0.0 && over_table {
+        s[2] *= -0.2;
+    }
+    (s, colour_for_age(s[0], max_age), new)
+}
+
+/// One swarm particle `p` for one step towards `target`.
+fn swarm_particle(
+    p: u32,
+    max_age: f32,
+    target: [f32; 3],
+    frame: u32,
+    mut position: [f32; 3],
+    s: [f32; 4],
+) -> ([f32; 4], [f32; 4], [f32; 3]) {
+    let mut age = s[0];
+    let mut velocity = [s[1], s[2], s[3]];
+    if age >= max_age {
+        age = 0.0;
+        for axis in 0..3 {
+            let r = random_unit(p, frame, axis as u32) - 0.5;
+            let cube = r * r * r;
+            velocity[axis] = 0.001 * cube;
+            position[axis] = target[axis] + 2.0 * cube;
+        }
+    }
+    age += 1.0;
+    let d = [
+        target[0] - position[0],
+        target[1] - position[1],
+        target[2] - position[2],
+    ];
+    let distance = d[2].mul_add(d[2], d[1].mul_add(d[1], d[0] * d[0])).sqrt();
+    if distance > 0.0 {
+        for axis in 0..3 {
+            velocity[axis] += 0.000005 * d[axis] / distance;
+        }
+    }
+    let new = [
+        position[0] + velocity[0],
+        position[1] + velocity[1],
+        position[2] + velocity[2],
+    ];
+    (
+        [age, velocity[0], velocity[1], velocity[2]],
+        colour_for_age(age, max_age),
+        new,
+    )
+}
+
+/// What one step is given, with the fountain's emitter already placed.
+#[derive(Clone, Copy)]
+enum Placed {
+    Fountain { emitter: [f32; 2], frame: u32 },
+    Swarm { target: [f32; 3], frame: u32 },
+}
+
+/// One step over every particle of `rows` (rows of `rows.grid`).
+fn step_rows(rows: &mut ParticleRows, max_age: u32, inputs: Placed) {
+    let max_age = max_age as f32;
+    let grid = rows.grid;
+    let width = grid.width as usize;
+    for k in 0..rows.rows.len() {
+        let row = rows.rows[k];
+        for column in 0..grid.width {
+            let q = k * width + column as usize;
+            let p = row * grid.width + column;
+            let (old, s) = load(&rows.state, q);
+            let (s, colour, new) = match inputs {
+                Placed::Fountain { emitter, frame } => {
+                    fountain_particle(grid, (column, row, p), max_age, emitter, frame, old, s)
+                }
+                Placed::Swarm { target, frame } => swarm_particle(p, max_age, target, frame, old, s),
+            };
+            store(&mut rows.state, q, s, colour, new);
+        }
+    }
+}
+
+/// One step of `state` (the whole grid) with the given inputs.
+fn step_whole(state: &mut ParticleState, max_age: u32, inputs: Placed) {
+    let empty = ParticleState {
+        grid: state.grid,
+        vertices: Vec::new(),
+        state: Vec::new(),
+    };
+    let mut rows = ParticleRows::all(std::mem::replace(state, empty));
+    step_rows(&mut rows, max_age, inputs);
+    *state = rows.state;
+}
+
+/// One step of the fountain over every particle of `state`, the emitter
+/// placed by the host's sine and cosine.
+pub fn fountain_step(state: &mut ParticleState, max_age: u32, emitter_angle: f32, frame: u32) {
+    let emitter = host_emitter(emitter_angle);
+    step_whole(state, max_age, Placed::Fountain { emitter, frame });
+}
+
 /// One step of the swarm towards `target` over every particle of `state`.
 pub fn swarm_step(state: &mut ParticleState, max_age: u32, target: [f32; 3], frame: u32) {
-    let max_age = max_age as f32;
-    let n = state.grid.particles();
-    for p in 0..n {
-        let mut age = state.state[4 * p];
-        let mut velocity = [state.state[4 * p + 1], state.state[4 * p + 2], state.state[4 * p + 3]];
-        let mut position = [
-            state.vertices[4 * p],
-            state.vertices[4 * p + 1],
-            state.vertices[4 * p + 2],
-        ];
-        if age >= max_age {
-            age = 0.0;
-            for axis in 0..3 {
-                let r = random_unit(p as u32, frame, axis as u32) - 0.5;
-                let cube = r * r * r;
-                velocity[axis] = 0.001 * cube;
-                position[axis] = target[axis] + 2.0 * cube;
-            }
-        }
-        age += 1.0;
-        let d = [
-            target[0] - position[0],
-            target[1] - position[1],
-            target[2] - position[2],
-        ];
-        let distance = d[2].mul_add(d[2], d[1].mul_add(d[1], d[0] * d[0])).sqrt();
-        if distance > 0.0 {
-            for axis in 0..3 {
-                velocity[axis] += 0.000005 * d[axis] / distance;
-            }
-        }
-        state.state[4 * p..4 * p + 4].copy_from_slice(&[age, velocity[0], velocity[1], velocity[2]]);
-        state.vertices[4 * (n + p)..4 * (n + p) + 4].copy_from_slice(&colour_for_age(age, max_age));
-        state.vertices[4 * p..4 * p + 4].copy_from_slice(&[
-            position[0] + velocity[0],
-            position[1] + velocity[1],
-            position[2] + velocity[2],
-            1.0,
-        ]);
-    }
+    step_whole(state, max_age, Placed::Swarm { target, frame });
 }
 
 /// One step with the given inputs (fountain or swarm).
@@ -124,6 +215,63 @@ pub fn particle_step(state: &mut ParticleState, max_age: u32, inputs: StepInputs
         StepInputs::Fountain { emitter_angle, frame } => fountain_step(state, max_age, emitter_angle, frame),
         StepInputs::Swarm { target, frame } => swarm_step(state, max_age, target, frame),
     }
+}
+
+/// Runs the steps of `frames` on `rows` with the scene's inputs
+/// ([`ParticleSystem::inputs`]), the fountain's emitter placed by `emitter`.
+/// `Err` when a measured emitter path does not cover the frames.
+pub fn run_particle_rows(
+    system: ParticleSystem,
+    rows: &mut ParticleRows,
+    max_age: u32,
+    frames: Range<u32>,
+    emitter: FountainEmitter<'_>,
+) -> Result<()> {
+    for frame in frames {
+        let placed = match system.inputs(frame) {
+            StepInputs::Fountain { emitter_angle, frame } => Placed::Fountain {
+                emitter: emitter
+                    .at(frame, emitter_angle)
+                    .ok_or_else(|| Error::InvalidInput(format!("no measured emitter position for frame {frame}")))?,
+                frame,
+            },
+            StepInputs::Swarm { target, frame } => Placed::Swarm { target, frame },
+        };
+        step_rows(rows, max_age, placed);
+    }
+    Ok(())
+}
+
+/// The first float where `got` differs from `expected` (bit for bit), named
+/// by particle, buffer and component; `None` when they are the same.
+pub fn particle_rows_mismatch(got: &ParticleRows, expected: &ParticleRows) -> Option<String> {
+    if got.grid != expected.grid || got.rows != expected.rows || got.state.grid != expected.state.grid {
+        return Some(format!(
+            "rows {:?} of {:?} read back where rows {:?} of {:?} were expected",
+            got.rows, got.grid, expected.rows, expected.grid
+        ));
+    }
+    let n = got.state.grid.particles();
+    let differs = |a: &[f32], b: &[f32]| (0..a.len().min(b.len())).find(|&k| a[k].to_bits() != b[k].to_bits());
+    let (what, k, a, b) = match differs(&got.state.vertices, &expected.state.vertices) {
+        Some(k) => {
+            let what = if k / 4 < n { "position" } else { "colour" };
+            (what, k, &got.state.vertices, &expected.state.vertices)
+        }
+        None => {
+            let k = differs(&got.state.state, &expected.state.state)?;
+            ("age and velocity", k, &got.state.state, &expected.state.state)
+        }
+    };
+    let q = k / 4 % n;
+    Some(format!(
+        "particle {} (row {}), {what} component {}: {} on the GPU, {} in the CPU simulation",
+        got.particle_index(q),
+        got.rows[q / got.grid.width as usize],
+        k % 4,
+        a[k],
+        b[k]
+    ))
 }
 
 /// Runs the steps of frames `first_frame .. first_frame + steps` on `state`

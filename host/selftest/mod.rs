@@ -8,6 +8,7 @@
 
 mod checks;
 mod matmul_checks;
+mod particle_checks;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Instant;
@@ -102,6 +103,14 @@ pub const SELF_TESTS: &[SelfTest] = &[
     SelfTest {
         name: "OpenCL: ordinary and ALLOC_HOST_PTR transfers, fma_chain",
         run: checks::opencl_transfers_and_pipeline,
+    },
+    SelfTest {
+        name: "particles: fountain and swarm vs the CPU simulation",
+        run: particle_checks::particle_kernels,
+    },
+    SelfTest {
+        name: "particles: CUDA-OpenGL interop round trip",
+        run: particle_checks::particle_interop,
     },
     SelfTest {
         name: "kernel time limit (spin_wait)",

@@ -1,0 +1,110 @@
+//! The notes' block-shape table redone: every shape of their table, on a
+//! population, timed with the suite's protocol and checked against the CPU
+//! simulation.
+//!
+//! Per point: the population back to its initial state (a device copy),
+//! one step to find how long a step takes ([`paced`]), the warm-up step and
+//! `samples × reps` steps between events ([`time_per_launch`]), frames
+//! counted on from 0; then the checked rows read back and compared, bit for
+//! bit, with the CPU simulation of as many steps. A point that took more
+//! than [`VERIFY_MAX_STEPS`] steps is checked by a second run of that many
+//! steps with the same kernel and block shape.
+
+use kernels_gpu::device::Dim3;
+
+use super::population::{EmitterPaths, Population, population_variant};
+use super::{RunContext, shape_key, step_point};
+use crate::error::Result;
+use crate::particle_scene::NOTES_BLOCK_SHAPE_FPS;
+use crate::report::{ExperimentResult, Series};
+use crate::testbed::Implementation;
+use crate::timing::{CudaTimer, paced, probe_ms, time_per_launch};
+
+/// The most steps whose result a point compares directly; longer runs are
+/// checked by a separate run of this many steps.
+pub const VERIFY_MAX_STEPS: u32 = 2048;
+
+/// Steps `time_per_launch` and the probe before it take with `settings`,
+/// at most: the probe's two, the warm-up, `samples × reps`.
+pub fn steps_per_point(samples: u32, reps: u32) -> u32 {
+    3u32.saturating_add(samples.saturating_mul(reps.max(1)))
+}
+
+/// Measures every block shape of the notes' table on `population` for every
+/// implementation, adding one series per implementation. Returns `false`
+/// when stopped (Ctrl-C) before the last shape.
+pub fn measure_block_shapes(
+    ctx: &RunContext<'_>,
+    result: &mut ExperimentResult,
+    population: &mut Population,
+    implementations: &[Implementation],
+    emitters: &EmitterPaths,
+    (done, planned): (&mut usize, usize),
+) -> Result<bool> {
+    let dut = ctx.device;
+    let grid = population.grid();
+    let system = population.system;
+    let kernel = system.kernel();
+    let variant = population_variant(grid);
+    let mut series: Vec<Series> = implementations
+        .iter()
+        .map(|&implementation| {
+            Series::new(
+                ctx.key(kernel, implementation, "f32x4").variant(&variant),
+                format!("{kernel} · {}, {}×{}", implementation.label(), grid.width, grid.height),
+            )
+        })
+        .collect();
+    let mut timer = CudaTimer::new(dut.gpu())?;
+    let mut finished = true;
+    for (row, ((bx, by), _)) in NOTES_BLOCK_SHAPE_FPS.into_iter().enumerate() {
+        if ctx.stop_before(*done, planned) {
+            finished = false;
+            break;
+        }
+        ctx.progress
+            .set_message(format!("particles: {} {variant}, {bx}x{by} blocks", system.label()));
+        let block = Dim3::xy(bx, by);
+        for (&implementation, series) in implementations.iter().zip(&mut series) {
+            population.buffers.reset()?;
+            let mut frame = 0u32;
+            let max_age = population.max_age;
+            let buffers = &mut population.buffers;
+            let mut step = || -> Result<()> {
+                buffers.step(dut, implementation, block, max_age, system.inputs(frame))?;
+                frame += 1;
+                Ok(())
+            };
+            let one = probe_ms(&mut timer, &mut step)?;
+            let times = time_per_launch(&mut timer, &paced(ctx.settings, one), &mut step)?;
+            let mut steps = frame;
+            if steps > VERIFY_MAX_STEPS {
+                population.buffers.reset()?;
+                for frame in 0..VERIFY_MAX_STEPS {
+                    population
+                        .buffers
+                        .step(dut, implementation, block, max_age, system.inputs(frame))?;
+                }
+                steps = VERIFY_MAX_STEPS;
+            }
+            let failure = population.check(steps, emitters.of(implementation))?;
+            series.points.extend(step_point(shape_key(row), grid, &times, failure));
+        }
+        *done += 1;
+        ctx.progress.inc(1);
+    }
+    result.series.extend(series);
+    Ok(finished)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::steps_per_point;
+
+    #[test]
+    fn a_point_takes_the_probe_the_warm_up_and_the_samples() {
+        assert_eq!(steps_per_point(11, 20), 223);
+        assert_eq!(steps_per_point(1, 0), 4, "at least one launch per sample");
+        assert_eq!(steps_per_point(u32::MAX, u32::MAX), u32::MAX);
+    }
+}

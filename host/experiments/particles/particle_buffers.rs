@@ -1,0 +1,126 @@
+//! One population of particles on the GPU: the vertex and state buffers the
+//! kernels step, and a copy of the initial state on the device, so that
+//! every block shape and implementation starts from the same state without
+//! an upload.
+
+use kernels_gpu::device::{Dim3, F32x4};
+
+use crate::error::Result;
+use crate::gpu::DeviceBuffer;
+use crate::launchers::particle_step;
+use crate::particle_scene::{ParticleGrid, ParticleRows, ParticleState, StepInputs};
+use crate::testbed::{DeviceUnderTest, Implementation};
+
+fn to_vectors(floats: &[f32]) -> Vec<F32x4> {
+    floats
+        .as_chunks::<4>()
+        .0
+        .iter()
+        .map(|&c| F32x4::from_array(c))
+        .collect()
+}
+
+/// The buffers of one population of `grid` particles.
+pub struct ParticleBuffers {
+    grid: ParticleGrid,
+    initial_vertices: DeviceBuffer<F32x4>,
+    initial_state: DeviceBuffer<F32x4>,
+    vertices: DeviceBuffer<F32x4>,
+    state: DeviceBuffer<F32x4>,
+}
+
+impl ParticleBuffers {
+    /// Device memory a population of `grid` takes: two copies of both buffers.
+    pub fn bytes_needed(grid: ParticleGrid) -> u64 {
+        2 * 4 * (grid.vertex_floats() + grid.state_floats()) as u64
+    }
+
+    /// Uploads `start` as the initial state (and the working state).
+    pub fn new(dut: &DeviceUnderTest, start: &ParticleState) -> Result<Self> {
+        let gpu = dut.gpu();
+        gpu.ensure_free_memory(Self::bytes_needed(start.grid))?;
+        let initial_vertices = DeviceBuffer::from_host(gpu, &to_vectors(&start.vertices))?;
+        let initial_state = DeviceBuffer::from_host(gpu, &to_vectors(&start.state))?;
+        let mut buffers = Self {
+            grid: start.grid,
+            vertices: DeviceBuffer::uninit(gpu, initial_vertices.len())?,
+            state: DeviceBuffer::uninit(gpu, initial_state.len())?,
+            initial_vertices,
+            initial_state,
+        };
+        buffers.reset()?;
+        Ok(buffers)
+    }
+
+    pub fn grid(&self) -> ParticleGrid {
+        self.grid
+    }
+
+    /// Puts the initial state back (device-to-device copies, in stream order).
+    pub fn reset(&mut self) -> Result<()> {
+        self.vertices
+            .copy_from_device_async(&self.initial_vertices, self.initial_vertices.len())?;
+        self.state
+            .copy_from_device_async(&self.initial_state, self.initial_state.len())
+    }
+
+    /// Enqueues one step of `implementation`'s kernel in blocks of `block`.
+    pub fn step(
+        &mut self,
+        dut: &DeviceUnderTest,
+        implementation: Implementation,
+        block: Dim3,
+        max_age: u32,
+        inputs: StepInputs,
+    ) -> Result<()> {
+        particle_step(
+            dut,
+            implementation,
+            &mut self.vertices,
+            &mut self.state,
+            self.grid,
+            block,
+            max_age,
+            inputs,
+        )
+    }
+
+    /// The whole state (waits for the work queued before).
+    pub fn read_all(&self) -> Result<ParticleState> {
+        Ok(ParticleState {
+            grid: self.grid,
+            vertices: F32x4::as_floats(&self.vertices.to_host()?).to_vec(),
+            state: F32x4::as_floats(&self.state.to_host()?).to_vec(),
+        })
+    }
+
+    /// Rows `rows` of the state (every row: the whole state), in the layout
+    /// of [`ParticleRows`].
+    pub fn read_rows(&self, rows: &[u32]) -> Result<ParticleRows> {
+        if rows.len() == self.grid.height as usize && rows.iter().enumerate().all(|(k, &r)| r as usize == k) {
+            return Ok(ParticleRows::all(self.read_all()?));
+        }
+        let (w, n) = (self.grid.width as usize, self.grid.particles());
+        let local = ParticleGrid::new(self.grid.width, rows.len() as u32);
+        let mut vertices = vec![F32x4::default(); 2 * local.particles()];
+        let mut state = vec![F32x4::default(); local.particles()];
+        let m = local.particles();
+        for (k, &row) in rows.iter().enumerate() {
+            let first = row as usize * w;
+            self.vertices
+                .copy_range_to_host(first, &mut vertices[k * w..(k + 1) * w])?;
+            self.vertices
+                .copy_range_to_host(n + first, &mut vertices[m + k * w..m + (k + 1) * w])?;
+            self.state.copy_range_to_host(first, &mut state[k * w..(k + 1) * w])?;
+        }
+        Ok(ParticleRows {
+            grid: self.grid,
+            rows: rows.to_vec(),
+            state: ParticleState {
+                grid: local,
+                vertices: F32x4::as_floats(&vertices).to_vec(),
+                state: F32x4::as_floats(&state).to_vec(),
+            },
+        })
+    }
+}
