@@ -54,17 +54,33 @@ impl<'a> Lane<'a> {
     }
 }
 
-/// GB/s of every lane together, one figure per sample: `reps` units of work
-/// per lane between its events, all lanes released at once by the latch on
-/// `latch`'s stream. A warm-up sample comes first.
-pub fn concurrent_gbps(latch: &DeviceUnderTest, lanes: &mut [Lane<'_>], settings: &RunSettings) -> Result<Vec<f64>> {
+/// What a concurrent measurement gives, one figure per sample.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ConcurrentSamples {
+    /// GB/s of every lane together (each lane's bytes over its own time, summed).
+    pub total: Vec<f64>,
+    /// GB/s of each lane, in the order of the lanes.
+    pub lanes: Vec<Vec<f64>>,
+}
+
+/// GB/s of every lane, one figure per sample: `reps` units of work per lane
+/// between its events, all lanes released at once by the latch on `latch`'s
+/// stream. A warm-up sample comes first.
+pub fn concurrent_gbps(
+    latch: &DeviceUnderTest,
+    lanes: &mut [Lane<'_>],
+    settings: &RunSettings,
+) -> Result<ConcurrentSamples> {
     let released = latch
         .gpu()
         .context()
         .new_event(Some(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING))
         .during("cuEventCreate")?;
     let reps = settings.reps.max(1);
-    let mut samples = Vec::with_capacity(settings.samples as usize);
+    let mut samples = ConcurrentSamples {
+        total: Vec::with_capacity(settings.samples as usize),
+        lanes: vec![Vec::with_capacity(settings.samples as usize); lanes.len()],
+    };
     for sample in 0..=settings.samples {
         spin_wait(latch, LATCH)?;
         released.record(latch.gpu().stream()).during("cuEventRecord")?;
@@ -76,14 +92,18 @@ pub fn concurrent_gbps(latch: &DeviceUnderTest, lanes: &mut [Lane<'_>], settings
             }
             lane.stop.record(&lane.stream).during("cuEventRecord")?;
         }
-        let mut gbps = 0.0;
-        for lane in lanes.iter() {
+        let mut total = 0.0;
+        for (index, lane) in lanes.iter().enumerate() {
             lane.device.gpu().wait_for_event(&lane.stop, "a concurrent copy")?;
             let ms = lane.start.elapsed_ms(&lane.stop).during("cuEventElapsedTime")? as f64;
-            gbps += (lane.bytes * reps as u64) as f64 / 1e9 / (ms / 1e3);
+            let gbps = (lane.bytes * reps as u64) as f64 / 1e9 / (ms / 1e3);
+            total += gbps;
+            if sample > 0 {
+                samples.lanes[index].push(gbps);
+            }
         }
         if sample > 0 {
-            samples.push(gbps);
+            samples.total.push(total);
         }
     }
     Ok(samples)

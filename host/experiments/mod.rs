@@ -15,6 +15,7 @@ mod offset;
 mod offset_width;
 mod overlap_model;
 mod particles;
+mod peer;
 mod sector_model;
 mod sgemm;
 mod shift;
@@ -33,6 +34,7 @@ use crate::testbed::{DeviceUnderTest, Implementation, Testbed};
 
 pub use kernel_records::kernel_records;
 pub use overlap_model::chunk_ranges;
+pub use peer::{PeerBuffers, PeerTest, peer_sizes, source_value};
 pub use streams::{StagedPipeline, staged_once};
 pub use transfers::transfer_sizes;
 
@@ -78,6 +80,7 @@ pub static EXPERIMENTS: &[&dyn Experiment] = &[
     &transfers::Transfers,
     &zero_copy::ZeroCopy,
     &streams::Streams,
+    &peer::Peer,
     &particles::Particles,
 ];
 

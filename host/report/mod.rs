@@ -12,6 +12,7 @@ mod experiment_result;
 mod kernel_record;
 mod ledger;
 mod markdown;
+mod pair_matrix;
 mod plot_spec;
 mod schema_v1;
 mod section_hooks;
@@ -38,6 +39,7 @@ pub use experiment_result::{Artifact, ExperimentResult, Point, Series, Waiver, W
 pub use kernel_record::KernelRecord;
 pub use ledger::{FACTOR_RULE, LedgerRow, Verdict};
 pub use markdown::{generic_table, point_cell, summary_cell};
+pub use pair_matrix::{pair_matrix, pair_matrix_markdown, pair_span};
 pub use plot_spec::{HeatMap, PlotLine, PlotPoint, PlotSpec};
 pub use section_hooks::{HooksLookup, SectionHooks, no_hooks};
 pub use series_key::{Devices, PointKey, SeriesKey};

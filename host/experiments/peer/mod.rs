@@ -1,0 +1,557 @@
+//! `peer`: copies between the GPUs of a node, as nvbandwidth measures them.
+//!
+//! For every ordered pair (source → destination), over a size sweep: the
+//! source's copy engine (`cuMemcpyPeerAsync`), a Rust `vector_copy` on the
+//! destination reading the source's memory (pull) and one on the source
+//! writing the destination's (push). At the largest size: the same kernels by
+//! their twins, both directions at once (copy engines, and pulls), and every
+//! other GPU into one / one into every other at once, by copy engines and by
+//! kernels. Every copy is checked on its destination against its source's
+//! pattern (each GPU sends a pattern of its own).
+//!
+//! Beside each pair: what the driver says of the path (peer access, native
+//! atomics, performance rank) and what NVML says of the link (NVLink links
+//! and their theoretical bandwidth). A pair without peer access is measured
+//! by copy engines only, through host memory, and says so; its kernel copies
+//! are waived.
+
+mod peer_buffers;
+mod peer_tests;
+mod tables;
+
+pub use peer_buffers::{PeerBuffers, source_value};
+pub use peer_tests::PeerTest;
+
+use std::collections::BTreeMap;
+
+use super::{Experiment, RunContext, Scope};
+use crate::concurrent_timing::{Lane, concurrent_gbps};
+use crate::error::{DriverResultExt, Result};
+use crate::gpu::{PeerAccess, PeerAttributes};
+use crate::launchers::{vector_copy_global, vector_copy_global_on};
+use crate::report::{Axis, Devices, ExperimentResult, Metric, PlotKind, Point, PointKey, Scale, Series, Status, Work};
+use crate::run_settings::RunSettings;
+use crate::stats::Summary;
+use crate::testbed::{DeviceUnderTest, Implementation};
+use crate::timing::{CudaTimer, paced, probe_ms, time_per_launch};
+
+pub struct Peer;
+
+/// Extra figures of the copy-engine matrix's cells: what the driver and NVML say of the pair.
+pub const PEER_ACCESS: &str = "peer access (1 = yes)";
+pub const NATIVE_ATOMICS: &str = "native atomics (1 = yes)";
+pub const PERFORMANCE_RANK: &str = "performance rank";
+pub const NVLINK_LINKS: &str = "NVLink links";
+pub const NVLINK_GBPS: &str = "NVLink theoretical (GB/s)";
+pub const OF_NVLINK: &str = "% of NVLink theoretical";
+pub const BOTH_TOTAL: &str = "both directions, total (GB/s)";
+
+/// 1 MiB, 4 MiB, ... up to the run's buffer size, at most 1 GiB.
+pub fn peer_sizes(settings: &RunSettings) -> Vec<u64> {
+    let max = settings.buffer_mib.map_or(1 << 30, |mib| mib << 20).min(1 << 30);
+    std::iter::successors(Some(1u64 << 20), |s| Some(s * 4))
+        .take_while(|&s| s <= max)
+        .collect()
+}
+
+/// What is known of the path from one GPU to another.
+#[derive(Clone, Copy, Debug)]
+struct PairPath {
+    attributes: PeerAttributes,
+    nvlink_links: Option<usize>,
+    nvlink_gbps: Option<f64>,
+}
+
+/// The paths between every ordered pair, `[src][dst]` (`None` on the diagonal).
+struct Paths(Vec<Vec<Option<PairPath>>>);
+
+impl Paths {
+    fn get(&self, src: usize, dst: usize) -> Option<&PairPath> {
+        self.0.get(src)?.get(dst)?.as_ref()
+    }
+
+    /// Whether kernels on `from` may use `to`'s memory.
+    fn access(&self, from: usize, to: usize) -> bool {
+        self.get(from, to).is_some_and(|p| p.attributes.access_supported)
+    }
+}
+
+/// The GPU that issues a one-way copy: the source for copy engines and pushes, the destination for pulls.
+fn issuer(test: PeerTest, src: usize, dst: usize) -> usize {
+    match test {
+        PeerTest::Pull | PeerTest::PullBothWays => dst,
+        _ => src,
+    }
+}
+
+/// Why a kernel copy between `src` and `dst` cannot run, if it cannot.
+fn kernel_waiver(paths: &Paths, test: PeerTest, src: usize, dst: usize) -> Option<String> {
+    let (from, to) = if issuer(test, src, dst) == src {
+        (src, dst)
+    } else {
+        (dst, src)
+    };
+    (test.is_kernel() && !paths.access(from, to))
+        .then(|| format!("no peer access from GPU {from} to GPU {to}: kernels cannot address its memory"))
+}
+
+impl Experiment for Peer {
+    fn name(&self) -> &'static str {
+        "peer"
+    }
+    fn title(&self) -> &'static str {
+        "Peer-to-peer copies between GPUs (nvbandwidth's device-to-device tests)"
+    }
+    fn source(&self) -> &'static str {
+        "the guide's transfer measurements (§3.1.1) carried to the links between GPUs, \
+         measured as nvbandwidth measures them"
+    }
+    fn scope(&self) -> Scope {
+        Scope::Node
+    }
+    fn points(&self) -> u64 {
+        8
+    }
+    fn requires(&self, ctx: &RunContext<'_>) -> std::result::Result<(), String> {
+        ctx.testbed.needs_gpus(2)?;
+        if peer_sizes(ctx.settings).is_empty() {
+            return Err("peer copies sweep 1 MiB and up: --size-mib is below 1".into());
+        }
+        Ok(())
+    }
+
+    fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
+        let devices = ctx.testbed.devices();
+        let gpus = devices.len();
+        let sizes = peer_sizes(ctx.settings);
+        let largest = *sizes.last().expect("requires() checked the sweep");
+        let largest_mib = (largest >> 20) as i64;
+        let axis = Axis::lines("size (MiB)", Metric::Bandwidth)
+            .x_scale(Scale::Log2)
+            .plot(PlotKind::HeatMap);
+        let mut result = ctx.result(
+            self,
+            axis,
+            "the bytes copied, once per copy (a copy reads them on one GPU and writes them on the other); \
+             both-directions and all-at-once figures add up every copy's bytes over its own time",
+        );
+        let implementations = ctx.ptx_implementations(&mut result);
+
+        // What the driver and NVML say of every path; peer access on wherever it is supported.
+        let mut paths = vec![vec![None; gpus]; gpus];
+        for (src, row) in paths.iter_mut().enumerate() {
+            for (dst, cell) in row.iter_mut().enumerate() {
+                if src == dst {
+                    continue;
+                }
+                let attributes = PeerAttributes::query(devices[src].gpu(), devices[dst].gpu())?;
+                let route = ctx
+                    .testbed
+                    .nvml()
+                    .ok()
+                    .and_then(|nvml| nvml.interconnect().nvlink_route(src, dst));
+                *cell = Some(PairPath {
+                    attributes,
+                    nvlink_links: route.map(|r| r.direct_links + r.switched_links),
+                    nvlink_gbps: route.map(|r| r.gbps),
+                });
+            }
+        }
+        let paths = Paths(paths);
+        let mut access_guards = Vec::new();
+        for from in 0..gpus {
+            for to in 0..gpus {
+                if from != to && paths.access(from, to) {
+                    access_guards.push(PeerAccess::enable(devices[from].gpu(), devices[to].gpu())?);
+                }
+            }
+        }
+        for src in 0..gpus {
+            for dst in (0..gpus).filter(|&d| d != src) {
+                let path = paths.get(src, dst).expect("off-diagonal paths exist");
+                result
+                    .setup
+                    .push(describe_path(src, dst, path, ctx.testbed.nvml().err()));
+            }
+        }
+        result.setup.push(format!(
+            "sizes {} MiB to {} MiB; the matrices, both-direction and all-at-once copies at {largest_mib} MiB",
+            sizes[0] >> 20,
+            largest_mib
+        ));
+
+        let mut buffers = PeerBuffers::allocate(devices, (largest / 4) as usize)?;
+        let pairs: Vec<(usize, usize)> = (0..gpus)
+            .flat_map(|src| (0..gpus).filter(move |&dst| dst != src).map(move |dst| (src, dst)))
+            .collect();
+
+        // One way, every ordered pair, over the sweep (Rust kernels); the largest size goes into the matrices.
+        let mut matrices: BTreeMap<(usize, Implementation), Series> = BTreeMap::new();
+        let matrix_series = |test: PeerTest, implementation: Implementation| {
+            let key = test.key(implementation, Devices::All);
+            let label = if test.is_kernel() {
+                format!("{} · {}", test.label(), implementation.label())
+            } else {
+                test.label().to_string()
+            };
+            Series::new(key, label)
+        };
+        let mut stopped = false;
+        'pairs: for (pair_index, &(src, dst)) in pairs.iter().enumerate() {
+            let first = result.series.len();
+            for test in PeerTest::ONE_WAY {
+                result.series.push(Series::new(
+                    test.key(Implementation::Rust, Devices::Pair { src, dst }),
+                    format!("{} · GPU {src} → GPU {dst}", test.label()),
+                ));
+            }
+            for (done, &bytes) in sizes.iter().enumerate() {
+                if ctx.stop_before(pair_index * sizes.len() + done, pairs.len() * sizes.len() + 2) {
+                    stopped = true;
+                    break 'pairs;
+                }
+                ctx.progress
+                    .set_message(format!("peer GPU {src} → GPU {dst}, {} MiB", bytes >> 20));
+                for (index, test) in PeerTest::ONE_WAY.into_iter().enumerate() {
+                    let at = PointKey::Value((bytes >> 20) as i64);
+                    let point = one_way(
+                        ctx,
+                        &mut buffers,
+                        &paths,
+                        test,
+                        Implementation::Rust,
+                        (src, dst),
+                        bytes,
+                        at,
+                    )?;
+                    if bytes == largest {
+                        let mut cell = point.clone();
+                        cell.at = PointKey::Pair { src, dst };
+                        matrices
+                            .entry((index, Implementation::Rust))
+                            .or_insert_with(|| matrix_series(test, Implementation::Rust))
+                            .points
+                            .push(cell);
+                    }
+                    result.series[first + index].points.push(point);
+                }
+                if pair_index == 0 {
+                    ctx.progress.inc(1);
+                }
+            }
+            // The twins, at the largest size.
+            for &implementation in implementations.iter().filter(|&&i| i != Implementation::Rust) {
+                for (index, test) in PeerTest::ONE_WAY.into_iter().enumerate().filter(|(_, t)| t.is_kernel()) {
+                    let at = PointKey::Pair { src, dst };
+                    let point = one_way(ctx, &mut buffers, &paths, test, implementation, (src, dst), largest, at)?;
+                    matrices
+                        .entry((index, implementation))
+                        .or_insert_with(|| matrix_series(test, implementation))
+                        .points
+                        .push(point);
+                }
+            }
+        }
+
+        // Link facts and fractions of the theoretical figure on the matrices' cells.
+        for ((_, _), series) in matrices.iter_mut() {
+            let copy_engine = series.key.implementation == Implementation::CopyEngine;
+            for point in &mut series.points {
+                let PointKey::Pair { src, dst } = point.at else {
+                    continue;
+                };
+                let Some(path) = paths.get(src, dst) else { continue };
+                annotate(point, path, copy_engine);
+            }
+        }
+        let mut both_ways: Vec<Series> = PeerTest::BOTH_WAYS
+            .iter()
+            .map(|&t| matrix_series(t, Implementation::Rust))
+            .collect();
+        let mut hubs: Vec<Series> = Vec::new();
+        if !stopped {
+            ctx.progress.set_message("peer: both directions at once");
+            for (a, b) in pairs.iter().copied().filter(|(a, b)| a < b) {
+                for (index, test) in PeerTest::BOTH_WAYS.into_iter().enumerate() {
+                    for point in both_directions(ctx, &mut buffers, &paths, test, (a, b), largest)? {
+                        both_ways[index].points.push(point);
+                    }
+                }
+            }
+            ctx.progress.inc(1);
+            ctx.progress.set_message("peer: all into one, one into all");
+            for test in PeerTest::HUB {
+                for hub in 0..gpus {
+                    let mut series = Series::new(
+                        test.key(Implementation::Rust, Devices::One(hub)),
+                        format!("{} · GPU {hub}", test.label()),
+                    );
+                    series
+                        .points
+                        .push(hub_copy(ctx, &mut buffers, &paths, test, hub, largest)?);
+                    hubs.push(series);
+                }
+            }
+            ctx.progress.inc(1);
+        }
+        for series in &mut both_ways {
+            for point in &mut series.points {
+                let PointKey::Pair { src, dst } = point.at else {
+                    continue;
+                };
+                if let Some(path) = paths.get(src, dst) {
+                    annotate(point, path, false);
+                }
+            }
+        }
+        drop(access_guards);
+
+        // Matrices first (the heat maps), then the sweeps and the hubs.
+        let sweeps = std::mem::take(&mut result.series);
+        result.series.extend(matrices.into_values());
+        result
+            .series
+            .extend(both_ways.into_iter().filter(|s| !s.points.is_empty()));
+        result.series.extend(sweeps);
+        result.series.extend(hubs);
+        let matrices_json = tables::matrices_json(&result, gpus, largest);
+        ctx.write_artifact(
+            &mut result,
+            "peer-matrices.json",
+            "every test's source × destination matrix and every all-to-one / one-to-all vector, GB/s (median), \
+             under nvbandwidth's test names",
+            false,
+            matrices_json.as_bytes(),
+        )?;
+        result.notes.push(format!(
+            "every copy checked on its destination against its source's own pattern; one warm-up, then {} samples \
+             of up to {} copies between events (fewer where one copy is long); concurrent copies are held by a \
+             spin kernel until all are enqueued, and each is timed by its own GPU's events",
+            ctx.settings.samples, ctx.settings.reps
+        ));
+        Ok(result)
+    }
+}
+
+/// "GPU 0 → GPU 1: NVLink, 18 links, 477 GB/s per direction (NVML); peer access, native atomics, rank 0".
+fn describe_path(src: usize, dst: usize, path: &PairPath, nvml_missing: Option<&str>) -> String {
+    let link = match (path.nvlink_links, path.nvlink_gbps, nvml_missing) {
+        (Some(links), Some(gbps), _) => format!("NVLink, {links} links, {gbps:.0} GB/s theoretical per direction"),
+        (_, _, Some(why)) => format!("link unknown (NVML: {why})"),
+        _ => "no NVLink route (NVML): PCIe or through the host".into(),
+    };
+    let a = &path.attributes;
+    let access = if a.access_supported {
+        "peer access"
+    } else {
+        "no peer access (copies go through the host)"
+    };
+    let atomics = if a.native_atomics {
+        "native atomics"
+    } else {
+        "no native atomics"
+    };
+    format!(
+        "GPU {src} → GPU {dst}: {link}; {access}, {atomics}, performance rank {}",
+        a.performance_rank
+    )
+}
+
+/// Adds the pair's facts (on copy-engine cells) and the fraction of the NVLink figure.
+fn annotate(point: &mut Point, path: &PairPath, facts: bool) {
+    if facts {
+        let flag = |b: bool| if b { 1.0 } else { 0.0 };
+        point.set_extra(PEER_ACCESS, flag(path.attributes.access_supported));
+        point.set_extra(NATIVE_ATOMICS, flag(path.attributes.native_atomics));
+        point.set_extra(PERFORMANCE_RANK, path.attributes.performance_rank as f64);
+        if let Some(links) = path.nvlink_links {
+            point.set_extra(NVLINK_LINKS, links as f64);
+        }
+        if let Some(gbps) = path.nvlink_gbps {
+            point.set_extra(NVLINK_GBPS, gbps);
+        }
+    }
+    if let (Some(gbps), Some(median)) = (path.nvlink_gbps, point.median()) {
+        point.set_extra(OF_NVLINK, 100.0 * median / gbps);
+    }
+}
+
+/// One copy from `src` to `dst` of `bytes`, timed on the issuing GPU's stream, then checked.
+#[allow(clippy::too_many_arguments)]
+fn one_way(
+    ctx: &RunContext<'_>,
+    buffers: &mut PeerBuffers,
+    paths: &Paths,
+    test: PeerTest,
+    implementation: Implementation,
+    (src, dst): (usize, usize),
+    bytes: u64,
+    at: PointKey,
+) -> Result<Point> {
+    if let Some(why) = kernel_waiver(paths, test, src, dst) {
+        return Ok(Point::unmeasured(at, Status::Waived(why)));
+    }
+    let devices = ctx.testbed.devices();
+    let n = (bytes / 4) as usize;
+    buffers.clear(devices, dst, src)?;
+    let issuing = &devices[issuer(test, src, dst)];
+    let times = {
+        let (received, sources) = buffers.received_mut(dst, src)?;
+        let source = &sources[src];
+        let out = (received.as_global_mut(), received.len());
+        let inp = (source.as_global(), source.len());
+        let stream = issuing.gpu().stream();
+        let mut timer = CudaTimer::new(issuing.gpu())?;
+        let mut enqueue = || -> Result<()> {
+            match test {
+                // SAFETY: the buffers outlive the copies; the timer waits for the stream before anything reads them.
+                PeerTest::CopyEngine => unsafe { received.copy_from_peer_async(source, n, stream) },
+                _ => vector_copy_global(issuing, implementation, out, inp, n as u64),
+            }
+        };
+        let one_ms = probe_ms(&mut timer, &mut enqueue)?;
+        time_per_launch(&mut timer, &paced(ctx.settings, one_ms), &mut enqueue)?
+    };
+    devices[src].gpu().synchronize()?;
+    devices[dst].gpu().synchronize()?;
+    let failure = buffers.check(dst, src, n)?;
+    Ok(
+        Point::timed(at, &Metric::Bandwidth, Work::bytes(n as u64, bytes), &times, failure)
+            .unwrap_or_else(|| Point::unmeasured(at, Status::Failed("no finite time".into()))),
+    )
+}
+
+/// A new stream on `dut` for a copy that runs beside others.
+fn side_stream(dut: &DeviceUnderTest) -> Result<std::sync::Arc<cudarc::driver::CudaStream>> {
+    dut.gpu().context().new_stream().during("cuStreamCreate")
+}
+
+/// Copies `a → b` and `b → a` at once; a point for each direction (its own figure while
+/// the other runs), with the total of both on each.
+fn both_directions(
+    ctx: &RunContext<'_>,
+    buffers: &mut PeerBuffers,
+    paths: &Paths,
+    test: PeerTest,
+    (a, b): (usize, usize),
+    bytes: u64,
+) -> Result<Vec<Point>> {
+    let directions = [(a, b), (b, a)];
+    let waiver = directions
+        .iter()
+        .find_map(|&(src, dst)| kernel_waiver(paths, test, src, dst));
+    if let Some(why) = waiver {
+        return Ok(directions
+            .iter()
+            .map(|&(src, dst)| Point::unmeasured(PointKey::Pair { src, dst }, Status::Waived(why.clone())))
+            .collect());
+    }
+    let devices = ctx.testbed.devices();
+    for &(src, dst) in &directions {
+        buffers.clear(devices, dst, src)?;
+    }
+    let copies: Vec<(usize, usize)> = directions.to_vec();
+    let samples = run_together(ctx, buffers, test, &copies, bytes)?;
+    let n = (bytes / 4) as usize;
+    let mut failures = Vec::new();
+    for &(src, dst) in &directions {
+        failures.push(buffers.check(dst, src, n)?);
+    }
+    let all_ok = failures.iter().all(Option::is_none);
+    let total = Summary::of(&samples.total).map(|s| s.median);
+    let mut points = Vec::new();
+    for (index, &(src, dst)) in directions.iter().enumerate() {
+        let at = PointKey::Pair { src, dst };
+        let failure = failures[index]
+            .clone()
+            .or_else(|| (!all_ok).then(|| "the copy in the other direction failed its check".to_string()));
+        let mut point = Point::measured(at, &samples.lanes[index], Work::bytes(n as u64, bytes), failure)
+            .unwrap_or_else(|| Point::unmeasured(at, Status::Failed("no finite figure".into())));
+        if let Some(total) = total {
+            point.set_extra(BOTH_TOTAL, total);
+        }
+        points.push(point);
+    }
+    Ok(points)
+}
+
+/// Every other GPU into `hub`, or `hub` into every other, at once: one point, the total.
+fn hub_copy(
+    ctx: &RunContext<'_>,
+    buffers: &mut PeerBuffers,
+    paths: &Paths,
+    test: PeerTest,
+    hub: usize,
+    bytes: u64,
+) -> Result<Point> {
+    let at = PointKey::Value((bytes >> 20) as i64);
+    let devices = ctx.testbed.devices();
+    let into_hub = matches!(test, PeerTest::CopyEngineAllToOne | PeerTest::PushAllToOne);
+    let copies: Vec<(usize, usize)> = (0..devices.len())
+        .filter(|&k| k != hub)
+        .map(|k| if into_hub { (k, hub) } else { (hub, k) })
+        .collect();
+    if let Some(why) = copies
+        .iter()
+        .find_map(|&(src, dst)| kernel_waiver(paths, test, src, dst))
+    {
+        return Ok(Point::unmeasured(at, Status::Waived(why)));
+    }
+    for &(src, dst) in &copies {
+        buffers.clear(devices, dst, src)?;
+    }
+    let samples = run_together(ctx, buffers, test, &copies, bytes)?;
+    let n = (bytes / 4) as usize;
+    let mut failure = None;
+    for &(src, dst) in &copies {
+        if let Some(why) = buffers.check(dst, src, n)? {
+            failure = Some(why);
+            break;
+        }
+    }
+    let copies_n = copies.len() as u64;
+    Ok(Point::measured(
+        at,
+        &samples.total,
+        Work::bytes(n as u64 * copies_n, bytes * copies_n),
+        failure,
+    )
+    .unwrap_or_else(|| Point::unmeasured(at, Status::Failed("no finite figure".into()))))
+}
+
+/// Runs `copies` (source, destination) at once, each on a stream of its own on its issuing GPU.
+fn run_together(
+    ctx: &RunContext<'_>,
+    buffers: &mut PeerBuffers,
+    test: PeerTest,
+    copies: &[(usize, usize)],
+    bytes: u64,
+) -> Result<crate::concurrent_timing::ConcurrentSamples> {
+    let devices = ctx.testbed.devices();
+    let n = (bytes / 4) as usize;
+    let slots: Vec<usize> = copies.iter().map(|&(src, dst)| buffers.slot(dst, src)).collect();
+    let samples = {
+        let (mut received, sources) = buffers.split();
+        let mut lanes = Vec::with_capacity(copies.len());
+        for (&(src, dst), &slot) in copies.iter().zip(&slots) {
+            let destination = received[slot].take().expect("each destination takes part in one copy");
+            let source = &sources[src];
+            let issuing = &devices[issuer(test, src, dst)];
+            let stream = side_stream(issuing)?;
+            let work: crate::concurrent_timing::LaneWork<'_> = if test.is_kernel() {
+                let out = (destination.as_global_mut(), destination.len());
+                let inp = (source.as_global(), source.len());
+                Box::new(move |s| vector_copy_global_on(issuing, Implementation::Rust, s, out, inp, n as u64))
+            } else {
+                // SAFETY: the buffers outlive the lanes; concurrent_gbps waits for every lane before returning.
+                Box::new(move |s| unsafe { destination.copy_from_peer_async(source, n, s) })
+            };
+            lanes.push(Lane::new(issuing, stream, bytes, work)?);
+        }
+        concurrent_gbps(&devices[0], &mut lanes, ctx.settings)?
+    };
+    for dut in devices {
+        dut.gpu().synchronize()?;
+    }
+    Ok(samples)
+}
