@@ -96,7 +96,12 @@ fn experiment_selection_accepts_known_names_only() {
             "sgemm",
             "transfers",
             "zero-copy",
-            "streams"
+            "streams",
+            "bank-conflicts",
+            "constant-memory",
+            "local-memory",
+            "latency",
+            "occupancy"
         ]
     );
     let one = experiments::select(Some("stride, stride")).unwrap();
