@@ -11,7 +11,7 @@ use std::fmt::Write;
 
 use kernels_gpu::shared_memory_banks::bank_shared_bytes;
 
-use super::launch_outputs::{LaunchOutputs, median_of, sample_means};
+use super::launch_outputs::{LaunchOutputs, TimedLaunches, kept_reps, median_of, sample_means};
 use super::{Experiment, RunContext};
 use crate::error::Result;
 use crate::gpu::DeviceBuffer;
@@ -172,7 +172,11 @@ impl Experiment for BankConflicts {
                     .set_message(format!("{} {stride}", result.series[plan.series].label));
                 let blocks = plan.blocks_per_sm * sms;
                 checksums.fill(0)?;
-                let (times_ms, written) = outputs.time(&mut timer, ctx.settings, &mut |cycles| {
+                let TimedLaunches {
+                    times_ms,
+                    written,
+                    reps,
+                } = outputs.time(&mut timer, ctx.settings, &mut |cycles| {
                     bank_kernel(
                         dut,
                         plan.implementation,
@@ -189,7 +193,7 @@ impl Experiment for BankConflicts {
                     .iter()
                     .filter_map(|w| median_of(&w[..blocks as usize].iter().map(|&c| c as f64).collect::<Vec<_>>()))
                     .collect();
-                let cycles = median_of(&sample_means(&per_launch, ctx.settings.reps));
+                let cycles = median_of(&sample_means(&per_launch, reps));
                 let width = kernel.access().bytes();
                 let threads = (BANK_BLOCK_THREADS * blocks) as u64;
                 let bytes = threads * ROUNDS as u64 * ACCESSES_PER_ROUND * width;
@@ -231,12 +235,12 @@ impl Experiment for BankConflicts {
         ));
         result.notes.push(format!(
             "{BYTES_PER_CLOCK} and {CLOCKS_PER_REQUEST}: each block's SM cycles over its rounds (clock64, between \
-             barriers), the median over the blocks of each launch, then over the samples of {} launches as the \
-             GB/s; the blocks of an SM run side by side, so an SM serves all of their requests in that time. \
+             barriers), the median over the blocks of each launch, then the mean of each sample's {} launches (the \
+             GB/s's samples); the blocks of an SM run side by side, so an SM serves all of their requests in that time. \
              {PASSES}: reference::conflict_degree (32 banks of 4 bytes; 8-byte accesses served a half-warp and \
              16-byte ones a quarter-warp per pass). Slow-downs are against stride 1 (the tile: pitch 33). \
              Checksums of every thread (reads) or block (writes) checked against the CPU reference",
-            ctx.settings.reps
+            kept_reps(ctx.settings)
         ));
         Ok(result)
     }
@@ -453,7 +457,7 @@ pub fn ledger_rows(result: &ExperimentResult) -> Vec<LedgerRow> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::ledger_fixtures::{result, series};
+    use super::super::ledger_fixtures::{rendered, result, series};
     use super::*;
 
     fn bank_result(clocks: &[(i64, f64)]) -> ExperimentResult {
@@ -547,5 +551,45 @@ mod tests {
         let sum = bank_write_checksum(2, 5, ROUNDS as u64);
         assert_eq!(checksum_mismatch(write, 5, (32, 2), &[sum, sum, 0]), None);
         assert!(checksum_mismatch(write, 5, (32, 2), &[sum, 0]).is_some());
+    }
+
+    #[test]
+    fn the_section_renders_its_tables_plot_and_rows() {
+        let read = BankKernel::StridedRead(BankAccess::Bytes4);
+        let points: Vec<(i64, f64)> = (0..=32)
+            .map(|s| (s, 8000.0 / model_passes(read, s as u32) as f64))
+            .collect();
+        let extras: Vec<(i64, &str, f64)> = (0..=32)
+            .flat_map(|s| {
+                let passes = model_passes(read, s as u32) as f64;
+                [
+                    (s, CLOCKS_PER_REQUEST, passes),
+                    (s, PASSES, passes),
+                    (s, BYTES_PER_CLOCK, 128.0 / passes),
+                ]
+            })
+            .collect();
+        let mut reads = series("bank_read_b32", Implementation::Rust, "", &points, &extras);
+        add_slow_downs(&mut reads, read);
+        let tile_extras = [(32, CLOCKS_PER_REQUEST, 32.0), (33, CLOCKS_PER_REQUEST, 1.0)];
+        let mut tile = series(
+            "bank_tile_column_read",
+            Implementation::Rust,
+            "",
+            &[(32, 250.0), (33, 8000.0)],
+            &tile_extras,
+        );
+        add_slow_downs(&mut tile, BankKernel::TileColumnRead);
+        let (markdown, files, rows) = rendered(result("bank-conflicts", Metric::Bandwidth, vec![reads, tile]));
+        assert!(
+            markdown.contains("**4-byte accesses**") && markdown.contains("**Tile column read**"),
+            "{markdown}"
+        );
+        assert!(markdown.contains("the worst stride (32) is 32.0x slower"), "{markdown}");
+        assert!(markdown.contains("padded [32][33] one"), "{markdown}");
+        assert!(files.contains(&"bank-conflicts.svg".to_string()), "{files:?}");
+        let ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
+        assert_eq!(ids, ["bpg-3.2.2.1-bank-conflicts", "bpg-3.2.2.1-broadcast"]);
+        assert!(rows.iter().all(|r| r.verdict == Verdict::Holds), "{rows:?}");
     }
 }

@@ -7,7 +7,7 @@
 
 use std::fmt::Write;
 
-use super::launch_outputs::{LaunchOutputs, median_of, sample_means};
+use super::launch_outputs::{LaunchOutputs, TimedLaunches, kept_reps, median_of, sample_means};
 use super::{Experiment, RunContext};
 use crate::error::Result;
 use crate::gpu::DeviceBuffer;
@@ -169,7 +169,11 @@ impl Experiment for ConstantMemory {
                     .set_message(format!("{} {distinct}", result.series[plan.series].label));
                 let (threads, steps) = (plan.blocks * load.block_threads(), load.steps());
                 sums.fill(0)?;
-                let (times_ms, written) = outputs.time(&mut timer, ctx.settings, &mut |cycles| {
+                let TimedLaunches {
+                    times_ms,
+                    written,
+                    reps,
+                } = outputs.time(&mut timer, ctx.settings, &mut |cycles| {
                     constant_chase(
                         dut,
                         plan.implementation,
@@ -194,7 +198,7 @@ impl Experiment for ConstantMemory {
                     .filter_map(|w| median_of(&w[..plan.blocks as usize].iter().map(|&c| c as f64).collect::<Vec<_>>()))
                     .map(|cycles| cycles / reads)
                     .collect();
-                let samples = sample_means(&per_launch, ctx.settings.reps);
+                let samples = sample_means(&per_launch, reps);
                 let work = Work::bytes(threads as u64, threads as u64 * steps as u64 * 4);
                 let Some(mut point) = Point::measured(PointKey::Value(distinct as i64), &samples, work, failure) else {
                     continue;
@@ -223,7 +227,7 @@ impl Experiment for ConstantMemory {
              the blocks of a launch, divided by the warp reads an SM makes in that time (full SMs: all of its \
              resident warps); per sample the mean of {} launches; every lane's sum checked against the CPU \
              reference",
-            ctx.settings.reps
+            kept_reps(ctx.settings)
         ));
         Ok(result)
     }
@@ -264,10 +268,13 @@ impl SectionHooks for ConstantMemory {
             let _ = write!(
                 text,
                 "{}: one address costs {one:.2} SM clocks per warp read from the constant bank, 32 addresses \
-                 {factor:.1}x that (the guides: 32x, each address served in turn); from 1 to 32 addresses {}. ",
-                load.variant(),
-                others.join(", ")
+                 {factor:.1}x that (the guides: 32x, each address served in turn)",
+                load.variant()
             );
+            if !others.is_empty() {
+                let _ = write!(text, "; from 1 to 32 addresses {}", others.join(", "));
+            }
+            text.push_str(". ");
         }
         text.push_str(
             "The guides counted the addresses per half-warp (cc 1.x); today a warp's request is served whole.",
@@ -395,5 +402,34 @@ mod tests {
     fn no_row_without_both_ends_of_the_full_sms_series() {
         assert!(ledger_rows(&constant_result(&[(1, 1.0)], &[(1, 1.0), (32, 9.0)])).is_empty());
         assert!(ledger_rows(&result("constant-memory", metric(), vec![])).is_empty());
+    }
+
+    #[test]
+    fn the_section_renders_a_table_per_load_and_its_row() {
+        let curve: Vec<(i64, f64)> = DISTINCT.iter().map(|&d| (d as i64, 2.0 * d as f64)).collect();
+        let r = result(
+            "constant-memory",
+            metric(),
+            vec![
+                series("constant_chase", Implementation::Rust, "full SMs", &curve, &[]),
+                series(
+                    "constant_chase_global_nc",
+                    Implementation::Rust,
+                    "full SMs",
+                    &curve,
+                    &[],
+                ),
+                series("constant_chase", Implementation::Rust, "one warp", &curve, &[]),
+            ],
+        );
+        let (markdown, files, rows) = super::super::ledger_fixtures::rendered(r);
+        assert!(
+            markdown.contains("**full SMs**") && markdown.contains("**one warp**"),
+            "{markdown}"
+        );
+        assert!(markdown.contains("32 addresses 32.0x that"), "{markdown}");
+        assert!(files.contains(&"constant-memory.svg".to_string()), "{files:?}");
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].verdict, Verdict::Holds);
     }
 }

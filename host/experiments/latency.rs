@@ -17,7 +17,7 @@ use std::fmt::Write;
 use kernels_gpu::latency::{FMA_LATENCY_UNROLL, LATENCY_OUT_WORDS};
 
 use super::latency_ring_plan::{SLOT_BYTES, ring_plan};
-use super::launch_outputs::{LaunchOutputs, launches_of, median_of, sample_means};
+use super::launch_outputs::{LaunchOutputs, TimedLaunches, kept_reps, launches_of, median_of, sample_means};
 use super::{Experiment, RunContext};
 use crate::error::Result;
 use crate::gpu::DeviceBuffer;
@@ -74,6 +74,14 @@ fn metric() -> Metric {
     Metric::custom("latency", "SM clk", false)
 }
 
+/// Working sets in bytes; no generic plot (the curve plot shows KiB, without the FMA point).
+fn axis() -> Axis {
+    Axis::lines("working set (bytes)", metric())
+        .x_scale(Scale::Log2)
+        .y_scale(Scale::Log10)
+        .plot(PlotKind::None)
+}
+
 /// `1 KiB`, `1.5 MiB`, `4 GiB`.
 pub fn size_label(bytes: u64) -> String {
     let units = [("GiB", 30), ("MiB", 20), ("KiB", 10)];
@@ -128,11 +136,7 @@ impl Experiment for Latency {
         (22 * POINTS_PER_OCTAVE + 1) as u64 + SHARED_SETS.len() as u64 + 1
     }
     fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
-        let axis = Axis::lines("working set (bytes)", metric())
-            .x_scale(Scale::Log2)
-            .y_scale(Scale::Log10)
-            .plot(PlotKind::None);
-        let mut result = ctx.result(self, axis, "8 bytes read per step (the figure is SM clocks per step)");
+        let mut result = ctx.result(self, axis(), "8 bytes read per step (the figure is SM clocks per step)");
         let implementations = ctx.ptx_implementations(&mut result);
         let dut = ctx.device;
         let gpu = dut.gpu();
@@ -206,7 +210,11 @@ impl Experiment for Latency {
                     }
                 }
                 let mut ends = Vec::new();
-                let (times_ms, written) = outputs.time(&mut timer, ctx.settings, &mut |out| {
+                let TimedLaunches {
+                    times_ms,
+                    written,
+                    reps,
+                } = outputs.time(&mut timer, ctx.settings, &mut |out| {
                     let start = slot;
                     slot = follow_successors(&successors, start, (plan.warmup + plan.count) as u64);
                     ends.push(slot);
@@ -223,7 +231,7 @@ impl Experiment for Latency {
                         break;
                     }
                 }
-                let (samples, ns) = per_step(&written, plan.count as u64, ctx.settings.reps);
+                let (samples, ns) = per_step(&written, plan.count as u64, reps);
                 let at = plan.bytes() as i64;
                 result.series[series].points.extend(latency_point(
                     at,
@@ -253,7 +261,11 @@ impl Experiment for Latency {
                     implementation.label(),
                     size_label(bytes)
                 ));
-                let (times_ms, written) = outputs.time(&mut timer, ctx.settings, &mut |out| {
+                let TimedLaunches {
+                    times_ms,
+                    written,
+                    reps,
+                } = outputs.time(&mut timer, ctx.settings, &mut |out| {
                     shared_pointer_chase(
                         dut,
                         implementation,
@@ -268,7 +280,7 @@ impl Experiment for Latency {
                     .iter()
                     .position(|w| w[0] != end)
                     .map(|k| format!("launch {k} ended at slot {}, the reference at {end}", written[k][0]));
-                let (samples, ns) = per_step(&written, SHARED_STEPS as u64, ctx.settings.reps);
+                let (samples, ns) = per_step(&written, SHARED_STEPS as u64, reps);
                 result.series[series].points.extend(latency_point(
                     bytes as i64,
                     &samples,
@@ -289,7 +301,11 @@ impl Experiment for Latency {
             for &(implementation, _, _, series) in &plans {
                 ctx.progress
                     .set_message(format!("fma_latency · {}", implementation.label()));
-                let (times_ms, written) = outputs.time(&mut timer, ctx.settings, &mut |out| {
+                let TimedLaunches {
+                    times_ms,
+                    written,
+                    reps,
+                } = outputs.time(&mut timer, ctx.settings, &mut |out| {
                     fma_latency(dut, implementation, FMA_ARGS, FMA_TRIPS, out)
                 })?;
                 let failure = written.iter().position(|w| w[0] != expected).map(|k| {
@@ -298,7 +314,7 @@ impl Experiment for Latency {
                         written[k][0]
                     )
                 });
-                let (samples, ns) = per_step(&written, fmas, ctx.settings.reps);
+                let (samples, ns) = per_step(&written, fmas, reps);
                 result.series[series]
                     .points
                     .extend(latency_point(FMA_AT, &samples, ns, &times_ms, fmas, failure));
@@ -326,7 +342,7 @@ impl Experiment for Latency {
             "SM clocks from clock64 and ns from %globaltimer around the timed steps of each launch, over the steps; \
              per sample the mean of {} launches. Every launch's end checked against the CPU reference (the ring's \
              slot, the FMA chain's bits)",
-            ctx.settings.reps
+            kept_reps(ctx.settings)
         ));
         Ok(result)
     }
@@ -521,7 +537,8 @@ impl SectionHooks for Latency {
             let _ = writeln!(
                 out,
                 "**Levels** (plateaus of the Rust chase: points within {:.0}% of the run's median, at least \
-                 {PLATEAU_POINTS})\n",
+                 {PLATEAU_POINTS}; a second L2 step is the far half of an L2 split in two, as on the A100 and H100; \
+                 device-memory steps past the first are address-translation misses)\n",
                 100.0 * PLATEAU_TOLERANCE
             );
             let _ = writeln!(
@@ -742,5 +759,35 @@ mod tests {
         assert_eq!(size_label(1536), "1.5 KiB");
         assert_eq!(size_label(4 << 30), "4 GiB");
         assert_eq!(size_label(100), "100 B");
+    }
+
+    #[test]
+    fn the_section_renders_levels_the_curve_plot_and_rows() {
+        let mut r = latency_result(&staircase(), Some(4.2));
+        r.axis = axis();
+        r.series.push(series(
+            SHARED_CHASE,
+            Implementation::Rust,
+            "",
+            &[(1024, 30.0), (2048, 30.0)],
+            &[],
+        ));
+        let (markdown, files, rows) = super::super::ledger_fixtures::rendered(r);
+        assert!(markdown.contains("**Levels**"), "{markdown}");
+        assert!(
+            markdown.contains("| device memory | 64 MiB – 512 MiB (4 points) | 600 | 300 | 480–660 |"),
+            "{markdown}"
+        );
+        assert!(markdown.contains("Dependent FMA, Rust: 4.2"), "{markdown}");
+        assert!(
+            markdown.contains("Shared memory: 30 SM clocks, 20x below device memory"),
+            "{markdown}"
+        );
+        assert!(files.contains(&"latency-curve.svg".to_string()), "{files:?}");
+        assert!(
+            !files.contains(&"latency.svg".to_string()),
+            "the main plot is off: {files:?}"
+        );
+        assert_eq!(rows.len(), 2);
     }
 }

@@ -15,17 +15,45 @@ pub struct LaunchOutputs<T: DeviceCopy> {
     used: usize,
 }
 
+/// What a timing run with kept outputs measured.
+pub struct TimedLaunches<T> {
+    /// Milliseconds per launch of each sample (CUDA events).
+    pub times_ms: Vec<f64>,
+    /// What every launch wrote, the warm-up first.
+    pub written: Vec<Vec<T>>,
+    /// The launches per sample (`--reps`, fewer where the outputs would not fit [`MAX_KEPT_LAUNCHES`]).
+    pub reps: u32,
+}
+
+/// The most launches whose outputs a timing run keeps (one buffer each):
+/// more `--reps` than fit are lowered for these runs.
+pub const MAX_KEPT_LAUNCHES: usize = 2048;
+
 /// The launches [`time_per_launch`] makes with `settings`: a warm-up, then
 /// `samples` samples of `reps` launches.
 pub fn launches_of(settings: &RunSettings) -> usize {
     1 + settings.samples as usize * settings.reps.max(1) as usize
 }
 
+/// The launches per sample of a timing run that keeps its outputs (`--reps`, or fewer: [`MAX_KEPT_LAUNCHES`]).
+pub fn kept_reps(settings: &RunSettings) -> u32 {
+    within_launches(settings, MAX_KEPT_LAUNCHES).reps
+}
+
+/// `settings` with `reps` lowered (to 1 at least) so that a timing run makes at most `launches` launches.
+pub fn within_launches(settings: &RunSettings, launches: usize) -> RunSettings {
+    let per_sample = (launches.saturating_sub(1) / settings.samples.max(1) as usize).max(1);
+    RunSettings {
+        reps: settings.reps.clamp(1, per_sample.min(u32::MAX as usize) as u32),
+        ..settings.clone()
+    }
+}
+
 impl<T: DeviceCopy> LaunchOutputs<T> {
     /// Room for every launch a timing run with `settings` (or with fewer
     /// reps, [`crate::timing::paced`]) makes, `words` elements each.
     pub fn for_settings(gpu: &Gpu, settings: &RunSettings, words: usize) -> Result<Self> {
-        let buffers = (0..launches_of(settings))
+        let buffers = (0..launches_of(settings).min(MAX_KEPT_LAUNCHES))
             .map(|_| DeviceBuffer::uninit(gpu, words))
             .collect::<Result<_>>()?;
         Ok(Self { buffers, used: 0 })
@@ -49,17 +77,22 @@ impl<T: DeviceCopy> LaunchOutputs<T> {
     }
 
     /// [`time_per_launch`] of `launch`, which is given the buffer its launch
-    /// writes: the milliseconds per launch of each sample, and what every
-    /// launch wrote (the warm-up first).
+    /// writes, with `settings` (its reps lowered where the launches would
+    /// outnumber the buffers).
     pub fn time(
         &mut self,
         timer: &mut dyn SampleTimer,
         settings: &RunSettings,
         launch: &mut dyn FnMut(&mut DeviceBuffer<T>) -> Result<()>,
-    ) -> Result<(Vec<f64>, Vec<Vec<T>>)> {
+    ) -> Result<TimedLaunches<T>> {
+        let settings = within_launches(settings, self.buffers.len());
         self.used = 0;
-        let times_ms = time_per_launch(timer, settings, &mut || launch(self.next_launch()?))?;
-        Ok((times_ms, self.read()?))
+        let times_ms = time_per_launch(timer, &settings, &mut || launch(self.next_launch()?))?;
+        Ok(TimedLaunches {
+            times_ms,
+            written: self.read()?,
+            reps: settings.reps,
+        })
     }
 }
 
@@ -97,6 +130,30 @@ mod tests {
         );
         assert_eq!(sample_means(&[100.0, 4.0], 0), [4.0], "reps 0 counts as 1");
         assert!(sample_means(&[], 3).is_empty());
+    }
+
+    #[test]
+    fn reps_are_lowered_only_where_the_launches_would_not_fit() {
+        let settings = RunSettings {
+            reps: 20,
+            samples: 11,
+            ..RunSettings::default()
+        };
+        assert_eq!(super::within_launches(&settings, 221).reps, 20);
+        assert_eq!(super::within_launches(&settings, 2048).reps, 20);
+        assert_eq!(super::within_launches(&settings, 200).reps, 18, "1 + 11 × 18 = 199");
+        assert_eq!(
+            super::within_launches(&settings, 5).reps,
+            1,
+            "at least one launch a sample"
+        );
+        let many = RunSettings {
+            reps: 10_000,
+            samples: 1_000,
+            ..RunSettings::default()
+        };
+        let lowered = super::within_launches(&many, super::MAX_KEPT_LAUNCHES);
+        assert!(launches_of(&lowered) <= super::MAX_KEPT_LAUNCHES, "{}", lowered.reps);
     }
 
     #[test]

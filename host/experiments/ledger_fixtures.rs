@@ -44,3 +44,45 @@ pub fn series(
     }
     series
 }
+
+/// An H100-like GPU 0 (132 SMs, 50 MiB of L2, 3352 GB/s).
+pub fn device() -> crate::gpu::DeviceInfo {
+    crate::gpu::DeviceInfo {
+        ordinal: 0,
+        name: "Test GPU".into(),
+        compute_capability: (9, 0),
+        multiprocessors: 132,
+        l2_cache_bytes: 50 << 20,
+        total_memory_bytes: 80 << 30,
+        memory_clock_khz: 2_619_000,
+        memory_bus_width_bits: 5120,
+        sm_clock_khz: 1_980_000,
+        theoretical_bandwidth_gbps: 3352.32,
+        ecc_enabled: true,
+        can_map_host_memory: true,
+        async_copy_engines: 3,
+        max_threads_per_multiprocessor: 2048,
+        max_shared_memory_per_multiprocessor: 233_472,
+        pci_bus_id: "0000:00:06".into(),
+        max_texture_1d_linear_texels: 1 << 28,
+        uuid: None,
+        pcie_link: None,
+        driver_version: 13000,
+    }
+}
+
+/// `result` rendered in a report of [`device`] with the registry's hooks:
+/// report.md's text, the names of every file written, and the ledger's rows.
+pub fn rendered(result: ExperimentResult) -> (String, Vec<String>, Vec<crate::report::LedgerRow>) {
+    let settings = crate::run_settings::RunSettings::default();
+    let report = crate::report::Report::new(vec![device()], &settings, Vec::new(), Vec::new(), vec![result]);
+    let files = report.render(&super::hooks).expect("the report renders").files;
+    let markdown = files
+        .iter()
+        .find(|(name, _)| name == "report.md")
+        .expect("report.md")
+        .1
+        .clone();
+    let names = files.into_iter().map(|(name, _)| name).collect();
+    (markdown, names, report.compute_ledger(&super::hooks))
+}

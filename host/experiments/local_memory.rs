@@ -28,7 +28,7 @@ pub struct LocalMemory;
 /// Blocks launched per SM: x = threads per SM.
 const BLOCKS_PER_SM: [u32; 5] = [1, 2, 4, 8, 16];
 /// Rounds over the array per launch.
-const ROUNDS: u32 = 16;
+const ROUNDS: u32 = 64;
 /// Threads checked against the CPU reference: every this many, and the last.
 const CHECK_STRIDE: usize = 61;
 
@@ -393,6 +393,48 @@ mod tests {
     #[test]
     fn the_local_traffic_is_the_fill_and_a_load_and_store_a_word_a_round() {
         assert_eq!(local_bytes_per_thread(0), 256);
-        assert_eq!(local_bytes_per_thread(16), 256 * 33);
+        assert_eq!(local_bytes_per_thread(64), 256 * 129);
+    }
+
+    #[test]
+    fn the_section_renders_its_table_and_row() {
+        let extras = [
+            (2048, RELATIVE, 0.5),
+            (2048, LOCAL_GBPS, 20000.0),
+            (2048, LOCAL_BYTES, 256.0),
+        ];
+        let r = result(
+            "local-memory",
+            metric(),
+            vec![
+                series(
+                    "local_array_registers",
+                    Implementation::Rust,
+                    "",
+                    &[(2048, 100.0)],
+                    &[(2048, RELATIVE, 1.0)],
+                ),
+                series(
+                    "local_array_dynamic",
+                    Implementation::Rust,
+                    "",
+                    &[(2048, 50.0)],
+                    &extras,
+                ),
+            ],
+        );
+        let (markdown, files, rows) = super::super::ledger_fixtures::rendered(r);
+        assert!(markdown.contains("| local_array_dynamic · Rust | 2048 |"), "{markdown}");
+        assert!(
+            markdown.contains("the array 2.00x slower than in registers"),
+            "{markdown}"
+        );
+        assert!(files.contains(&"local-memory.svg".to_string()), "{files:?}");
+        assert_eq!(rows.len(), 1);
+        assert_eq!(
+            rows[0].verdict,
+            Verdict::Gone,
+            "about 6x the device memory's bandwidth: the caches"
+        );
     }
 }

@@ -64,6 +64,15 @@ impl Kind {
     }
 }
 
+/// Two sweeps with keys of their own: no generic plot (each sweep has its own).
+fn axis() -> Axis {
+    Axis::lines(
+        "theoretical occupancy (%) in the shared-memory sweep; threads per block in the block-size sweep",
+        Metric::Bandwidth,
+    )
+    .plot(PlotKind::None)
+}
+
 /// The whole-warp block size with the same warps as `block` (`ceil(block / 32) × 32`).
 pub fn whole_warp_partner(block: u32) -> u32 {
     block.div_ceil(32) * 32
@@ -168,14 +177,9 @@ impl Experiment for Occupancy {
         (Kind::ALL.len() * (8 + BLOCK_SIZES.len())) as u64
     }
     fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
-        let axis = Axis::lines(
-            "theoretical occupancy (%) in the shared-memory sweep; threads per block in the block-size sweep",
-            Metric::Bandwidth,
-        )
-        .plot(PlotKind::None);
         let mut result = ctx.result(
             self,
-            axis,
+            axis(),
             "the copy: one float read and one written per element (Br + Bw); the chase: 4 bytes per dependent load \
              and 4 written per thread",
         );
@@ -734,5 +738,29 @@ mod tests {
         let partial: Vec<u32> = BLOCK_SIZES.iter().copied().filter(|b| !b.is_multiple_of(32)).collect();
         assert_eq!(partial, [48, 200, 1000]);
         assert!(partial.iter().all(|b| BLOCK_SIZES.contains(&whole_warp_partner(*b))));
+    }
+
+    #[test]
+    fn the_section_renders_both_sweeps_and_their_rows() {
+        let flat = [(100, 1000.0), (50, 990.0), (13, 300.0)];
+        let good = sweep(0.99, 0.9);
+        let mut r = occupancy_result(&flat, &flat, Some((&good, &good)));
+        r.axis = axis();
+        let (markdown, files, rows) = super::super::ledger_fixtures::rendered(r);
+        assert!(
+            markdown.contains("**§4.5: dynamic shared memory against resident blocks**"),
+            "{markdown}"
+        );
+        assert!(markdown.contains("**§4.4: threads per block"), "{markdown}");
+        assert!(
+            markdown.contains("| 48 |") && markdown.contains(" 25 |"),
+            "48 threads leave 25% of their lanes idle"
+        );
+        for file in ["occupancy-shared.svg", "occupancy-blocks.svg"] {
+            assert!(files.contains(&file.to_string()), "{files:?}");
+        }
+        assert!(!files.contains(&"occupancy.svg".to_string()));
+        assert_eq!(rows.len(), 2);
+        assert!(rows.iter().all(|r| r.verdict == Verdict::Holds), "{rows:?}");
     }
 }
