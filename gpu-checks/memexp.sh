@@ -43,11 +43,16 @@ for e in report["experiments"]:
     print(f"  {e['name']}: {state}{' (' + reason + ')' if reason else ''}; {len(e['series'])} series, {points} points, {failed} failed")
     for w in e.get("waived", []):
         print(f"    waived: {w['what']}: {w['reason']}")
-# The ledger as report.md shows it: | source | claim | measured (`experiment`) | **verdict** | rule |
-for line in open(sys.argv[2]):
-    if re.search(r"\(`(bank-conflicts|constant-memory|local-memory|latency|occupancy)`\) \| \*\*", line):
-        cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
-        print(f"  ledger [{cells[3].strip('*')}] {cells[0]}: {cells[2]}")
+mine = {"bank-conflicts", "constant-memory", "local-memory", "latency", "occupancy"}
+rows = [r for r in report.get("ledger", []) if r["experiment"] in mine]
+for row in rows:
+    print(f"  ledger {row['id']} [{row['verdict']}]: {row['measured']}")
+if not rows:
+    # Reports that store no ledger: the rows as report.md shows them.
+    for line in open(sys.argv[2]):
+        if re.search(r"\(`(bank-conflicts|constant-memory|local-memory|latency|occupancy)`\) \| \*\*", line):
+            cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
+            print(f"  ledger [{cells[3].strip('*')}] {cells[0]}: {cells[2]}")
 EOF
 else
     tail -n 20 "$out_dir/run.log" 2>/dev/null | sed 's/^/  /'
