@@ -97,7 +97,13 @@ fn experiment_selection_accepts_known_names_only() {
             "transfers",
             "zero-copy",
             "streams",
-            "particles"
+            "bank-conflicts",
+            "constant-memory",
+            "local-memory",
+            "latency",
+            "occupancy",
+            "particles",
+            "peer"
         ]
     );
     let one = experiments::select(Some("stride, stride")).unwrap();

@@ -6,11 +6,21 @@
 //! renders without knowing its name; its [`SectionHooks`] add the narrative
 //! and tables shaped like its source document's.
 
+mod bank_conflicts;
 mod ceiling;
+mod constant_memory;
 mod copy_sweep;
+mod jit_spill_report;
 mod kernel_records;
+mod latency;
+mod latency_ring_plan;
+mod launch_outputs;
+#[cfg(test)]
+mod ledger_fixtures;
+mod local_memory;
 mod matmul;
 mod matvec;
+mod occupancy;
 mod offset;
 mod offset_width;
 mod overlap_model;
@@ -80,8 +90,13 @@ pub static EXPERIMENTS: &[&dyn Experiment] = &[
     &transfers::Transfers,
     &zero_copy::ZeroCopy,
     &streams::Streams,
-    &peer::Peer,
+    &bank_conflicts::BankConflicts,
+    &constant_memory::ConstantMemory,
+    &local_memory::LocalMemory,
+    &latency::Latency,
+    &occupancy::Occupancy,
     &particles::Particles,
+    &peer::Peer,
 ];
 
 /// An experiment by name.

@@ -7,6 +7,12 @@ use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, Gpu, LaunchShape, Module};
 use crate::testbed::{DeviceUnderTest, Implementation};
 
+/// The block of the constant-memory experiment's throughput series (and the kernel table).
+pub const CONSTANT_CHASE_BLOCK_THREADS: u32 = 256;
+
+/// The words of the table the constant-memory experiment walks (1 KiB).
+pub const CONSTANT_CHASE_TABLE_WORDS: usize = 256;
+
 /// Where the constant-memory series' kernels read their table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ConstantSpace {

@@ -9,6 +9,9 @@ use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape};
 use crate::testbed::{DeviceUnderTest, Implementation};
 
+/// The block that copies a ring into shared memory for `shared_pointer_chase` (thread 0 then chases).
+pub const SHARED_CHASE_BLOCK_THREADS: u32 = 256;
+
 /// One block of one thread: the shape of `pointer_chase` and `fma_latency`.
 const ONE_THREAD: LaunchShape = LaunchShape {
     grid: Dim3::x(1),

@@ -8,6 +8,9 @@ use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape};
 use crate::testbed::{DeviceUnderTest, Implementation};
 
+/// The block the local-memory experiment launches (and the kernel table shows).
+pub const LOCAL_ARRAY_BLOCK_THREADS: u32 = 128;
+
 /// One of the local-memory kernels (`kernels_gpu::local_memory`): the same
 /// work, with the array in registers, in local memory, or partly spilled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -32,7 +32,10 @@ mod streams;
 mod throughput_params;
 mod throughput_table;
 
-pub use constant_memory::{ChaseTable, ConstantSpace, constant_chase, constant_chase_shape};
+pub use constant_memory::{
+    CONSTANT_CHASE_BLOCK_THREADS, CONSTANT_CHASE_TABLE_WORDS, ChaseTable, ConstantSpace, constant_chase,
+    constant_chase_shape,
+};
 pub use cublas::{cublas_gemm_f16_storage, cublas_sgemm, cublas_sgemm_aat, cublas_sgemv};
 pub use diagnostics::spin_wait;
 pub use divergence::{branch, branch_kernel, divergence_shape, divergent_paths, paths_kernel};
@@ -46,8 +49,11 @@ pub use global_memory::{
 };
 pub use guide_multiply::{GuideMultiply, guide_multiply, guide_multiply_shape};
 pub use instruction_throughput::{ChainValue, throughput, throughput_shape, throughput_wave_blocks};
-pub use latency::{fma_latency, pointer_chase, pointer_chase_from, shared_pointer_chase, shared_pointer_chase_shape};
-pub use local_memory::{LocalArrayKernel, local_array, local_array_shape};
+pub use latency::{
+    SHARED_CHASE_BLOCK_THREADS, fma_latency, pointer_chase, pointer_chase_from, shared_pointer_chase,
+    shared_pointer_chase_shape,
+};
+pub use local_memory::{LOCAL_ARRAY_BLOCK_THREADS, LocalArrayKernel, local_array, local_array_shape};
 pub use loop_counters::{LoopCounter, loop_counter, loop_counter_shape};
 pub use math_accuracy::{function_values_shape, math_function_values};
 pub use matrix_vector::{
@@ -56,7 +62,8 @@ pub use matrix_vector::{
 };
 pub use nominal_shape::nominal_shape;
 pub use occupancy::{
-    occupancy_chase, occupancy_chase_shape, occupancy_copy, occupancy_copy_shape, shared_bytes_for_resident_blocks,
+    OCCUPANCY_BLOCK_THREADS, occupancy_chase, occupancy_chase_shape, occupancy_copy, occupancy_copy_shape,
+    shared_bytes_for_resident_blocks,
 };
 pub use particles::{particle_shape, particle_step, particle_step_global};
 pub use pointer_ring::{PointerRing, pointer_ring_words};
@@ -64,7 +71,7 @@ pub use sgemm::{
     CudaGemmRunner, GemmEntry, GemmOp, GemmRunner, SgemmKernel, check_gemm_buffers, gemm_flops, gemm_runners,
     hgemm_f16_storage, hgemm_f16_storage_shape, sgemm, sgemm_shape, whole_register_blocked_tiles,
 };
-pub use shared_memory_banks::{BankAccess, BankKernel, bank_kernel, bank_kernel_shape};
+pub use shared_memory_banks::{BANK_BLOCK_THREADS, BankAccess, BankKernel, bank_kernel, bank_kernel_shape};
 pub use slot_ring::{SlotRing, check_slot_links};
 pub use streams::{fma_chain, opencl_fma_chain};
 pub use throughput_params::{AnyChainParams, suggested_params};

@@ -8,6 +8,9 @@ use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape};
 use crate::testbed::{DeviceUnderTest, Implementation};
 
+/// The block of the occupancy experiment's shared-memory sweep (and the kernel table).
+pub const OCCUPANCY_BLOCK_THREADS: u32 = 256;
+
 /// `ceil(items / block_threads)` blocks of `block_threads` (1 to 1024) with
 /// `shared_bytes` of dynamic shared memory: the occupancy kernels' grid,
 /// one item per thread, the tail guarded inside.

@@ -14,6 +14,9 @@ use crate::testbed::{DeviceUnderTest, Implementation};
 const MAX_STRIDE: u32 = 33;
 const MAX_PITCH: u32 = 64;
 
+/// The block the bank-conflicts experiment launches (and the kernel table shows).
+pub const BANK_BLOCK_THREADS: u32 = 256;
+
 /// The width of one access of a bank kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BankAccess {

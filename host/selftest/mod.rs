@@ -8,6 +8,7 @@
 
 mod checks;
 mod matmul_checks;
+mod memory_claims_checks;
 mod particle_checks;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -115,6 +116,26 @@ pub const SELF_TESTS: &[SelfTest] = &[
     SelfTest {
         name: "kernel time limit (spin_wait)",
         run: checks::kernel_time_limit,
+    },
+    SelfTest {
+        name: "shared-memory bank kernels (4-, 8-, 16-byte, tile column)",
+        run: memory_claims_checks::bank_kernels,
+    },
+    SelfTest {
+        name: "constant-memory chases (ld.const, ld.global.nc, shared)",
+        run: memory_claims_checks::constant_chases,
+    },
+    SelfTest {
+        name: "local-memory arrays (registers, dynamic index, spilled)",
+        run: memory_claims_checks::local_arrays,
+    },
+    SelfTest {
+        name: "latency chains (pointer chase, shared chase, FMA)",
+        run: memory_claims_checks::latency_chains,
+    },
+    SelfTest {
+        name: "occupancy kernels (guarded copy, per-thread chase)",
+        run: memory_claims_checks::occupancy_kernels,
     },
 ];
 

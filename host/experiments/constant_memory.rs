@@ -1,0 +1,435 @@
+//! Best Practices Guide §3.2.5 and the OpenCL guide §3.1.2.3: constant
+//! memory. A warp walks a table with 1, 2, 4 … 32 distinct addresses per
+//! request, read from the constant bank (`ld.const`), through the read-only
+//! data cache (`ld.global.nc`) and from shared memory; one warp alone (each
+//! step's latency and serialisation) and full SMs (the throughput), in SM
+//! clocks per warp read from each block's `clock64`.
+
+use std::fmt::Write;
+
+use super::launch_outputs::{LaunchOutputs, TimedLaunches, kept_reps, median_of, sample_means};
+use super::{Experiment, RunContext};
+use crate::error::Result;
+use crate::gpu::DeviceBuffer;
+use crate::launchers::{
+    CONSTANT_CHASE_BLOCK_THREADS, CONSTANT_CHASE_TABLE_WORDS, ChaseTable, ConstantSpace, constant_chase,
+};
+use crate::reference::{constant_chase_links, constant_chase_sum};
+use crate::report::{
+    Axis, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Scale, SectionHooks, Series, Work, summary_cell,
+};
+use crate::stats::Summary;
+use crate::testbed::Implementation;
+use crate::timing::CudaTimer;
+
+pub struct ConstantMemory;
+
+/// Distinct addresses per warp request.
+const DISTINCT: [u32; 6] = [1, 2, 4, 8, 16, 32];
+
+/// How many warps read at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Load {
+    /// One warp on one SM: a step is the request's latency plus its serialisation.
+    OneWarp,
+    /// A full wave of blocks: the SM's throughput.
+    FullSms,
+}
+
+impl Load {
+    const ALL: [Self; 2] = [Self::OneWarp, Self::FullSms];
+
+    fn variant(self) -> &'static str {
+        match self {
+            Load::OneWarp => "one warp",
+            Load::FullSms => "full SMs",
+        }
+    }
+
+    fn block_threads(self) -> u32 {
+        match self {
+            Load::OneWarp => 32,
+            Load::FullSms => CONSTANT_CHASE_BLOCK_THREADS,
+        }
+    }
+
+    /// Steps a lane takes per launch.
+    fn steps(self) -> u32 {
+        match self {
+            Load::OneWarp => 2048,
+            Load::FullSms => 256,
+        }
+    }
+}
+
+fn space_label(space: ConstantSpace) -> &'static str {
+    match space {
+        ConstantSpace::Constant => "constant (ld.const)",
+        ConstantSpace::GlobalReadOnly => "read-only cache (ld.global.nc)",
+        ConstantSpace::Shared => "shared memory",
+    }
+}
+
+/// The cost metric of every series.
+fn metric() -> Metric {
+    Metric::custom("cost per warp read", "SM clk", false)
+}
+
+/// One series of the sweep and how it launches.
+struct Plan {
+    space: ConstantSpace,
+    implementation: Implementation,
+    load: Load,
+    blocks_per_sm: u32,
+    blocks: u32,
+    series: usize,
+}
+
+impl Experiment for ConstantMemory {
+    fn name(&self) -> &'static str {
+        "constant-memory"
+    }
+    fn title(&self) -> &'static str {
+        "Constant memory: the cost of distinct addresses in a warp"
+    }
+    fn source(&self) -> &'static str {
+        "CUDA C Best Practices Guide 4.0, §3.2.5; OpenCL Programming Guide 2.3, §3.1.2.3"
+    }
+    fn points(&self) -> u64 {
+        (Load::ALL.len() * DISTINCT.len()) as u64
+    }
+    fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
+        let axis = Axis::lines("distinct addresses per warp request", metric())
+            .x_scale(Scale::Log2)
+            .y_scale(Scale::Log10);
+        let mut result = ctx.result(
+            self,
+            axis,
+            "4 bytes per lane per step read (the figure is SM clocks, not bytes)",
+        );
+        let implementations = ctx.ptx_implementations(&mut result);
+        let dut = ctx.device;
+        let sms = dut.info().multiprocessors.max(1) as u32;
+        let links = constant_chase_links(CONSTANT_CHASE_TABLE_WORDS);
+        let table = ChaseTable::upload(dut.gpu(), &links)?;
+        let mut plans = Vec::new();
+        for load in Load::ALL {
+            for space in ConstantSpace::ALL {
+                for &implementation in &implementations {
+                    let shared = match space {
+                        ConstantSpace::Shared => CONSTANT_CHASE_TABLE_WORDS * 4,
+                        _ => 0,
+                    };
+                    let blocks_per_sm = dut
+                        .kernel(implementation, space.kernel())?
+                        .max_active_blocks_per_sm(load.block_threads(), shared)?
+                        .max(1) as u32;
+                    let blocks = match load {
+                        Load::OneWarp => 1,
+                        Load::FullSms => blocks_per_sm * sms,
+                    };
+                    let key = ctx.key(space.kernel(), implementation, "u32").variant(load.variant());
+                    let label = format!(
+                        "{} · {} ({})",
+                        space_label(space),
+                        implementation.label(),
+                        load.variant()
+                    );
+                    result.series.push(Series::new(key, label));
+                    plans.push(Plan {
+                        space,
+                        implementation,
+                        load,
+                        blocks_per_sm,
+                        blocks,
+                        series: result.series.len() - 1,
+                    });
+                }
+            }
+        }
+        let max_blocks = plans.iter().map(|p| p.blocks).max().unwrap_or(1);
+        let max_threads = plans
+            .iter()
+            .map(|p| p.blocks * p.load.block_threads())
+            .max()
+            .unwrap_or(32);
+        let mut outputs = LaunchOutputs::<u64>::for_settings(dut.gpu(), ctx.settings, max_blocks as usize)?;
+        let mut sums = DeviceBuffer::<u32>::uninit(dut.gpu(), max_threads as usize)?;
+        let mut timer = CudaTimer::new(dut.gpu())?;
+        let sweep: Vec<(Load, u32)> = Load::ALL
+            .into_iter()
+            .flat_map(|load| DISTINCT.into_iter().map(move |d| (load, d)))
+            .collect();
+        for (done, &(load, distinct)) in sweep.iter().enumerate() {
+            if ctx.stop_before(done, sweep.len()) {
+                break;
+            }
+            for plan in plans.iter().filter(|p| p.load == load) {
+                ctx.progress
+                    .set_message(format!("{} {distinct}", result.series[plan.series].label));
+                let (threads, steps) = (plan.blocks * load.block_threads(), load.steps());
+                sums.fill(0)?;
+                let TimedLaunches {
+                    times_ms,
+                    written,
+                    reps,
+                } = outputs.time(&mut timer, ctx.settings, &mut |cycles| {
+                    constant_chase(
+                        dut,
+                        plan.implementation,
+                        plan.space,
+                        &table,
+                        distinct,
+                        steps,
+                        (load.block_threads(), plan.blocks),
+                        cycles,
+                        &mut sums,
+                    )
+                })?;
+                let got = sums.to_host()?;
+                let failure = got[..threads as usize].iter().enumerate().find_map(|(t, &sum)| {
+                    let expected = constant_chase_sum(&links, distinct, t as u32 % 32, steps);
+                    (sum != expected).then(|| format!("thread {t} summed {sum}, the reference {expected}"))
+                });
+                // Warp reads an SM serves while its blocks run side by side.
+                let reads = steps as f64 * (plan.blocks_per_sm.min(plan.blocks) * load.block_threads() / 32) as f64;
+                let per_launch: Vec<f64> = written
+                    .iter()
+                    .filter_map(|w| median_of(&w[..plan.blocks as usize].iter().map(|&c| c as f64).collect::<Vec<_>>()))
+                    .map(|cycles| cycles / reads)
+                    .collect();
+                let samples = sample_means(&per_launch, reps);
+                let work = Work::bytes(threads as u64, threads as u64 * steps as u64 * 4);
+                let Some(mut point) = Point::measured(PointKey::Value(distinct as i64), &samples, work, failure) else {
+                    continue;
+                };
+                point.time_ms = Summary::of(&times_ms);
+                result.series[plan.series].points.push(point);
+            }
+            ctx.progress.inc(1);
+        }
+        result.setup.push(format!(
+            "a table of {CONSTANT_CHASE_TABLE_WORDS} words, link w → w + 32, lane l starting at word l mod \
+             distinct; one warp: one block of 32 threads, {} steps; full SMs: a full wave of blocks of \
+             {CONSTANT_CHASE_BLOCK_THREADS} threads, {} steps",
+            Load::OneWarp.steps(),
+            Load::FullSms.steps()
+        ));
+        result.notes.push(
+            "The Rust kernel reads the constant bank through a file-scope global_asm! `.const` array read with \
+             `ld.const` (SASS LDC): rustc's nvptx target places no Rust static in the constant space. The CUDA C \
+             twin reads its `__constant__` array (same name and size), measured beside it. Each launch first copies \
+             the table into the module's array in stream order (inside the events' time, outside the kernel's clock)."
+                .into(),
+        );
+        result.notes.push(format!(
+            "cost per warp read: each block's SM cycles over its steps (clock64, between barriers), the median over \
+             the blocks of a launch, divided by the warp reads an SM makes in that time (full SMs: all of its \
+             resident warps); per sample the mean of {} launches; every lane's sum checked against the CPU \
+             reference",
+            kept_reps(ctx.settings)
+        ));
+        Ok(result)
+    }
+}
+
+/// The series of `space` by `implementation` under `load`.
+fn find(
+    result: &ExperimentResult,
+    space: ConstantSpace,
+    implementation: Implementation,
+    load: Load,
+) -> Option<&Series> {
+    result.variant(space.kernel(), implementation, load.variant())
+}
+
+/// Cost at 32 distinct addresses over the cost at 1.
+fn serialisation(series: &Series) -> Option<f64> {
+    Some(series.median_at(32)? / series.median_at(1)?)
+}
+
+impl SectionHooks for ConstantMemory {
+    fn narrative(&self, result: &ExperimentResult, _report: &Report) -> Vec<String> {
+        let mut text = String::from("**Then vs now.** ");
+        for load in Load::ALL {
+            let Some(constant) = find(result, ConstantSpace::Constant, Implementation::Rust, load) else {
+                continue;
+            };
+            let (Some(one), Some(factor)) = (constant.median_at(1), serialisation(constant)) else {
+                continue;
+            };
+            let others: Vec<String> = [ConstantSpace::GlobalReadOnly, ConstantSpace::Shared]
+                .into_iter()
+                .filter_map(|space| {
+                    let s = find(result, space, Implementation::Rust, load)?;
+                    Some(format!("{} {:.2}x", space_label(space), serialisation(s)?))
+                })
+                .collect();
+            let _ = write!(
+                text,
+                "{}: one address costs {one:.2} SM clocks per warp read from the constant bank, 32 addresses \
+                 {factor:.1}x that (the guides: 32x, each address served in turn)",
+                load.variant()
+            );
+            if !others.is_empty() {
+                let _ = write!(text, "; from 1 to 32 addresses {}", others.join(", "));
+            }
+            text.push_str(". ");
+        }
+        text.push_str(
+            "The guides counted the addresses per half-warp (cc 1.x); today a warp's request is served whole.",
+        );
+        vec![text]
+    }
+
+    /// One row per distinct count: each space's cost (Rust), the CUDA C
+    /// twin's constant-bank cost, per load.
+    fn tables(&self, result: &ExperimentResult, _report: &Report) -> Option<String> {
+        let mut out = String::new();
+        for load in Load::ALL {
+            let columns: Vec<(&str, &Series)> = [
+                (ConstantSpace::Constant, Implementation::Rust, "constant · Rust"),
+                (ConstantSpace::Constant, Implementation::CudaC, "constant · CUDA C"),
+                (
+                    ConstantSpace::GlobalReadOnly,
+                    Implementation::Rust,
+                    "ld.global.nc · Rust",
+                ),
+                (ConstantSpace::Shared, Implementation::Rust, "shared · Rust"),
+            ]
+            .into_iter()
+            .filter_map(|(space, imp, label)| Some((label, find(result, space, imp, load)?)))
+            .collect();
+            let Some(first) = columns.first() else {
+                continue;
+            };
+            let _ = writeln!(out, "**{}** (SM clocks per warp read)\n", load.variant());
+            let _ = write!(out, "| distinct addresses |");
+            for (label, _) in &columns {
+                let _ = write!(out, " {label} |");
+            }
+            let _ = writeln!(out, " constant · Rust, x one address |");
+            let _ = writeln!(out, "|---:|{}---:|", "---:|".repeat(columns.len()));
+            for at in first.1.points.iter().filter_map(|p| p.at.value()) {
+                let _ = write!(out, "| {at} |");
+                for (_, series) in &columns {
+                    let cell = series
+                        .at(at)
+                        .and_then(|p| p.value)
+                        .map_or("—".into(), |v| summary_cell(&v));
+                    let _ = write!(out, " {cell} |");
+                }
+                let factor = find(result, ConstantSpace::Constant, Implementation::Rust, load)
+                    .and_then(|s| Some(s.median_at(at)? / s.median_at(1)?));
+                let _ = writeln!(out, " {} |", factor.map_or("—".into(), |f| format!("{f:.2}")));
+            }
+            let _ = writeln!(out);
+        }
+        let _ = writeln!(out, "Cells: median (min–max over the samples).");
+        Some(out)
+    }
+
+    fn ledger(&self, result: &ExperimentResult, _report: &Report) -> Vec<LedgerRow> {
+        ledger_rows(result)
+    }
+}
+
+/// The ledger row of a constant-memory result (pure: tested on synthetic results).
+pub fn ledger_rows(result: &ExperimentResult) -> Vec<LedgerRow> {
+    let Some(full) = find(result, ConstantSpace::Constant, Implementation::Rust, Load::FullSms) else {
+        return Vec::new();
+    };
+    let (Some(one), Some(thirty_two)) = (full.median_at(1), full.median_at(32)) else {
+        return Vec::new();
+    };
+    let mut measured = format!(
+        "constant bank, full SMs: {one:.2} SM clocks per warp read at 1 address, {thirty_two:.2} at 32 ({:.1}x)",
+        thirty_two / one
+    );
+    if let Some(factor) =
+        find(result, ConstantSpace::Constant, Implementation::Rust, Load::OneWarp).and_then(serialisation)
+    {
+        let _ = write!(measured, "; one warp alone: {factor:.1}x");
+    }
+    vec![LedgerRow::factor(
+        "bpg-3.2.5-constant-addresses",
+        "Best Practices Guide §3.2.5; OpenCL guide §3.1.2.3",
+        "A constant-cache read costs in proportion to the distinct addresses a warp reads: 32 addresses cost 32 \
+         times one",
+        32.0,
+        thirty_two / one,
+        measured,
+        &result.name,
+        result.device,
+    )]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::ledger_fixtures::{result, series};
+    use super::*;
+    use crate::report::Verdict;
+
+    fn constant_result(full: &[(i64, f64)], one_warp: &[(i64, f64)]) -> ExperimentResult {
+        result(
+            "constant-memory",
+            metric(),
+            vec![
+                series("constant_chase", Implementation::Rust, "full SMs", full, &[]),
+                series("constant_chase", Implementation::Rust, "one warp", one_warp, &[]),
+            ],
+        )
+    }
+
+    #[test]
+    fn serialisation_is_graded_by_the_factor_rule() {
+        let rows = constant_result(&[(1, 1.0), (32, 30.0)], &[(1, 20.0), (32, 80.0)]);
+        let rows = ledger_rows(&rows);
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].verdict, Verdict::Holds);
+        assert!(
+            rows[0].measured.contains("one warp alone: 4.0x"),
+            "{}",
+            rows[0].measured
+        );
+        let weaker = ledger_rows(&constant_result(&[(1, 2.0), (32, 10.0)], &[]));
+        assert_eq!(weaker[0].verdict, Verdict::Weaker);
+        let gone = ledger_rows(&constant_result(&[(1, 2.0), (32, 2.02)], &[]));
+        assert_eq!(gone[0].verdict, Verdict::Gone);
+    }
+
+    #[test]
+    fn no_row_without_both_ends_of_the_full_sms_series() {
+        assert!(ledger_rows(&constant_result(&[(1, 1.0)], &[(1, 1.0), (32, 9.0)])).is_empty());
+        assert!(ledger_rows(&result("constant-memory", metric(), vec![])).is_empty());
+    }
+
+    #[test]
+    fn the_section_renders_a_table_per_load_and_its_row() {
+        let curve: Vec<(i64, f64)> = DISTINCT.iter().map(|&d| (d as i64, 2.0 * d as f64)).collect();
+        let r = result(
+            "constant-memory",
+            metric(),
+            vec![
+                series("constant_chase", Implementation::Rust, "full SMs", &curve, &[]),
+                series(
+                    "constant_chase_global_nc",
+                    Implementation::Rust,
+                    "full SMs",
+                    &curve,
+                    &[],
+                ),
+                series("constant_chase", Implementation::Rust, "one warp", &curve, &[]),
+            ],
+        );
+        let (markdown, files, rows) = super::super::ledger_fixtures::rendered(r);
+        assert!(
+            markdown.contains("**full SMs**") && markdown.contains("**one warp**"),
+            "{markdown}"
+        );
+        assert!(markdown.contains("32 addresses 32.0x that"), "{markdown}");
+        assert!(files.contains(&"constant-memory.svg".to_string()), "{files:?}");
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].verdict, Verdict::Holds);
+    }
+}

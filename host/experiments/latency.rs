@@ -1,0 +1,794 @@
+//! Best Practices Guide §5.2 ("400 to 600 clock cycles" of device-memory
+//! latency), §3.2.2 (shared memory's latency far below it) and §3.2.6 / §4.3
+//! (a register read-after-write dependency of "about 24 cycles"): a
+//! single-thread pointer chase over working sets from 1 KiB to 4 GiB (the
+//! staircase of L1, L2, device memory and the TLB steps), the same chase in
+//! shared memory, and a chain of dependent FMAs; in SM clocks (`clock64`)
+//! and nanoseconds (`%globaltimer`) per step.
+//!
+//! **Budget**: [`POINTS_PER_OCTAVE`] working sets per doubling (89 from 1 KiB
+//! to 4 GiB); each ring's image is built on the host and uploaded (26 GiB
+//! in all, the largest share of the time), then walked by every
+//! implementation. Estimated 30–60 s on an H100 at the default settings;
+//! `--size-mib` caps the largest working set.
+
+use std::fmt::Write;
+
+use kernels_gpu::latency::{FMA_LATENCY_UNROLL, LATENCY_OUT_WORDS};
+
+use super::latency_ring_plan::{SLOT_BYTES, ring_plan};
+use super::launch_outputs::{LaunchOutputs, TimedLaunches, kept_reps, launches_of, median_of, sample_means};
+use super::{Experiment, RunContext};
+use crate::error::Result;
+use crate::gpu::DeviceBuffer;
+use crate::launchers::{
+    PointerRing, SHARED_CHASE_BLOCK_THREADS, SlotRing, fma_latency, pointer_chase, shared_pointer_chase,
+};
+use crate::reference::{
+    self, LATENCY_MAX_WORKING_SET, LatencyPlateau, MemoryLevel, chase_successors, follow_successors, latency_levels,
+    latency_plateaus, latency_working_sets,
+};
+use crate::report::{
+    Axis, ExperimentResult, LedgerRow, Metric, PlotKind, PlotLine, PlotPoint, PlotSpec, Point, PointKey, ReferenceLine,
+    Report, Scale, SectionHooks, Series, Verdict, Work, summary_cell,
+};
+use crate::stats::Summary;
+use crate::testbed::Implementation;
+use crate::timing::CudaTimer;
+
+pub struct Latency;
+
+/// Working sets per doubling of the device-memory chase.
+pub const POINTS_PER_OCTAVE: u32 = 4;
+/// The shared-memory chase's working sets.
+const SHARED_SETS: [u64; 6] = [1 << 10, 2 << 10, 4 << 10, 8 << 10, 16 << 10, 32 << 10];
+/// Timed steps of a shared-memory chase launch.
+const SHARED_STEPS: u32 = 2048;
+/// Trips of `fma_latency`'s loop (each `FMA_LATENCY_UNROLL` dependent FMAs).
+const FMA_TRIPS: u32 = 256;
+/// `(x, multiplier, addend)` of the FMA chain.
+const FMA_ARGS: (f32, f32, f32) = (1.0, 0.999_9, 0.001);
+/// The FMA chain's point: it has no working set.
+pub const FMA_AT: i64 = 0;
+/// The rings' shuffle seed (with the working set mixed in).
+const SEED: u64 = 0x1a7e_5c1e;
+/// Plateaus: points within this share of the run's median, at least `PLATEAU_POINTS` of them.
+const PLATEAU_TOLERANCE: f64 = 0.12;
+const PLATEAU_POINTS: usize = 3;
+
+/// The extra figure: nanoseconds per step.
+pub const NANOSECONDS: &str = "ns";
+
+pub const CHASE: &str = "pointer_chase";
+pub const SHARED_CHASE: &str = "shared_pointer_chase";
+pub const FMA: &str = "fma_latency";
+
+/// Published H100 microbenchmark figures, SM cycles (low, high), by level.
+const PUBLISHED_H100: [(&str, f64, f64); 3] = [
+    ("L1", 32.0, 41.0),
+    ("L2", 265.0, 480.0),
+    ("device memory", 480.0, 660.0),
+];
+
+fn metric() -> Metric {
+    Metric::custom("latency", "SM clk", false)
+}
+
+/// Working sets in bytes; no generic plot (the curve plot shows KiB, without the FMA point).
+fn axis() -> Axis {
+    Axis::lines("working set (bytes)", metric())
+        .x_scale(Scale::Log2)
+        .y_scale(Scale::Log10)
+        .plot(PlotKind::None)
+}
+
+/// `1 KiB`, `1.5 MiB`, `4 GiB`.
+pub fn size_label(bytes: u64) -> String {
+    let units = [("GiB", 30), ("MiB", 20), ("KiB", 10)];
+    for (unit, shift) in units {
+        if bytes >= 1 << shift {
+            let value = bytes as f64 / (1u64 << shift) as f64;
+            return if value.fract() == 0.0 {
+                format!("{value:.0} {unit}")
+            } else {
+                format!("{value:.1} {unit}")
+            };
+        }
+    }
+    format!("{bytes} B")
+}
+
+/// Per-launch figures (cycles, ns per step) of latency-kernel outputs, as per-sample means.
+fn per_step(written: &[Vec<u64>], steps: u64, reps: u32) -> (Vec<f64>, Option<f64>) {
+    let cycles: Vec<f64> = written.iter().map(|w| w[1] as f64 / steps as f64).collect();
+    let ns: Vec<f64> = written.iter().map(|w| w[2] as f64 / steps as f64).collect();
+    (sample_means(&cycles, reps), median_of(&sample_means(&ns, reps)))
+}
+
+/// A point from per-step samples, with its event times and nanoseconds.
+fn latency_point(
+    at: i64,
+    samples: &[f64],
+    ns: Option<f64>,
+    times_ms: &[f64],
+    steps: u64,
+    failure: Option<String>,
+) -> Option<Point> {
+    let mut point = Point::measured(PointKey::Value(at), samples, Work::bytes(steps, steps * 8), failure)?;
+    point.time_ms = Summary::of(times_ms);
+    if let Some(ns) = ns {
+        point.set_extra(NANOSECONDS, ns);
+    }
+    Some(point)
+}
+
+impl Experiment for Latency {
+    fn name(&self) -> &'static str {
+        "latency"
+    }
+    fn title(&self) -> &'static str {
+        "Latency: device memory, caches, shared memory and dependent FMAs"
+    }
+    fn source(&self) -> &'static str {
+        "CUDA C Best Practices Guide 4.0, §5.2 (400–600 cycles), §3.2.2, §3.2.6 and §4.3 (about 24 cycles)"
+    }
+    fn points(&self) -> u64 {
+        (22 * POINTS_PER_OCTAVE + 1) as u64 + SHARED_SETS.len() as u64 + 1
+    }
+    fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
+        let mut result = ctx.result(self, axis(), "8 bytes read per step (the figure is SM clocks per step)");
+        let implementations = ctx.ptx_implementations(&mut result);
+        let dut = ctx.device;
+        let gpu = dut.gpu();
+        let l2 = dut.info().l2_cache_bytes.max(0) as u64;
+        let (free, _) = gpu.memory_info()?;
+        let max_bytes = ctx
+            .settings
+            .buffer_mib
+            .map_or(LATENCY_MAX_WORKING_SET, |mib| mib << 20)
+            .min(free as u64 / 2);
+        let sets = latency_working_sets(max_bytes, POINTS_PER_OCTAVE, SLOT_BYTES);
+        let launches = launches_of(ctx.settings) as u64 * implementations.len() as u64;
+        let mut index = |kernel: &str, implementation: Implementation, element: &str| {
+            result.series.push(Series::of(ctx.key(kernel, implementation, element)));
+            result.series.len() - 1
+        };
+        let plans: Vec<(Implementation, usize, usize, usize)> = implementations
+            .iter()
+            .map(|&i| {
+                (
+                    i,
+                    index(CHASE, i, "u64"),
+                    index(SHARED_CHASE, i, "u32"),
+                    index(FMA, i, "f32"),
+                )
+            })
+            .collect();
+        let mut outputs = LaunchOutputs::<u64>::for_settings(gpu, ctx.settings, LATENCY_OUT_WORDS)?;
+        let mut prime_out = DeviceBuffer::<u64>::uninit(gpu, LATENCY_OUT_WORDS)?;
+        let mut flush: Option<DeviceBuffer<u32>> = None;
+        let mut timer = CudaTimer::new(gpu)?;
+        let total = sets.len() + SHARED_SETS.len() + 1;
+        let (mut image_bytes, mut cold_from) = (0u64, None);
+
+        // The device-memory chase, working set by working set.
+        for (done, &set) in sets.iter().enumerate() {
+            if ctx.stop_before(done, total) {
+                break;
+            }
+            let plan = ring_plan(set, l2, launches);
+            if plan.cold && cold_from.is_none() {
+                cold_from = Some(plan.bytes());
+            }
+            let successors = chase_successors(plan.slots as usize, SEED ^ set);
+            let ring = PointerRing::upload(gpu, &successors, plan.slot_bytes)?;
+            image_bytes += ring.bytes();
+            let mut slot = 0u32;
+            for &(implementation, series, _, _) in &plans {
+                ctx.progress.set_message(format!(
+                    "pointer_chase · {} {}",
+                    implementation.label(),
+                    size_label(set)
+                ));
+                if plan.prime_steps > 0 {
+                    pointer_chase(
+                        dut,
+                        implementation,
+                        &ring,
+                        slot as u64,
+                        (plan.prime_steps as u32, 1),
+                        &mut prime_out,
+                    )?;
+                    slot = follow_successors(&successors, slot, plan.prime_steps + 1);
+                }
+                if plan.cold {
+                    if flush.is_none() {
+                        flush = Some(DeviceBuffer::uninit(gpu, (l2 / 2).max(1 << 20) as usize)?);
+                    }
+                    if let Some(buffer) = &mut flush {
+                        buffer.fill(0)?; // 2 × L2 of writes: the ring's lines leave the L2
+                    }
+                }
+                let mut ends = Vec::new();
+                let TimedLaunches {
+                    times_ms,
+                    written,
+                    reps,
+                } = outputs.time(&mut timer, ctx.settings, &mut |out| {
+                    let start = slot;
+                    slot = follow_successors(&successors, start, (plan.warmup + plan.count) as u64);
+                    ends.push(slot);
+                    pointer_chase(dut, implementation, &ring, start as u64, (plan.warmup, plan.count), out)
+                })?;
+                let mut failure = None;
+                for (k, (w, &end)) in written.iter().zip(&ends).enumerate() {
+                    let expected = ring.slot_address(end as u64)?;
+                    if w[0] != expected {
+                        failure = Some(format!(
+                            "launch {k} ended at {:#x}, the ring's slot {end} is {expected:#x}",
+                            w[0]
+                        ));
+                        break;
+                    }
+                }
+                let (samples, ns) = per_step(&written, plan.count as u64, reps);
+                let at = plan.bytes() as i64;
+                result.series[series].points.extend(latency_point(
+                    at,
+                    &samples,
+                    ns,
+                    &times_ms,
+                    plan.count as u64,
+                    failure,
+                ));
+            }
+            ctx.progress.inc(1);
+        }
+
+        // The same chase in shared memory.
+        for (k, &bytes) in SHARED_SETS.iter().enumerate() {
+            if ctx.stop_before(sets.len() + k, total) {
+                break;
+            }
+            let slots = (bytes / 4) as usize;
+            let successors = chase_successors(slots, SEED ^ bytes);
+            let ring = SlotRing::upload(gpu, &successors)?;
+            let warmup = slots as u32;
+            let end = follow_successors(&successors, 0, (warmup + SHARED_STEPS) as u64) as u64;
+            for &(implementation, _, series, _) in &plans {
+                ctx.progress.set_message(format!(
+                    "shared_pointer_chase · {} {}",
+                    implementation.label(),
+                    size_label(bytes)
+                ));
+                let TimedLaunches {
+                    times_ms,
+                    written,
+                    reps,
+                } = outputs.time(&mut timer, ctx.settings, &mut |out| {
+                    shared_pointer_chase(
+                        dut,
+                        implementation,
+                        &ring,
+                        0,
+                        (warmup, SHARED_STEPS),
+                        SHARED_CHASE_BLOCK_THREADS,
+                        out,
+                    )
+                })?;
+                let failure = written
+                    .iter()
+                    .position(|w| w[0] != end)
+                    .map(|k| format!("launch {k} ended at slot {}, the reference at {end}", written[k][0]));
+                let (samples, ns) = per_step(&written, SHARED_STEPS as u64, reps);
+                result.series[series].points.extend(latency_point(
+                    bytes as i64,
+                    &samples,
+                    ns,
+                    &times_ms,
+                    SHARED_STEPS as u64,
+                    failure,
+                ));
+            }
+            ctx.progress.inc(1);
+        }
+
+        // Dependent FMAs.
+        if !ctx.stop_before(total - 1, total) {
+            let fmas = (FMA_TRIPS * FMA_LATENCY_UNROLL) as u64;
+            let (x, m, a) = FMA_ARGS;
+            let expected = reference::fma_latency(x, m, a, fmas).to_bits() as u64;
+            for &(implementation, _, _, series) in &plans {
+                ctx.progress
+                    .set_message(format!("fma_latency · {}", implementation.label()));
+                let TimedLaunches {
+                    times_ms,
+                    written,
+                    reps,
+                } = outputs.time(&mut timer, ctx.settings, &mut |out| {
+                    fma_latency(dut, implementation, FMA_ARGS, FMA_TRIPS, out)
+                })?;
+                let failure = written.iter().position(|w| w[0] != expected).map(|k| {
+                    format!(
+                        "launch {k} ended with bits {:#x}, the CPU reference {expected:#x}",
+                        written[k][0]
+                    )
+                });
+                let (samples, ns) = per_step(&written, fmas, reps);
+                result.series[series]
+                    .points
+                    .extend(latency_point(FMA_AT, &samples, ns, &times_ms, fmas, failure));
+            }
+            ctx.progress.inc(1);
+        }
+
+        result.setup.push(format!(
+            "{} working sets from 1 KiB to {} ({POINTS_PER_OCTAVE} per octave), one thread walking a ring of \
+             {SLOT_BYTES}-byte slots (larger past {} slots) in a random cyclic order; {} of ring images built on \
+             the host; rings up to the L2 ({}) walked warm after an untimed lap, larger ones cold (the L2 \
+             flushed, no slot visited twice){}; the budget: {POINTS_PER_OCTAVE} points per octave keep the experiment \
+             near 30–60 s on an H100 at the default settings",
+            sets.len(),
+            size_label(sets.last().copied().unwrap_or(0)),
+            super::latency_ring_plan::MAX_SLOTS,
+            size_label(image_bytes),
+            size_label(l2),
+            cold_from.map_or(String::new(), |b| format!(": from {}", size_label(b)))
+        ));
+        result.setup.push(format!(
+            "shared memory: rings of 4-byte slots, 1 to 32 KiB, {SHARED_STEPS} steps after a lap; dependent FMAs: \
+             {FMA_TRIPS} × {FMA_LATENCY_UNROLL} a launch; the FMA chain has no working set (point {FMA_AT})"
+        ));
+        result.notes.push(format!(
+            "SM clocks from clock64 and ns from %globaltimer around the timed steps of each launch, over the steps; \
+             per sample the mean of {} launches. Every launch's end checked against the CPU reference (the ring's \
+             slot, the FMA chain's bits)",
+            kept_reps(ctx.settings)
+        ));
+        Ok(result)
+    }
+}
+
+/// The Rust device-memory chase as (working set, cycles) points.
+fn curve(result: &ExperimentResult) -> Vec<(u64, f64)> {
+    result
+        .series_of(CHASE, Implementation::Rust)
+        .map(|s| {
+            s.points
+                .iter()
+                .filter_map(|p| Some((u64::try_from(p.at.value()?).ok()?, p.median()?)))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The curve's plateaus named as levels of the memory hierarchy.
+pub fn levels(result: &ExperimentResult, l2_bytes: u64) -> Vec<(MemoryLevel, LatencyPlateau)> {
+    latency_levels(
+        &latency_plateaus(&curve(result), PLATEAU_TOLERANCE, PLATEAU_POINTS),
+        l2_bytes,
+    )
+}
+
+/// The median nanoseconds of the Rust chase's points within a plateau.
+fn plateau_ns(result: &ExperimentResult, plateau: &LatencyPlateau) -> Option<f64> {
+    let series = result.series_of(CHASE, Implementation::Rust)?;
+    let ns: Vec<f64> = series
+        .points
+        .iter()
+        .filter(|p| {
+            p.at.value()
+                .is_some_and(|x| (plateau.from_bytes as i64..=plateau.to_bytes as i64).contains(&x))
+        })
+        .filter_map(|p| p.extra.get(NANOSECONDS).copied())
+        .collect();
+    median_of(&ns)
+}
+
+/// Device memory's latency: the first device-memory plateau, else the
+/// median of the points at 4 × L2 and beyond; with where it comes from.
+pub fn device_memory_latency(result: &ExperimentResult, l2_bytes: u64) -> Option<(f64, String)> {
+    if let Some((_, plateau)) = levels(result, l2_bytes)
+        .into_iter()
+        .find(|(level, _)| *level == MemoryLevel::DeviceMemory { step: 0 })
+    {
+        let ns = plateau_ns(result, &plateau).map_or(String::new(), |ns| format!(", {ns:.0} ns"));
+        return Some((
+            plateau.cycles,
+            format!(
+                "the device-memory plateau, {} to {}: {:.0} SM clocks{ns}",
+                size_label(plateau.from_bytes),
+                size_label(plateau.to_bytes),
+                plateau.cycles
+            ),
+        ));
+    }
+    let beyond: Vec<f64> = curve(result)
+        .into_iter()
+        .filter(|&(bytes, _)| l2_bytes > 0 && bytes >= 4 * l2_bytes)
+        .map(|(_, cycles)| cycles)
+        .collect();
+    let cycles = median_of(&beyond)?;
+    Some((
+        cycles,
+        format!(
+            "no plateau found; the median of the {} working sets from 4 × L2 on: {cycles:.0} SM clocks",
+            beyond.len()
+        ),
+    ))
+}
+
+/// The Rust FMA chain's cycles per FMA.
+fn fma_cycles(result: &ExperimentResult) -> Option<f64> {
+    result.series_of(FMA, Implementation::Rust)?.median_at(FMA_AT)
+}
+
+/// The L2 size of the result's device, from the report.
+fn l2_of(result: &ExperimentResult, report: &Report) -> u64 {
+    result
+        .device
+        .and_then(|d| report.device(d))
+        .map_or(0, |d| d.l2_cache_bytes.max(0) as u64)
+}
+
+pub const MEMORY_RULE: &str = "holds when device memory's latency is at least 300 SM clocks (three quarters of the \
+    guide's 400); weaker from 100 to 300; gone below 100";
+pub const FMA_RULE: &str = "holds when a dependent FMA waits at least 18 SM clocks (three quarters of 24); weaker \
+    from 2 to 18 (fewer warps hide it); gone below 2";
+
+/// The verdict on "device memory costs 400–600 cycles".
+pub fn memory_latency_verdict(cycles: f64) -> Verdict {
+    match cycles {
+        c if c >= 300.0 => Verdict::Holds,
+        c if c >= 100.0 => Verdict::Weaker,
+        _ => Verdict::Gone,
+    }
+}
+
+/// The verdict on "a dependent FMA waits about 24 cycles".
+pub fn fma_latency_verdict(cycles: f64) -> Verdict {
+    match cycles {
+        c if c >= 18.0 => Verdict::Holds,
+        c if c >= 2.0 => Verdict::Weaker,
+        _ => Verdict::Gone,
+    }
+}
+
+/// The ledger rows of a latency result on a GPU of `l2_bytes` (pure: tested on synthetic results).
+pub fn ledger_rows(result: &ExperimentResult, l2_bytes: u64) -> Vec<LedgerRow> {
+    let mut rows = Vec::new();
+    let row = |id: &str, source: &str, claim: &str, measured: String, verdict, rule: &str| LedgerRow {
+        id: id.into(),
+        source: source.into(),
+        claim: claim.into(),
+        measured,
+        verdict,
+        rule: rule.into(),
+        experiment: result.name.clone(),
+        device: result.device,
+    };
+    if let Some((cycles, measured)) = device_memory_latency(result, l2_bytes) {
+        rows.push(row(
+            "bpg-5.2-memory-latency",
+            "Best Practices Guide §5.2 (and §3.2.2.1)",
+            "A read from (uncached) device memory costs 400 to 600 clock cycles of latency",
+            format!("pointer chase, Rust: {measured}"),
+            memory_latency_verdict(cycles),
+            MEMORY_RULE,
+        ));
+    }
+    if let Some(cycles) = fma_cycles(result) {
+        rows.push(row(
+            "bpg-3.2.6-fma-latency",
+            "Best Practices Guide §3.2.6, §4.3",
+            "A register read-after-write dependency (an arithmetic result used by the next instruction) costs about \
+             24 cycles",
+            format!("{cycles:.2} SM clocks per dependent FMA (Rust, one thread)"),
+            fma_latency_verdict(cycles),
+            FMA_RULE,
+        ));
+    }
+    rows
+}
+
+impl SectionHooks for Latency {
+    fn narrative(&self, result: &ExperimentResult, report: &Report) -> Vec<String> {
+        let l2 = l2_of(result, report);
+        let mut text = String::from("**Then vs now.** ");
+        for (level, plateau) in levels(result, l2) {
+            let ns = plateau_ns(result, &plateau).map_or(String::new(), |ns| format!(" ({ns:.0} ns)"));
+            let _ = write!(
+                text,
+                "{}: {:.0} SM clocks{ns} from {} to {}. ",
+                level.label(),
+                plateau.cycles,
+                size_label(plateau.from_bytes),
+                size_label(plateau.to_bytes)
+            );
+        }
+        let shared = result
+            .series_of(SHARED_CHASE, Implementation::Rust)
+            .and_then(|s| median_of(&s.points.iter().filter_map(Point::median).collect::<Vec<_>>()));
+        if let Some(shared) = shared {
+            let _ = write!(text, "Shared memory: {shared:.0} SM clocks");
+            if let Some((memory, _)) = device_memory_latency(result, l2) {
+                let _ = write!(text, ", {:.0}x below device memory", memory / shared);
+            }
+            text.push_str(". ");
+        }
+        if let Some(fma) = fma_cycles(result) {
+            let _ = write!(
+                text,
+                "A dependent FMA waits {fma:.1} SM clocks (the guides: about 24, hidden by 192 threads on cc 1.x and \
+                 up to 768 on cc 2.0). "
+            );
+        }
+        text.push_str(
+            "The guide's 400–600 cycles were uncached device memory on cc 1.x; today caches and address \
+                       translation make a staircase.",
+        );
+        vec![text]
+    }
+
+    fn tables(&self, result: &ExperimentResult, report: &Report) -> Option<String> {
+        let l2 = l2_of(result, report);
+        let mut out = String::new();
+        let found = levels(result, l2);
+        if !found.is_empty() {
+            let _ = writeln!(
+                out,
+                "**Levels** (plateaus of the Rust chase: points within {:.0}% of the run's median, at least \
+                 {PLATEAU_POINTS}; a second L2 step is the far half of an L2 split in two, as on the A100 and H100; \
+                 device-memory steps past the first are address-translation misses)\n",
+                100.0 * PLATEAU_TOLERANCE
+            );
+            let _ = writeln!(
+                out,
+                "| level | working sets | SM clocks | ns | published H100 (SM clocks) |\n|---|---|---:|---:|---:|"
+            );
+            for (level, plateau) in &found {
+                let published = PUBLISHED_H100
+                    .iter()
+                    .find(|(name, _, _)| match level {
+                        MemoryLevel::L1 => *name == "L1",
+                        MemoryLevel::L2 { .. } => *name == "L2",
+                        MemoryLevel::DeviceMemory { step } => *name == "device memory" && *step == 0,
+                    })
+                    .map_or("—".into(), |(_, lo, hi)| format!("{lo:.0}–{hi:.0}"));
+                let _ = writeln!(
+                    out,
+                    "| {} | {} – {} ({} points) | {:.0} | {} | {published} |",
+                    level.label(),
+                    size_label(plateau.from_bytes),
+                    size_label(plateau.to_bytes),
+                    plateau.points,
+                    plateau.cycles,
+                    plateau_ns(result, plateau).map_or("—".into(), |ns| format!("{ns:.0}"))
+                );
+            }
+            let _ = writeln!(out);
+        }
+        let columns: Vec<&Series> = result
+            .series
+            .iter()
+            .filter(|s| s.key.kernel == CHASE || s.key.kernel == SHARED_CHASE)
+            .collect();
+        let _ = write!(out, "| working set |");
+        for s in &columns {
+            let _ = write!(out, " {} SM clk | ns |", s.label);
+        }
+        let _ = writeln!(out, "\n|---:|{}", "---:|---:|".repeat(columns.len()));
+        let mut keys: Vec<i64> = columns
+            .iter()
+            .flat_map(|s| s.points.iter().filter_map(|p| p.at.value()))
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        for at in keys {
+            let _ = write!(out, "| {} |", size_label(at as u64));
+            for s in &columns {
+                let point = s.at(at);
+                let _ = write!(
+                    out,
+                    " {} | {} |",
+                    crate::report::point_cell(point),
+                    point
+                        .and_then(|p| p.extra.get(NANOSECONDS))
+                        .map_or("—".into(), |ns| format!("{ns:.1}"))
+                );
+            }
+            let _ = writeln!(out);
+        }
+        let _ = writeln!(out);
+        for s in result.series.iter().filter(|s| s.key.kernel == FMA) {
+            if let Some(p) = s.at(FMA_AT) {
+                let _ = writeln!(
+                    out,
+                    "Dependent FMA, {}: {} SM clocks, {} ns per FMA.\n",
+                    s.key.implementation.label(),
+                    p.value.map_or("—".into(), |v| summary_cell(&v)),
+                    p.extra.get(NANOSECONDS).map_or("—".into(), |ns| format!("{ns:.2}"))
+                );
+            }
+        }
+        let _ = writeln!(out, "Cells: median (min–max over the samples), SM clocks per step.");
+        Some(out)
+    }
+
+    fn extra_plots(&self, result: &ExperimentResult, _report: &Report) -> Vec<PlotSpec> {
+        let lines: Vec<PlotLine> = result
+            .series
+            .iter()
+            .filter(|s| s.key.kernel == CHASE || s.key.kernel == SHARED_CHASE)
+            .filter_map(|s| {
+                let points: Vec<PlotPoint> = s
+                    .points
+                    .iter()
+                    .filter_map(|p| {
+                        let v = p.value?;
+                        Some(PlotPoint {
+                            x: p.at.value()? as f64 / 1024.0,
+                            y: v.median,
+                            lo: v.min,
+                            hi: v.max,
+                        })
+                    })
+                    .collect();
+                (!points.is_empty()).then(|| PlotLine {
+                    label: s.label.clone(),
+                    group: if s.key.kernel == CHASE { 0 } else { 1 },
+                    implementation: s.key.implementation,
+                    points,
+                })
+            })
+            .collect();
+        if lines.is_empty() {
+            return Vec::new();
+        }
+        vec![PlotSpec {
+            suffix: "curve".into(),
+            title: "Dependent-load latency against working set".into(),
+            x_label: "working set (KiB)".into(),
+            y_label: "latency (SM clocks)".into(),
+            x_scale: Scale::Log2,
+            y_scale: Scale::Log10,
+            lines,
+            reference_lines: vec![
+                ReferenceLine {
+                    label: "the guide: 400 cycles".into(),
+                    value: 400.0,
+                },
+                ReferenceLine {
+                    label: "the guide: 600 cycles".into(),
+                    value: 600.0,
+                },
+            ],
+            heat_maps: Vec::new(),
+        }]
+    }
+
+    fn ledger(&self, result: &ExperimentResult, report: &Report) -> Vec<LedgerRow> {
+        ledger_rows(result, l2_of(result, report))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::ledger_fixtures::{result, series};
+    use super::*;
+
+    /// A staircase: L1 40, L2 260, device memory 600, a TLB step at 900.
+    fn staircase() -> Vec<(i64, f64)> {
+        (0..24)
+            .map(|k| {
+                let bytes = 1i64 << (10 + k);
+                let cycles = match bytes {
+                    b if b <= 128 << 10 => 40.0,
+                    b if b <= 32 << 20 => 260.0,
+                    b if b <= 512 << 20 => 600.0,
+                    _ => 900.0,
+                };
+                (bytes, cycles)
+            })
+            .collect()
+    }
+
+    fn latency_result(chase: &[(i64, f64)], fma: Option<f64>) -> ExperimentResult {
+        let extras: Vec<(i64, &str, f64)> = chase.iter().map(|&(x, c)| (x, NANOSECONDS, c / 2.0)).collect();
+        let mut all = vec![series(CHASE, Implementation::Rust, "", chase, &extras)];
+        if let Some(f) = fma {
+            all.push(series(FMA, Implementation::Rust, "", &[(FMA_AT, f)], &[]));
+        }
+        result("latency", metric(), all)
+    }
+
+    #[test]
+    fn the_staircase_is_read_as_levels() {
+        let r = latency_result(&staircase(), None);
+        let found = levels(&r, 50 << 20);
+        let names: Vec<MemoryLevel> = found.iter().map(|(l, _)| *l).collect();
+        assert_eq!(
+            names,
+            [
+                MemoryLevel::L1,
+                MemoryLevel::L2 { step: 0 },
+                MemoryLevel::DeviceMemory { step: 0 },
+                MemoryLevel::DeviceMemory { step: 1 }
+            ]
+        );
+        let (cycles, text) = device_memory_latency(&r, 50 << 20).unwrap();
+        assert_eq!(cycles, 600.0);
+        assert!(text.contains("64 MiB to 512 MiB") && text.contains("300 ns"), "{text}");
+    }
+
+    #[test]
+    fn memory_and_fma_latencies_are_graded_by_their_rules() {
+        let rows = ledger_rows(&latency_result(&staircase(), Some(4.0)), 50 << 20);
+        assert_eq!(rows.len(), 2);
+        assert_eq!(
+            (rows[0].id.as_str(), rows[0].verdict),
+            ("bpg-5.2-memory-latency", Verdict::Holds)
+        );
+        assert_eq!(
+            (rows[1].id.as_str(), rows[1].verdict),
+            ("bpg-3.2.6-fma-latency", Verdict::Weaker)
+        );
+        assert_eq!(memory_latency_verdict(299.0), Verdict::Weaker);
+        assert_eq!(memory_latency_verdict(300.0), Verdict::Holds);
+        assert_eq!(memory_latency_verdict(99.0), Verdict::Gone);
+        assert_eq!(fma_latency_verdict(24.0), Verdict::Holds);
+        assert_eq!(fma_latency_verdict(17.9), Verdict::Weaker);
+        assert_eq!(fma_latency_verdict(1.0), Verdict::Gone);
+        assert_eq!(fma_latency_verdict(f64::NAN), Verdict::Gone);
+    }
+
+    #[test]
+    fn without_a_plateau_device_memory_is_the_median_past_four_l2s() {
+        // Rising everywhere: no three points agree.
+        let rising: Vec<(i64, f64)> = (0..12).map(|k| (1i64 << (20 + k), 100.0 * 1.5f64.powi(k))).collect();
+        let r = latency_result(&rising, None);
+        let (cycles, text) = device_memory_latency(&r, 1 << 24).unwrap();
+        // 64 MiB (k = 6) and up: 6 points, k = 6..=11, median between k = 8 and 9.
+        assert_eq!(cycles, (100.0 * 1.5f64.powi(8) + 100.0 * 1.5f64.powi(9)) / 2.0);
+        assert!(text.starts_with("no plateau"), "{text}");
+        assert!(ledger_rows(&latency_result(&[], None), 1 << 24).is_empty());
+    }
+
+    #[test]
+    fn sizes_read_as_binary_units() {
+        assert_eq!(size_label(1 << 10), "1 KiB");
+        assert_eq!(size_label(1536), "1.5 KiB");
+        assert_eq!(size_label(4 << 30), "4 GiB");
+        assert_eq!(size_label(100), "100 B");
+    }
+
+    #[test]
+    fn the_section_renders_levels_the_curve_plot_and_rows() {
+        let mut r = latency_result(&staircase(), Some(4.2));
+        r.axis = axis();
+        r.series.push(series(
+            SHARED_CHASE,
+            Implementation::Rust,
+            "",
+            &[(1024, 30.0), (2048, 30.0)],
+            &[],
+        ));
+        let (markdown, files, rows) = super::super::ledger_fixtures::rendered(r);
+        assert!(markdown.contains("**Levels**"), "{markdown}");
+        assert!(
+            markdown.contains("| device memory | 64 MiB – 512 MiB (4 points) | 600 | 300 | 480–660 |"),
+            "{markdown}"
+        );
+        assert!(markdown.contains("Dependent FMA, Rust: 4.2"), "{markdown}");
+        assert!(
+            markdown.contains("Shared memory: 30 SM clocks, 20x below device memory"),
+            "{markdown}"
+        );
+        assert!(files.contains(&"latency-curve.svg".to_string()), "{files:?}");
+        assert!(
+            !files.contains(&"latency.svg".to_string()),
+            "the main plot is off: {files:?}"
+        );
+        assert_eq!(rows.len(), 2);
+    }
+}

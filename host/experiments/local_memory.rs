@@ -1,0 +1,440 @@
+//! Best Practices Guide §3.2.3 and the OpenCL guide §3.1.2.2: local memory.
+//! The same per-thread work over a 64-word array kept in registers (indices
+//! known at compile time), in local memory (indices only known at run time)
+//! and partly spilled (a launch bound too tight for the array), at growing
+//! threads per SM (so the local arrays outgrow L1), with the JIT's own
+//! local bytes and spills beside the throughput.
+
+use std::fmt::Write;
+
+use kernels_gpu::local_memory::LOCAL_ARRAY_WORDS;
+
+use super::jit_spill_report::spill_bytes;
+use super::{Experiment, RunContext};
+use crate::error::Result;
+use crate::gpu::DeviceBuffer;
+use crate::launchers::{LOCAL_ARRAY_BLOCK_THREADS, LocalArrayKernel, local_array};
+use crate::reference;
+use crate::report::{
+    Axis, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Scale, SectionHooks, Series, Verdict, Work,
+    point_cell,
+};
+use crate::stats::Summary;
+use crate::testbed::Implementation;
+use crate::timing::{CudaTimer, time_per_launch};
+
+pub struct LocalMemory;
+
+/// Blocks launched per SM: x = threads per SM.
+const BLOCKS_PER_SM: [u32; 5] = [1, 2, 4, 8, 16];
+/// Rounds over the array per launch.
+const ROUNDS: u32 = 64;
+/// Threads checked against the CPU reference: every this many, and the last.
+const CHECK_STRIDE: usize = 61;
+
+/// Extra figures.
+pub const LOCAL_GBPS: &str = "local GB/s";
+pub const RELATIVE: &str = "x registers";
+pub const LOCAL_BYTES: &str = "local B/thread (JIT)";
+pub const SPILL_STORES: &str = "spill stores B (JIT)";
+pub const SPILL_LOADS: &str = "spill loads B (JIT)";
+
+fn metric() -> Metric {
+    Metric::custom("array-word updates", "G/s", true)
+}
+
+/// Local-memory bytes one thread of the dynamic-index kernel moves: the
+/// array's fill, then a load and a store of every word each round.
+fn local_bytes_per_thread(rounds: u32) -> u64 {
+    4 * LOCAL_ARRAY_WORDS as u64 * (1 + 2 * rounds as u64)
+}
+
+/// `None` when every checked thread wrote the reference's value.
+fn mismatch(got: &[u32], threads: usize) -> Option<String> {
+    (0..threads)
+        .step_by(CHECK_STRIDE)
+        .chain(std::iter::once(threads - 1))
+        .find_map(|t| {
+            let expected = reference::local_array(t as u32, 0, ROUNDS);
+            (got[t] != expected).then(|| format!("thread {t} wrote {:#x}, the reference {expected:#x}", got[t]))
+        })
+}
+
+impl Experiment for LocalMemory {
+    fn name(&self) -> &'static str {
+        "local-memory"
+    }
+    fn title(&self) -> &'static str {
+        "Local memory: a run-time-indexed array and register spills"
+    }
+    fn source(&self) -> &'static str {
+        "CUDA C Best Practices Guide 4.0, §3.2.3 (and §4.4 on spills); OpenCL Programming Guide 2.3, §3.1.2.2"
+    }
+    fn points(&self) -> u64 {
+        BLOCKS_PER_SM.len() as u64
+    }
+    fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
+        let axis = Axis::lines("threads launched per SM", metric()).x_scale(Scale::Log2);
+        let mut result = ctx.result(
+            self,
+            axis,
+            &format!(
+                "local GB/s: the dynamic-index kernel's local-memory bytes, 4 × {LOCAL_ARRAY_WORDS} × (1 + 2 × \
+                 rounds) a thread (the array's fill, then a load and a store of each word a round)"
+            ),
+        );
+        let implementations = ctx.ptx_implementations(&mut result);
+        let dut = ctx.device;
+        let sms = dut.info().multiprocessors.max(1) as u32;
+        let max_threads = BLOCKS_PER_SM.iter().max().copied().unwrap_or(1) * sms * LOCAL_ARRAY_BLOCK_THREADS;
+        let mut out = DeviceBuffer::<u32>::uninit(dut.gpu(), max_threads as usize)?;
+        let mut timer = CudaTimer::new(dut.gpu())?;
+        let mut plans = Vec::new();
+        for kernel in LocalArrayKernel::ALL {
+            for &implementation in &implementations {
+                result
+                    .series
+                    .push(Series::of(ctx.key(kernel.kernel(), implementation, "u32")));
+                plans.push((kernel, implementation, result.series.len() - 1));
+            }
+        }
+        for (done, &per_sm) in BLOCKS_PER_SM.iter().enumerate() {
+            if ctx.stop_before(done, BLOCKS_PER_SM.len()) {
+                break;
+            }
+            let blocks = per_sm * sms;
+            let threads = (blocks * LOCAL_ARRAY_BLOCK_THREADS) as usize;
+            let updates = threads as f64 * ROUNDS as f64 * LOCAL_ARRAY_WORDS as f64;
+            for &(kernel, implementation, index) in &plans {
+                ctx.progress
+                    .set_message(format!("{} {per_sm} blocks/SM", result.series[index].label));
+                out.fill(0)?;
+                let times_ms = time_per_launch(&mut timer, ctx.settings, &mut || {
+                    local_array(
+                        dut,
+                        implementation,
+                        kernel,
+                        (0, ROUNDS),
+                        (LOCAL_ARRAY_BLOCK_THREADS, blocks),
+                        &mut out,
+                    )
+                })?;
+                let failure = mismatch(&out.to_host()?, threads);
+                let samples: Vec<f64> = times_ms.iter().map(|ms| updates / 1e9 / (ms / 1e3)).collect();
+                let local = match kernel {
+                    LocalArrayKernel::DynamicIndex => threads as u64 * local_bytes_per_thread(ROUNDS),
+                    _ => 0,
+                };
+                let at = PointKey::Value((per_sm * LOCAL_ARRAY_BLOCK_THREADS) as i64);
+                let Some(mut point) = Point::measured(at, &samples, Work::bytes(threads as u64, local), failure) else {
+                    continue;
+                };
+                point.time_ms = Summary::of(&times_ms);
+                if let Some(ms) = point.median_ms()
+                    && local > 0
+                {
+                    point.set_extra(LOCAL_GBPS, local as f64 / 1e9 / (ms / 1e3));
+                }
+                let function = dut.kernel(implementation, kernel.kernel())?;
+                point.set_extra(LOCAL_BYTES, function.resources().local_bytes_per_thread as f64);
+                if let Ok(module) = dut.module(implementation)
+                    && let Some((stores, loads)) = spill_bytes(module.jit_info_log(), kernel.kernel())
+                {
+                    point.set_extra(SPILL_STORES, stores as f64);
+                    point.set_extra(SPILL_LOADS, loads as f64);
+                }
+                result.series[index].points.push(point);
+            }
+            ctx.progress.inc(1);
+        }
+        add_relative(&mut result);
+        result.setup.push(format!(
+            "blocks of {LOCAL_ARRAY_BLOCK_THREADS} threads, 1 to {} per SM ({sms} SMs); each thread {ROUNDS} rounds \
+             over its {LOCAL_ARRAY_WORDS}-word array; the dynamic-index kernel with shift 0, so all three compute \
+             the same values",
+            BLOCKS_PER_SM.iter().max().copied().unwrap_or(1)
+        ));
+        result.notes.push(format!(
+            "array-word updates: threads × {ROUNDS} rounds × {LOCAL_ARRAY_WORDS} words per launch over its time \
+             (CUDA events); every {CHECK_STRIDE}th thread's value (and the last's) checked against the CPU \
+             reference. {LOCAL_BYTES}: CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES; spills: the JIT's info log. The spilled \
+             kernel's launch bound (1024 threads, one block per SM: 64 registers a thread) applies on the \
+             architectures kernels_gpu::launch_bounds lists; elsewhere it runs unbounded"
+        ));
+        Ok(result)
+    }
+}
+
+/// Sets every point's throughput relative to the registers kernel of the same implementation at the same x.
+fn add_relative(result: &mut ExperimentResult) {
+    let registers: Vec<(Implementation, Vec<(PointKey, f64)>)> = result
+        .series
+        .iter()
+        .filter(|s| s.key.kernel == LocalArrayKernel::Registers.kernel())
+        .map(|s| {
+            let medians = s.points.iter().filter_map(|p| Some((p.at, p.median()?))).collect();
+            (s.key.implementation, medians)
+        })
+        .collect();
+    for series in &mut result.series {
+        let Some((_, base)) = registers.iter().find(|(i, _)| *i == series.key.implementation) else {
+            continue;
+        };
+        for point in &mut series.points {
+            if let (Some(&(_, b)), Some(v)) = (base.iter().find(|(at, _)| *at == point.at), point.median()) {
+                point.set_extra(RELATIVE, v / b);
+            }
+        }
+    }
+}
+
+/// The rule of the local-memory row.
+pub const LOCAL_RULE: &str = "at the most threads per SM: gone when the run-time-indexed array costs under 1.05x \
+    the registers version, or its local traffic runs above 4x the device memory's theoretical bandwidth (served by \
+    the caches); holds when that traffic runs at most at the theoretical bandwidth (as if every access went to \
+    device memory); weaker in between";
+
+/// The verdict on "local memory is as slow as global memory" from the
+/// registers-over-local slow-down and the local traffic's GB/s over the
+/// device memory's theoretical GB/s.
+pub fn local_memory_verdict(slow_down: f64, over_device_memory: f64) -> Verdict {
+    if !(slow_down.is_finite() && over_device_memory.is_finite()) {
+        return Verdict::Gone;
+    }
+    if slow_down < 1.05 || over_device_memory > 4.0 {
+        Verdict::Gone
+    } else if over_device_memory <= 1.0 {
+        Verdict::Holds
+    } else {
+        Verdict::Weaker
+    }
+}
+
+fn rust(result: &ExperimentResult, kernel: LocalArrayKernel) -> Option<&Series> {
+    result.series_of(kernel.kernel(), Implementation::Rust)
+}
+
+impl SectionHooks for LocalMemory {
+    fn narrative(&self, result: &ExperimentResult, report: &Report) -> Vec<String> {
+        let (Some(registers), Some(dynamic)) = (
+            rust(result, LocalArrayKernel::Registers),
+            rust(result, LocalArrayKernel::DynamicIndex),
+        ) else {
+            return Vec::new();
+        };
+        let mut text = String::from("**Then vs now.** ");
+        for p in &dynamic.points {
+            let (Some(x), Some(relative), Some(gbps)) = (p.at.value(), p.extra.get(RELATIVE), p.extra.get(LOCAL_GBPS))
+            else {
+                continue;
+            };
+            if registers.at(x).is_none() {
+                continue;
+            }
+            let _ = write!(
+                text,
+                "{x} threads/SM: local memory at {gbps:.0} GB/s, the array {:.2}x slower than in registers. ",
+                1.0 / relative
+            );
+        }
+        if let Some(peak) = result
+            .device
+            .and_then(|d| report.device(d))
+            .map(|d| d.theoretical_bandwidth_gbps)
+        {
+            let _ = write!(text, "The device memory's theoretical bandwidth is {peak:.0} GB/s. ");
+        }
+        if let Some(spilled) = rust(result, LocalArrayKernel::Spilled)
+            && let Some(p) = spilled.points.last()
+        {
+            let stores = p.extra.get(SPILL_STORES).map_or("?".into(), |b| format!("{b:.0}"));
+            let _ = write!(
+                text,
+                "Under its launch bound the spilled kernel keeps {stores} bytes a thread in local memory (JIT) and \
+                 runs at {:.2}x the registers version. ",
+                p.extra.get(RELATIVE).copied().unwrap_or(f64::NAN)
+            );
+        }
+        text.push_str("The guides' local memory was uncached device memory (cc 1.x); today it is cached in L1 and L2.");
+        vec![text]
+    }
+
+    fn tables(&self, result: &ExperimentResult, _report: &Report) -> Option<String> {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "| series | threads/SM | G updates/s | x registers | local GB/s | local B/thread (JIT) | spill stores / \
+             loads B (JIT) |\n|---|---:|---:|---:|---:|---:|---:|"
+        );
+        for s in &result.series {
+            for p in &s.points {
+                let get =
+                    |name: &str, digits: usize| p.extra.get(name).map_or("—".into(), |v| format!("{v:.digits$}"));
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} | {} | {} | {} | {} / {} |",
+                    s.label,
+                    p.at,
+                    point_cell(Some(p)),
+                    get(RELATIVE, 2),
+                    get(LOCAL_GBPS, 0),
+                    get(LOCAL_BYTES, 0),
+                    get(SPILL_STORES, 0),
+                    get(SPILL_LOADS, 0)
+                );
+            }
+        }
+        let _ = writeln!(out, "\nG updates/s: median (min–max over the samples).");
+        Some(out)
+    }
+
+    fn ledger(&self, result: &ExperimentResult, report: &Report) -> Vec<LedgerRow> {
+        let peak = result
+            .device
+            .and_then(|d| report.device(d))
+            .map_or(f64::NAN, |d| d.theoretical_bandwidth_gbps);
+        ledger_rows(result, peak)
+    }
+}
+
+/// The ledger row of a local-memory result, given the device memory's
+/// theoretical GB/s (pure: tested on synthetic results).
+pub fn ledger_rows(result: &ExperimentResult, theoretical_gbps: f64) -> Vec<LedgerRow> {
+    let Some(dynamic) = rust(result, LocalArrayKernel::DynamicIndex) else {
+        return Vec::new();
+    };
+    let Some((x, point)) = dynamic
+        .points
+        .iter()
+        .filter_map(|p| Some((p.at.value()?, p)))
+        .filter(|(_, p)| p.extra.contains_key(RELATIVE) && p.extra.contains_key(LOCAL_GBPS))
+        .max_by_key(|(x, _)| *x)
+    else {
+        return Vec::new();
+    };
+    let (relative, gbps) = (point.extra[RELATIVE], point.extra[LOCAL_GBPS]);
+    let slow_down = 1.0 / relative;
+    let over = gbps / theoretical_gbps;
+    vec![LedgerRow {
+        id: "bpg-3.2.3-local-memory".into(),
+        source: "Best Practices Guide §3.2.3; OpenCL guide §3.1.2.2".into(),
+        claim: "Local memory (arrays indexed at run time, spilled registers) is off-chip: as slow as global memory"
+            .into(),
+        measured: format!(
+            "{x} threads/SM: the run-time-indexed array {slow_down:.2}x slower than in registers; its local traffic \
+             {gbps:.0} GB/s = {over:.2}x the device memory's theoretical {theoretical_gbps:.0} GB/s"
+        ),
+        verdict: local_memory_verdict(slow_down, over),
+        rule: LOCAL_RULE.into(),
+        experiment: result.name.clone(),
+        device: result.device,
+    }]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::ledger_fixtures::{result, series};
+    use super::*;
+
+    #[test]
+    fn the_rule_has_stated_edges() {
+        assert_eq!(local_memory_verdict(1.04, 0.5), Verdict::Gone, "no cost");
+        assert_eq!(local_memory_verdict(3.0, 4.01), Verdict::Gone, "cache speed");
+        assert_eq!(local_memory_verdict(3.0, 1.0), Verdict::Holds);
+        assert_eq!(local_memory_verdict(3.0, 1.01), Verdict::Weaker);
+        assert_eq!(local_memory_verdict(3.0, 4.0), Verdict::Weaker);
+        assert_eq!(local_memory_verdict(f64::NAN, 1.0), Verdict::Gone);
+    }
+
+    #[test]
+    fn the_row_uses_the_point_with_the_most_threads() {
+        let dynamic = series(
+            "local_array_dynamic",
+            Implementation::Rust,
+            "",
+            &[(128, 10.0), (2048, 20.0)],
+            &[
+                (128, RELATIVE, 0.9),
+                (128, LOCAL_GBPS, 500.0),
+                (2048, RELATIVE, 0.25),
+                (2048, LOCAL_GBPS, 9000.0),
+            ],
+        );
+        let r = result("local-memory", metric(), vec![dynamic]);
+        let rows = ledger_rows(&r, 3000.0);
+        assert_eq!(rows.len(), 1);
+        assert!(rows[0].measured.starts_with("2048 threads/SM"), "{}", rows[0].measured);
+        assert!(rows[0].measured.contains("4.00x slower"), "{}", rows[0].measured);
+        assert_eq!(rows[0].verdict, Verdict::Weaker, "3x the peak");
+        assert_eq!(ledger_rows(&r, 1000.0)[0].verdict, Verdict::Gone, "9x the peak");
+        assert_eq!(ledger_rows(&r, 10000.0)[0].verdict, Verdict::Holds);
+        assert_eq!(ledger_rows(&r, f64::NAN)[0].verdict, Verdict::Gone, "no device figure");
+    }
+
+    #[test]
+    fn relative_figures_are_against_the_registers_kernel_of_the_same_implementation() {
+        let mut r = result(
+            "local-memory",
+            metric(),
+            vec![
+                series("local_array_registers", Implementation::Rust, "", &[(128, 8.0)], &[]),
+                series("local_array_dynamic", Implementation::Rust, "", &[(128, 2.0)], &[]),
+                series("local_array_registers", Implementation::CudaC, "", &[(128, 4.0)], &[]),
+                series("local_array_dynamic", Implementation::CudaC, "", &[(128, 2.0)], &[]),
+            ],
+        );
+        add_relative(&mut r);
+        let get = |i: usize| r.series[i].points[0].extra.get(RELATIVE).copied();
+        assert_eq!(get(0), Some(1.0));
+        assert_eq!(get(1), Some(0.25));
+        assert_eq!(get(3), Some(0.5));
+    }
+
+    #[test]
+    fn the_local_traffic_is_the_fill_and_a_load_and_store_a_word_a_round() {
+        assert_eq!(local_bytes_per_thread(0), 256);
+        assert_eq!(local_bytes_per_thread(64), 256 * 129);
+    }
+
+    #[test]
+    fn the_section_renders_its_table_and_row() {
+        let extras = [
+            (2048, RELATIVE, 0.5),
+            (2048, LOCAL_GBPS, 20000.0),
+            (2048, LOCAL_BYTES, 256.0),
+        ];
+        let r = result(
+            "local-memory",
+            metric(),
+            vec![
+                series(
+                    "local_array_registers",
+                    Implementation::Rust,
+                    "",
+                    &[(2048, 100.0)],
+                    &[(2048, RELATIVE, 1.0)],
+                ),
+                series(
+                    "local_array_dynamic",
+                    Implementation::Rust,
+                    "",
+                    &[(2048, 50.0)],
+                    &extras,
+                ),
+            ],
+        );
+        let (markdown, files, rows) = super::super::ledger_fixtures::rendered(r);
+        assert!(markdown.contains("| local_array_dynamic · Rust | 2048 |"), "{markdown}");
+        assert!(
+            markdown.contains("the array 2.00x slower than in registers"),
+            "{markdown}"
+        );
+        assert!(files.contains(&"local-memory.svg".to_string()), "{files:?}");
+        assert_eq!(rows.len(), 1);
+        assert_eq!(
+            rows[0].verdict,
+            Verdict::Gone,
+            "about 6x the device memory's bandwidth: the caches"
+        );
+    }
+}
