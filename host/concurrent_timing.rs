@@ -15,6 +15,7 @@ use crate::error::{DriverResultExt, Result};
 use crate::launchers::spin_wait;
 use crate::run_settings::RunSettings;
 use crate::testbed::DeviceUnderTest;
+use crate::timing::paced;
 
 /// How long the latch holds the streams: long enough to enqueue every lane's work.
 const LATCH: Duration = Duration::from_millis(2);
@@ -63,9 +64,10 @@ pub struct ConcurrentSamples {
     pub lanes: Vec<Vec<f64>>,
 }
 
-/// GB/s of every lane, one figure per sample: `reps` units of work per lane
-/// between its events, all lanes released at once by the latch on `latch`'s
-/// stream. A warm-up sample comes first.
+/// GB/s of every lane, one figure per sample: up to `settings.reps` units of
+/// work per lane between its events (fewer where one is long), all lanes
+/// released at once by the latch on `latch`'s stream. A warm-up sample of one
+/// unit per lane comes first.
 pub fn concurrent_gbps(
     latch: &DeviceUnderTest,
     lanes: &mut [Lane<'_>],
@@ -76,11 +78,13 @@ pub fn concurrent_gbps(
         .context()
         .new_event(Some(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING))
         .during("cuEventCreate")?;
-    let reps = settings.reps.max(1);
     let mut samples = ConcurrentSamples {
         total: Vec::with_capacity(settings.samples as usize),
         lanes: vec![Vec::with_capacity(settings.samples as usize); lanes.len()],
     };
+    // The warm-up sample makes one unit of work per lane; its longest lane paces the rest
+    // (up to `--reps` units per lane, fewer where one is long), as `timing::paced` does.
+    let mut reps = 1u32;
     for sample in 0..=settings.samples {
         spin_wait(latch, LATCH)?;
         released.record(latch.gpu().stream()).during("cuEventRecord")?;
@@ -93,9 +97,11 @@ pub fn concurrent_gbps(
             lane.stop.record(&lane.stream).during("cuEventRecord")?;
         }
         let mut total = 0.0;
+        let mut longest_ms = 0.0f64;
         for (index, lane) in lanes.iter().enumerate() {
             lane.device.gpu().wait_for_event(&lane.stop, "a concurrent copy")?;
             let ms = lane.start.elapsed_ms(&lane.stop).during("cuEventElapsedTime")? as f64;
+            longest_ms = longest_ms.max(ms);
             let gbps = (lane.bytes * reps as u64) as f64 / 1e9 / (ms / 1e3);
             total += gbps;
             if sample > 0 {
@@ -104,6 +110,8 @@ pub fn concurrent_gbps(
         }
         if sample > 0 {
             samples.total.push(total);
+        } else {
+            reps = paced(settings, longest_ms).reps;
         }
     }
     Ok(samples)

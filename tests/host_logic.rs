@@ -103,7 +103,9 @@ fn experiment_selection_accepts_known_names_only() {
             "latency",
             "occupancy",
             "particles",
-            "peer"
+            "peer",
+            "host-links",
+            "link-latency"
         ]
     );
     let one = experiments::select(Some("stride, stride")).unwrap();

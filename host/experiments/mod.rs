@@ -10,6 +10,7 @@ mod bank_conflicts;
 mod ceiling;
 mod constant_memory;
 mod copy_sweep;
+mod host_links;
 mod jit_spill_report;
 mod kernel_records;
 mod latency;
@@ -17,6 +18,7 @@ mod latency_ring_plan;
 mod launch_outputs;
 #[cfg(test)]
 mod ledger_fixtures;
+mod link_latency;
 mod local_memory;
 mod matmul;
 mod matvec;
@@ -97,6 +99,8 @@ pub static EXPERIMENTS: &[&dyn Experiment] = &[
     &occupancy::Occupancy,
     &particles::Particles,
     &peer::Peer,
+    &host_links::HostLinks,
+    &link_latency::LinkLatency,
 ];
 
 /// An experiment by name.

@@ -217,6 +217,7 @@ impl<T: DeviceCopy> DeviceBuffer<T> {
                 src.len, self.len
             )));
         }
+        stream.context().bind_to_thread().during("cuCtxSetCurrent")?;
         // SAFETY: both ranges lie inside live allocations of their contexts (checked above); the caller keeps
         // them alive until the stream is synchronized.
         unsafe {

@@ -10,6 +10,7 @@ mod checks;
 mod matmul_checks;
 mod memory_claims_checks;
 mod particle_checks;
+mod peer_checks;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Instant;
@@ -112,6 +113,10 @@ pub const SELF_TESTS: &[SelfTest] = &[
     SelfTest {
         name: "particles: CUDA-OpenGL interop round trip",
         run: particle_checks::particle_interop,
+    },
+    SelfTest {
+        name: "peer copies between every pair of GPUs (CE, SM pull and push)",
+        run: peer_checks::peer_copies,
     },
     SelfTest {
         name: "kernel time limit (spin_wait)",

@@ -1,0 +1,525 @@
+//! `host-links`: host ↔ GPU over each GPU's own link, as nvbandwidth's
+//! host-device tests measure it, one GPU at a time and every GPU at once
+//! (the node's aggregate, which the host's memory and root complexes may
+//! cap below the sum of the links).
+//!
+//! Copy engines (`cuMemcpyHtoDAsync` / `DtoHAsync` from page-locked memory,
+//! each direction and both at once) and SMs (a Rust `vector_copy` reading or
+//! writing mapped host memory). Each GPU's host buffers are pinned while the
+//! thread is bound to the GPU's NUMA node where the host has several, so
+//! they sit next to the GPU's root port. Every copy is checked.
+
+use std::fmt::Write;
+
+use super::transfers::transfer_sizes;
+use super::{Experiment, RunContext, Scope};
+use crate::concurrent_timing::{Lane, LaneWork, concurrent_gbps};
+use crate::copy_element::{first_mismatch, pattern};
+use crate::error::{DriverResultExt, Result};
+use crate::gpu::{DeviceBuffer, HostMemoryKind, PinnedBuffer};
+use crate::launchers::{vector_copy_global, vector_copy_global_on};
+use crate::numa::{HostPlacement, bind_near_gpu};
+use crate::report::{
+    Axis, Devices, ExperimentResult, Metric, PlotKind, Point, PointKey, Report, SectionHooks, Series, SeriesKey,
+    Status, Waiver, Work, point_cell,
+};
+use crate::run_settings::RunSettings;
+use crate::testbed::{DeviceUnderTest, Implementation};
+use crate::timing::{CudaTimer, paced, probe_ms, time_per_launch};
+
+pub struct HostLinks;
+
+/// The size of every copy: the largest of `transfers`' sweep (so the two compare), at most 1 GiB.
+pub fn host_link_bytes(settings: &RunSettings) -> Option<u64> {
+    let max = settings.buffer_mib.map_or(1 << 30, |mib| mib << 20).min(1 << 30);
+    transfer_sizes(max).last().copied().filter(|&b| b >= 1 << 20)
+}
+
+pub const PCIE_GBPS: &str = "PCIe theoretical (GB/s)";
+pub const OF_PCIE: &str = "% of PCIe theoretical";
+pub const SUM_ALONE: &str = "sum of each GPU alone (GB/s)";
+
+/// One of the copies between host and GPU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HostTest {
+    Upload,
+    Download,
+    BothWays,
+    KernelReads,
+    KernelWrites,
+}
+
+impl HostTest {
+    pub const ALL: [Self; 5] = [
+        Self::Upload,
+        Self::Download,
+        Self::BothWays,
+        Self::KernelReads,
+        Self::KernelWrites,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Upload => "CE host → GPU",
+            Self::Download => "CE GPU → host",
+            Self::BothWays => "CE both directions",
+            Self::KernelReads => "SM reads host (host → GPU)",
+            Self::KernelWrites => "SM writes host (GPU → host)",
+        }
+    }
+
+    /// nvbandwidth's name for the test.
+    pub fn nvbandwidth_name(self) -> &'static str {
+        match self {
+            Self::Upload => "host_to_device_memcpy_ce",
+            Self::Download => "device_to_host_memcpy_ce",
+            Self::BothWays => "host_to_device_bidirectional_memcpy_ce",
+            Self::KernelReads => "host_to_device_memcpy_sm",
+            Self::KernelWrites => "device_to_host_memcpy_sm",
+        }
+    }
+
+    pub fn key(self, devices: Devices) -> SeriesKey {
+        let (call, implementation, variant) = match self {
+            Self::Upload => ("cuMemcpyHtoD", Implementation::CopyEngine, "pinned"),
+            Self::Download => ("cuMemcpyDtoH", Implementation::CopyEngine, "pinned"),
+            Self::BothWays => ("cuMemcpyHtoD+DtoH", Implementation::CopyEngine, "both directions"),
+            Self::KernelReads => ("vector_copy", Implementation::Rust, "reads mapped host"),
+            Self::KernelWrites => ("vector_copy", Implementation::Rust, "writes mapped host"),
+        };
+        SeriesKey::new(call, implementation, "f32").variant(variant).on(devices)
+    }
+
+    /// Copies this test makes per GPU at once.
+    fn copies(self) -> u64 {
+        if self == Self::BothWays { 2 } else { 1 }
+    }
+}
+
+/// One GPU's buffers: host memory pinned (and mapped) near it, device memory on it.
+struct LinkBuffers {
+    host_in: PinnedBuffer<f32>,
+    host_out: PinnedBuffer<f32>,
+    device_in: DeviceBuffer<f32>,
+    device_out: DeviceBuffer<f32>,
+    placement: HostPlacement,
+}
+
+impl LinkBuffers {
+    fn allocate(dut: &DeviceUnderTest, len: usize, source: &[f32]) -> Result<Self> {
+        let gpu = dut.gpu();
+        let (guard, placement) = bind_near_gpu(&dut.info().pci_bus_id);
+        let mut host_in = PinnedBuffer::<f32>::new(gpu, len, HostMemoryKind::Mapped)?;
+        host_in.as_mut_slice().copy_from_slice(source);
+        let host_out = PinnedBuffer::<f32>::new(gpu, len, HostMemoryKind::Mapped)?;
+        drop(guard);
+        Ok(Self {
+            host_in,
+            host_out,
+            device_in: DeviceBuffer::from_host(gpu, source)?,
+            device_out: DeviceBuffer::uninit(gpu, len)?,
+            placement,
+        })
+    }
+
+    fn clear(&mut self, dut: &DeviceUnderTest) -> Result<()> {
+        self.host_out.as_mut_slice().fill(-1.0);
+        self.device_out.fill(-1.0)?;
+        dut.gpu().synchronize()
+    }
+
+    /// The destinations `test` wrote, against the source. The GPU must be idle.
+    fn check(&self, test: HostTest, source: &[f32]) -> Result<Option<String>> {
+        let on_device = || -> Result<Option<String>> { Ok(first_mismatch(&self.device_out.to_host()?, source)) };
+        let on_host = || first_mismatch(self.host_out.as_slice(), source);
+        Ok(match test {
+            HostTest::Upload | HostTest::KernelReads => on_device()?,
+            HostTest::Download | HostTest::KernelWrites => on_host(),
+            HostTest::BothWays => on_device()?.or_else(on_host),
+        })
+    }
+
+    /// The lanes of `test` on `dut`, each on a new stream.
+    fn lanes<'a>(&'a mut self, dut: &'a DeviceUnderTest, test: HostTest, n: usize) -> Result<Vec<Lane<'a>>> {
+        let bytes = n as u64 * 4;
+        let stream = || dut.gpu().context().new_stream().during("cuStreamCreate");
+        let Self {
+            host_in,
+            host_out,
+            device_in,
+            device_out,
+            ..
+        } = self;
+        let (len, device_len) = (host_in.len(), device_out.len());
+        let lanes = match test {
+            HostTest::Upload => {
+                let (host_in, device_out) = (&*host_in, device_out);
+                // SAFETY: the buffers outlive the lane; concurrent_gbps waits for it.
+                let work: LaneWork<'a> = Box::new(move |s| unsafe { host_in.upload_async(0..n, device_out, s) });
+                vec![Lane::new(dut, stream()?, bytes, work)?]
+            }
+            HostTest::Download => {
+                let (host_out, device_in) = (host_out, &*device_in);
+                // SAFETY: as above.
+                let work: LaneWork<'a> = Box::new(move |s| unsafe { host_out.download_async(0..n, device_in, s) });
+                vec![Lane::new(dut, stream()?, bytes, work)?]
+            }
+            HostTest::BothWays => {
+                let (host_in, device_out) = (&*host_in, device_out);
+                let (host_out, device_in) = (host_out, &*device_in);
+                // SAFETY (both lanes): the buffers outlive the lanes; concurrent_gbps waits for them.
+                let up: LaneWork<'a> = Box::new(move |s| unsafe { host_in.upload_async(0..n, device_out, s) });
+                let down: LaneWork<'a> = Box::new(move |s| unsafe { host_out.download_async(0..n, device_in, s) });
+                vec![
+                    Lane::new(dut, stream()?, bytes, up)?,
+                    Lane::new(dut, stream()?, bytes, down)?,
+                ]
+            }
+            HostTest::KernelReads => {
+                let out = (device_out.as_global_mut(), device_len);
+                let inp = (host_in.as_global()?, len);
+                let work: LaneWork<'a> =
+                    Box::new(move |s| vector_copy_global_on(dut, Implementation::Rust, s, out, inp, n as u64));
+                vec![Lane::new(dut, stream()?, bytes, work)?]
+            }
+            HostTest::KernelWrites => {
+                let out = (host_out.as_global_mut()?, len);
+                let inp = (device_in.as_global(), device_len);
+                let work: LaneWork<'a> =
+                    Box::new(move |s| vector_copy_global_on(dut, Implementation::Rust, s, out, inp, n as u64));
+                vec![Lane::new(dut, stream()?, bytes, work)?]
+            }
+        };
+        Ok(lanes)
+    }
+}
+
+impl Experiment for HostLinks {
+    fn name(&self) -> &'static str {
+        "host-links"
+    }
+    fn title(&self) -> &'static str {
+        "Host links: every GPU alone and all at once (nvbandwidth's host-device tests)"
+    }
+    fn source(&self) -> &'static str {
+        "the guide's pinned transfers and zero copy (§3.1.1, §3.1.3) on every GPU of the node, \
+         measured as nvbandwidth measures them"
+    }
+    fn scope(&self) -> Scope {
+        Scope::Node
+    }
+    fn points(&self) -> u64 {
+        6
+    }
+    fn requires(&self, ctx: &RunContext<'_>) -> std::result::Result<(), String> {
+        if host_link_bytes(ctx.settings).is_none() {
+            return Err("host links are measured at 1 MiB and up: --size-mib is below 1".into());
+        }
+        if let Some(dut) = ctx.testbed.devices().iter().find(|d| !d.info().can_map_host_memory) {
+            return Err(format!(
+                "GPU {} cannot map host memory (canMapHostMemory = 0)",
+                dut.info().ordinal
+            ));
+        }
+        Ok(())
+    }
+
+    fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
+        let devices = ctx.testbed.devices();
+        let bytes = host_link_bytes(ctx.settings).expect("requires() checked the size");
+        let n = (bytes / 4) as usize;
+        let at = PointKey::Value((bytes >> 20) as i64);
+        let mut result = ctx.result(
+            self,
+            Axis::lines("size (MiB)", Metric::Bandwidth).plot(PlotKind::None),
+            "the bytes crossing each link, once per copy; both directions and all GPUs at once add up every \
+             copy's bytes over its own time",
+        );
+        let source: Vec<f32> = pattern(n);
+        let mut buffers = Vec::with_capacity(devices.len());
+        for dut in devices {
+            buffers.push(LinkBuffers::allocate(dut, n, &source)?);
+        }
+        for (dut, b) in devices.iter().zip(&buffers) {
+            let pcie = ctx
+                .testbed
+                .pcie_theoretical_gbps(dut.info().ordinal)
+                .map_or_else(String::new, |g| format!(", PCIe {g:.1} GB/s per direction (NVML)"));
+            result.setup.push(format!(
+                "GPU {}: host memory {}{pcie}",
+                dut.info().ordinal,
+                b.placement.describe()
+            ));
+        }
+        result.setup.push(format!("{} MiB per copy", bytes >> 20));
+
+        // Every GPU alone.
+        let mut alone: Vec<Series> = Vec::new();
+        for (index, dut) in devices.iter().enumerate() {
+            if ctx.stop_before(index, devices.len() + 1) {
+                break;
+            }
+            let ordinal = dut.info().ordinal;
+            ctx.progress.set_message(format!("host-links GPU {ordinal}"));
+            for test in HostTest::ALL {
+                let b = &mut buffers[index];
+                b.clear(dut)?;
+                let mut point = if test == HostTest::BothWays {
+                    let samples = {
+                        let mut lanes = b.lanes(dut, test, n)?;
+                        concurrent_gbps(dut, &mut lanes, ctx.settings)?
+                    };
+                    dut.gpu().synchronize()?;
+                    let failure = b.check(test, &source)?;
+                    Point::measured(at, &samples.total, Work::bytes(2 * n as u64, 2 * bytes), failure)
+                } else {
+                    let times = alone_times(ctx, dut, b, test, n)?;
+                    dut.gpu().synchronize()?;
+                    let failure = b.check(test, &source)?;
+                    Point::timed(at, &Metric::Bandwidth, Work::bytes(n as u64, bytes), &times, failure)
+                }
+                .unwrap_or_else(|| Point::unmeasured(at, Status::Failed("no finite figure".into())));
+                if let Some(pcie) = ctx.testbed.pcie_theoretical_gbps(ordinal) {
+                    point.set_extra(PCIE_GBPS, pcie);
+                    if let Some(median) = point.median() {
+                        point.set_extra(OF_PCIE, 100.0 * median / (pcie * test.copies() as f64));
+                    }
+                }
+                let mut series = Series::new(
+                    test.key(Devices::One(ordinal)),
+                    format!("{} · GPU {ordinal}", test.label()),
+                );
+                series.points.push(point);
+                alone.push(series);
+            }
+            ctx.progress.inc(1);
+        }
+
+        // Every GPU at once.
+        let mut together: Vec<Series> = Vec::new();
+        if devices.len() < 2 {
+            result.waived.push(Waiver {
+                what: "all GPUs at once".into(),
+                reason: ctx.testbed.needs_gpus(2).err().unwrap_or_default(),
+            });
+        } else if !ctx.stop_before(devices.len(), devices.len() + 1) {
+            ctx.progress.set_message("host-links: all GPUs at once");
+            for test in HostTest::ALL {
+                for (dut, b) in devices.iter().zip(buffers.iter_mut()) {
+                    b.clear(dut)?;
+                }
+                let samples = {
+                    let mut lanes = Vec::new();
+                    for (dut, b) in devices.iter().zip(buffers.iter_mut()) {
+                        lanes.extend(b.lanes(dut, test, n)?);
+                    }
+                    concurrent_gbps(&devices[0], &mut lanes, ctx.settings)?
+                };
+                let mut failure = None;
+                for (dut, b) in devices.iter().zip(&buffers) {
+                    dut.gpu().synchronize()?;
+                    if failure.is_none() {
+                        failure = b
+                            .check(test, &source)?
+                            .map(|why| format!("GPU {}: {why}", dut.info().ordinal));
+                    }
+                }
+                let copies = test.copies() * devices.len() as u64;
+                let mut point = Point::measured(
+                    at,
+                    &samples.total,
+                    Work::bytes(n as u64 * copies, bytes * copies),
+                    failure,
+                )
+                .unwrap_or_else(|| Point::unmeasured(at, Status::Failed("no finite figure".into())));
+                let sum: Option<f64> = alone
+                    .iter()
+                    .filter(|s| same_test(s, test))
+                    .map(|s| s.points.first().and_then(Point::median))
+                    .sum();
+                if let Some(sum) = sum {
+                    point.set_extra(SUM_ALONE, sum);
+                }
+                let mut series = Series::new(test.key(Devices::All), format!("{} · all GPUs at once", test.label()));
+                series.points.push(point);
+                together.push(series);
+            }
+            ctx.progress.inc(1);
+        }
+        result.series.extend(alone);
+        result.series.extend(together);
+        result.notes.push(format!(
+            "every copy checked; one GPU alone: events around up to {} copies on its stream (as `transfers` times \
+             them), both directions and all GPUs at once: every copy on its own stream, held by a spin kernel until \
+             all are enqueued, each timed by its own events",
+            ctx.settings.reps
+        ));
+        Ok(result)
+    }
+}
+
+fn same_test(series: &Series, test: HostTest) -> bool {
+    let key = test.key(series.key.devices);
+    series.key == key
+}
+
+/// Per-copy milliseconds of `test` on `dut` alone, on its own stream.
+fn alone_times(
+    ctx: &RunContext<'_>,
+    dut: &DeviceUnderTest,
+    b: &mut LinkBuffers,
+    test: HostTest,
+    n: usize,
+) -> Result<Vec<f64>> {
+    let gpu = dut.gpu();
+    let stream = gpu.stream();
+    let mut timer = CudaTimer::new(gpu)?;
+    let (len, device_len) = (b.host_in.len(), b.device_out.len());
+    let reads = (b.device_out.as_global_mut(), device_len, b.host_in.as_global()?);
+    let writes = (b.host_out.as_global_mut()?, b.device_in.as_global());
+    let mut enqueue = || -> Result<()> {
+        match test {
+            // SAFETY (copies): nothing touches the buffers until the timer waits for the stream.
+            HostTest::Upload => unsafe { b.host_in.upload_async(0..n, &mut b.device_out, stream) },
+            HostTest::Download => unsafe { b.host_out.download_async(0..n, &b.device_in, stream) },
+            HostTest::KernelReads => {
+                vector_copy_global(dut, Implementation::Rust, (reads.0, reads.1), (reads.2, len), n as u64)
+            }
+            HostTest::KernelWrites => vector_copy_global(
+                dut,
+                Implementation::Rust,
+                (writes.0, len),
+                (writes.1, device_len),
+                n as u64,
+            ),
+            HostTest::BothWays => unreachable!("both directions are timed as concurrent lanes"),
+        }
+    };
+    let one_ms = probe_ms(&mut timer, &mut enqueue)?;
+    time_per_launch(&mut timer, &paced(ctx.settings, one_ms), &mut enqueue)
+}
+
+impl SectionHooks for HostLinks {
+    fn narrative(&self, result: &ExperimentResult, report: &Report) -> Vec<String> {
+        let mut out = Vec::new();
+        let figure = |test: HostTest, devices: Devices| {
+            result
+                .series(&test.key(devices))
+                .and_then(|s| s.points.first())
+                .and_then(Point::median)
+        };
+        // Against `transfers` in the same report, GPU by GPU.
+        let mut gaps = Vec::new();
+        for device in &report.devices {
+            let ordinal = device.ordinal;
+            let transfers = report
+                .experiments
+                .iter()
+                .find(|r| r.name == "transfers" && r.device.unwrap_or(0) == ordinal);
+            let size = result.values().into_iter().max();
+            for (test, call) in [(HostTest::Upload, "cuMemcpyHtoD"), (HostTest::Download, "cuMemcpyDtoH")] {
+                let here = figure(test, Devices::One(ordinal));
+                let there = transfers
+                    .and_then(|t| t.variant(call, Implementation::CopyEngine, "pinned"))
+                    .zip(size)
+                    .and_then(|(s, size)| s.median_at(size));
+                if let (Some(here), Some(there)) = (here, there) {
+                    gaps.push(format!(
+                        "GPU {ordinal} {}: {here:.1} GB/s here, {there:.1} in `transfers` ({:+.1}%)",
+                        test.label(),
+                        100.0 * (here / there - 1.0)
+                    ));
+                }
+            }
+        }
+        if !gaps.is_empty() {
+            out.push(format!(
+                "The same pinned copies as `transfers`, at its largest size: {}.",
+                gaps.join("; ")
+            ));
+        }
+        let all = figure(HostTest::Upload, Devices::All);
+        let sum = result
+            .series(&HostTest::Upload.key(Devices::All))
+            .and_then(|s| s.points.first())
+            .and_then(|p| p.extra.get(SUM_ALONE).copied());
+        if let (Some(all), Some(sum)) = (all, sum) {
+            out.push(format!(
+                "All GPUs uploading at once move {all:.1} GB/s, {:.0}% of the {sum:.1} GB/s their links move \
+                 one at a time: {}.",
+                100.0 * all / sum,
+                if all >= 0.95 * sum {
+                    "the host keeps up with every link"
+                } else {
+                    "the host side (memory, root complexes, NUMA) caps the node below the sum of its links"
+                }
+            ));
+        }
+        out
+    }
+
+    fn tables(&self, result: &ExperimentResult, _report: &Report) -> Option<String> {
+        let mut rows: Vec<Devices> = Vec::new();
+        for series in &result.series {
+            if !rows.contains(&series.key.devices) {
+                rows.push(series.key.devices);
+            }
+        }
+        let mut out = String::new();
+        let _ = write!(out, "| GPUs |");
+        for test in HostTest::ALL {
+            let _ = write!(out, " {} GB/s |", test.label());
+        }
+        let _ = writeln!(out, " PCIe theoretical GB/s |");
+        let _ = writeln!(out, "|---|{}---:|", "---:|".repeat(HostTest::ALL.len()));
+        for devices in rows {
+            let _ = write!(out, "| {devices} |");
+            let mut pcie = None;
+            for test in HostTest::ALL {
+                let point = result.series(&test.key(devices)).and_then(|s| s.points.first());
+                pcie = pcie.or_else(|| point.and_then(|p| p.extra.get(PCIE_GBPS).copied()));
+                let mut cell = point_cell(point);
+                if let Some(sum) = point.and_then(|p| p.extra.get(SUM_ALONE)) {
+                    let _ = write!(cell, " (alone: {sum:.1} summed)");
+                }
+                let _ = write!(out, " {cell} |");
+            }
+            let _ = writeln!(out, " {} |", pcie.map_or_else(|| "—".into(), |g| format!("{g:.1}")));
+        }
+        let _ = writeln!(
+            out,
+            "\nCells: median (min–max over the samples). nvbandwidth's names: {}.",
+            HostTest::ALL
+                .iter()
+                .map(|t| format!("{} = `{}`", t.label(), t.nvbandwidth_name()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        Some(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{HostTest, host_link_bytes};
+    use crate::report::Devices;
+    use crate::run_settings::RunSettings;
+
+    #[test]
+    fn host_links_copy_what_transfers_copies_at_its_largest_size() {
+        let mut settings = RunSettings::default();
+        assert_eq!(host_link_bytes(&settings), Some(1 << 30));
+        settings.buffer_mib = Some(300);
+        assert_eq!(host_link_bytes(&settings), Some(256 << 20));
+        settings.buffer_mib = Some(0);
+        assert_eq!(host_link_bytes(&settings), None);
+    }
+
+    #[test]
+    fn each_test_has_its_own_key() {
+        let mut keys: Vec<_> = HostTest::ALL.iter().map(|t| t.key(Devices::All)).collect();
+        keys.sort();
+        keys.dedup();
+        assert_eq!(keys.len(), HostTest::ALL.len());
+    }
+}

@@ -1,0 +1,367 @@
+//! `link-latency`: how long one dependent load takes when the memory is a
+//! peer GPU's (over NVLink or PCIe) or the host's (mapped, over PCIe), beside
+//! the reader's own device memory: the `latency` experiment's single-thread
+//! `pointer_chase` (the same kernel; it only takes an address), on rings laid
+//! out in each kind of memory, in nanoseconds (`%globaltimer`) and SM clocks.
+//!
+//! Two working sets: one every L2 holds (walked warm: a lap first), one
+//! past every L2 (walked cold: no slot twice within a launch), so a reader
+//! sees what caching, if any, the remote memory gets.
+
+use std::fmt::Write;
+
+use kernels_gpu::device::GlobalPtr;
+use kernels_gpu::latency::LATENCY_OUT_WORDS;
+
+use super::{Experiment, RunContext, Scope};
+use crate::error::Result;
+use crate::gpu::{DeviceBuffer, HostMemoryKind, PeerAccess, PeerAttributes, PinnedBuffer};
+use crate::launchers::{pointer_chase_from, pointer_ring_words};
+use crate::numa::bind_near_gpu;
+use crate::reference::{chase_successors, follow_successors};
+use crate::report::{
+    Axis, Devices, ExperimentResult, Metric, Point, PointKey, Report, Scale, SectionHooks, Series, SeriesKey, Waiver,
+    Work, point_cell,
+};
+use crate::testbed::{DeviceUnderTest, Implementation};
+
+pub struct LinkLatency;
+
+/// Working sets: 4 MiB (inside every L2 of the GPUs measured) and 256 MiB (past all of them).
+pub const WORKING_SETS: [u64; 2] = [4 << 20, 256 << 20];
+/// Bytes per slot: each step its own 128-byte line and, at 256 MiB, 1 Mi links.
+fn slot_bytes(working_set: u64) -> u64 {
+    if working_set > 64 << 20 { 256 } else { 128 }
+}
+/// Timed steps per launch.
+const STEPS: u32 = 2048;
+const SEED: u64 = 0x6c69_6e6b;
+pub const CYCLES: &str = "SM clk";
+
+/// Where a ring lives, as seen from the reading GPU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RingPlace {
+    /// The reader's own device memory.
+    Local,
+    /// Another GPU's device memory, over the link between them.
+    Peer(usize),
+    /// Page-locked host memory mapped into the reader's address space.
+    Host,
+}
+
+impl RingPlace {
+    pub fn key(self, implementation: Implementation, reader: usize) -> SeriesKey {
+        let (variant, devices) = match self {
+            Self::Local => ("device memory", Devices::One(reader)),
+            Self::Peer(owner) => (
+                "peer memory",
+                Devices::Pair {
+                    src: owner,
+                    dst: reader,
+                },
+            ),
+            Self::Host => ("mapped host memory", Devices::One(reader)),
+        };
+        SeriesKey::new("pointer_chase", implementation, "u64")
+            .variant(variant)
+            .on(devices)
+    }
+
+    fn label(self, reader: usize) -> String {
+        match self {
+            Self::Local => format!("GPU {reader} reads its own memory"),
+            Self::Peer(owner) => format!("GPU {reader} reads GPU {owner}'s memory"),
+            Self::Host => format!("GPU {reader} reads mapped host memory"),
+        }
+    }
+}
+
+/// A ring's memory, kept alive while chased (never read through these handles: the kernel reads it).
+#[allow(dead_code)]
+enum RingMemory {
+    Device(DeviceBuffer<u64>),
+    Host(PinnedBuffer<u64>),
+}
+
+/// (SM cycles, ns) per step of a chase, or why the chase is wrong.
+type StepFigures = std::result::Result<(f64, f64), String>;
+
+/// A ring laid out at the address the reader sees, with its successors for checking.
+struct Ring {
+    _memory: RingMemory,
+    base: u64,
+    slot_bytes: u64,
+    successors: Vec<u32>,
+}
+
+impl Ring {
+    fn build(ctx: &RunContext<'_>, reader: &DeviceUnderTest, place: RingPlace, working_set: u64) -> Result<Self> {
+        let slot_bytes = slot_bytes(working_set);
+        let successors = chase_successors((working_set / slot_bytes) as usize, SEED ^ working_set);
+        let words = successors.len() * (slot_bytes / 8) as usize;
+        let (memory, base) = match place {
+            RingPlace::Local | RingPlace::Peer(_) => {
+                let owner = match place {
+                    RingPlace::Peer(owner) => &ctx.testbed.devices()[owner],
+                    _ => reader,
+                };
+                let mut buffer = DeviceBuffer::<u64>::uninit(owner.gpu(), words)?;
+                let base = buffer.device_ptr();
+                buffer.copy_from_host(&pointer_ring_words(base, slot_bytes, &successors))?;
+                (RingMemory::Device(buffer), base)
+            }
+            RingPlace::Host => {
+                let (guard, _) = bind_near_gpu(&reader.info().pci_bus_id);
+                let mut buffer = PinnedBuffer::<u64>::new(reader.gpu(), words, HostMemoryKind::Mapped)?;
+                drop(guard);
+                let base = buffer.device_ptr()?;
+                buffer
+                    .as_mut_slice()
+                    .copy_from_slice(&pointer_ring_words(base, slot_bytes, &successors));
+                (RingMemory::Host(buffer), base)
+            }
+        };
+        Ok(Self {
+            _memory: memory,
+            base,
+            slot_bytes,
+            successors,
+        })
+    }
+
+    fn address(&self, slot: u32) -> u64 {
+        self.base + slot as u64 * self.slot_bytes
+    }
+
+    /// Chases from `slot`: `warmup` untimed and `count` timed steps; the slot reached and
+    /// (cycles, ns) per timed step, or a failure if the chase ended elsewhere.
+    fn chase(
+        &self,
+        reader: &DeviceUnderTest,
+        implementation: Implementation,
+        slot: u32,
+        (warmup, count): (u32, u32),
+        out: &mut DeviceBuffer<u64>,
+    ) -> Result<(u32, StepFigures)> {
+        let start = GlobalPtr::from_raw(self.address(slot) as usize as *const u64);
+        // SAFETY: every slot of the ring holds the reader-visible address of another slot of the same
+        // live allocation (pointer_ring_words over checked successors); peer access or mapping is in place.
+        unsafe { pointer_chase_from(reader, implementation, start, (warmup, count), out)? };
+        reader.gpu().synchronize()?;
+        let words = out.to_host()?;
+        let end = follow_successors(&self.successors, slot, (warmup + count) as u64);
+        let figures = if words[0] != self.address(end) {
+            Err(format!(
+                "the chase ended at {:#x}; the ring's slot {end} is {:#x}",
+                words[0],
+                self.address(end)
+            ))
+        } else {
+            Ok((words[1] as f64 / count as f64, words[2] as f64 / count as f64))
+        };
+        Ok((end, figures))
+    }
+}
+
+impl Experiment for LinkLatency {
+    fn name(&self) -> &'static str {
+        "link-latency"
+    }
+    fn title(&self) -> &'static str {
+        "Latency over the links: a peer GPU's memory and host memory beside local device memory"
+    }
+    fn source(&self) -> &'static str {
+        "the guide's 400–600-cycle memory latency (§5.2) carried over NVLink and PCIe; nvbandwidth's latency tests"
+    }
+    fn scope(&self) -> Scope {
+        Scope::Node
+    }
+    fn points(&self) -> u64 {
+        (self::WORKING_SETS.len() * 3) as u64
+    }
+    fn requires(&self, ctx: &RunContext<'_>) -> std::result::Result<(), String> {
+        match ctx.testbed.devices().iter().find(|d| !d.info().can_map_host_memory) {
+            Some(d) => Err(format!("GPU {} cannot map host memory", d.info().ordinal)),
+            None => Ok(()),
+        }
+    }
+
+    fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
+        let devices = ctx.testbed.devices();
+        let axis = Axis::lines("working set (MiB)", Metric::custom("latency", "ns", false)).x_scale(Scale::Log2);
+        let mut result = ctx.result(self, axis, "");
+        let implementations = ctx.ptx_implementations(&mut result);
+        if devices.len() < 2 {
+            result.waived.push(Waiver {
+                what: "a peer GPU's memory".into(),
+                reason: ctx.testbed.needs_gpus(2).err().unwrap_or_default(),
+            });
+        }
+        let mut guards = Vec::new();
+        let mut places: Vec<(usize, RingPlace)> = Vec::new();
+        for reader in 0..devices.len() {
+            places.push((reader, RingPlace::Local));
+            for owner in (0..devices.len()).filter(|&o| o != reader) {
+                let attributes = PeerAttributes::query(devices[reader].gpu(), devices[owner].gpu())?;
+                if attributes.access_supported {
+                    guards.push(PeerAccess::enable(devices[reader].gpu(), devices[owner].gpu())?);
+                    places.push((reader, RingPlace::Peer(owner)));
+                } else {
+                    result.waived.push(Waiver {
+                        what: format!("GPU {reader} reading GPU {owner}'s memory"),
+                        reason: "no peer access between them".into(),
+                    });
+                }
+            }
+            places.push((reader, RingPlace::Host));
+        }
+        for &(reader, place) in &places {
+            for &implementation in &implementations {
+                result.series.push(Series::new(
+                    place.key(implementation, reader),
+                    format!("{} · {}", place.label(reader), implementation.label()),
+                ));
+            }
+        }
+        let total = places.len() * WORKING_SETS.len();
+        'sets: for (set_index, &working_set) in WORKING_SETS.iter().enumerate() {
+            for (place_index, &(reader, place)) in places.iter().enumerate() {
+                if ctx.stop_before(set_index * places.len() + place_index, total) {
+                    break 'sets;
+                }
+                let dut = &devices[reader];
+                ctx.progress.set_message(format!(
+                    "link-latency: {} , {} MiB",
+                    place.label(reader),
+                    working_set >> 20
+                ));
+                let ring = Ring::build(ctx, dut, place, working_set)?;
+                let warm = working_set <= dut.info().l2_cache_bytes.max(0) as u64;
+                let mut out = DeviceBuffer::<u64>::uninit(dut.gpu(), LATENCY_OUT_WORDS)?;
+                let mut slot = 0u32;
+                for &implementation in &implementations {
+                    // Warm-up launch (a lap of a warm ring: every line in whatever cache holds it).
+                    let lap = if warm { ring.successors.len() as u32 } else { 0 };
+                    slot = ring.chase(dut, implementation, slot, (lap, 1), &mut out)?.0;
+                    let (mut cycles, mut ns, mut failure) = (Vec::new(), Vec::new(), None);
+                    for _ in 0..ctx.settings.samples.max(1) {
+                        let (end, figures) = ring.chase(dut, implementation, slot, (0, STEPS), &mut out)?;
+                        slot = end;
+                        match figures {
+                            Ok((c, t)) => {
+                                cycles.push(c);
+                                ns.push(t);
+                            }
+                            Err(why) => {
+                                failure = Some(why);
+                                break;
+                            }
+                        }
+                    }
+                    let at = PointKey::Value((working_set >> 20) as i64);
+                    let work = Work::bytes(STEPS as u64, STEPS as u64 * 8);
+                    let key = place.key(implementation, reader);
+                    let samples = if failure.is_some() { vec![f64::NAN] } else { ns };
+                    let point = Point::measured(at, &samples, work, failure.clone()).map(|mut p| {
+                        if let Some(median) = crate::stats::Summary::of(&cycles).map(|s| s.median) {
+                            p.set_extra(CYCLES, median);
+                        }
+                        p
+                    });
+                    let point = point.unwrap_or_else(|| {
+                        Point::unmeasured(
+                            at,
+                            crate::report::Status::Failed(failure.unwrap_or_else(|| "no finite figure".into())),
+                        )
+                    });
+                    if let Some(series) = result.series.iter_mut().find(|s| s.key == key) {
+                        series.points.push(point);
+                    }
+                }
+                if reader == 0 {
+                    ctx.progress.inc(1);
+                }
+            }
+        }
+        drop(guards);
+        result.setup.push(format!(
+            "one thread, {STEPS} dependent 8-byte loads per launch through a random cyclic ring; slots of 128 bytes \
+             (256 at 256 MiB); rings inside the L2 walked warm (a lap first), larger ones cold; host rings pinned \
+             on the reader's NUMA node where the host has several; {} launches per point",
+            ctx.settings.samples
+        ));
+        Ok(result)
+    }
+}
+
+impl SectionHooks for LinkLatency {
+    fn narrative(&self, result: &ExperimentResult, _report: &Report) -> Vec<String> {
+        let Some(&big) = result.values().iter().max() else {
+            return Vec::new();
+        };
+        let ns = |place: RingPlace| {
+            result
+                .series(&place.key(Implementation::Rust, 0))
+                .and_then(|s| s.median_at(big))
+        };
+        let (Some(local), Some(host)) = (ns(RingPlace::Local), ns(RingPlace::Host)) else {
+            return Vec::new();
+        };
+        let mut text = format!(
+            "At {big} MiB, one dependent load from GPU 0's own memory takes {local:.0} ns; from mapped host memory \
+             {host:.0} ns ({:.1}x)",
+            host / local
+        );
+        if let Some(peer) = ns(RingPlace::Peer(1)) {
+            let _ = write!(text, "; from GPU 1's memory {peer:.0} ns ({:.1}x)", peer / local);
+        }
+        text.push_str(
+            ". Bandwidth over a link hides this latency with thousands of loads in flight; a kernel that \
+             chases pointers across it pays it on every step.",
+        );
+        vec![text]
+    }
+
+    fn tables(&self, result: &ExperimentResult, _report: &Report) -> Option<String> {
+        let sets = result.values();
+        let mut out = String::new();
+        let _ = write!(out, "| memory read |");
+        for set in &sets {
+            let _ = write!(out, " {set} MiB: ns | {set} MiB: SM clk |");
+        }
+        let _ = writeln!(out, "\n|---|{}", "---:|".repeat(2 * sets.len()));
+        for series in &result.series {
+            let _ = write!(out, "| {} |", series.label);
+            for &set in &sets {
+                let point = series.at(set);
+                let cycles = point
+                    .filter(|p| p.status.is_ok())
+                    .and_then(|p| p.extra.get(CYCLES))
+                    .map_or_else(|| "—".to_string(), |c| format!("{c:.0}"));
+                let _ = write!(out, " {} | {cycles} |", point_cell(point));
+            }
+            let _ = writeln!(out);
+        }
+        let _ = writeln!(out, "\nCells: median (min–max over the launches) per load.");
+        Some(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{RingPlace, slot_bytes};
+    use crate::report::Devices;
+    use crate::testbed::Implementation;
+
+    #[test]
+    fn rings_keep_a_line_per_step_and_peers_key_by_owner_and_reader() {
+        assert_eq!(slot_bytes(4 << 20), 128);
+        assert_eq!((256u64 << 20) / slot_bytes(256 << 20), 1 << 20);
+        let key = RingPlace::Peer(1).key(Implementation::Rust, 0);
+        assert_eq!(key.devices, Devices::Pair { src: 1, dst: 0 });
+        assert_ne!(
+            RingPlace::Local.key(Implementation::Rust, 0),
+            RingPlace::Host.key(Implementation::Rust, 0)
+        );
+    }
+}
