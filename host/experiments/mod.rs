@@ -6,9 +6,19 @@
 //! renders without knowing its name; its [`SectionHooks`] add the narrative
 //! and tables shaped like its source document's.
 
+mod accuracy;
+mod calibrated_launches;
 mod ceiling;
+mod chain_check;
+mod claim_rules;
 mod copy_sweep;
+mod divergence;
+#[cfg(test)]
+mod execution_fixtures;
+mod implementation_ptx;
+mod instructions;
 mod kernel_records;
+mod loop_counters;
 mod matmul;
 mod matvec;
 mod offset;
@@ -30,6 +40,7 @@ use crate::report::{Axis, Devices, ExperimentResult, SectionHooks, SeriesKey, St
 use crate::run_settings::RunSettings;
 use crate::testbed::{DeviceUnderTest, Implementation, Testbed};
 
+pub use chain_check::chain_mismatch;
 pub use kernel_records::kernel_records;
 pub use overlap_model::chunk_ranges;
 pub use streams::{StagedPipeline, staged_once};
@@ -77,6 +88,10 @@ pub static EXPERIMENTS: &[&dyn Experiment] = &[
     &transfers::Transfers,
     &zero_copy::ZeroCopy,
     &streams::Streams,
+    &instructions::Instructions,
+    &accuracy::Accuracy,
+    &divergence::Divergence,
+    &loop_counters::LoopCounters,
 ];
 
 /// An experiment by name.
