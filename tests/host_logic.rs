@@ -96,7 +96,11 @@ fn experiment_selection_accepts_known_names_only() {
             "sgemm",
             "transfers",
             "zero-copy",
-            "streams"
+            "streams",
+            "instructions",
+            "accuracy",
+            "divergence",
+            "loop-counters"
         ]
     );
     let one = experiments::select(Some("stride, stride")).unwrap();
