@@ -719,4 +719,23 @@ mod tests {
         assert!(files.iter().any(|f| f.ends_with("-paths.svg")), "{files:?}");
         assert_eq!(rows.len(), 3, "{rows:?}");
     }
+
+    #[test]
+    fn the_twins_ptx_is_read_the_same_way_where_nvrtc_is_here() {
+        if let Err(why) = crate::testbed::compile_twins() {
+            eprintln!("SKIPPED the twins' PTX: {why}");
+            return;
+        }
+        for length in [BranchLength::Short, BranchLength::Long] {
+            let text = implementation_entry(Implementation::CudaC, branch_kernel(length)).expect("the twin");
+            let shape = branch_shape(&text).expect("a loop");
+            eprintln!("CUDA C {length:?}: {shape:?}");
+            assert!(shape.instructions > 0);
+        }
+        let long = implementation_entry(Implementation::CudaC, branch_kernel(BranchLength::Long)).unwrap();
+        assert!(
+            !branch_shape(&long).unwrap().is_predicated(),
+            "8 FMAs a side cannot be predicated away"
+        );
+    }
 }

@@ -410,4 +410,22 @@ mod tests {
         assert!(markdown.contains("Rust's counters"), "{markdown}");
         assert_eq!(rows.len(), 1);
     }
+
+    #[test]
+    fn the_twins_loops_are_found_where_nvrtc_is_here() {
+        if let Err(why) = crate::testbed::compile_twins() {
+            eprintln!("SKIPPED the twins' PTX: {why}");
+            return;
+        }
+        for counter in LoopCounter::ALL {
+            let text = implementation_entry(Implementation::CudaC, counter.kernel()).expect("the twin");
+            let body = loop_body(&text).expect("a loop with stores");
+            eprintln!(
+                "CUDA C {counter:?}: {:.2} per element: {}",
+                body.per_element(),
+                body.listing()
+            );
+            assert!(body.elements >= 1 && body.instructions > body.elements);
+        }
+    }
 }
