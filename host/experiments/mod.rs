@@ -6,11 +6,20 @@
 //! renders without knowing its name; its [`SectionHooks`] add the narrative
 //! and tables shaped like its source document's.
 
+mod accuracy;
 mod bank_conflicts;
+mod calibrated_launches;
 mod ceiling;
+mod chain_check;
+mod claim_rules;
 mod constant_memory;
 mod copy_sweep;
+mod divergence;
+#[cfg(test)]
+mod execution_fixtures;
 mod host_links;
+mod implementation_ptx;
+mod instructions;
 mod jit_spill_report;
 mod kernel_records;
 mod latency;
@@ -20,6 +29,7 @@ mod launch_outputs;
 mod ledger_fixtures;
 mod link_latency;
 mod local_memory;
+mod loop_counters;
 mod matmul;
 mod matvec;
 mod occupancy;
@@ -44,6 +54,7 @@ use crate::report::{Axis, Devices, ExperimentResult, SectionHooks, SeriesKey, St
 use crate::run_settings::RunSettings;
 use crate::testbed::{DeviceUnderTest, Implementation, Testbed};
 
+pub use chain_check::chain_mismatch;
 pub use kernel_records::kernel_records;
 pub use overlap_model::chunk_ranges;
 pub use peer::{PeerBuffers, PeerTest, peer_sizes, source_value};
@@ -97,6 +108,10 @@ pub static EXPERIMENTS: &[&dyn Experiment] = &[
     &local_memory::LocalMemory,
     &latency::Latency,
     &occupancy::Occupancy,
+    &instructions::Instructions,
+    &accuracy::Accuracy,
+    &divergence::Divergence,
+    &loop_counters::LoopCounters,
     &particles::Particles,
     &peer::Peer,
     &host_links::HostLinks,

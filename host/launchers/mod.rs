@@ -29,6 +29,7 @@ mod sgemm;
 mod shared_memory_banks;
 mod slot_ring;
 mod streams;
+mod throughput_outputs;
 mod throughput_params;
 mod throughput_table;
 
@@ -74,8 +75,9 @@ pub use sgemm::{
 pub use shared_memory_banks::{BANK_BLOCK_THREADS, BankAccess, BankKernel, bank_kernel, bank_kernel_shape};
 pub use slot_ring::{SlotRing, check_slot_links};
 pub use streams::{fma_chain, opencl_fma_chain};
+pub use throughput_outputs::{ChainValues, ThroughputOutputs};
 pub use throughput_params::{AnyChainParams, suggested_params};
-pub use throughput_table::{ThroughputRow, hopper_peak_per_sm_per_clock, throughput_table};
+pub use throughput_table::{ThroughputRow, cc1_per_sm_per_clock, hopper_peak_per_sm_per_clock, throughput_table};
 
 /// The OpenCL C twins' launchers, by family (the same shape checks as the CUDA launchers).
 pub mod opencl {

@@ -40,6 +40,28 @@ pub fn hopper_peak_per_sm_per_clock(kernel: ThroughputKernel) -> Option<f64> {
     }
 }
 
+/// The OpenCL Programming Guide 2.3's throughput for compute capability 1.x
+/// (§3.1.1.1, "operations per clock cycle per multiprocessor"), for the
+/// operations it states one for: single-precision add, multiply and
+/// multiply-add 8; reciprocal 2; division 0.88 and `native_divide` 1.6;
+/// reciprocal square root 2; `native_log` 2 (set beside `lg2.approx`, which
+/// it is built on); `native_sin`, `native_cos` and `native_exp` 1; integer
+/// add 8, 32-bit multiply 2, bitwise operations 8. `None` where the guide
+/// states no figure (integer division and modulo it only calls "particularly costly").
+pub fn cc1_per_sm_per_clock(kernel: ThroughputKernel) -> Option<f64> {
+    use ThroughputKernel::*;
+    match kernel {
+        F32Add | F32Mul | F32Fma | F32LiteralMul => Some(8.0),
+        RcpApprox | RsqrtApprox | Lg2Approx => Some(2.0),
+        DivRn => Some(0.88),
+        DivApprox => Some(1.6),
+        SinApprox | CosApprox | Ex2Approx | ExpFast => Some(1.0),
+        I32Add | U32Shift | U32Mask => Some(8.0),
+        I32Mul => Some(2.0),
+        F64Fma | F16x2Fma | I32Mad | U32Div | U32Rem | RcpRn | SinAccurate | ExpAccurate | F64PromotedMul => None,
+    }
+}
+
 /// The unit [`hopper_peak_per_sm_per_clock`] and the operation counts use.
 fn unit(kernel: ThroughputKernel) -> &'static str {
     match kernel {

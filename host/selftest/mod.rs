@@ -7,6 +7,7 @@
 //! GPU only) and any other error or a panic fails. Add a check by adding a row.
 
 mod checks;
+mod execution_checks;
 mod matmul_checks;
 mod memory_claims_checks;
 mod particle_checks;
@@ -105,6 +106,22 @@ pub const SELF_TESTS: &[SelfTest] = &[
     SelfTest {
         name: "OpenCL: ordinary and ALLOC_HOST_PTR transfers, fma_chain",
         run: checks::opencl_transfers_and_pipeline,
+    },
+    SelfTest {
+        name: "instruction throughput kernels (26, small and large arguments)",
+        run: execution_checks::throughput_kernels,
+    },
+    SelfTest {
+        name: "math_function_values (fast and accurate, within their bounds)",
+        run: execution_checks::function_values,
+    },
+    SelfTest {
+        name: "divergence and predication kernels",
+        run: execution_checks::control_flow,
+    },
+    SelfTest {
+        name: "loop-counter kernels (i32, u32, usize, unchecked i32)",
+        run: execution_checks::loop_counters,
     },
     SelfTest {
         name: "particles: fountain and swarm vs the CPU simulation",

@@ -40,7 +40,14 @@ pub const CUDA_C_SOURCE: &str = concat!(
 /// Compiles the twins to PTX for the same virtual architecture as the Rust
 /// PTX (`compute_75` for `sm_75`), so the driver JITs both the same way.
 /// `Err` says why there are no twins (NVRTC missing, or its message).
+/// Compiled once per process: experiments that read the twins' PTX (loop
+/// bodies, predication) get the text the device loaded without a second NVRTC run.
 pub fn compile_twins() -> Result<String, String> {
+    static TWINS: OnceLock<Result<String, String>> = OnceLock::new();
+    TWINS.get_or_init(compile_twins_uncached).clone()
+}
+
+fn compile_twins_uncached() -> Result<String, String> {
     // SAFETY: only tries to dlopen libnvrtc.
     if !unsafe { nvrtc::sys::is_culib_present() } {
         return Err("NVRTC (libnvrtc) not found: CUDA C twins skipped; install the CUDA toolkit's NVRTC or add its lib64 to LD_LIBRARY_PATH".into());

@@ -1,0 +1,741 @@
+//! Best Practices Guide §6.1–6.2, OpenCL Programming Guide §3.1.1.2:
+//! control flow. Warps whose lanes take k = 1, 2, 4, … 32 distinct paths of
+//! equal length (`divergent_lane_paths`) against the same k paths chosen per
+//! warp (`uniform_warp_paths`: no warp diverges), and a short if/else that
+//! the compiler predicates (`short_branch_predicated`) against a long one it
+//! must branch around (`long_branch_divergent`), each with every warp going
+//! one way (select mask 0) and with every warp split in half (mask 1). The
+//! PTX of each branch kernel's loop is read for `selp`, predicated
+//! instructions and branches, so the report shows what the compiler did.
+
+use std::fmt::Write;
+
+use kernels_gpu::divergence::{DIVERGENCE_BLOCK_THREADS, MAX_PATHS};
+
+use super::calibrated_launches::{calibrate, timed_launches};
+use super::claim_rules::no_extra_cost;
+use super::implementation_ptx::implementation_entry;
+use super::{Experiment, RunContext};
+use crate::error::Result;
+use crate::gpu::DeviceBuffer;
+use crate::launchers::{branch, branch_kernel, divergent_paths, paths_kernel};
+use crate::ptx::{loops, opcode_of};
+use crate::reference::{BranchLength, PathChoice, branch_reference, paths_reference};
+use crate::report::{
+    Axis, ExperimentResult, LedgerRow, Metric, PlotKind, PlotLine, PlotPoint, PlotSpec, Point, PointKey, Report, Scale,
+    SectionHooks, Series, Verdict, Work,
+};
+use crate::testbed::Implementation;
+use crate::timing::CudaTimer;
+
+pub struct Divergence;
+
+/// Each point's launches are calibrated so that one path (or the long
+/// if/else with every warp one way) takes about this long.
+pub const TARGET_LAUNCH_MS: f64 = 0.25;
+/// The numbers of distinct paths per warp.
+pub const PATHS: [u32; 6] = [1, 2, 4, 8, 16, 32];
+/// Select masks of the branch kernels: every warp one way, every warp split in half.
+pub const MASKS: [u32; 2] = [0, 1];
+/// The threads every point checks against the CPU reference: 32 warps, so every path of both choices.
+const CHECKED_THREADS: u32 = 1024;
+const MAX_ITERATIONS: u32 = 1 << 22;
+
+/// Extra figures, by name.
+pub const MS_PER_PATH: &str = "ms per path";
+pub const SELECTS: &str = "PTX selp in the loop";
+pub const PREDICATED: &str = "PTX predicated instructions in the loop (not branches)";
+pub const SIDE_BRANCHES: &str = "PTX branches in the loop besides its back edge";
+pub const LOOP_INSTRUCTIONS: &str = "PTX instructions in the loop";
+
+const _: () = assert!(PATHS[PATHS.len() - 1] == MAX_PATHS);
+
+/// What the compiler made of an if/else inside a loop: the largest loop's
+/// selects, predicated non-branch instructions, branches and size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BranchShape {
+    pub selects: usize,
+    pub predicated: usize,
+    /// Every `bra` in the loop, its back edge included.
+    pub branches: usize,
+    pub instructions: usize,
+}
+
+impl BranchShape {
+    /// Branches besides the loop's own back edge.
+    pub fn side_branches(&self) -> usize {
+        self.branches.saturating_sub(1)
+    }
+
+    /// Whether the if/else became predication: no branch but the back
+    /// edge, and selects or predicated instructions in its place.
+    pub fn is_predicated(&self) -> bool {
+        self.side_branches() == 0 && self.selects + self.predicated > 0
+    }
+}
+
+/// The [`BranchShape`] of the largest loop of a function's PTX.
+pub fn branch_shape(function_ptx: &str) -> Option<BranchShape> {
+    let largest = loops(function_ptx).into_iter().max_by_key(|l| l.len())?;
+    Some(BranchShape {
+        selects: largest.count("selp"),
+        predicated: largest
+            .instructions
+            .iter()
+            .filter(|line| line.starts_with('@') && !opcode_of(line).starts_with("bra"))
+            .count(),
+        branches: largest.count("bra"),
+        instructions: largest.len(),
+    })
+}
+
+/// The first of `got` (the first `CHECKED_THREADS` threads) unlike `expected`.
+fn mismatch(got: &[f32], expected: &[f32]) -> Option<String> {
+    got.iter()
+        .zip(expected)
+        .position(|(g, e)| g.to_bits() != e.to_bits())
+        .map(|t| format!("thread {t} stored {}, the CPU reference {}", got[t], expected[t]))
+}
+
+impl Experiment for Divergence {
+    fn name(&self) -> &'static str {
+        "divergence"
+    }
+    fn title(&self) -> &'static str {
+        "Divergence and predication: paths per warp, short and long branches"
+    }
+    fn source(&self) -> &'static str {
+        "CUDA C Best Practices Guide 4.0, §6.1 and §6.2; OpenCL Programming Guide 2.3, §3.1.1.2"
+    }
+    fn points(&self) -> u64 {
+        (2 * PATHS.len() + 2 * MASKS.len()) as u64
+    }
+    fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
+        let axis = Axis::lines(
+            "distinct paths per warp (k); select mask for the branches",
+            Metric::Time,
+        )
+        .x_scale(Scale::Log2)
+        .plot(PlotKind::None);
+        let mut result = ctx.result(self, axis, "");
+        let implementations = ctx.ptx_implementations(&mut result);
+        let dut = ctx.device;
+        let mut timer = CudaTimer::new(dut.gpu())?;
+        let total = self.points() as usize * implementations.len();
+        let mut done = 0;
+        // The progress bar counts the points of one implementation.
+        let first = implementations.first().copied();
+        for &implementation in &implementations {
+            // Paths: the rounds calibrated on one path, the same for every k and both choices.
+            let lane_kernel = dut.kernel(implementation, paths_kernel(PathChoice::ByLane))?;
+            let blocks = dut.full_wave_blocks(lane_kernel, DIVERGENCE_BLOCK_THREADS)?;
+            let threads = blocks * DIVERGENCE_BLOCK_THREADS;
+            let checked = CHECKED_THREADS.min(threads);
+            let mut out = DeviceBuffer::<f32>::uninit(dut.gpu(), threads as usize)?;
+            let iterations = calibrate(&mut timer, TARGET_LAUNCH_MS, MAX_ITERATIONS, &mut |n| {
+                divergent_paths(dut, implementation, PathChoice::ByLane, &mut out, 1, n, blocks)
+            })?;
+            for choice in [PathChoice::ByLane, PathChoice::ByWarp] {
+                let mut series = Series::of(ctx.key(paths_kernel(choice), implementation, "f32"));
+                for paths in PATHS {
+                    if ctx.stop_before(done, total) {
+                        break;
+                    }
+                    done += 1;
+                    ctx.progress
+                        .set_message(format!("{} {paths} · {}", paths_kernel(choice), implementation.label()));
+                    out.fill(f32::NAN)?;
+                    let times = timed_launches(&mut timer, ctx.settings, &mut || {
+                        divergent_paths(dut, implementation, choice, &mut out, paths, iterations, blocks)
+                    })?;
+                    let got = out.to_host()?;
+                    let expected = paths_reference(choice, checked, paths, iterations);
+                    let failure = mismatch(&got[..checked as usize], &expected);
+                    let work = Work::bytes(threads as u64, 0);
+                    if let Some(mut point) =
+                        Point::timed(PointKey::Value(paths as i64), &Metric::Time, work, &times, failure)
+                    {
+                        if let (PathChoice::ByLane, Some(ms)) = (choice, point.median()) {
+                            point.set_extra(MS_PER_PATH, ms / paths as f64);
+                        }
+                        series.points.push(point);
+                    }
+                    if Some(implementation) == first {
+                        ctx.progress.inc(1);
+                    }
+                }
+                result.series.push(series);
+            }
+            result.setup.push(format!(
+                "{}: {blocks} blocks of {DIVERGENCE_BLOCK_THREADS} threads (one full wave), {iterations} rounds of \
+                 4 FMAs per path",
+                implementation.label()
+            ));
+            // Branches: the rounds calibrated on the long if/else with every warp one way.
+            let iterations = calibrate(&mut timer, TARGET_LAUNCH_MS, MAX_ITERATIONS, &mut |n| {
+                branch(dut, implementation, BranchLength::Long, &mut out, 0, n, blocks)
+            })?;
+            for length in [BranchLength::Short, BranchLength::Long] {
+                let entry = branch_kernel(length);
+                let shape = implementation_entry(implementation, entry)
+                    .as_deref()
+                    .and_then(branch_shape);
+                let mut series = Series::of(ctx.key(entry, implementation, "f32"));
+                for mask in MASKS {
+                    if ctx.stop_before(done, total) {
+                        break;
+                    }
+                    done += 1;
+                    ctx.progress
+                        .set_message(format!("{entry} mask {mask} · {}", implementation.label()));
+                    out.fill(f32::NAN)?;
+                    let times = timed_launches(&mut timer, ctx.settings, &mut || {
+                        branch(dut, implementation, length, &mut out, mask, iterations, blocks)
+                    })?;
+                    let got = out.to_host()?;
+                    let expected = branch_reference(length, checked, mask, iterations);
+                    let failure = mismatch(&got[..checked as usize], &expected);
+                    let work = Work::bytes(threads as u64, 0);
+                    if let Some(mut point) =
+                        Point::timed(PointKey::Value(mask as i64), &Metric::Time, work, &times, failure)
+                    {
+                        if let Some(shape) = shape {
+                            point.set_extra(SELECTS, shape.selects as f64);
+                            point.set_extra(PREDICATED, shape.predicated as f64);
+                            point.set_extra(SIDE_BRANCHES, shape.side_branches() as f64);
+                            point.set_extra(LOOP_INSTRUCTIONS, shape.instructions as f64);
+                        }
+                        series.points.push(point);
+                    }
+                    if Some(implementation) == first {
+                        ctx.progress.inc(1);
+                    }
+                }
+                result.series.push(series);
+            }
+            result.setup.push(format!(
+                "{}: the if/else kernels run {iterations} rounds on 4 values per thread",
+                implementation.label()
+            ));
+        }
+        result.notes.push(format!(
+            "every point's first {CHECKED_THREADS} threads (32 warps: every path of both choices) checked bit for \
+             bit against the CPU reference; the PTX counts are of each kernel's largest loop (Rust: the embedded \
+             PTX; CUDA C: NVRTC's)"
+        ));
+        Ok(result)
+    }
+}
+
+/// The median time of `kernel` by `implementation` at `x`.
+fn time_at(result: &ExperimentResult, kernel: &str, implementation: Implementation, x: i64) -> Option<f64> {
+    result.series_of(kernel, implementation)?.median_at(x)
+}
+
+/// The largest k both path series measured.
+fn largest_paths(result: &ExperimentResult, implementation: Implementation) -> Option<i64> {
+    let lane = result.series_of(paths_kernel(PathChoice::ByLane), implementation)?;
+    lane.points
+        .iter()
+        .filter(|p| p.median().is_some())
+        .filter_map(|p| p.at.value())
+        .filter(|&k| k > 1)
+        .max()
+}
+
+/// BPG §6.1: k divergent paths cost k times one.
+fn serialization_row(result: &ExperimentResult) -> Option<LedgerRow> {
+    let rust = Implementation::Rust;
+    let lane = paths_kernel(PathChoice::ByLane);
+    let k = largest_paths(result, rust)?;
+    let one = time_at(result, lane, rust, 1)?;
+    let many = time_at(result, lane, rust, k)?;
+    let middle = [4, 8]
+        .into_iter()
+        .filter_map(|m| Some(format!("k = {m}: {:.2}x", time_at(result, lane, rust, m)? / one)))
+        .collect::<Vec<_>>()
+        .join(", ");
+    Some(LedgerRow::factor(
+        "bpg-6.1-divergent-paths",
+        "Best Practices Guide §6.1; OpenCL Programming Guide §3.1.1.2",
+        "Lanes of one warp that take different paths are serialized: k distinct paths of equal length cost k times \
+         one",
+        k as f64,
+        many / one,
+        format!(
+            "Rust, lanes on {k} paths: {many:.3} ms vs {one:.3} ms on one path ({:.2}x; {middle})",
+            many / one
+        ),
+        &result.name,
+        result.device,
+    ))
+}
+
+/// BPG §6.1: the same paths chosen per warp do not diverge.
+fn warp_aligned_row(result: &ExperimentResult) -> Option<LedgerRow> {
+    let rust = Implementation::Rust;
+    let warp = paths_kernel(PathChoice::ByWarp);
+    let one = time_at(result, warp, rust, 1)?;
+    let (worst_k, worst) = result
+        .series_of(warp, rust)?
+        .points
+        .iter()
+        .filter_map(|p| Some((p.at.value()?, p.median()? / one)))
+        .max_by(|a, b| a.1.total_cmp(&b.1))?;
+    let k = largest_paths(result, rust)?;
+    let lane_k = time_at(result, paths_kernel(PathChoice::ByLane), rust, k)?;
+    let warp_k = time_at(result, warp, rust, k)?;
+    Some(LedgerRow {
+        id: "bpg-6.1-warp-aligned".into(),
+        source: "Best Practices Guide §6.1; OpenCL Programming Guide §3.1.1.2".into(),
+        claim: "A condition aligned with warps (threadIdx / warpSize) makes no warp diverge: the same paths cost no \
+                more than one"
+            .into(),
+        measured: format!(
+            "Rust, paths chosen per warp: at worst {worst:.3}x one path (k = {worst_k}); at k = {k} {warp_k:.3} ms \
+             against {lane_k:.3} ms when chosen per lane"
+        ),
+        verdict: no_extra_cost(1.10, 1.5, worst),
+        rule: "holds when every k of the warp-aligned choice is within 10% of one path; weaker within 50%; gone \
+               beyond (the alignment would not avoid the cost)"
+            .into(),
+        experiment: result.name.clone(),
+        device: result.device,
+    })
+}
+
+/// The [`BranchShape`] a branch kernel's points carry (from the PTX of its implementation).
+fn stored_shape(result: &ExperimentResult, kernel: &str, implementation: Implementation) -> Option<BranchShape> {
+    let point = result.series_of(kernel, implementation)?.points.first()?;
+    let count = |name: &str| point.extra.get(name).map(|&v| v as usize);
+    let side_branches = count(SIDE_BRANCHES)?;
+    Some(BranchShape {
+        selects: count(SELECTS)?,
+        predicated: count(PREDICATED)?,
+        branches: side_branches + 1,
+        instructions: count(LOOP_INSTRUCTIONS)?,
+    })
+}
+
+/// A branch kernel's PTX counts, as text.
+fn shape_text(result: &ExperimentResult, kernel: &str, implementation: Implementation) -> Option<String> {
+    let shape = stored_shape(result, kernel, implementation)?;
+    Some(format!(
+        "{} selp, {} other predicated, {} branches besides the back edge in {} instructions",
+        shape.selects,
+        shape.predicated,
+        shape.side_branches(),
+        shape.instructions
+    ))
+}
+
+/// BPG §6.2: a short if/else is predicated, so splitting warps costs nothing.
+fn predication_row(result: &ExperimentResult) -> Option<LedgerRow> {
+    let rust = Implementation::Rust;
+    let short = branch_kernel(BranchLength::Short);
+    let long = branch_kernel(BranchLength::Long);
+    let is_predicated = stored_shape(result, short, rust)?.is_predicated();
+    let split = time_at(result, short, rust, 1)? / time_at(result, short, rust, 0)?;
+    let long_split = time_at(result, long, rust, 1)
+        .zip(time_at(result, long, rust, 0))
+        .map(|(s, u)| {
+            format!(
+                "; the long if/else ({}) split/uniform {:.2}x",
+                shape_text(result, long, rust).unwrap_or_default(),
+                s / u
+            )
+        })
+        .unwrap_or_default();
+    let twin = shape_text(result, short, Implementation::CudaC)
+        .map(|t| format!("; CUDA C twin's short if/else: {t}"))
+        .unwrap_or_default();
+    let verdict = if is_predicated {
+        no_extra_cost(1.10, 1.5, split)
+    } else {
+        Verdict::Gone
+    };
+    Some(LedgerRow {
+        id: "bpg-6.2-predication".into(),
+        source: "Best Practices Guide §6.2; OpenCL Programming Guide §3.1.1.2".into(),
+        claim: "The compiler predicates a short if/else (at most 4–7 instructions a side) instead of branching, so \
+                no warp diverges on it"
+            .into(),
+        measured: format!(
+            "Rust short if/else: {}; warps split in half / all one way {split:.2}x{long_split}{twin}",
+            shape_text(result, short, rust).unwrap_or_default()
+        ),
+        verdict,
+        rule: "holds when the PTX of the short if/else has no branch besides the loop's back edge (selp or \
+               predicated instructions instead) and split warps take within 10% of the uniform time; weaker when \
+               predicated but split warps cost up to 50% more; gone when the compiler kept a branch or beyond 50%"
+            .into(),
+        experiment: result.name.clone(),
+        device: result.device,
+    })
+}
+
+/// "Since Volta …" for the GPU of `result`.
+fn scheduling_paragraph(result: &ExperimentResult, report: &Report) -> String {
+    let cc = result
+        .device
+        .and_then(|d| report.device(d))
+        .map(|d| d.compute_capability);
+    let era = match cc {
+        Some((major, minor)) if major >= 7 => format!(
+            "This GPU (cc {major}.{minor}) schedules threads independently (Volta on): each thread has its own \
+             program counter, so the paths of a diverged warp may interleave and need not reconverge where the \
+             branches rejoin unless `__syncwarp()` or a `.sync` warp primitive says so. The cost the guides \
+             describe is unchanged: a warp issues one path's instruction for that path's lanes at a time, so k \
+             paths still take k times one."
+        ),
+        Some((major, minor)) => format!(
+            "This GPU (cc {major}.{minor}) predates independent thread scheduling: a diverged warp runs its paths \
+             one after another and reconverges at the branches' join (a per-warp reconvergence stack), as the \
+             guides describe."
+        ),
+        None => "Since Volta (cc 7.0) threads are scheduled independently: a diverged warp's paths may interleave \
+                 and reconverge only where the code asks (`__syncwarp()`), but a warp still issues one path at a \
+                 time, so k paths cost k times one."
+            .into(),
+    };
+    format!("**Independent thread scheduling.** {era}")
+}
+
+impl SectionHooks for Divergence {
+    fn narrative(&self, result: &ExperimentResult, report: &Report) -> Vec<String> {
+        let mut out = vec![scheduling_paragraph(result, report)];
+        let rust = Implementation::Rust;
+        if let (Some(short), Some(long)) = (
+            shape_text(result, branch_kernel(BranchLength::Short), rust),
+            shape_text(result, branch_kernel(BranchLength::Long), rust),
+        ) {
+            out.push(format!(
+                "**What the PTX has.** The short if/else (one operation a side): {short}. The long one (8 dependent \
+                 FMAs a side): {long}. The guides' rule: the compiler predicates when a side has at most 4 \
+                 instructions (7 where it expects divergence)."
+            ));
+        }
+        out
+    }
+
+    fn tables(&self, result: &ExperimentResult, _report: &Report) -> Option<String> {
+        let mut out = String::new();
+        let implementations: Vec<Implementation> = [Implementation::Rust, Implementation::CudaC]
+            .into_iter()
+            .filter(|&i| result.series_of(paths_kernel(PathChoice::ByLane), i).is_some())
+            .collect();
+        let _ = writeln!(
+            out,
+            "| k | implementation | per lane: ms (min–max) | ms per path | × one path | per warp: ms (min–max) | × one \
+             path | per lane / per warp |"
+        );
+        let _ = writeln!(out, "|---:|---|---:|---:|---:|---:|---:|---:|");
+        for &implementation in &implementations {
+            let lane = result.series_of(paths_kernel(PathChoice::ByLane), implementation);
+            let warp = result.series_of(paths_kernel(PathChoice::ByWarp), implementation);
+            for k in PATHS {
+                let k = k as i64;
+                fn at(s: Option<&Series>, k: i64) -> Option<&Point> {
+                    s.and_then(|s| s.at(k))
+                }
+                let base = |s: Option<&Series>| s.and_then(|s| s.median_at(1));
+                let ratio = |s: Option<&Series>| match (s.and_then(|s| s.median_at(k)), base(s)) {
+                    (Some(t), Some(b)) => format!("{:.2}", t / b),
+                    _ => "—".into(),
+                };
+                let per_path = at(lane, k)
+                    .and_then(|p| p.extra.get(MS_PER_PATH))
+                    .map_or("—".into(), |ms| format!("{ms:.3}"));
+                let lane_over_warp = match (lane.and_then(|s| s.median_at(k)), warp.and_then(|s| s.median_at(k))) {
+                    (Some(l), Some(w)) => format!("{:.2}", l / w),
+                    _ => "—".into(),
+                };
+                let _ = writeln!(
+                    out,
+                    "| {k} | {} | {} | {per_path} | {} | {} | {} | {lane_over_warp} |",
+                    implementation.label(),
+                    crate::report::point_cell(at(lane, k)),
+                    ratio(lane),
+                    crate::report::point_cell(at(warp, k)),
+                    ratio(warp),
+                );
+            }
+        }
+        let _ = writeln!(
+            out,
+            "\n| if/else | implementation | all one way (mask 0) ms | split in half (mask 1) ms | split / one way | \
+             PTX: selp | other predicated | branches besides the back edge | loop instructions |"
+        );
+        let _ = writeln!(out, "|---|---|---:|---:|---:|---:|---:|---:|---:|");
+        for &implementation in &implementations {
+            for length in [BranchLength::Short, BranchLength::Long] {
+                let Some(series) = result.series_of(branch_kernel(length), implementation) else {
+                    continue;
+                };
+                let extra = |name: &str| {
+                    series
+                        .points
+                        .first()
+                        .and_then(|p| p.extra.get(name))
+                        .map_or("—".into(), |v| format!("{v:.0}"))
+                };
+                let ratio = match (series.median_at(1), series.median_at(0)) {
+                    (Some(s), Some(u)) => format!("{:.2}", s / u),
+                    _ => "—".into(),
+                };
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} | {} | {ratio} | {} | {} | {} | {} |",
+                    branch_kernel(length),
+                    implementation.label(),
+                    crate::report::point_cell(series.at(0)),
+                    crate::report::point_cell(series.at(1)),
+                    extra(SELECTS),
+                    extra(PREDICATED),
+                    extra(SIDE_BRANCHES),
+                    extra(LOOP_INSTRUCTIONS),
+                );
+            }
+        }
+        Some(out)
+    }
+
+    fn extra_plots(&self, result: &ExperimentResult, _report: &Report) -> Vec<PlotSpec> {
+        let mut lines = Vec::new();
+        for (group, choice) in [PathChoice::ByLane, PathChoice::ByWarp].into_iter().enumerate() {
+            for series in result.series.iter().filter(|s| s.key.kernel == paths_kernel(choice)) {
+                let points: Vec<PlotPoint> = series
+                    .points
+                    .iter()
+                    .filter_map(|p| {
+                        let v = p.value?;
+                        Some(PlotPoint {
+                            x: p.at.value()? as f64,
+                            y: v.median,
+                            lo: v.min,
+                            hi: v.max,
+                        })
+                    })
+                    .collect();
+                if !points.is_empty() {
+                    lines.push(PlotLine {
+                        label: series.label.clone(),
+                        group,
+                        implementation: series.key.implementation,
+                        points,
+                    });
+                }
+            }
+        }
+        // k times one path, from the Rust per-lane time at k = 1.
+        if let Some(one) = time_at(result, paths_kernel(PathChoice::ByLane), Implementation::Rust, 1) {
+            lines.push(PlotLine {
+                label: "k × one path (full serialization)".into(),
+                group: 2,
+                implementation: Implementation::Model,
+                points: PATHS
+                    .iter()
+                    .map(|&k| {
+                        let y = one * k as f64;
+                        PlotPoint {
+                            x: k as f64,
+                            y,
+                            lo: y,
+                            hi: y,
+                        }
+                    })
+                    .collect(),
+            });
+        }
+        if lines.is_empty() {
+            return Vec::new();
+        }
+        vec![PlotSpec {
+            suffix: "paths".into(),
+            title: "k distinct paths per warp: per lane (divergent) vs per warp (aligned)".into(),
+            x_label: "distinct paths k".into(),
+            y_label: "time per launch (ms)".into(),
+            x_scale: Scale::Log2,
+            y_scale: Scale::Log10,
+            lines,
+            reference_lines: Vec::new(),
+            heat_maps: Vec::new(),
+        }]
+    }
+
+    fn ledger(&self, result: &ExperimentResult, _report: &Report) -> Vec<LedgerRow> {
+        [
+            serialization_row(result),
+            warp_aligned_row(result),
+            predication_row(result),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{LOOP_INSTRUCTIONS, PREDICATED, SELECTS, SIDE_BRANCHES, branch_shape};
+    use crate::experiments::execution_fixtures::{rendered, report, result, series};
+    use crate::experiments::implementation_ptx::implementation_entry;
+    use crate::launchers::{branch_kernel, paths_kernel};
+    use crate::reference::{BranchLength, PathChoice};
+    use crate::report::{ExperimentResult, Metric, SectionHooks, Series, Verdict};
+    use crate::testbed::Implementation;
+
+    fn paths(choice: PathChoice, times: &[(i64, f64)]) -> Series {
+        series(paths_kernel(choice), Implementation::Rust, ("f32", ""), times, &[])
+    }
+
+    /// A branch kernel's series: times at masks 0 and 1 and the PTX counts `(selects, side branches)`.
+    fn branches(length: BranchLength, uniform: f64, split: f64, (selects, side): (f64, f64)) -> Series {
+        let extras: Vec<(i64, &str, f64)> = [0, 1]
+            .into_iter()
+            .flat_map(|x| {
+                [
+                    (x, SELECTS, selects),
+                    (x, PREDICATED, 0.0),
+                    (x, SIDE_BRANCHES, side),
+                    (x, LOOP_INSTRUCTIONS, 20.0),
+                ]
+            })
+            .collect();
+        series(
+            branch_kernel(length),
+            Implementation::Rust,
+            ("f32", ""),
+            &[(0, uniform), (1, split)],
+            &extras,
+        )
+    }
+
+    fn divergence(series: Vec<Series>) -> ExperimentResult {
+        result("divergence", Metric::Time, series)
+    }
+
+    fn verdict(result: &ExperimentResult, id: &str) -> Option<Verdict> {
+        let report = report(vec![result.clone()]);
+        super::Divergence
+            .ledger(result, &report)
+            .into_iter()
+            .find(|r| r.id == id)
+            .map(|r| r.verdict)
+    }
+
+    /// Lane times `k^exponent` ms and warp times `warp(k)`.
+    fn sweep(exponent: f64, warp: impl Fn(f64) -> f64) -> ExperimentResult {
+        let ks = [1, 2, 4, 8, 16, 32];
+        let lane: Vec<(i64, f64)> = ks.iter().map(|&k| (k, (k as f64).powf(exponent))).collect();
+        let aligned: Vec<(i64, f64)> = ks.iter().map(|&k| (k, warp(k as f64))).collect();
+        divergence(vec![
+            paths(PathChoice::ByLane, &lane),
+            paths(PathChoice::ByWarp, &aligned),
+        ])
+    }
+
+    #[test]
+    fn divergent_paths_are_graded_against_k_times_one() {
+        let id = "bpg-6.1-divergent-paths";
+        assert_eq!(verdict(&sweep(1.0, |_| 1.0), id), Some(Verdict::Holds), "32x");
+        assert_eq!(
+            verdict(&sweep(0.9, |_| 1.0), id),
+            Some(Verdict::Holds),
+            "22.6x, past halfway"
+        );
+        assert_eq!(verdict(&sweep(0.5, |_| 1.0), id), Some(Verdict::Weaker), "5.7x");
+        assert_eq!(verdict(&sweep(0.0, |_| 1.0), id), Some(Verdict::Gone));
+    }
+
+    #[test]
+    fn warp_aligned_paths_must_stay_near_one_path() {
+        let id = "bpg-6.1-warp-aligned";
+        assert_eq!(verdict(&sweep(1.0, |_| 1.0), id), Some(Verdict::Holds));
+        assert_eq!(
+            verdict(&sweep(1.0, |k| 1.0 + 0.003 * k), id),
+            Some(Verdict::Holds),
+            "1.096x at k = 32"
+        );
+        assert_eq!(
+            verdict(&sweep(1.0, |k| 1.0 + 0.01 * k), id),
+            Some(Verdict::Weaker),
+            "1.32x"
+        );
+        assert_eq!(
+            verdict(&sweep(1.0, |k| k / 4.0 + 0.75), id),
+            Some(Verdict::Gone),
+            "8.75x"
+        );
+    }
+
+    #[test]
+    fn predication_needs_the_ptx_and_the_times() {
+        let id = "bpg-6.2-predication";
+        let of = |short: Series| divergence(vec![short, branches(BranchLength::Long, 1.0, 2.0, (0.0, 2.0))]);
+        let predicated = |split| branches(BranchLength::Short, 1.0, split, (4.0, 0.0));
+        assert_eq!(verdict(&of(predicated(1.02)), id), Some(Verdict::Holds));
+        assert_eq!(verdict(&of(predicated(1.3)), id), Some(Verdict::Weaker));
+        assert_eq!(verdict(&of(predicated(1.8)), id), Some(Verdict::Gone));
+        let branching = branches(BranchLength::Short, 1.0, 1.0, (0.0, 1.0));
+        assert_eq!(verdict(&of(branching), id), Some(Verdict::Gone), "a branch kept");
+        let nothing = branches(BranchLength::Short, 1.0, 1.0, (0.0, 0.0));
+        assert_eq!(
+            verdict(&of(nothing), id),
+            Some(Verdict::Gone),
+            "neither selects nor predicates"
+        );
+        let report = report(vec![of(predicated(1.0))]);
+        let row = &super::Divergence.ledger(&report.experiments[0], &report)[0];
+        assert!(
+            row.measured.contains("4 selp, 0 other predicated, 0 branches"),
+            "{}",
+            row.measured
+        );
+        assert!(row.measured.contains("split/uniform 2.00x"), "{}", row.measured);
+    }
+
+    #[test]
+    fn the_embedded_ptx_predicates_the_short_if_else_only() {
+        let shape =
+            |length| branch_shape(&implementation_entry(Implementation::Rust, branch_kernel(length)).unwrap()).unwrap();
+        let short = shape(BranchLength::Short);
+        let long = shape(BranchLength::Long);
+        assert!(short.is_predicated(), "{short:?}");
+        assert!(short.selects >= 4, "{short:?}");
+        assert!(!long.is_predicated(), "{long:?}");
+        assert!(long.side_branches() >= 1, "{long:?}");
+    }
+
+    #[test]
+    fn the_report_has_the_tables_the_plot_and_the_scheduling_paragraph() {
+        let mut result = sweep(1.0, |_| 1.0);
+        result.series.push(branches(BranchLength::Short, 1.0, 1.0, (4.0, 0.0)));
+        result.series.push(branches(BranchLength::Long, 1.0, 2.0, (0.0, 2.0)));
+        let (markdown, files, rows) = rendered(vec![result]);
+        assert!(markdown.contains("schedules threads independently"), "{markdown}");
+        assert!(markdown.contains("| 32 | Rust |"), "{markdown}");
+        assert!(markdown.contains("| short_branch_predicated | Rust |"), "{markdown}");
+        assert!(files.iter().any(|f| f.ends_with("-paths.svg")), "{files:?}");
+        assert_eq!(rows.len(), 3, "{rows:?}");
+    }
+
+    #[test]
+    fn the_twins_ptx_is_read_the_same_way_where_nvrtc_is_here() {
+        if let Err(why) = crate::testbed::compile_twins() {
+            eprintln!("SKIPPED the twins' PTX: {why}");
+            return;
+        }
+        for length in [BranchLength::Short, BranchLength::Long] {
+            let text = implementation_entry(Implementation::CudaC, branch_kernel(length)).expect("the twin");
+            let shape = branch_shape(&text).expect("a loop");
+            eprintln!("CUDA C {length:?}: {shape:?}");
+            assert!(shape.instructions > 0);
+        }
+        let long = implementation_entry(Implementation::CudaC, branch_kernel(BranchLength::Long)).unwrap();
+        assert!(
+            !branch_shape(&long).unwrap().is_predicated(),
+            "8 FMAs a side cannot be predicated away"
+        );
+    }
+}

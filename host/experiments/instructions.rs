@@ -1,0 +1,933 @@
+//! Instruction throughput (OpenCL Programming Guide §3.1.1, Best Practices
+//! Guide §5.1): every throughput kernel of `kernels-gpu/src/instruction_throughput/`
+//! (f32 add/multiply/FMA, f64 FMA, packed f16x2 FMA, i32 add/multiply/
+//! multiply-add, u32 division and modulo by a run-time divisor against the
+//! shift and mask, reciprocal and division exact and approximate, rsqrt, the
+//! SFU approximations, the device layer's accurate sine and exp, and the
+//! §5.1.3/§7.2.3 promotion pair), at small and (where the kernel's arguments
+//! matter) large arguments, Rust and CUDA C: operations per second for the
+//! GPU and per clock per SM, beside the published rates.
+//!
+//! Every launch is one full wave (the most resident 256-thread blocks on
+//! every SM) of 8 independent chains per thread, its loop count calibrated
+//! to about [`TARGET_LAUNCH_MS`]; the f32 FMA is also measured at fewer
+//! warps per SM, to show where the configuration reaches the peak.
+
+use std::fmt::Write;
+
+use kernels_gpu::instruction_throughput::{THROUGHPUT_BLOCK_THREADS, THROUGHPUT_CHAINS, ThroughputKernel};
+
+use super::calibrated_launches::{calibrate, timed_launches};
+use super::chain_check::chain_mismatch;
+use super::claim_rules::{at_least, at_least_rule};
+use super::{Experiment, RunContext};
+use crate::error::Result;
+use crate::launchers::{
+    ThroughputOutputs, cc1_per_sm_per_clock, hopper_peak_per_sm_per_clock, suggested_params, throughput_wave_blocks,
+};
+use crate::reference::{ArgumentRange, f32_ulp_at};
+use crate::report::{
+    Axis, ExperimentResult, LedgerRow, Metric, PlotKind, Point, PointKey, Report, SectionHooks, Series, Work,
+};
+use crate::stats::Summary;
+use crate::testbed::Implementation;
+use crate::timing::CudaTimer;
+
+pub struct Instructions;
+
+/// Each timed launch is calibrated to about this long.
+pub const TARGET_LAUNCH_MS: f64 = 0.5;
+/// The threads whose chains every point checks against the CPU reference (the first two warps).
+const CHECKED_THREADS: u32 = 64;
+/// The most rounds a launch may run.
+const MAX_ITERATIONS: u32 = 1 << 24;
+/// The variant of the f32 FMA series measured at fewer warps per SM.
+pub const OCCUPANCY: &str = "warps per SM";
+
+/// Extra figures of each point, by name.
+pub const PER_SM_PER_CLOCK: &str = "op/clk/SM";
+pub const PUBLISHED_CC90: &str = "published op/clk/SM (cc 9.0)";
+pub const PERCENT_OF_PUBLISHED: &str = "% of published";
+pub const PUBLISHED_CC1: &str = "OpenCL guide op/clk/SM (cc 1.x)";
+pub const ITERATIONS: &str = "iterations";
+pub const WARPS_PER_SM: &str = "warps per SM";
+pub const DIFFERING_PERCENT: &str = "% of values unlike the f32 constant's (1 round)";
+pub const MAX_DIFFERENCE_ULP: &str = "max difference from the f32 constant's (ulp, 1 round)";
+
+const COUNTING: &str = "operations = threads × 8 chains × rounds per launch, one measured operation per chain per \
+    round (an f16x2 FMA counts once: one instruction, two binary16 FMAs); Gop/s = 1e9 operations per second; \
+    op/clk/SM = operations per second / SMs / the SM clock the device reports as its maximum";
+
+/// The point key of an argument range: 0 small, 1 large.
+pub fn range_key(range: ArgumentRange) -> PointKey {
+    PointKey::Value(match range {
+        ArgumentRange::Small => 0,
+        ArgumentRange::Large => 1,
+    })
+}
+
+/// The argument range of a point key.
+pub fn range_at(at: PointKey) -> Option<ArgumentRange> {
+    match at.value()? {
+        0 => Some(ArgumentRange::Small),
+        1 => Some(ArgumentRange::Large),
+        _ => None,
+    }
+}
+
+/// The element a series is keyed by.
+fn element(kernel: ThroughputKernel) -> &'static str {
+    use kernels_gpu::instruction_throughput::ChainElement;
+    match kernel.element() {
+        ChainElement::F32 => "f32",
+        ChainElement::F64 => "f64",
+        ChainElement::F16x2 => "f16x2",
+        ChainElement::I32 => "i32",
+        ChainElement::U32 => "u32",
+    }
+}
+
+/// The argument ranges a kernel is measured at: large ones only where its
+/// parameters change with them (the sines, cosines and exponentials).
+pub fn measured_ranges(kernel: ThroughputKernel) -> Vec<ArgumentRange> {
+    let mut ranges = vec![ArgumentRange::Small];
+    if suggested_params(kernel, ArgumentRange::Small) != suggested_params(kernel, ArgumentRange::Large) {
+        ranges.push(ArgumentRange::Large);
+    }
+    ranges
+}
+
+/// Operations per clock per SM from operations per second, the SM count and
+/// the SM clock in kHz; `None` without a clock or SMs.
+pub fn per_sm_per_clock(ops_per_second: f64, sms: i32, clock_khz: i64) -> Option<f64> {
+    (sms > 0 && clock_khz > 0).then(|| ops_per_second / sms as f64 / (clock_khz as f64 * 1e3))
+}
+
+/// Instructions each measured operation issues to the pipe whose rate is
+/// published: 2 where its companion runs on the same pipe (the shift's and
+/// the mask's `add.s32` on the integer pipe, the literal multiply's second
+/// `mul.f32`), else 1 (the SFU kernels' `add.f32` runs on the FMA pipe).
+pub fn pipe_instructions_per_operation(kernel: ThroughputKernel) -> f64 {
+    match kernel {
+        ThroughputKernel::U32Shift | ThroughputKernel::U32Mask | ThroughputKernel::F32LiteralMul => 2.0,
+        _ => 1.0,
+    }
+}
+
+/// The published rate of `kernel`'s operation for a GPU of
+/// `compute_capability`: the CUDA C Programming Guide's cc 9.0 instruction
+/// rate, on cc 9.0 GPUs only, divided by the instructions each operation
+/// issues to that pipe ([`pipe_instructions_per_operation`]).
+pub fn published_rate(kernel: ThroughputKernel, compute_capability: (i32, i32)) -> Option<f64> {
+    (compute_capability == (9, 0))
+        .then(|| hopper_peak_per_sm_per_clock(kernel))
+        .flatten()
+        .map(|rate| rate / pipe_instructions_per_operation(kernel))
+}
+
+/// A throughput point from per-launch times: Gop/s per sample, the time,
+/// and the per-SM figures beside the published ones.
+fn throughput_point(
+    at: PointKey,
+    kernel: ThroughputKernel,
+    (operations, times_ms): (u64, &[f64]),
+    (sms, clock_khz, compute_capability): (i32, i64, (i32, i32)),
+    failure: Option<String>,
+) -> Option<Point> {
+    let gops: Vec<f64> = times_ms.iter().map(|ms| operations as f64 / (ms * 1e6)).collect();
+    let mut point = Point::measured(at, &gops, Work::default(), failure)?;
+    point.elements = operations;
+    point.time_ms = Summary::of(times_ms);
+    if let Some(median) = point.median() {
+        if let Some(rate) = per_sm_per_clock(median * 1e9, sms, clock_khz) {
+            point.set_extra(PER_SM_PER_CLOCK, rate);
+            if let Some(published) = published_rate(kernel, compute_capability) {
+                point.set_extra(PUBLISHED_CC90, published);
+                point.set_extra(PERCENT_OF_PUBLISHED, 100.0 * rate / published);
+            }
+        }
+        if let Some(then) = cc1_per_sm_per_clock(kernel) {
+            point.set_extra(PUBLISHED_CC1, then / pipe_instructions_per_operation(kernel));
+        }
+    }
+    Some(point)
+}
+
+/// How many of `promoted` differ from `literal`, in percent, and by at most how many ulp.
+pub fn promotion_difference(literal: &[f32], promoted: &[f32]) -> (f64, f64) {
+    let mut differing = 0usize;
+    let mut max_ulp = 0f64;
+    for (&l, &p) in literal.iter().zip(promoted) {
+        if l.to_bits() != p.to_bits() {
+            differing += 1;
+            max_ulp = max_ulp.max((p as f64 - l as f64).abs() / f32_ulp_at(l as f64));
+        }
+    }
+    let percent = 100.0 * differing as f64 / literal.len().max(1) as f64;
+    (percent, max_ulp)
+}
+
+impl Experiment for Instructions {
+    fn name(&self) -> &'static str {
+        "instructions"
+    }
+    fn title(&self) -> &'static str {
+        "Instruction throughput: arithmetic, integer division, fast and accurate math"
+    }
+    fn source(&self) -> &'static str {
+        "OpenCL Programming Guide 2.3, §3.1.1.1; CUDA C Best Practices Guide 4.0, §5.1.1–5.1.4 and §7.2.3"
+    }
+    fn points(&self) -> u64 {
+        ThroughputKernel::ALL.len() as u64
+    }
+    fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
+        let axis = Axis::lines(
+            "arguments (0 = small, 1 = large)",
+            Metric::custom("throughput", "Gop/s", true),
+        )
+        .plot(PlotKind::None);
+        let mut result = ctx.result(self, axis, COUNTING);
+        let implementations = ctx.ptx_implementations(&mut result);
+        let dut = ctx.device;
+        let info = dut.info();
+        let hardware = (info.multiprocessors, info.sm_clock_khz, info.compute_capability);
+        let sms = info.multiprocessors.max(1) as u32;
+        let mut waves = Vec::new();
+        for kernel in ThroughputKernel::ALL {
+            for &implementation in &implementations {
+                waves.push((
+                    kernel,
+                    implementation,
+                    throughput_wave_blocks(dut, implementation, kernel)?,
+                ));
+            }
+        }
+        let most_blocks = waves.iter().map(|w| w.2).max().unwrap_or(sms);
+        let mut outputs = ThroughputOutputs::new(dut.gpu(), most_blocks * THROUGHPUT_BLOCK_THREADS)?;
+        let mut timer = CudaTimer::new(dut.gpu())?;
+        let mut literal_values: Vec<(Implementation, Vec<f32>)> = Vec::new();
+        for (done, kernel) in ThroughputKernel::ALL.into_iter().enumerate() {
+            if ctx.stop_before(done, ThroughputKernel::ALL.len()) {
+                break;
+            }
+            for &(_, implementation, blocks) in waves.iter().filter(|w| w.0 == kernel) {
+                ctx.progress
+                    .set_message(format!("{} · {}", kernel.entry(), implementation.label()));
+                let mut series = Series::of(ctx.key(kernel.entry(), implementation, element(kernel)));
+                series.label = format!("{} · {}", kernel.operation(), implementation.label());
+                for range in measured_ranges(kernel) {
+                    let params = suggested_params(kernel, range);
+                    let mut launch_for = |n: u32| outputs.launch(dut, implementation, kernel, params, n, blocks);
+                    let iterations = calibrate(&mut timer, TARGET_LAUNCH_MS, MAX_ITERATIONS, &mut launch_for)?;
+                    let times = timed_launches(&mut timer, ctx.settings, &mut || {
+                        outputs.launch(dut, implementation, kernel, params, iterations, blocks)
+                    })?;
+                    let got = outputs.read_first_threads(kernel, blocks, CHECKED_THREADS)?;
+                    let failure = chain_mismatch(kernel, range, params, &got, CHECKED_THREADS, iterations);
+                    let operations =
+                        blocks as u64 * THROUGHPUT_BLOCK_THREADS as u64 * THROUGHPUT_CHAINS as u64 * iterations as u64;
+                    let Some(mut point) =
+                        throughput_point(range_key(range), kernel, (operations, &times), hardware, failure)
+                    else {
+                        continue;
+                    };
+                    point.set_extra(ITERATIONS, iterations as f64);
+                    point.set_extra(WARPS_PER_SM, (blocks / sms * THROUGHPUT_BLOCK_THREADS / 32) as f64);
+                    // §7.2.3: the promoted kernel's results beside the literal one's, after one round each.
+                    if matches!(
+                        kernel,
+                        ThroughputKernel::F32LiteralMul | ThroughputKernel::F64PromotedMul
+                    ) {
+                        outputs.launch(dut, implementation, kernel, params, 1, blocks)?;
+                        let values = outputs.read_all_f32(blocks)?;
+                        let first = outputs.read_first_threads(kernel, blocks, CHECKED_THREADS)?;
+                        if let Some(why) = chain_mismatch(kernel, range, params, &first, CHECKED_THREADS, 1) {
+                            point = Point::unmeasured(point.at, crate::report::Status::Failed(why));
+                        }
+                        if kernel == ThroughputKernel::F32LiteralMul {
+                            literal_values.push((implementation, values));
+                        } else if let Some((_, literal)) = literal_values
+                            .iter()
+                            .find(|l| l.0 == implementation && l.1.len() == values.len())
+                        {
+                            let (percent, ulp) = promotion_difference(literal, &values);
+                            point.set_extra(DIFFERING_PERCENT, percent);
+                            point.set_extra(MAX_DIFFERENCE_ULP, ulp);
+                        }
+                    }
+                    series.points.push(point);
+                }
+                // The f32 FMA at 1, 2, 4, ... resident blocks per SM: where the configuration reaches the peak.
+                if kernel == ThroughputKernel::F32Fma && implementation == Implementation::Rust {
+                    let occupancy = occupancy_series(ctx, &mut timer, &mut outputs, blocks, hardware)?;
+                    result.series.push(series);
+                    result.series.push(occupancy);
+                    continue;
+                }
+                result.series.push(series);
+            }
+            ctx.progress.inc(1);
+        }
+        let per_sm = most_blocks / sms;
+        result.setup.push(format!(
+            "{THROUGHPUT_CHAINS} independent chains per thread, {THROUGHPUT_BLOCK_THREADS} threads per block, one \
+             full wave per launch (up to {per_sm} blocks = {} warps per SM on {sms} SMs), rounds calibrated to about \
+             {TARGET_LAUNCH_MS} ms per launch; each point's first {CHECKED_THREADS} threads' chains checked against \
+             the CPU reference (bit for bit for IEEE and integer operations)",
+            per_sm * THROUGHPUT_BLOCK_THREADS / 32
+        ));
+        result.setup.push(format!(
+            "per-clock figures at the SM clock the device reports as its maximum, {} MHz",
+            info.sm_clock_khz / 1000
+        ));
+        Ok(result)
+    }
+}
+
+/// The f32 FMA (Rust) at 1, 2, 4, … blocks per SM up to a full wave of
+/// `wave` blocks, with the full wave's rounds: points keyed by warps per SM.
+fn occupancy_series(
+    ctx: &RunContext<'_>,
+    timer: &mut CudaTimer<'_>,
+    outputs: &mut ThroughputOutputs,
+    wave: u32,
+    hardware: (i32, i64, (i32, i32)),
+) -> Result<Series> {
+    let kernel = ThroughputKernel::F32Fma;
+    let dut = ctx.device;
+    let sms = dut.info().multiprocessors.max(1) as u32;
+    let params = suggested_params(kernel, ArgumentRange::Small);
+    let full = wave / sms;
+    let iterations = calibrate(timer, TARGET_LAUNCH_MS, MAX_ITERATIONS, &mut |n| {
+        outputs.launch(dut, Implementation::Rust, kernel, params, n, wave)
+    })?;
+    let mut series = Series::new(
+        ctx.key(kernel.entry(), Implementation::Rust, "f32").variant(OCCUPANCY),
+        "f32 FMA · Rust, by warps per SM",
+    );
+    let mut per_sm = 1;
+    while per_sm <= full.max(1) {
+        let blocks = per_sm * sms;
+        let times = timed_launches(timer, ctx.settings, &mut || {
+            outputs.launch(dut, Implementation::Rust, kernel, params, iterations, blocks)
+        })?;
+        let got = outputs.read_first_threads(kernel, blocks, CHECKED_THREADS)?;
+        let failure = chain_mismatch(kernel, ArgumentRange::Small, params, &got, CHECKED_THREADS, iterations);
+        let operations = blocks as u64 * THROUGHPUT_BLOCK_THREADS as u64 * THROUGHPUT_CHAINS as u64 * iterations as u64;
+        let warps = per_sm * THROUGHPUT_BLOCK_THREADS / 32;
+        series.points.extend(throughput_point(
+            PointKey::Value(warps as i64),
+            kernel,
+            (operations, &times),
+            hardware,
+            failure,
+        ));
+        if per_sm == full {
+            break;
+        }
+        per_sm = (per_sm * 2).min(full);
+    }
+    Ok(series)
+}
+
+/// The SM clock NVML measured during `result`'s run (MHz), if the report has telemetry.
+fn measured_clock(result: &ExperimentResult, report: &Report) -> Option<Summary> {
+    report
+        .telemetry
+        .as_ref()?
+        .device(result.device?)?
+        .during(&result.name)?
+        .sm_clock_mhz
+}
+
+/// The clock the device reports as its maximum (MHz).
+fn reported_clock(result: &ExperimentResult, report: &Report) -> Option<f64> {
+    let khz = report.device(result.device?)?.sm_clock_khz;
+    (khz > 0).then(|| khz as f64 / 1e3)
+}
+
+/// What the per-clock figures use, and what NVML measured.
+pub fn clock_statement(result: &ExperimentResult, report: &Report) -> String {
+    let reported = reported_clock(result, report);
+    let used = match reported {
+        Some(mhz) => format!("The op/clk/SM figures use the SM clock the device reports as its maximum, {mhz:.0} MHz."),
+        None => "The device reported no SM clock, so no per-clock figure is given.".into(),
+    };
+    let measured = match (measured_clock(result, report), reported) {
+        (Some(clock), Some(mhz)) => format!(
+            " NVML measured the SM clock at {:.0}–{:.0} MHz (median {:.0}) during this experiment; at that median the \
+             per-clock figures would be {:.3}x those shown.",
+            clock.min,
+            clock.max,
+            clock.median,
+            mhz / clock.median
+        ),
+        (Some(clock), None) => format!(
+            " NVML measured the SM clock at {:.0}–{:.0} MHz (median {:.0}) during this experiment.",
+            clock.min, clock.max, clock.median
+        ),
+        (None, _) => {
+            " No NVML telemetry was recorded for this experiment, so the clock during the run is not known.".into()
+        }
+    };
+    format!("{used}{measured}")
+}
+
+/// The median Gop/s of `kernel` by `implementation` at `range`.
+fn rate(
+    result: &ExperimentResult,
+    kernel: ThroughputKernel,
+    implementation: Implementation,
+    range: ArgumentRange,
+) -> Option<f64> {
+    result
+        .series
+        .iter()
+        .find(|s| s.key.kernel == kernel.entry() && s.key.implementation == implementation && s.key.variant.is_empty())?
+        .point(range_key(range))?
+        .median()
+}
+
+/// `rate(fast) / rate(slow)` at `range` (how many times the first's throughput the second's is).
+fn rate_ratio(
+    result: &ExperimentResult,
+    implementation: Implementation,
+    (fast, fast_range): (ThroughputKernel, ArgumentRange),
+    (slow, slow_range): (ThroughputKernel, ArgumentRange),
+) -> Option<f64> {
+    Some(rate(result, fast, implementation, fast_range)? / rate(result, slow, implementation, slow_range)?)
+}
+
+/// ", CUDA C: 3.1x" where the twin ran.
+fn twin_ratio(
+    result: &ExperimentResult,
+    what: &str,
+    fast: (ThroughputKernel, ArgumentRange),
+    slow: (ThroughputKernel, ArgumentRange),
+) -> String {
+    rate_ratio(result, Implementation::CudaC, fast, slow)
+        .map(|r| format!("; CUDA C twin{what}: {r:.2}x"))
+        .unwrap_or_default()
+}
+
+const SMALL: ArgumentRange = ArgumentRange::Small;
+const LARGE: ArgumentRange = ArgumentRange::Large;
+
+/// BPG §5.1.1: division and modulo by a run-time divisor against the shift and mask.
+fn integer_division_row(result: &ExperimentResult) -> Option<LedgerRow> {
+    use ThroughputKernel::*;
+    let rust = Implementation::Rust;
+    let division = rate_ratio(result, rust, (U32Shift, SMALL), (U32Div, SMALL))?;
+    let modulo = rate_ratio(result, rust, (U32Mask, SMALL), (U32Rem, SMALL))?;
+    let measured = division.min(modulo);
+    let gops = |k| rate(result, k, rust, SMALL).unwrap_or(f64::NAN);
+    Some(LedgerRow {
+        id: "bpg-5.1.1-integer-division".into(),
+        source: "Best Practices Guide §5.1.1; OpenCL Programming Guide §3.1.1.1".into(),
+        claim: "Integer division and modulo by a run-time divisor are particularly costly; for a power of two, a \
+                shift and a mask do the same far faster"
+            .into(),
+        measured: format!(
+            "Rust, u32 by a run-time 16: / {:.0} Gop/s vs >> {:.0} Gop/s ({division:.2}x), % {:.0} Gop/s vs & {:.0} \
+             Gop/s ({modulo:.2}x){}",
+            gops(U32Div),
+            gops(U32Shift),
+            gops(U32Rem),
+            gops(U32Mask),
+            twin_ratio(result, " (/ vs >>)", (U32Shift, SMALL), (U32Div, SMALL)),
+        ),
+        verdict: at_least(2.0, measured),
+        rule: at_least_rule(
+            2.0,
+            "the guides give no factor; 'particularly costly' read as the shift and mask reaching at least 2x the \
+             division's and modulo's throughput (the smaller ratio graded)",
+        ),
+        experiment: result.name.clone(),
+        device: result.device,
+    })
+}
+
+/// The max ulp error the accuracy experiment measured for a function at small arguments, as text.
+fn accuracy_text(report: &Report, result: &ExperimentResult, function: &str) -> Option<String> {
+    let accuracy = report
+        .experiments
+        .iter()
+        .find(|e| e.name == "accuracy" && e.device == result.device)?;
+    let series = accuracy
+        .series
+        .iter()
+        .find(|s| s.key.kernel == function && s.key.implementation == Implementation::Rust)?;
+    let ulp = series.point(range_key(SMALL))?.median()?;
+    Some(format!("{function} {ulp:.2} ulp"))
+}
+
+/// BPG §5.1.4: the intrinsics against the accurate functions, small arguments.
+fn fast_math_row(result: &ExperimentResult, report: &Report) -> Option<LedgerRow> {
+    use ThroughputKernel::*;
+    let rust = Implementation::Rust;
+    let sine = rate_ratio(result, rust, (SinApprox, SMALL), (SinAccurate, SMALL))?;
+    let exp = rate_ratio(result, rust, (ExpFast, SMALL), (ExpAccurate, SMALL))?;
+    let errors: Vec<String> = ["sin_approx", "sin_accurate", "exp_fast", "exp_accurate"]
+        .into_iter()
+        .filter_map(|f| accuracy_text(report, result, f))
+        .collect();
+    let errors = if errors.is_empty() {
+        String::new()
+    } else {
+        format!("; max error on small arguments: {}", errors.join(", "))
+    };
+    Some(LedgerRow {
+        id: "bpg-5.1.4-fast-math".into(),
+        source: "Best Practices Guide §5.1.4; OpenCL Programming Guide §3.1.1.1".into(),
+        claim: "__sinf and __expf (the SFU approximations) have much greater throughput than sinf and expf, at \
+                somewhat lower accuracy"
+            .into(),
+        measured: format!(
+            "Rust, small arguments: sin.approx {sine:.2}x the accurate sine, exp via ex2.approx {exp:.2}x the \
+             accurate exp (the device layer's functions){}{}{errors}",
+            twin_ratio(result, " (__sinf vs sinf)", (SinApprox, SMALL), (SinAccurate, SMALL)),
+            twin_ratio(result, " (__expf vs expf)", (ExpFast, SMALL), (ExpAccurate, SMALL)),
+        ),
+        verdict: at_least(2.0, sine.min(exp)),
+        rule: at_least_rule(
+            2.0,
+            "the guide gives no factor; 'much greater' read as at least 2x the throughput (the smaller of the sine's \
+             and the exponential's ratios graded)",
+        ),
+        experiment: result.name.clone(),
+        device: result.device,
+    })
+}
+
+/// BPG §5.1.4: the accurate sine's slow argument reduction.
+fn argument_reduction_row(result: &ExperimentResult) -> Option<LedgerRow> {
+    use ThroughputKernel::*;
+    let rust = Implementation::Rust;
+    let slowdown = rate_ratio(result, rust, (SinAccurate, SMALL), (SinAccurate, LARGE))?;
+    let approx = rate_ratio(result, rust, (SinApprox, SMALL), (SinApprox, LARGE))
+        .map(|r| format!("; sin.approx small / large {r:.2}x"))
+        .unwrap_or_default();
+    Some(LedgerRow::factor(
+        "bpg-5.1.4-argument-reduction",
+        "Best Practices Guide §5.1.4; OpenCL Programming Guide §3.1.1.1",
+        "sinf becomes about an order of magnitude slower when its argument needs the slow (large-argument) reduction",
+        10.0,
+        slowdown,
+        format!(
+            "Rust's accurate sine at |x| ≤ 2 vs near 10^6 (Payne–Hanek): {slowdown:.2}x slower{approx}{}",
+            twin_ratio(result, " (sinf)", (SinAccurate, SMALL), (SinAccurate, LARGE)),
+        ),
+        &result.name,
+        result.device,
+    ))
+}
+
+/// BPG §5.1.3 / §7.2.3: a double-precision constant in single-precision code.
+fn double_constant_row(result: &ExperimentResult) -> Option<LedgerRow> {
+    use ThroughputKernel::*;
+    let rust = Implementation::Rust;
+    let cost = rate_ratio(result, rust, (F32LiteralMul, SMALL), (F64PromotedMul, SMALL))?;
+    let differing = result
+        .series
+        .iter()
+        .find(|s| s.key.kernel == F64PromotedMul.entry() && s.key.implementation == rust)
+        .and_then(|s| s.point(range_key(SMALL)))
+        .and_then(|p| p.extra.get(DIFFERING_PERCENT))
+        .map(|p| format!("; {p:.1}% of one round's results differ from the f32 constant's"))
+        .unwrap_or_default();
+    Some(LedgerRow {
+        id: "bpg-5.1.3-double-constant".into(),
+        source: "Best Practices Guide §5.1.3 and §7.2.3".into(),
+        claim: "A double-precision constant (1.02 without f) silently promotes single-precision arithmetic to \
+                double: extra conversions that cost time, and different results. In Rust it cannot be silent: the \
+                literal takes f32 from context and f32 × f64 does not compile, so the cost is measured with the \
+                promotion written out"
+            .into(),
+        measured: format!(
+            "Rust, ((v as f64 · 1.02) as f32) · a vs (v · 1.02f32) · a: {cost:.2}x the time per round{}{differing}",
+            twin_ratio(
+                result,
+                " (C's silent v * 1.02)",
+                (F32LiteralMul, SMALL),
+                (F64PromotedMul, SMALL)
+            ),
+        ),
+        verdict: at_least(1.5, cost),
+        rule: at_least_rule(
+            1.5,
+            "the guide gives no factor; its 'additional execution cycles' read as the written-out promotion taking at \
+             least 1.5x the time of the two f32 multiplies",
+        ),
+        experiment: result.name.clone(),
+        device: result.device,
+    })
+}
+
+/// `x` with 3 significant figures (or "—").
+fn cell(x: Option<f64>) -> String {
+    match x {
+        Some(v) if v >= 100.0 => format!("{v:.0}"),
+        Some(v) if v >= 1.0 => format!("{v:.1}"),
+        Some(v) => format!("{v:.3}"),
+        None => "—".into(),
+    }
+}
+
+impl SectionHooks for Instructions {
+    fn narrative(&self, result: &ExperimentResult, report: &Report) -> Vec<String> {
+        let mut out = vec![format!("**Clocks.** {}", clock_statement(result, report))];
+        if let Some(occupancy) = result.variant(ThroughputKernel::F32Fma.entry(), Implementation::Rust, OCCUPANCY) {
+            let figures: Vec<String> = occupancy
+                .points
+                .iter()
+                .filter_map(|p| Some(format!("{} warps: {:.1}", p.at, p.extra.get(PER_SM_PER_CLOCK)?)))
+                .collect();
+            if !figures.is_empty() {
+                let full = result
+                    .series_of(ThroughputKernel::F32Fma.entry(), Implementation::Rust)
+                    .and_then(|s| s.point(range_key(SMALL)))
+                    .and_then(|p| p.extra.get(PERCENT_OF_PUBLISHED))
+                    .map(|p| format!(" The configuration of the table reaches {p:.0}% of the published 128."))
+                    .unwrap_or_default();
+                out.push(format!(
+                    "**Configuration.** f32 FMA op/clk/SM by resident warps per SM (8 chains per thread): {}.{full}",
+                    figures.join(", ")
+                ));
+            }
+        }
+        out.push(
+            "**Then vs now.** On compute capability 1.x (the OpenCL guide) an SM issued 8 single-precision \
+             operations per clock and the SFU 1–2 transcendental ones; the ratio column sets each operation \
+             against the f32 FMA then and now. The guides' promotion hazard (§7.2.3: `a * 1.02` with `float a` \
+             computes in double) cannot happen silently in Rust: an unsuffixed literal takes its type from the \
+             other operand, and `f32 * f64` is a type error, so the promoted kernel has to spell the conversions out \
+             (its CUDA C twin keeps C's silent form)."
+                .into(),
+        );
+        out
+    }
+
+    fn tables(&self, result: &ExperimentResult, report: &Report) -> Option<String> {
+        let mut out = String::new();
+        let clock = measured_clock(result, report);
+        let reported = reported_clock(result, report);
+        let nvml_column = clock.is_some() && reported.is_some();
+        let _ = write!(
+            out,
+            "| operation | arguments | implementation | Gop/s (min–max) | op/clk/SM at {} MHz |",
+            reported.map_or("—".into(), |m| format!("{m:.0}"))
+        );
+        if let Some(c) = clock.filter(|_| nvml_column) {
+            let _ = write!(out, " op/clk/SM at NVML's {:.0} MHz |", c.median);
+        }
+        let _ = writeln!(
+            out,
+            " published cc 9.0 | % of published | vs f32 FMA now | vs f32 FMA on cc 1.x (OpenCL guide) | rounds |"
+        );
+        let _ = writeln!(
+            out,
+            "|---|---|---|---:|---:|{}---:|---:|---:|---:|---:|",
+            if nvml_column { "---:|" } else { "" }
+        );
+        for series in result.series.iter().filter(|s| s.key.variant.is_empty()) {
+            let Some(kernel) = ThroughputKernel::ALL
+                .into_iter()
+                .find(|k| k.entry() == series.key.kernel)
+            else {
+                continue;
+            };
+            for point in &series.points {
+                let Some(range) = range_at(point.at) else { continue };
+                let extra = |name: &str| point.extra.get(name).copied();
+                let fma = rate(result, ThroughputKernel::F32Fma, series.key.implementation, SMALL);
+                let now = point.median().zip(fma).map(|(r, f)| r / f);
+                let then = extra(PUBLISHED_CC1).map(|r| r / 8.0);
+                let value = match (&point.status, point.value) {
+                    (_, Some(v)) => crate::report::summary_cell(&v),
+                    (status, None) => status.label().to_string(),
+                };
+                let _ = write!(
+                    out,
+                    "| {} | {} | {} | {value} | {} |",
+                    kernel.operation(),
+                    range.label(),
+                    series.key.implementation.label(),
+                    cell(extra(PER_SM_PER_CLOCK)),
+                );
+                if let (Some(c), Some(m)) = (clock.filter(|_| nvml_column), reported) {
+                    let _ = write!(out, " {} |", cell(extra(PER_SM_PER_CLOCK).map(|r| r * m / c.median)));
+                }
+                let _ = writeln!(
+                    out,
+                    " {} | {} | {} | {} | {} |",
+                    cell(extra(PUBLISHED_CC90)),
+                    cell(extra(PERCENT_OF_PUBLISHED)),
+                    cell(now),
+                    cell(then),
+                    cell(extra(ITERATIONS)),
+                );
+            }
+        }
+        let promoted = result
+            .series
+            .iter()
+            .filter(|s| s.key.kernel == ThroughputKernel::F64PromotedMul.entry())
+            .filter_map(|s| {
+                let p = s.point(range_key(SMALL))?;
+                Some(format!(
+                    "{}: {:.1}% of the values differ, by up to {:.1} ulp",
+                    s.key.implementation.label(),
+                    p.extra.get(DIFFERING_PERCENT)?,
+                    p.extra.get(MAX_DIFFERENCE_ULP)?
+                ))
+            })
+            .collect::<Vec<_>>();
+        if !promoted.is_empty() {
+            let _ = writeln!(
+                out,
+                "\n**§7.2.3, one round of the promoted multiply against the f32 constant's** (every chain of the \
+                 full wave): {}.",
+                promoted.join("; ")
+            );
+        }
+        let _ = writeln!(
+            out,
+            "\nPublished rates: the CUDA C Programming Guide's cc 9.0 table (shown on cc 9.0 GPUs only), per \
+             operation: halved for the shift, the mask and the f32-constant multiply, whose add or second multiply \
+             runs on the same pipe; the OpenCL guide's cc 1.x figures are relative to its 8 f32 operations per \
+             clock. Division, modulo, the IEEE reciprocal and division and the accurate functions are instruction \
+             sequences with no one published rate."
+        );
+        Some(out)
+    }
+
+    fn ledger(&self, result: &ExperimentResult, report: &Report) -> Vec<LedgerRow> {
+        [
+            integer_division_row(result),
+            fast_math_row(result, report),
+            argument_reduction_row(result),
+            double_constant_row(result),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use kernels_gpu::instruction_throughput::ThroughputKernel;
+
+    use super::{
+        DIFFERING_PERCENT, PER_SM_PER_CLOCK, measured_ranges, per_sm_per_clock, promotion_difference, published_rate,
+    };
+    use crate::experiments::execution_fixtures::{rendered, report, result, series};
+    use crate::reference::ArgumentRange;
+    use crate::report::{ExperimentResult, Metric, SectionHooks, Series, Verdict};
+    use crate::testbed::Implementation;
+
+    /// A Rust series of `kernel` with Gop/s `small` (and `large`, if given).
+    fn rates(kernel: ThroughputKernel, small: f64, large: Option<f64>) -> Series {
+        let mut points = vec![(0, small)];
+        points.extend(large.map(|l| (1, l)));
+        series(kernel.entry(), Implementation::Rust, ("f32", ""), &points, &[])
+    }
+
+    fn instructions(series: Vec<Series>) -> ExperimentResult {
+        result("instructions", Metric::custom("throughput", "Gop/s", true), series)
+    }
+
+    fn verdict(result: &ExperimentResult, id: &str) -> Option<Verdict> {
+        let report = report(vec![result.clone()]);
+        super::Instructions
+            .ledger(result, &report)
+            .into_iter()
+            .find(|r| r.id == id)
+            .map(|r| r.verdict)
+    }
+
+    #[test]
+    fn per_clock_figures_and_published_rates() {
+        // 33.8 Top/s on 132 SMs at 2 GHz is 128 per clock per SM.
+        let rate = per_sm_per_clock(128.0 * 132.0 * 2e9, 132, 2_000_000).unwrap();
+        assert!((rate - 128.0).abs() < 1e-9);
+        assert_eq!(per_sm_per_clock(1e12, 132, 0), None);
+        assert_eq!(published_rate(ThroughputKernel::F32Fma, (9, 0)), Some(128.0));
+        assert_eq!(
+            published_rate(ThroughputKernel::F32Fma, (8, 0)),
+            None,
+            "the table is Hopper's"
+        );
+        assert_eq!(published_rate(ThroughputKernel::U32Div, (9, 0)), None);
+        // A shift and its add share the integer pipe's 64: 32 operations per clock.
+        assert_eq!(published_rate(ThroughputKernel::U32Shift, (9, 0)), Some(32.0));
+        assert_eq!(published_rate(ThroughputKernel::F32LiteralMul, (9, 0)), Some(64.0));
+        assert_eq!(published_rate(ThroughputKernel::SinApprox, (9, 0)), Some(16.0));
+    }
+
+    #[test]
+    fn large_arguments_only_where_the_parameters_change() {
+        assert_eq!(measured_ranges(ThroughputKernel::F32Add), [ArgumentRange::Small]);
+        assert_eq!(
+            measured_ranges(ThroughputKernel::SinAccurate),
+            [ArgumentRange::Small, ArgumentRange::Large]
+        );
+        assert_eq!(measured_ranges(ThroughputKernel::RcpApprox).len(), 1);
+    }
+
+    #[test]
+    fn promotion_differences_are_counted_in_ulp() {
+        let literal = [1.0f32, 2.0, 3.0, 4.0];
+        let mut promoted = literal;
+        promoted[1] = f32::from_bits(2.0f32.to_bits() + 1);
+        promoted[3] = f32::from_bits(4.0f32.to_bits() - 2);
+        let (percent, ulp) = promotion_difference(&literal, &promoted);
+        assert_eq!(percent, 50.0);
+        assert!(
+            (ulp - 1.0).abs() < 1e-9,
+            "{ulp}: 2 ulp of the binade below 4 are 1 ulp of 4"
+        );
+        promoted[3] = f32::from_bits(4.0f32.to_bits() + 3);
+        assert!((promotion_difference(&literal, &promoted).1 - 3.0).abs() < 1e-9);
+        assert_eq!(promotion_difference(&literal, &literal), (0.0, 0.0));
+    }
+
+    #[test]
+    fn integer_division_is_graded_on_the_smaller_ratio() {
+        use ThroughputKernel::*;
+        let id = "bpg-5.1.1-integer-division";
+        let of = |div: f64, rem: f64| {
+            instructions(vec![
+                rates(U32Div, div, None),
+                rates(U32Rem, rem, None),
+                rates(U32Shift, 60.0, None),
+                rates(U32Mask, 60.0, None),
+            ])
+        };
+        assert_eq!(verdict(&of(10.0, 12.0), id), Some(Verdict::Holds), "6x and 5x");
+        assert_eq!(verdict(&of(10.0, 40.0), id), Some(Verdict::Weaker), "6x and 1.5x");
+        assert_eq!(verdict(&of(60.0, 59.0), id), Some(Verdict::Gone));
+        assert_eq!(verdict(&of(70.0, 80.0), id), Some(Verdict::Reversed));
+        assert_eq!(
+            verdict(&instructions(vec![rates(U32Div, 1.0, None)]), id),
+            None,
+            "no row without its kernels"
+        );
+    }
+
+    #[test]
+    fn fast_math_needs_both_functions_twice_as_fast() {
+        use ThroughputKernel::*;
+        let id = "bpg-5.1.4-fast-math";
+        let of = |exp_accurate: f64| {
+            instructions(vec![
+                rates(SinApprox, 100.0, Some(100.0)),
+                rates(SinAccurate, 10.0, Some(1.0)),
+                rates(ExpFast, 100.0, Some(100.0)),
+                rates(ExpAccurate, exp_accurate, Some(exp_accurate)),
+            ])
+        };
+        assert_eq!(verdict(&of(25.0), id), Some(Verdict::Holds));
+        assert_eq!(verdict(&of(70.0), id), Some(Verdict::Weaker), "exp only 1.4x");
+        assert_eq!(verdict(&of(100.0), id), Some(Verdict::Gone));
+    }
+
+    #[test]
+    fn argument_reduction_is_a_claimed_factor_of_ten() {
+        use ThroughputKernel::*;
+        let id = "bpg-5.1.4-argument-reduction";
+        let of = |large: f64| instructions(vec![rates(SinAccurate, 60.0, Some(large))]);
+        assert_eq!(verdict(&of(5.0), id), Some(Verdict::Holds), "12x");
+        assert_eq!(verdict(&of(10.0), id), Some(Verdict::Holds), "6x, past halfway to 10");
+        assert_eq!(verdict(&of(20.0), id), Some(Verdict::Weaker), "3x");
+        assert_eq!(verdict(&of(60.0), id), Some(Verdict::Gone));
+        assert_eq!(verdict(&instructions(vec![rates(SinAccurate, 60.0, None)]), id), None);
+    }
+
+    #[test]
+    fn the_promotion_is_graded_on_its_written_out_cost() {
+        use ThroughputKernel::*;
+        let id = "bpg-5.1.3-double-constant";
+        let of = |promoted: f64| {
+            let mut p = rates(F64PromotedMul, promoted, None);
+            p.points[0].set_extra(DIFFERING_PERCENT, 17.0);
+            instructions(vec![rates(F32LiteralMul, 60.0, None), p])
+        };
+        assert_eq!(verdict(&of(20.0), id), Some(Verdict::Holds), "3x");
+        assert_eq!(verdict(&of(50.0), id), Some(Verdict::Weaker), "1.2x");
+        assert_eq!(verdict(&of(60.0), id), Some(Verdict::Gone));
+        let report = report(vec![of(20.0)]);
+        let row = super::Instructions
+            .ledger(&report.experiments[0], &report)
+            .into_iter()
+            .find(|r| r.id == id)
+            .unwrap();
+        assert!(row.measured.contains("17.0%"), "{}", row.measured);
+        assert!(row.claim.contains("cannot be silent"), "{}", row.claim);
+    }
+
+    #[test]
+    fn the_table_states_the_clock_it_uses() {
+        use ThroughputKernel::*;
+        let mut fma = rates(F32Fma, 33_000.0, None);
+        fma.points[0].set_extra(PER_SM_PER_CLOCK, 126.0);
+        let (markdown, _, rows) = rendered(vec![instructions(vec![fma, rates(SinApprox, 4000.0, Some(4000.0))])]);
+        assert!(markdown.contains("op/clk/SM at 1980 MHz"), "{markdown}");
+        assert!(
+            markdown.contains("use the SM clock the device reports as its maximum, 1980 MHz"),
+            "{markdown}"
+        );
+        assert!(markdown.contains("No NVML telemetry was recorded"), "{markdown}");
+        assert!(markdown.contains("| f32 FMA | small arguments | Rust |"), "{markdown}");
+        assert!(markdown.contains("| sine, sin.approx.f32 (__sinf) | large arguments | Rust |"));
+        assert!(rows.is_empty(), "no claim has all its kernels: {rows:?}");
+    }
+
+    #[test]
+    fn nvml_clocks_are_stated_beside_the_reported_one() {
+        use crate::nvml::{
+            DeviceTelemetry, ExperimentTelemetry, MatchedBy, NvmlDeviceFacts, PcieLinkFacts, TelemetryRecord,
+            TelemetrySummary,
+        };
+        use crate::stats::Summary;
+        let mut fma = rates(ThroughputKernel::F32Fma, 33_000.0, None);
+        fma.points[0].set_extra(PER_SM_PER_CLOCK, 99.0);
+        let mut report = report(vec![instructions(vec![fma])]);
+        let summary = TelemetrySummary {
+            samples: 3,
+            sm_clock_mhz: Summary::of(&[1755.0, 1650.0, 1650.0]),
+            ..TelemetrySummary::default()
+        };
+        report.telemetry = Some(TelemetryRecord {
+            source: "NVML".into(),
+            interval_ms: 100,
+            notes: Vec::new(),
+            devices: vec![DeviceTelemetry {
+                ordinal: 0,
+                facts: NvmlDeviceFacts {
+                    name: "Test GPU".into(),
+                    uuid: String::new(),
+                    pci: None,
+                    matched_by: MatchedBy::Uuid,
+                    pcie: PcieLinkFacts::default(),
+                    nvlinks: Vec::new(),
+                    max_sm_clock_mhz: Some(1980),
+                    max_memory_clock_mhz: None,
+                    power_limit_w: None,
+                },
+                run: summary.clone(),
+                experiments: vec![ExperimentTelemetry {
+                    experiment: "instructions".into(),
+                    summary,
+                }],
+            }],
+        });
+        let statement = super::clock_statement(&report.experiments[0], &report);
+        assert!(statement.contains("1650–1755 MHz (median 1650)"), "{statement}");
+        assert!(statement.contains("1.200x those shown"), "{statement}");
+        let table = super::Instructions.tables(&report.experiments[0], &report).unwrap();
+        assert!(table.contains("op/clk/SM at NVML's 1650 MHz"), "{table}");
+        // 99 at 1980 MHz is 118.8 at 1650 MHz.
+        assert!(table.contains("| 99.0 | 119 |"), "{table}");
+    }
+}

@@ -1,0 +1,431 @@
+//! Best Practices Guide §6.3: signed against unsigned loop counters. The
+//! guide's loop, `out[i] = in[offset + stride·i]`, run by every thread on its
+//! own column (coalesced across a warp) with `i32`, `u32` and `usize`
+//! counters in Rust (and `i32` with unchecked arithmetic: C's `int`), and
+//! `int`, `unsigned` and `size_t` in the CUDA C twin: the time per launch
+//! over buffers several times L2, and the instructions per copied element of
+//! each kernel's steady loop from its PTX (Rust: the embedded module; CUDA C:
+//! NVRTC's), so the reason for any difference is visible.
+
+use std::fmt::Write;
+
+use kernels_gpu::loop_counters::LOOP_COUNTER_BLOCK_THREADS;
+
+use super::calibrated_launches::timed_launches;
+use super::claim_rules::slight_advantage;
+use super::implementation_ptx::implementation_entry;
+use super::{Experiment, RunContext};
+use crate::copy_element::{first_mismatch, pattern};
+use crate::error::Result;
+use crate::gpu::DeviceBuffer;
+use crate::launchers::{LoopCounter, loop_counter};
+use crate::ptx::{PtxLoop, loop_with_most, opcode_of};
+use crate::reference::strided_loop;
+use crate::report::{
+    Axis, ExperimentResult, LedgerRow, Metric, PlotKind, Point, PointKey, Report, SectionHooks, Series, Work,
+};
+use crate::testbed::Implementation;
+use crate::timing::CudaTimer;
+
+pub struct LoopCounters;
+
+/// The guide's `offset`, in elements (128 bytes: the loop stays coalesced).
+const OFFSET: u64 = 32;
+/// The most elements per buffer: every index fits an `i32`.
+const MAX_ELEMENTS: u64 = 1 << 28;
+
+/// Extra figures, by name.
+pub const PER_ELEMENT: &str = "PTX instructions per element";
+pub const LOOP_INSTRUCTIONS: &str = "PTX instructions in the loop";
+pub const ELEMENTS_PER_PASS: &str = "elements per pass of the loop";
+
+const COUNTING: &str = "8 bytes per copied element (one 4-byte read, one 4-byte write)";
+
+/// The steady loop of a loop-counter kernel's PTX: its instructions, and the
+/// elements one pass copies (its stores).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoopBody {
+    pub instructions: usize,
+    pub elements: usize,
+    /// Opcodes with their counts, in the order they first appear.
+    pub opcodes: Vec<(String, usize)>,
+}
+
+impl LoopBody {
+    pub fn per_element(&self) -> f64 {
+        self.instructions as f64 / self.elements.max(1) as f64
+    }
+
+    /// "ld.global.nc.f32 ×4, st.global.f32 ×4, add.s64 ×8, …".
+    pub fn listing(&self) -> String {
+        self.opcodes
+            .iter()
+            .map(|(op, n)| if *n == 1 { op.clone() } else { format!("{op} ×{n}") })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// Opcodes of `body` with their counts, in order of first appearance.
+fn opcode_counts(body: &PtxLoop<'_>) -> Vec<(String, usize)> {
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for line in &body.instructions {
+        let op = opcode_of(line);
+        let op = if line.starts_with('@') {
+            format!("@p {op}")
+        } else {
+            op.to_string()
+        };
+        match counts.iter_mut().find(|(o, _)| *o == op) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((op, 1)),
+        }
+    }
+    counts
+}
+
+/// The loop of a kernel's PTX that stores the most: the steady loop.
+pub fn loop_body(function_ptx: &str) -> Option<LoopBody> {
+    let body = loop_with_most(function_ptx, "st.global")?;
+    Some(LoopBody {
+        instructions: body.len(),
+        elements: body.count("st.global"),
+        opcodes: opcode_counts(&body),
+    })
+}
+
+/// The elements per buffer, the threads' count of elements (`n`) and the
+/// stride for a buffer of `bytes` and `threads` threads: `stride = threads`
+/// (each warp's accesses coalesced), `n` as large as fits.
+pub fn loop_plan(bytes: u64, threads: u64) -> (u64, u64) {
+    let elements = (bytes / 4).min(MAX_ELEMENTS);
+    let n = (elements / threads.max(1)).max(1);
+    (n, threads)
+}
+
+impl Experiment for LoopCounters {
+    fn name(&self) -> &'static str {
+        "loop-counters"
+    }
+    fn title(&self) -> &'static str {
+        "Loop counters: signed, unsigned and pointer-sized"
+    }
+    fn source(&self) -> &'static str {
+        "CUDA C Best Practices Guide 4.0, §6.3"
+    }
+    fn points(&self) -> u64 {
+        LoopCounter::ALL.len() as u64
+    }
+    fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
+        let axis = Axis::lines("buffer MiB", Metric::Bandwidth).plot(PlotKind::None);
+        let mut result = ctx.result(self, axis, COUNTING);
+        let implementations = ctx.ptx_implementations(&mut result);
+        let dut = ctx.device;
+        let first = dut.kernel(Implementation::Rust, LoopCounter::I32.kernel())?;
+        let blocks = dut.full_wave_blocks(first, LOOP_COUNTER_BLOCK_THREADS)?;
+        let threads = blocks as u64 * LOOP_COUNTER_BLOCK_THREADS as u64;
+        let (n, stride) = loop_plan(ctx.settings.buffer_bytes(dut.info()), threads);
+        let elements = n * stride;
+        let input: Vec<f32> = pattern(elements as usize + OFFSET as usize);
+        let inp = DeviceBuffer::from_host(dut.gpu(), &input)?;
+        let mut out = DeviceBuffer::<f32>::uninit(dut.gpu(), elements as usize)?;
+        let mut expected = vec![f32::NAN; elements as usize];
+        strided_loop(&mut expected, &input, threads, n, OFFSET, stride);
+        let mib = (elements * 4) >> 20;
+        let mut timer = CudaTimer::new(dut.gpu())?;
+        let work = Work::bytes(elements, 8 * elements);
+        for (done, counter) in LoopCounter::ALL.into_iter().enumerate() {
+            if ctx.stop_before(done, LoopCounter::ALL.len()) {
+                break;
+            }
+            for &implementation in &implementations {
+                ctx.progress
+                    .set_message(format!("{} · {}", counter.kernel(), implementation.label()));
+                out.fill(f32::NAN)?;
+                let times = timed_launches(&mut timer, ctx.settings, &mut || {
+                    loop_counter(
+                        dut,
+                        implementation,
+                        counter,
+                        &mut out,
+                        &inp,
+                        blocks,
+                        (n, OFFSET, stride),
+                    )
+                })?;
+                let failure = first_mismatch(&out.to_host()?, &expected);
+                let mut series = Series::new(
+                    ctx.key(counter.kernel(), implementation, "f32"),
+                    format!("{} · {}", counter.label(), implementation.label()),
+                );
+                if let Some(mut point) =
+                    Point::timed(PointKey::Value(mib as i64), &Metric::Bandwidth, work, &times, failure)
+                {
+                    if let Some(body) = implementation_entry(implementation, counter.kernel())
+                        .as_deref()
+                        .and_then(loop_body)
+                    {
+                        point.set_extra(PER_ELEMENT, body.per_element());
+                        point.set_extra(LOOP_INSTRUCTIONS, body.instructions as f64);
+                        point.set_extra(ELEMENTS_PER_PASS, body.elements as f64);
+                        result.notes.push(format!(
+                            "{} · {}: {} instructions per pass of {} element(s): {}",
+                            counter.kernel(),
+                            implementation.label(),
+                            body.instructions,
+                            body.elements,
+                            body.listing()
+                        ));
+                    }
+                    series.points.push(point);
+                }
+                result.series.push(series);
+            }
+            ctx.progress.inc(1);
+        }
+        result.setup.push(format!(
+            "{blocks} blocks of {LOOP_COUNTER_BLOCK_THREADS} threads (one full wave), each thread copying n = {n} \
+             elements of its column: out[t + {stride}·i] = in[{OFFSET} + t + {stride}·i]; {mib} MiB per buffer; \
+             every output checked against the CPU reference"
+        ));
+        Ok(result)
+    }
+}
+
+/// The median time of `counter`'s kernel by `implementation` (its one point).
+fn time_of(result: &ExperimentResult, counter: LoopCounter, implementation: Implementation) -> Option<f64> {
+    result
+        .series_of(counter.kernel(), implementation)?
+        .points
+        .first()?
+        .median_ms()
+}
+
+/// The PTX instructions per element of `counter`'s kernel by `implementation`.
+fn per_element(result: &ExperimentResult, counter: LoopCounter, implementation: Implementation) -> Option<f64> {
+    result
+        .series_of(counter.kernel(), implementation)?
+        .points
+        .first()?
+        .extra
+        .get(PER_ELEMENT)
+        .copied()
+}
+
+/// BPG §6.3: a signed counter beats an unsigned one.
+fn signed_counter_row(result: &ExperimentResult) -> Option<LedgerRow> {
+    let rust = Implementation::Rust;
+    let unsigned = time_of(result, LoopCounter::U32, rust)?;
+    let signed = time_of(result, LoopCounter::I32Unchecked, rust)?;
+    let measured = unsigned / signed;
+    let counts: Vec<String> = LoopCounter::ALL
+        .into_iter()
+        .filter_map(|c| Some(format!("{} {:.1}", c.label(), per_element(result, c, rust)?)))
+        .collect();
+    let wrapping = time_of(result, LoopCounter::I32, rust)
+        .map(|t| format!("; the wrapping i32 {:.3}x", unsigned / t))
+        .unwrap_or_default();
+    let twin = match (
+        time_of(result, LoopCounter::U32, Implementation::CudaC),
+        time_of(result, LoopCounter::I32, Implementation::CudaC),
+    ) {
+        (Some(u), Some(i)) => format!(
+            "; CUDA C unsigned / int {:.3}x ({} vs {} PTX instructions per element)",
+            u / i,
+            per_element(result, LoopCounter::U32, Implementation::CudaC).map_or("—".into(), |p| format!("{p:.1}")),
+            per_element(result, LoopCounter::I32, Implementation::CudaC).map_or("—".into(), |p| format!("{p:.1}")),
+        ),
+        _ => String::new(),
+    };
+    Some(LedgerRow {
+        id: "bpg-6.3-signed-counters".into(),
+        source: "Best Practices Guide §6.3".into(),
+        claim: "A signed loop counter is slightly faster than an unsigned one: signed overflow is undefined, so the \
+                compiler may strength-reduce stride·i; unsigned overflow wraps, so it may not"
+            .into(),
+        measured: format!(
+            "Rust, time of u32 over i32 with C's signed semantics (unchecked): {measured:.3}x{wrapping}; PTX \
+             instructions per element: {}{twin}",
+            counts.join(", ")
+        ),
+        verdict: slight_advantage(measured),
+        rule: "the guide's 'slightly' gives no factor: holds when the unsigned counter's time is at least 1.05x the \
+               signed one's; gone within 1/1.05..1.05x; reversed at or below 1/1.05x. Graded on Rust's i32 with \
+               unchecked arithmetic, the counter with C's int semantics (Rust's plain i32 wraps like unsigned)"
+            .into(),
+        experiment: result.name.clone(),
+        device: result.device,
+    })
+}
+
+impl SectionHooks for LoopCounters {
+    fn narrative(&self, _result: &ExperimentResult, _report: &Report) -> Vec<String> {
+        vec![
+            "**Rust's counters.** The guide's argument is C's: `int` overflow is undefined, so the compiler may widen \
+             `stride*i` to 64 bits and turn it into a pointer increment; `unsigned` overflow wraps, so each index is \
+             computed in 32 bits and widened every iteration. In Rust (release builds) both `i32` and `u32` \
+             arithmetic wrap, so neither gets that licence; `usize` indices need no widening at all, and `i32` with \
+             `unchecked_*` arithmetic gets C's licence back. The instructions per element below show what each \
+             counter costs; the loop moves 8 bytes per element, so on a GPU whose memory is the bottleneck the \
+             instruction difference need not show in the time."
+                .into(),
+        ]
+    }
+
+    fn tables(&self, result: &ExperimentResult, _report: &Report) -> Option<String> {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "| counter | implementation | ms (min–max) | GB/s (min–max) | PTX instructions per element | loop \
+             instructions | elements per pass |"
+        );
+        let _ = writeln!(out, "|---|---|---:|---:|---:|---:|---:|");
+        for series in &result.series {
+            let Some(counter) = LoopCounter::ALL.into_iter().find(|c| c.kernel() == series.key.kernel) else {
+                continue;
+            };
+            let point = series.points.first();
+            let extra = |name: &str, digits: usize| {
+                point
+                    .and_then(|p| p.extra.get(name))
+                    .map_or("—".into(), |v| format!("{v:.digits$}"))
+            };
+            let ms = point
+                .and_then(|p| p.time_ms.filter(|_| p.status.is_ok()))
+                .map_or("—".into(), |t| format!("{:.3} ({:.3}–{:.3})", t.median, t.min, t.max));
+            let label = match (counter, series.key.implementation) {
+                (LoopCounter::I32 | LoopCounter::I32Unchecked, Implementation::CudaC) => "int",
+                (LoopCounter::U32, Implementation::CudaC) => "unsigned",
+                (LoopCounter::Usize, Implementation::CudaC) => "size_t",
+                _ => counter.label(),
+            };
+            let _ = writeln!(
+                out,
+                "| {label} (`{}`) | {} | {ms} | {} | {} | {} | {} |",
+                counter.kernel(),
+                series.key.implementation.label(),
+                crate::report::point_cell(point),
+                extra(PER_ELEMENT, 2),
+                extra(LOOP_INSTRUCTIONS, 0),
+                extra(ELEMENTS_PER_PASS, 0),
+            );
+        }
+        let _ = writeln!(
+            out,
+            "\nThe CUDA C twin of the unchecked i32 kernel is the same `int` loop as `loop_counter_i32`. Each loop's \
+             instructions are listed in the notes above."
+        );
+        Some(out)
+    }
+
+    fn ledger(&self, result: &ExperimentResult, _report: &Report) -> Vec<LedgerRow> {
+        signed_counter_row(result).into_iter().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{PER_ELEMENT, loop_body, loop_plan};
+    use crate::experiments::execution_fixtures::{rendered, report, result, series};
+    use crate::experiments::implementation_ptx::implementation_entry;
+    use crate::launchers::LoopCounter;
+    use crate::report::{ExperimentResult, Metric, SectionHooks, Series, Verdict};
+    use crate::testbed::Implementation;
+
+    fn counter(counter: LoopCounter, ms: f64, per_element: f64) -> Series {
+        series(
+            counter.kernel(),
+            Implementation::Rust,
+            ("f32", ""),
+            &[(400, ms)],
+            &[(400, PER_ELEMENT, per_element)],
+        )
+    }
+
+    fn loop_counters(u32_ms: f64, unchecked_ms: f64) -> ExperimentResult {
+        result(
+            "loop-counters",
+            Metric::Bandwidth,
+            vec![
+                counter(LoopCounter::I32, u32_ms, 9.0),
+                counter(LoopCounter::U32, u32_ms, 9.0),
+                counter(LoopCounter::Usize, unchecked_ms, 5.0),
+                counter(LoopCounter::I32Unchecked, unchecked_ms, 5.0),
+            ],
+        )
+    }
+
+    fn verdict(result: &ExperimentResult) -> Option<Verdict> {
+        let report = report(vec![result.clone()]);
+        let rows = super::LoopCounters.ledger(result, &report);
+        rows.iter()
+            .find(|r| r.id == "bpg-6.3-signed-counters")
+            .map(|r| r.verdict)
+    }
+
+    #[test]
+    fn signed_counters_are_graded_on_c_semantics() {
+        assert_eq!(verdict(&loop_counters(1.10, 1.0)), Some(Verdict::Holds));
+        assert_eq!(verdict(&loop_counters(1.0, 1.0)), Some(Verdict::Gone));
+        assert_eq!(verdict(&loop_counters(0.9, 1.0)), Some(Verdict::Reversed));
+        let report = report(vec![loop_counters(1.0, 1.0)]);
+        let row = &super::LoopCounters.ledger(&report.experiments[0], &report)[0];
+        assert!(row.measured.contains("u32 (wrapping) 9.0"), "{}", row.measured);
+        assert!(row.measured.contains("usize 5.0"), "{}", row.measured);
+    }
+
+    #[test]
+    fn the_plan_fills_the_buffer_with_whole_columns() {
+        let (n, stride) = loop_plan(400 << 20, 270_336);
+        assert_eq!(stride, 270_336);
+        assert_eq!(n, (400 << 20) / 4 / 270_336);
+        assert!(n * stride <= (400 << 20) / 4);
+        assert_eq!(loop_plan(16, 1024).0, 1, "at least one element per thread");
+    }
+
+    #[test]
+    fn wrapping_32_bit_counters_cost_more_instructions_per_element() {
+        let per = |c: LoopCounter| {
+            loop_body(&implementation_entry(Implementation::Rust, c.kernel()).unwrap())
+                .unwrap()
+                .per_element()
+        };
+        for wrapping in [LoopCounter::I32, LoopCounter::U32] {
+            for reduced in [LoopCounter::Usize, LoopCounter::I32Unchecked] {
+                assert!(per(wrapping) > per(reduced), "{wrapping:?} vs {reduced:?}");
+            }
+        }
+        let body = loop_body(&implementation_entry(Implementation::Rust, LoopCounter::U32.kernel()).unwrap()).unwrap();
+        assert!(body.listing().contains("st.global"), "{}", body.listing());
+        assert_eq!(body.opcodes.iter().map(|(_, n)| n).sum::<usize>(), body.instructions);
+    }
+
+    #[test]
+    fn the_table_lists_every_counter() {
+        let (markdown, _, rows) = rendered(vec![loop_counters(1.0, 1.0)]);
+        assert!(
+            markdown.contains("| usize (`loop_counter_usize`) | Rust |"),
+            "{markdown}"
+        );
+        assert!(markdown.contains("Rust's counters"), "{markdown}");
+        assert_eq!(rows.len(), 1);
+    }
+
+    #[test]
+    fn the_twins_loops_are_found_where_nvrtc_is_here() {
+        if let Err(why) = crate::testbed::compile_twins() {
+            eprintln!("SKIPPED the twins' PTX: {why}");
+            return;
+        }
+        for counter in LoopCounter::ALL {
+            let text = implementation_entry(Implementation::CudaC, counter.kernel()).expect("the twin");
+            let body = loop_body(&text).expect("a loop with stores");
+            eprintln!(
+                "CUDA C {counter:?}: {:.2} per element: {}",
+                body.per_element(),
+                body.listing()
+            );
+            assert!(body.elements >= 1 && body.instructions > body.elements);
+        }
+    }
+}
