@@ -416,7 +416,8 @@ impl SectionHooks for HostLinks {
                 .experiments
                 .iter()
                 .find(|r| r.name == "transfers" && r.device.unwrap_or(0) == ordinal);
-            let size = result.values().into_iter().max();
+            // `transfers` sweeps KiB, this experiment states MiB.
+            let size = result.values().into_iter().max().map(|mib| mib * 1024);
             for (test, call) in [(HostTest::Upload, "cuMemcpyHtoD"), (HostTest::Download, "cuMemcpyDtoH")] {
                 let here = figure(test, Devices::One(ordinal));
                 let there = transfers

@@ -297,15 +297,28 @@ fn legend_entries(spec: &PlotSpec) -> usize {
     spec.lines.len() + spec.reference_lines.len()
 }
 
+/// Roughly how wide `text` is at 12 px sans-serif (for sizing, never for placing).
+fn text_width(text: &str) -> f64 {
+    7.0 * text.chars().count() as f64
+}
+
 fn render_lines(spec: &PlotSpec) -> String {
     let (xm, ym) = (x_axis(spec), y_axis(spec));
+    // Wide enough for the longest legend entry: labels are never cut off.
+    let longest = spec
+        .lines
+        .iter()
+        .map(|l| text_width(&l.label))
+        .chain(spec.reference_lines.iter().map(|r| text_width(&r.label) + 60.0))
+        .fold(0.0, f64::max);
+    let width = WIDTH.max(LEGEND_LEFT + 38.0 + longest + 12.0);
     let height = (PLOT_TOP + PLOT_HEIGHT + 70.0).max(PLOT_TOP + 20.0 + LEGEND_ROW * legend_entries(spec) as f64);
     let px = |v: f64| PLOT_LEFT + xm.fraction(v) * PLOT_WIDTH;
     let py = |v: f64| PLOT_TOP + (1.0 - ym.fraction(v)) * PLOT_HEIGHT;
     let mut svg = String::new();
     let _ = writeln!(
         svg,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height:.0}" viewBox="0 0 {WIDTH} {height:.0}" font-family="sans-serif" font-size="12">"#
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="sans-serif" font-size="12">"#
     );
     let _ = writeln!(svg, r#"<rect width="100%" height="100%" fill="white"/>"#);
     let _ = writeln!(
@@ -481,9 +494,25 @@ fn render_heat_maps(spec: &PlotSpec) -> String {
         .flat_map(|h| h.cells.iter().filter_map(|c| c.2))
         .filter(|v| v.is_finite())
         .fold(0.0f64, f64::max);
-    let panel = |h: &HeatMap| CELL * h.size.min(64) as f64 + 90.0;
-    let width = spec.heat_maps.iter().map(panel).sum::<f64>().max(400.0) + 40.0;
-    let height = spec.heat_maps.iter().map(panel).fold(0.0, f64::max) + 110.0;
+    // Each panel as wide as its grid or its title, whichever is wider; panels wrap into rows.
+    const ROW_WIDTH: f64 = 1400.0;
+    let panel_width = |h: &HeatMap| (CELL * h.size.min(64) as f64 + 90.0).max(text_width(&h.title) + 40.0);
+    let panel_height = |h: &HeatMap| CELL * h.size.min(64) as f64 + 90.0;
+    let mut places: Vec<(f64, f64)> = Vec::new();
+    let (mut left, mut top, mut row_height, mut width) = (60.0f64, 80.0f64, 0.0f64, 400.0f64);
+    for map in &spec.heat_maps {
+        if left > 60.0 && left + panel_width(map) > ROW_WIDTH {
+            left = 60.0;
+            top += row_height;
+            row_height = 0.0;
+        }
+        places.push((left, top));
+        left += panel_width(map);
+        width = width.max(left);
+        row_height = row_height.max(panel_height(map));
+    }
+    let width = width + 40.0;
+    let height = top + row_height + 30.0;
     let mut svg = String::new();
     let _ = writeln!(
         svg,
@@ -496,10 +525,8 @@ fn render_heat_maps(spec: &PlotSpec) -> String {
         escape(&spec.title),
         escape(&spec.y_label)
     );
-    let mut left = 60.0;
-    for map in &spec.heat_maps {
+    for (map, &(left, top)) in spec.heat_maps.iter().zip(&places) {
         let n = map.size.min(64);
-        let top = 80.0;
         let _ = writeln!(
             svg,
             r#"<text x="{left:.0}" y="{:.0}">{}</text>"#,
@@ -538,7 +565,6 @@ fn render_heat_maps(spec: &PlotSpec) -> String {
                 y + CELL / 2.0 + 4.0
             );
         }
-        left += panel(map);
     }
     svg.push_str("</svg>\n");
     svg
