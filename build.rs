@@ -14,6 +14,9 @@ use std::env;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+#[path = "build/ptx_arch.rs"]
+mod ptx_arch;
+
 const DEFAULT_ARCH: &str = "sm_75";
 const NVPTX_TARGET: &str = "nvptx64-nvidia-cuda";
 const TOOLCHAIN_FIX: &str =
@@ -31,6 +34,27 @@ fn valid_arch(arch: &str) -> bool {
     };
     let digits = rest.trim_end_matches(['a', 'f']);
     !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()) && rest.len() - digits.len() <= 1
+}
+
+/// The architectures the pinned toolchain's nvptx backend knows, from `rustc --print target-cpus`.
+fn toolchain_archs(rustc: &str) -> Vec<String> {
+    let output = Command::new(rustc)
+        .args(["--print", "target-cpus", "--target", NVPTX_TARGET])
+        .output()
+        .unwrap_or_else(|e| fail(&format!("cannot run {rustc}: {e}")));
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|line| line.split_whitespace().next())
+        .filter(|word| word.starts_with("sm_"))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Refuses an architecture below sm_75 or unknown to the pinned toolchain, listing the good ones.
+fn check_arch_supported(rustc: &str, arch: &str) {
+    if let Err(message) = ptx_arch::check(arch, &toolchain_archs(rustc)) {
+        fail(&message);
+    }
 }
 
 /// Checks the toolchain components the nvptx build needs, before running it.
@@ -78,6 +102,7 @@ fn main() {
     println!("cargo:rerun-if-changed=kernels-gpu/src");
     println!("cargo:rerun-if-changed=kernels-gpu/Cargo.toml");
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=build/ptx_arch.rs");
     println!("cargo:rerun-if-env-changed=PTXSUITE_PTX_ARCH");
 
     let arch = env::var("PTXSUITE_PTX_ARCH").unwrap_or_else(|_| DEFAULT_ARCH.to_string());
@@ -91,6 +116,7 @@ fn main() {
     let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     let rustc = env::var("RUSTC").unwrap_or_else(|_| "rustc".to_string());
     check_components(&rustc);
+    check_arch_supported(&rustc, &arch);
 
     let mut command = Command::new(&cargo);
     command

@@ -25,6 +25,19 @@ kernel! {
     /// **Expected**: on par with the driver's device-to-device copy; no cc 1.x
     /// counterpart (the guide's copies move one `float` per thread).
     ///
+    /// **Across GPUs** (`peer`, `host-links`): the same kernel copies between
+    /// GPUs under peer access and to or from mapped host memory, since it only
+    /// takes pointers. Measured on two H200 joined by 18 NVLinks (478 GB/s per
+    /// direction on paper), 1 GiB: pulling (the kernel on the destination
+    /// reads the peer) 375 GB/s, pushing (the kernel on the source writes the
+    /// peer) 374 GB/s, the copy engine 397 GB/s, the CUDA C twin the same 375.
+    /// Push wins at small sizes (188 vs 170 GB/s at 1 MiB): a store is posted
+    /// and forgotten, while every remote load waits a round trip (about 850 ns,
+    /// `link-latency`), so a pull needs more loads in flight to fill the link;
+    /// with enough blocks both reach the same SM-side limit, 0.94x of the copy
+    /// engine. Over PCIe (mapped host memory) the kernel reaches 0.93x (reads)
+    /// and 0.95x (writes) of the copy engines.
+    ///
     /// # Safety
     /// Both pointers must be 16-byte aligned and point to at least `n` `f32`s
     /// (`launchers::vector_copy` checks this).
