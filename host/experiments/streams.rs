@@ -30,6 +30,8 @@ const MAX_STREAMS: u32 = 16;
 const PROBE_ITERATIONS: u32 = 64;
 /// Check every this many elements against the CPU reference (the chain is long).
 const CHECK_STRIDE: usize = 4097;
+/// The fewest rounds the stream counts are timed in (one sample of every count per round).
+const MIN_ROUNDS: u32 = 21;
 /// The variant of the pipeline's series (measured and modelled).
 const STAGED: &str = "staged";
 
@@ -292,13 +294,44 @@ impl Experiment for Streams {
             "model: max + min / nStreams",
         );
         let work = Work::bytes(len as u64, bytes);
+        // Every count is timed in rounds, one sample of each count per round, so that a transient
+        // slowdown (a descheduled host thread, a clock step) costs one sample of many counts, which
+        // their medians absorb, instead of every sample of one count.
+        let mut reps = Vec::with_capacity(MAX_STREAMS as usize);
         for n in 1..=MAX_STREAMS {
-            if ctx.stop_before(n as usize - 1, MAX_STREAMS as usize) {
+            let one = probe_ms(&mut timer, &mut || {
+                pipeline.enqueue(dut, &host, &mut data, n, iterations)
+            })?;
+            reps.push(paced(ctx.settings, one).reps);
+        }
+        let rounds = ctx.settings.samples.max(MIN_ROUNDS);
+        let mut samples: Vec<Vec<f64>> = vec![Vec::new(); MAX_STREAMS as usize];
+        for round in 0..rounds {
+            if ctx.stop_before(round as usize, rounds as usize) {
                 break;
             }
-            ctx.progress.set_message(format!("streams {n}"));
+            ctx.progress
+                .set_message(format!("streams: round {} of {rounds}", round + 1));
+            for n in 1..=MAX_STREAMS {
+                let count = reps[n as usize - 1];
+                let ms = timer.time_ms(&mut || {
+                    for _ in 0..count {
+                        pipeline.enqueue(dut, &host, &mut data, n, iterations)?;
+                    }
+                    Ok(())
+                })?;
+                samples[n as usize - 1].push(ms / count as f64);
+            }
+        }
+        for n in 1..=MAX_STREAMS {
+            let times = &samples[n as usize - 1];
+            if times.is_empty() {
+                break;
+            }
+            // The check: one more run from NaN, in full against the sequential result.
             data.fill(f32::NAN)?;
-            let times = timed(&mut || pipeline.enqueue(dut, &host, &mut data, n, iterations))?;
+            pipeline.enqueue(dut, &host, &mut data, n, iterations)?;
+            gpu.synchronize()?;
             let got = data.to_host()?;
             let failure = got
                 .iter()
@@ -314,7 +347,7 @@ impl Experiment for Streams {
             let at = PointKey::Value(n as i64);
             staged
                 .points
-                .extend(Point::timed(at, &Metric::Time, work, &times, failure));
+                .extend(Point::timed(at, &Metric::Time, work, times, failure));
             let predicted = staged_model_ms(transfer_ms, kernel_ms, n);
             model
                 .points
@@ -370,8 +403,12 @@ impl Experiment for Streams {
         result.notes.push(format!(
             "checked: the sequential result every {CHECK_STRIDE}th element against the CPU reference (bit for bit), \
              every staged result in full against the sequential one; each sample times up to {} fenced pipeline \
-             runs between two events (streams, events and buffers made before any timing)",
-            ctx.settings.reps
+             runs between two events (streams, events and buffers made before any timing); the counts are timed \
+             in {} rounds of one sample each, so a passing disturbance lands on one sample of several counts. \
+             What the model leaves out: each chunk's launch and copy set-up (a few µs, times nStreams), the \
+             chunks' copies and kernels sharing device memory, and clocks that move with power",
+            ctx.settings.reps,
+            ctx.settings.samples.max(MIN_ROUNDS)
         ));
         result.series.push(staged);
         result.series.push(model);

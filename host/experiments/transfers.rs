@@ -78,6 +78,12 @@ impl Experiment for Transfers {
         }
         let mut result = ctx.result(self, axis, "bytes copied per transfer, once");
         let gpu = ctx.device.gpu();
+        // The host thread and every host buffer on the GPU's NUMA node (where the host has several):
+        // pageable copies run through the CPU, so where it runs and where the pages are counts.
+        let (_near_gpu, placement) = crate::numa::bind_near_gpu(&ctx.device.info().pci_bus_id);
+        result
+            .setup
+            .push(format!("host thread and buffers: {}", placement.describe()));
         let max_bytes = ctx.settings.buffer_mib.map_or(1 << 30, |mib| mib << 20).max(SMALLEST);
         let sizes = transfer_sizes(max_bytes);
         let elements = (*sizes.last().expect("at least 4 KiB") / 4) as usize;
@@ -141,14 +147,14 @@ impl Experiment for Transfers {
                     (Direction::HostToDevice, HostMemoryKind::Pageable, _) => {
                         let mut staging = DeviceBuffer::<f32>::uninit(gpu, count)?;
                         let mut copy = || staging.copy_from_host(&pageable[..count]); // blocking
-                        let times = timed(&mut clock, ctx, &mut copy)?;
+                        let times = timed_pageable(&mut clock, ctx, &mut copy)?;
                         (times, first_mismatch(&staging.to_host()?, &source[..count]))
                     }
                     (Direction::DeviceToHost, HostMemoryKind::Pageable, _) => {
                         pageable[..count].fill(-1.0);
                         let staging = DeviceBuffer::from_host(gpu, &source[..count])?;
                         let mut copy = || staging.copy_to_host(&mut pageable[..count]); // blocking
-                        let times = timed(&mut clock, ctx, &mut copy)?;
+                        let times = timed_pageable(&mut clock, ctx, &mut copy)?;
                         let failure = first_mismatch(&pageable[..count], &source[..count]);
                         pageable[..count].copy_from_slice(&source[..count]);
                         (times, failure)
@@ -195,6 +201,12 @@ impl Experiment for Transfers {
             "pageable copies timed with the host clock around blocking copies, the others with CUDA events around \
              async copies on a non-blocking stream; up to {} copies per sample, fewer where one copy is long",
             ctx.settings.reps
+        ));
+        result.notes.push(format!(
+            "pageable copies are the CPU's work as much as the GPU's: the driver copies the pages through its own \
+             pinned staging buffers with the CPU, so their figures move with the host's memory bandwidth, the \
+             NUMA placement of thread and pages, page faults (the buffer is written before timing) and whatever \
+             else the host runs; they take {PAGEABLE_SAMPLE_FACTOR}x the samples, and min–max shows their spread"
         ));
         match &info.pcie_link {
             Some(link) => result.setup.push(format!("the GPU's PCIe link (sysfs): {link}")),
@@ -314,6 +326,21 @@ fn opencl_series(
 fn timed(clock: &mut dyn SampleTimer, ctx: &RunContext<'_>, copy: &mut dyn FnMut() -> Result<()>) -> Result<Vec<f64>> {
     let one_ms = probe_ms(clock, copy)?;
     time_per_launch(clock, &paced(ctx.settings, one_ms), copy)
+}
+
+/// Samples of pageable copies: three times the run's, since the host clock and the CPU's staging
+/// copy make them spread far more than the copy engines' event-timed figures.
+pub const PAGEABLE_SAMPLE_FACTOR: u32 = 3;
+
+fn timed_pageable(
+    clock: &mut dyn SampleTimer,
+    ctx: &RunContext<'_>,
+    copy: &mut dyn FnMut() -> Result<()>,
+) -> Result<Vec<f64>> {
+    let one_ms = probe_ms(clock, copy)?;
+    let mut settings = paced(ctx.settings, one_ms);
+    settings.samples = settings.samples.saturating_mul(PAGEABLE_SAMPLE_FACTOR);
+    time_per_launch(clock, &settings, copy)
 }
 
 impl SectionHooks for Transfers {
