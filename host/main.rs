@@ -196,6 +196,8 @@ fn list() -> String {
 fn main() -> ExitCode {
     // SAFETY: the first thing main does, before any thread exists and before any OpenCL call.
     let opencl_note = unsafe { ptxsuite::opencl::register_vendor_libraries() };
+    // SAFETY: as above: no thread yet, no CUDA context yet.
+    let queues_note = unsafe { ptxsuite::gpu::request_hardware_queues() };
     let cli = Cli::parse();
     let (text, outcome) = match cli.command {
         Command::Info { device, json } => match commands::info(&device, json) {
@@ -231,7 +233,7 @@ fn main() -> ExitCode {
                 devices: device,
                 implementations,
                 settings,
-                notes: opencl_note.into_iter().collect(),
+                notes: opencl_note.into_iter().chain([queues_note]).collect(),
             })
         }
         Command::Selftest {

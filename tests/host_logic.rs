@@ -459,3 +459,18 @@ fn only_whole_tile_shapes_take_the_unguarded_register_blocked_entries() {
         assert!(!whole_register_blocked_tiles(dims), "{dims:?}");
     }
 }
+
+/// README's experiment table lists every experiment once, in the order `list` prints them.
+#[test]
+fn readme_lists_the_experiments_in_registry_order() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let table: Vec<&str> = readme
+        .lines()
+        .skip_while(|l| !l.starts_with("| experiment |"))
+        .skip(2)
+        .take_while(|l| l.starts_with("| `"))
+        .filter_map(|l| l.split('`').nth(1))
+        .collect();
+    let registry: Vec<&str> = experiments::EXPERIMENTS.iter().map(|e| e.name()).collect();
+    assert_eq!(table, registry);
+}
