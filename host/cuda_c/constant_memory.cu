@@ -3,7 +3,7 @@
 
 // The module's constant array; the host fills it through cuModuleGetGlobal (same name and
 // size as the Rust module's, kernels_gpu::device::CONSTANT_SYMBOL / CONSTANT_WORDS).
-__constant__ unsigned int ptxsuite_constant_words[1024];
+__constant__ unsigned int ptx_device_constant_words[1024];
 
 // Lane l starts at word l % distinct and takes `steps` steps through read(); thread 0 writes
 // the block's cycles between two barriers, every thread its sum of visited words.
@@ -30,7 +30,7 @@ extern "C" __global__ void constant_chase(unsigned int distinct, unsigned int st
                                           unsigned int *sums)
 {
     timed_constant_chase(distinct, steps, cycles, sums,
-                         [](unsigned int word) { return ptxsuite_constant_words[word]; });
+                         [](unsigned int word) { return ptx_device_constant_words[word]; });
 }
 
 extern "C" __global__ void constant_chase_global_nc(const unsigned int *links, unsigned int distinct,

@@ -1,36 +1,29 @@
-//! ptxsuite's kernels and the small device layer they are written against.
+//! ptxsuite's kernels, written against the `ptx-device` crate.
 //!
-//! Every kernel in this crate is written once, with the [`kernel!`] macro, and
+//! Every kernel in this crate is written once, with the `kernel!` macro, and
 //! compiles two ways:
 //!
-//! * for `nvptx64-nvidia-cuda` (the host crate's `build.rs` does this) it is an
-//!   `extern "ptx-kernel"` entry point in the PTX that the host program embeds;
+//! * for `nvptx64-nvidia-cuda` (the host crate's `build.rs` does this, through
+//!   the `ptx-builder` crate) it is an `extern "ptx-kernel"` entry point in the
+//!   PTX that the host program embeds;
 //! * for the host it is a plain `unsafe fn` that the CPU [`emulator`] runs over
 //!   a grid, with real barriers and checked memory accesses.
 //!
-//! The device layer ([`device`]) is what makes that possible: thread and block
-//! indices, `sync_threads`, dynamic shared memory, global-memory pointers,
-//! FMA and texture fetches have a GPU implementation (PTX special registers,
+//! The device layer ([`device`], the `ptx-device` crate re-exported under its
+//! old name) is what makes that possible: thread and block indices,
+//! `sync_threads`, dynamic shared memory, global-memory pointers, FMA and
+//! texture fetches have a GPU implementation (PTX special registers,
 //! intrinsics, inline `asm!`) and an emulator implementation.
 #![cfg_attr(target_arch = "nvptx64", no_std)]
-#![cfg_attr(
-    target_arch = "nvptx64",
-    feature(
-        abi_ptx,
-        asm_experimental_arch,
-        stdarch_nvptx,
-        gpu_intrinsics,
-        gpu_launch_sized_workgroup_mem
-    )
-)]
-#![feature(core_intrinsics, portable_simd)]
-#![allow(internal_features)]
+// Inline PTX in a kernel (divergence::path_divergence's path markers).
+#![cfg_attr(target_arch = "nvptx64", feature(asm_experimental_arch))]
 
+/// The device layer: the `ptx-device` crate, under the name the kernels and
+/// the host use (`#[macro_use]`: `kernel!` in every module).
 #[macro_use]
-mod kernel_macro;
+pub extern crate ptx_device as device;
 
 pub mod constant_memory;
-pub mod device;
 pub mod diagnostics;
 pub mod divergence;
 pub mod global_memory;
@@ -48,13 +41,6 @@ pub mod sgemm;
 pub mod shared_memory_banks;
 pub mod streams;
 
+/// The CPU emulator (`ptx_device::emulator`), host only.
 #[cfg(not(target_arch = "nvptx64"))]
-pub mod emulator;
-
-/// On the GPU a panic (an arithmetic overflow check, an `unreachable!`) traps:
-/// the launch fails with `CUDA_ERROR_ILLEGAL_INSTRUCTION` and the host reports it.
-#[cfg(target_arch = "nvptx64")]
-#[panic_handler]
-fn trap_on_panic(_: &core::panic::PanicInfo) -> ! {
-    core::intrinsics::abort_immediate()
-}
+pub use ptx_device::emulator;

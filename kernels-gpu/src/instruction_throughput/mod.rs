@@ -4,7 +4,7 @@
 //!
 //! Every kernel has the parameter list `(out, start, step, a, b, iterations)`
 //! (element type per kernel), runs [`THROUGHPUT_CHAINS`] chains per thread for
-//! `iterations` rounds and stores each chain's final value (see [`chains`]), so
+//! `iterations` rounds and stores each chain's final value (see `chains`), so
 //! a thread performs `THROUGHPUT_CHAINS · iterations` of the measured
 //! operation. Operations per second per SM, divided by the clock, compare
 //! directly with the guides' "operations per clock cycle per multiprocessor".

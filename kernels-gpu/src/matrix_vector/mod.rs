@@ -29,7 +29,7 @@ pub use warp_shuffle::matvec_warp_shuffle;
 
 use crate::device::{GlobalPtr, block_dim_x, fma, thread_idx_x};
 
-/// Elements read per step of [`row_dot`]: 8 `f32`s, one 32-byte sector when
+/// Elements read per step of `row_dot`: 8 `f32`s, one 32-byte sector when
 /// the row is 32-byte aligned.
 pub const ROW_DOT_CHUNK: u32 = 8;
 

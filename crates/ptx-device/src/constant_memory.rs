@@ -4,7 +4,7 @@
 //! nvptx target puts every `static` (mutable or not) in `.global`, and a
 //! by-value array kernel parameter indexed at run time is copied, word by
 //! word, into local memory before it is read (`ld.param` then `st.local`
-//! and `ld.local`; see `constant_memory`'s module docs). What works is PTX
+//! and `ld.local`). What works is PTX
 //! itself: a file-scope `global_asm!` declares the array in `.const`
 //! (LLVM's NVPTX back end copies module assembly into the PTX verbatim), and
 //! [`constant_word`] reads it with an `ld.const` in inline assembly, which
@@ -13,18 +13,23 @@
 //! `cuModuleGetGlobal(CONSTANT_SYMBOL)` and a copy.
 //!
 //! In the emulator the array is the slice registered with
-//! `Emulator::constant_words`; reads past it are faults.
+//! [`Emulator::constant_words`](crate::emulator::Emulator::constant_words);
+//! reads past it are faults.
+//!
+//! Only with the crate feature `constant-memory`: without it no `.const`
+//! array is declared in the module.
 
 /// Words (`u32`) in the constant array: 4 KiB of the 64 KiB constant memory.
 pub const CONSTANT_WORDS: usize = 1024;
 
-/// The array's PTX name, for `cuModuleGetGlobal` (the CUDA C twins declare
-/// the same name, so both modules are filled alike).
-pub const CONSTANT_SYMBOL: &str = "ptxsuite_constant_words";
+/// The array's PTX name, for `cuModuleGetGlobal` (a CUDA C module that
+/// declares `__constant__ unsigned int ptx_device_constant_words[1024];` is
+/// filled the same way).
+pub const CONSTANT_SYMBOL: &str = "ptx_device_constant_words";
 
-// The declaration must spell CONSTANT_SYMBOL and CONSTANT_WORDS (tests/ptx_checks.rs holds it to them).
+// The declaration must spell CONSTANT_SYMBOL and CONSTANT_WORDS (ptxsuite's tests/ptx_checks.rs holds it to them).
 #[cfg(target_arch = "nvptx64")]
-core::arch::global_asm!(".visible .const .align 4 .b32 ptxsuite_constant_words[1024];");
+core::arch::global_asm!(".visible .const .align 4 .b32 ptx_device_constant_words[1024];");
 
 /// Word `index` of the constant array (`ld.const.u32`): a read through the
 /// SM's constant cache (the guides: as fast as a register when a warp's lanes
@@ -41,7 +46,7 @@ pub unsafe fn constant_word(index: u32) -> u32 {
         // SAFETY: the caller keeps index inside the array; the constant bank is read-only during a launch.
         unsafe {
             core::arch::asm!(
-                "{{ .reg .u64 %address; mov.u64 %address, ptxsuite_constant_words; mad.wide.u32 %address, {index}, 4, %address; ld.const.u32 {word}, [%address]; }}",
+                "{{ .reg .u64 %address; mov.u64 %address, ptx_device_constant_words; mad.wide.u32 %address, {index}, 4, %address; ld.const.u32 {word}, [%address]; }}",
                 index = in(reg32) index,
                 word = out(reg32) word,
                 options(pure, readonly, nostack),

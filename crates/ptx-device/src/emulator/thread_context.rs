@@ -1,6 +1,6 @@
 //! The emulated thread's identity and the device-layer operations that use it.
 //!
-//! The device layer (`crate::device`) calls these functions on the host. Each
+//! The device layer (`crate`) calls these functions on the host. Each
 //! worker thread of a launch has a [`ThreadContext`] in thread-local storage.
 
 use std::cell::RefCell;
@@ -12,7 +12,7 @@ use super::fault::FaultKind;
 use super::grid_runner::LaunchState;
 use super::memory_map::Lookup;
 use super::rendezvous::BarrierError;
-use crate::device::{Dim3, TextureObject};
+use crate::{Dim3, TextureObject};
 
 /// Who the current emulated thread is, and the launch it belongs to.
 pub(crate) struct ThreadContext {
@@ -146,6 +146,7 @@ pub(crate) fn shared_store<T: Copy>(base: *mut T, index: usize, value: T) {
     unsafe { std::ptr::write_volatile(ptr, value) }
 }
 
+#[cfg(feature = "constant-memory")]
 pub(crate) fn constant_load(index: u32) -> u32 {
     let found = with(|t| match &t.launch.memory.constant {
         // SAFETY: index < words: inside the slice registered for the emulator's lifetime.

@@ -1,3 +1,5 @@
+//! `float4`: four `f32`s loaded and stored as one 128-bit access.
+
 use core::simd::f32x4;
 
 /// Four `f32`s moved as one 128-bit word (CUDA C's `float4`).
@@ -10,10 +12,12 @@ use core::simd::f32x4;
 pub struct F32x4(pub f32x4);
 
 impl F32x4 {
+    /// The vector of these four lanes (no instruction: registers only).
     pub const fn from_array(values: [f32; 4]) -> Self {
         Self(f32x4::from_array(values))
     }
 
+    /// The four lanes (no instruction: registers only).
     pub const fn to_array(self) -> [f32; 4] {
         self.0.to_array()
     }

@@ -1,6 +1,6 @@
 //! Warp-level primitives.
 
-/// The number of threads in a warp on every NVIDIA GPU.
+/// The number of threads in a warp on every NVIDIA GPU (PTX `WARP_SZ`).
 pub const WARP_SIZE: u32 = 32;
 
 /// `__shfl_down_sync(0xffffffff, value, delta)`: each lane gets `value` from

@@ -17,6 +17,10 @@ pub struct SharedPtr<T> {
 ///
 /// Every call returns the same base address: carve several arrays out of it
 /// with [`SharedPtr::offset_elems`].
+///
+/// PTX: the address of the module's `.extern .shared .align N .b8 name[]`
+/// array (N = `T`'s alignment), whose size the launch's `sharedMemBytes` sets.
+/// Safe: only the accessors touch the memory.
 #[inline(always)]
 pub fn dynamic_shared_memory<T: Copy>() -> SharedPtr<T> {
     #[cfg(target_arch = "nvptx64")]
@@ -30,10 +34,12 @@ pub fn dynamic_shared_memory<T: Copy>() -> SharedPtr<T> {
 }
 
 impl<T: Copy> SharedPtr<T> {
-    /// Reads element `index`.
+    /// Reads element `index` (one `ld.shared` of `T`'s width).
     ///
     /// # Safety
-    /// `index` must lie inside the launch's dynamic shared memory.
+    /// `index` must lie inside the launch's dynamic shared memory; an element
+    /// another thread of the block writes must be separated from this read by
+    /// a [`sync_threads`](crate::sync_threads).
     #[inline(always)]
     #[track_caller]
     pub unsafe fn load(self, index: usize) -> T {
@@ -48,10 +54,12 @@ impl<T: Copy> SharedPtr<T> {
         }
     }
 
-    /// Writes element `index`.
+    /// Writes element `index` (one `st.shared` of `T`'s width).
     ///
     /// # Safety
-    /// `index` must lie inside the launch's dynamic shared memory.
+    /// `index` must lie inside the launch's dynamic shared memory; as for
+    /// [`load`](Self::load), accesses of one element by several threads need a
+    /// barrier between them.
     #[inline(always)]
     #[track_caller]
     pub unsafe fn store(self, index: usize, value: T) {
@@ -66,7 +74,8 @@ impl<T: Copy> SharedPtr<T> {
         }
     }
 
-    /// The array that starts `count` elements further on (a second tile, say).
+    /// The array that starts `count` elements further on (a second tile, say):
+    /// address arithmetic only, checked at the accesses.
     #[inline(always)]
     pub fn offset_elems(self, count: usize) -> Self {
         SharedPtr {

@@ -1,6 +1,8 @@
 //! Texture fetches through a texture object (`tex1Dfetch` in CUDA C).
 
-/// A `CUtexObject` handle, passed to a kernel as a `.u64` parameter.
+/// A `CUtexObject` handle, passed to a kernel as a `.u64` parameter (the
+/// host creates it with `cuTexObjectCreate`; the emulator's
+/// [`texture_f32`](crate::emulator::Emulator::texture_f32) hands one out).
 #[repr(transparent)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TextureObject(pub u64);

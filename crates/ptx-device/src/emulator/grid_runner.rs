@@ -10,7 +10,7 @@ use super::memory_map::MemoryMap;
 use super::rendezvous::Rendezvous;
 use super::thread_context::{self, EmulatorAbort, ThreadContext};
 use super::{LaunchConfig, MAX_THREADS_PER_BLOCK};
-use crate::device::Dim3;
+use crate::Dim3;
 
 /// How many faults are kept for the error message.
 const FAULTS_KEPT: usize = 8;

@@ -2,7 +2,8 @@
 //! and the packed fused multiply-add the GPU executes on both at once.
 
 /// Packs two binary16 bit patterns, `low` in bits 0–15 and `high` in 16–31
-/// (CUDA C's `__halves2half2(low, high)`).
+/// (CUDA C's `__halves2half2(low, high)`): integer shift and or, or a
+/// `mov.b32 {lo, hi}`.
 #[inline(always)]
 pub const fn pack_f16x2(low: u16, high: u16) -> u32 {
     (high as u32) << 16 | low as u32
@@ -42,7 +43,7 @@ pub fn fma_f16x2(a: u32, b: u32, c: u32) -> u32 {
 
 #[cfg(not(target_arch = "nvptx64"))]
 mod emulated {
-    use crate::device::f16_bits_to_f32;
+    use crate::f16_bits_to_f32;
 
     /// `a · b + c` in binary16, rounded once.
     ///

@@ -1,42 +1,79 @@
 use std::fmt;
 
-use crate::device::Dim3;
+use crate::Dim3;
 
 /// What went wrong in one emulated thread.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum FaultKind {
     /// A global load or store outside every registered buffer.
     GlobalOutOfBounds {
+        /// A store (else a load).
         write: bool,
         /// Element index the kernel used, relative to its pointer.
         index: isize,
+        /// Bytes per element.
         elem_bytes: usize,
         /// Length in bytes of the buffer the pointer points into, if any.
         buffer_bytes: Option<usize>,
     },
     /// A store through a buffer registered read-only.
-    WriteToReadOnly { index: isize },
+    WriteToReadOnly {
+        /// Element index the kernel used, relative to its pointer.
+        index: isize,
+    },
     /// An access whose address is not a multiple of the element's alignment.
-    Misaligned { address: usize, align: usize },
+    Misaligned {
+        /// The address accessed.
+        address: usize,
+        /// The alignment the element type needs, in bytes.
+        align: usize,
+    },
     /// A shared-memory access past the launch's dynamic shared memory.
     SharedOutOfBounds {
+        /// A store (else a load).
         write: bool,
+        /// Element index, relative to the [`SharedPtr`](crate::SharedPtr) used.
         index: usize,
+        /// Bytes per element.
         elem_bytes: usize,
+        /// The launch's dynamic shared memory, in bytes.
         shared_bytes: usize,
     },
     /// A read of the constant array past the words registered for the launch.
-    ConstantOutOfBounds { index: u32, words: usize },
+    ConstantOutOfBounds {
+        /// The word read.
+        index: u32,
+        /// Words registered with the emulator.
+        words: usize,
+    },
     /// A texture handle that was not registered.
-    UnknownTexture { handle: u64 },
+    UnknownTexture {
+        /// The handle passed to the kernel.
+        handle: u64,
+    },
     /// Some threads wait at a barrier that others will never reach.
-    BarrierDeadlock { detail: String },
+    BarrierDeadlock {
+        /// Who waits where, and who returned.
+        detail: String,
+    },
     /// Threads of one block wait at different `sync_threads` calls.
-    BarrierDivergence { first: String, second: String },
+    BarrierDivergence {
+        /// Source location of the barrier the first threads wait at.
+        first: String,
+        /// Source location of the other barrier.
+        second: String,
+    },
     /// A barrier did not complete in time.
-    BarrierTimeout { site: String },
+    BarrierTimeout {
+        /// Source location of the barrier.
+        site: String,
+    },
     /// The kernel panicked (it would trap on the GPU).
-    KernelPanic { message: String },
+    KernelPanic {
+        /// The panic's message.
+        message: String,
+    },
     /// A device-layer function was called with no launch in progress.
     OutsideLaunch,
 }
@@ -44,18 +81,27 @@ pub enum FaultKind {
 /// A fault and the thread it happened in.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Fault {
+    /// `blockIdx` of the faulting thread.
     pub block: Dim3,
+    /// `threadIdx` of the faulting thread.
     pub thread: Dim3,
+    /// What it did.
     pub kind: FaultKind,
 }
 
 /// Why an emulated launch failed.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum EmulatorError {
     /// The launch configuration itself is invalid (as `cuLaunchKernel` would say).
     InvalidConfig(String),
     /// The kernel faulted; the first faults recorded, and how many in all.
-    Faults { first: Vec<Fault>, total: usize },
+    Faults {
+        /// The first faults, in the order they were recorded (at most 8).
+        first: Vec<Fault>,
+        /// All faults recorded before the launch stopped.
+        total: usize,
+    },
 }
 
 impl fmt::Display for FaultKind {

@@ -1,8 +1,17 @@
-/// A grid or block extent, as CUDA's `dim3`.
+//! `dim3`: the shape of a grid or a block, and an index in one.
+
+/// A grid or block extent, or an index in one, as CUDA's `dim3`.
+///
+/// A host-side value (the emulator's launch shape and fault locations);
+/// kernels read their own indices with [`thread_idx_x`](crate::thread_idx_x)
+/// and friends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Dim3 {
+    /// The fastest-varying component.
     pub x: u32,
+    /// The middle component.
     pub y: u32,
+    /// The slowest-varying component.
     pub z: u32,
 }
 

@@ -15,9 +15,9 @@
 //! Both return q modulo 4 and r as an `f32` (the Payne–Hanek path forms r
 //! in `f64` from the 64-bit fraction and rounds it once).
 
-use crate::device::fma;
+use crate::fma;
 
-/// Largest |x| reduced by [`cody_waite`] (2^17). Below it the rounded
+/// Largest |x| reduced by the Cody–Waite path of [`sin_accurate`](crate::sin_accurate) (2^17). Below it the rounded
 /// quotient |q| < 2^17 keeps every step exact or nearly so: x − q·C1 is
 /// exact (both are multiples of 2^-23 and the difference is below 1), and
 /// q·(C1 + C2 + C3 − π/2) stays below 2^-75.

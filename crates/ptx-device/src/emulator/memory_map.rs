@@ -1,6 +1,6 @@
 //! The buffers and textures an emulated launch may touch.
 
-use crate::device::TextureObject;
+use crate::TextureObject;
 
 #[derive(Clone, Debug)]
 pub(crate) struct Region {
@@ -16,7 +16,8 @@ pub(crate) struct Texture {
     pub channels: usize,
 }
 
-/// The slice standing for the module's constant array (`device::constant_word`).
+/// The slice standing for the module's constant array (`crate::constant_word`).
+#[cfg(feature = "constant-memory")]
 #[derive(Clone, Debug)]
 pub(crate) struct ConstantWords {
     pub data: *const u32,
@@ -27,6 +28,7 @@ pub(crate) struct ConstantWords {
 pub(crate) struct MemoryMap {
     pub regions: Vec<Region>,
     pub textures: Vec<Texture>,
+    #[cfg(feature = "constant-memory")]
     pub constant: Option<ConstantWords>,
 }
 

@@ -1,3 +1,5 @@
+//! Fused multiply-add and square root, correctly rounded on both targets.
+
 /// Fused multiply-add `a * b + c` with a single rounding (PTX `fma.rn.f32`).
 ///
 /// Written explicitly because LLVM, like nvcc with `-fmad=false`, does not

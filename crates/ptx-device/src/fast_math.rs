@@ -1,5 +1,5 @@
 //! The GPU's fast approximations (the sine and cosine are in
-//! [`fast_trig`](super::fast_trig), with their measured error bounds): each function is one PTX `.approx`
+//! [`fast_trig`](crate::fast_trig), with their measured error bounds): each function is one PTX `.approx`
 //! instruction, which the special-function units (SFU, `MUFU` in SASS)
 //! execute; CUDA C exposes them as `__sinf`, `__cosf`, `__log2f`, ... and
 //! OpenCL as `native_sin`, `native_cos`, ... (Best Practices Guide §5.1.4,

@@ -48,6 +48,8 @@ unsafe impl<T> Sync for GlobalMutPtr<T> {}
 
 impl<T: Copy> GlobalPtr<T> {
     /// Wraps a raw address (a device pointer, or a host address registered with the emulator).
+    ///
+    /// No instruction. Safe: the address is only used by the `unsafe` accessors.
     pub const fn from_raw(ptr: *const T) -> Self {
         Self {
             ptr,
@@ -55,21 +57,28 @@ impl<T: Copy> GlobalPtr<T> {
         }
     }
 
-    /// The raw address.
+    /// The raw address (no instruction).
     pub const fn as_raw(self) -> *const T {
         self.ptr
     }
 
-    /// The same address viewed as `U`s (e.g. `f32` → [`F32x4`](crate::device::F32x4)).
-    /// Accesses through the result must respect `U`'s alignment.
+    /// The same address viewed as `U`s (e.g. `f32` → [`F32x4`](crate::F32x4)).
+    /// Accesses through the result must respect `U`'s alignment (the
+    /// emulator reports a misaligned one). No instruction.
     pub const fn cast<U: Copy>(self) -> GlobalPtr<U> {
         GlobalPtr::from_raw(self.ptr.cast())
     }
 
     /// Reads element `index` (`p[index]` in CUDA C).
     ///
+    /// PTX: one `ld.global` of `T`'s width (`ld.global.f32`, `ld.global.v4.f32`
+    /// for [`F32x4`](crate::F32x4), ...), with the address `mad.wide`'d from
+    /// the index. LLVM infers the global state space from a kernel parameter;
+    /// for a pointer loaded from memory see [`load_global`](GlobalPtr::load_global).
+    ///
     /// # Safety
-    /// `index` must lie inside the buffer this pointer points into.
+    /// `index` must lie inside the buffer this pointer points into, and the
+    /// element must be aligned for `T`.
     #[inline(always)]
     #[track_caller]
     pub unsafe fn load(self, index: isize) -> T {
@@ -154,6 +163,8 @@ impl GlobalPtr<u64> {
 
 impl<T: Copy> GlobalMutPtr<T> {
     /// Wraps a raw address (a device pointer, or a host address registered with the emulator).
+    ///
+    /// No instruction. Safe: the address is only used by the `unsafe` accessors.
     pub const fn from_raw(ptr: *mut T) -> Self {
         Self {
             ptr,
@@ -161,25 +172,26 @@ impl<T: Copy> GlobalMutPtr<T> {
         }
     }
 
-    /// The raw address.
+    /// The raw address (no instruction).
     pub const fn as_raw(self) -> *mut T {
         self.ptr
     }
 
-    /// The same address viewed as `U`s; accesses must respect `U`'s alignment.
+    /// The same address viewed as `U`s; accesses must respect `U`'s alignment. No instruction.
     pub const fn cast<U: Copy>(self) -> GlobalMutPtr<U> {
         GlobalMutPtr::from_raw(self.ptr.cast())
     }
 
-    /// The same buffer, read-only.
+    /// The same buffer, read-only (no instruction).
     pub const fn as_const(self) -> GlobalPtr<T> {
         GlobalPtr::from_raw(self.ptr)
     }
 
-    /// Reads element `index`.
+    /// Reads element `index`: as [`GlobalPtr::load`] (one `ld.global`).
     ///
     /// # Safety
-    /// `index` must lie inside the buffer this pointer points into.
+    /// `index` must lie inside the buffer this pointer points into, and the
+    /// element must be aligned for `T`.
     #[inline(always)]
     #[track_caller]
     pub unsafe fn load(self, index: isize) -> T {
@@ -189,8 +201,13 @@ impl<T: Copy> GlobalMutPtr<T> {
 
     /// Writes element `index` (`p[index] = value` in CUDA C).
     ///
+    /// PTX: one `st.global` of `T`'s width (`st.global.v4.f32` for
+    /// [`F32x4`](crate::F32x4)).
+    ///
     /// # Safety
-    /// `index` must lie inside the buffer this pointer points into.
+    /// `index` must lie inside the buffer this pointer points into, and the
+    /// element must be aligned for `T`. Other threads writing or reading the
+    /// same element in the same launch race, as in CUDA C.
     #[inline(always)]
     #[track_caller]
     pub unsafe fn store(self, index: isize, value: T) {
