@@ -1,0 +1,10 @@
+//! The example's kernels, written once with `ptx_device::kernel!`: PTX entry
+//! points on `nvptx64-nvidia-cuda`, plain functions the CPU emulator runs
+//! everywhere else.
+#![cfg_attr(target_arch = "nvptx64", no_std)]
+
+pub mod block_sum;
+pub mod saxpy;
+
+pub use block_sum::block_sum;
+pub use saxpy::saxpy;

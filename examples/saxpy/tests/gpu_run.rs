@@ -1,0 +1,23 @@
+//! The binary on this machine: with a GPU it must print OK; without a driver
+//! it must say so and exit with status 1 (an error, not a panic).
+
+use std::process::Command;
+
+#[test]
+fn main_checks_the_gpu_or_explains_why_it_cannot() {
+    let output = Command::new(env!("CARGO_BIN_EXE_saxpy")).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    if output.status.success() {
+        assert!(stdout.lines().any(|line| line == "OK"), "{stdout}");
+        return;
+    }
+    assert_eq!(output.status.code(), Some(1), "stdout: {stdout}\nstderr: {stderr}");
+    assert!(stderr.starts_with("error: "), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    if stderr.contains("no NVIDIA driver") {
+        println!("SKIPPED main_checks_the_gpu_or_explains_why_it_cannot: no NVIDIA driver");
+    } else {
+        panic!("the GPU run failed: {stderr}");
+    }
+}
