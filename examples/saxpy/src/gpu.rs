@@ -17,6 +17,8 @@ pub const BLOCK: u32 = 256;
 pub enum GpuError {
     /// libcuda could not be loaded: no NVIDIA driver here.
     NoDriver,
+    /// The driver is there but sees no GPU.
+    NoDevice,
     /// A driver call failed.
     Driver {
         /// What was being done.
@@ -43,6 +45,7 @@ impl fmt::Display for GpuError {
                 "no NVIDIA driver found (libcuda could not be loaded): the GPU run needs an NVIDIA GPU and its driver \
                  (`cargo test` runs the kernels in the CPU emulator instead)"
             ),
+            GpuError::NoDevice => write!(f, "the NVIDIA driver found no CUDA GPU"),
             GpuError::Driver { during, error } => write!(f, "{during}: {error:?}"),
             GpuError::Shape(error) => write!(f, "launch refused: {error}"),
             GpuError::Lengths { x, y } => write!(f, "x has {x} elements and y {y}"),
@@ -87,7 +90,10 @@ impl Gpu {
         if !unsafe { cudarc::driver::sys::is_culib_present() } {
             return Err(GpuError::NoDriver);
         }
-        let ctx = CudaContext::new(0).map_err(during("opening GPU 0"))?;
+        let ctx = CudaContext::new(0).map_err(|error| match error.0 {
+            cudarc::driver::sys::CUresult::CUDA_ERROR_NO_DEVICE => GpuError::NoDevice,
+            _ => during("opening GPU 0")(error),
+        })?;
         let name = ctx.name().map_err(during("cuDeviceGetName"))?;
         let module = ctx
             .load_module(Ptx::from_src(KERNELS_PTX))

@@ -1,5 +1,5 @@
 //! Runs the example's kernels on GPU 0 and checks them against the CPU
-//! references. Without an NVIDIA driver it says so and exits with status 1.
+//! references. Without an NVIDIA driver or GPU it says so and exits with status 1.
 
 use std::process::ExitCode;
 
