@@ -1,7 +1,7 @@
 //! Accurate single-precision sine and exponential, written in Rust.
 //!
 //! Rust's `core` has no `sin` or `exp` for a `no_std` GPU target (they live
-//! in `std`, over the C library), so the suite brings its own: the
+//! in `std`, over the C library), so this crate brings its own: the
 //! counterparts of CUDA C's `sinf` and `expf` for the Best Practices Guide
 //! §5.1.4 comparison with the fast approximations ([`crate::sin_approx`],
 //! [`crate::exp_fast`]). Both are plain `f32` arithmetic with FMAs (plus
@@ -12,7 +12,7 @@
 //! library's `f64` `sin` and `exp` (which are accurate to well under an `f64`
 //! ulp, so to about 10^-9 of an `f32` ulp) over every finite `f32` input, by
 //! the ignored test `exhaustive_error_bounds` of this module
-//! (`cargo test --release --lib -- --ignored` in `kernels-gpu`; a few minutes):
+//! (`cargo test --release --lib -- --ignored` in `crates/ptx-device`; a few minutes):
 //!
 //! * [`sin_accurate`]: at most [`SIN_ACCURATE_MAX_ULP`] ulp for every finite x
 //!   (Cody–Waite reduction up to 2^17, Payne–Hanek beyond).

@@ -63,7 +63,7 @@ pub fn cody_waite(x: f32) -> (u32, f32) {
     (shifted.to_bits() & 3, r)
 }
 
-/// x = q · π/2 + r for any finite x with |x| ≥ 2^-8 (the suite calls it
+/// x = q · π/2 + r for any finite x with |x| ≥ 2^-8 (the accurate sine calls it
 /// past [`CODY_WAITE_LIMIT`]): returns (q mod 4, r), |r| ≤ π/4.
 ///
 /// With x = m · 2^e (m the 24-bit integer significand), the bits of 2/π
