@@ -81,37 +81,26 @@ fn stride_copy_shape_checks_the_last_strided_index() {
 
 #[test]
 fn experiment_selection_accepts_known_names_only() {
+    // Every registered experiment, once, in registry order (README's table is checked against the
+    // registry by `readme_lists_the_experiments_in_registry_order`, so a new experiment touches its
+    // file, the registry line and its README row, and no list here).
     let all = experiments::select(None).unwrap();
-    assert_eq!(
-        all.iter().map(|e| e.name()).collect::<Vec<_>>(),
-        [
-            "offset",
-            "stride",
-            "shift",
-            "offset-width",
-            "stride-width",
-            "ceiling",
-            "matvec",
-            "matmul",
-            "sgemm",
-            "transfers",
-            "zero-copy",
-            "streams",
-            "bank-conflicts",
-            "constant-memory",
-            "local-memory",
-            "latency",
-            "occupancy",
-            "instructions",
-            "accuracy",
-            "divergence",
-            "loop-counters",
-            "particles",
-            "peer",
-            "host-links",
-            "link-latency"
-        ]
-    );
+    let names: Vec<&str> = all.iter().map(|e| e.name()).collect();
+    let registry: Vec<&str> = experiments::EXPERIMENTS.iter().map(|e| e.name()).collect();
+    assert_eq!(names, registry);
+    let mut unique = names.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), names.len(), "experiment names are unique");
+    assert!(names.len() >= 25 && names.starts_with(&["offset", "stride", "shift"]));
+    for name in &names {
+        assert!(
+            name.bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'),
+            "{name}: names are plain file-name words (plots are named after them)"
+        );
+        assert_eq!(experiments::select(Some(name)).unwrap()[0].name(), *name);
+    }
     let one = experiments::select(Some("stride, stride")).unwrap();
     assert_eq!(one.len(), 1);
     let err = experiments::select(Some("offset,nope"))
