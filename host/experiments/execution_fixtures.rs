@@ -3,29 +3,11 @@
 //! series with chosen medians and extra figures, as a run would have stored
 //! them, and a report around them to render.
 
-use crate::gpu::DeviceInfo;
-use crate::report::{Axis, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Series, SeriesKey, Status};
+pub use super::ledger_fixtures::{device, result};
+use crate::report::{ExperimentResult, LedgerRow, Point, PointKey, Report, Series, SeriesKey};
 use crate::run_settings::RunSettings;
 use crate::stats::Summary;
 use crate::testbed::Implementation;
-
-/// An ok result named `name` on GPU 0 with `series`.
-pub fn result(name: &str, metric: Metric, series: Vec<Series>) -> ExperimentResult {
-    ExperimentResult {
-        name: name.into(),
-        title: name.into(),
-        source: String::new(),
-        device: Some(0),
-        status: Status::Ok,
-        axis: Axis::lines("x", metric),
-        byte_counting: String::new(),
-        setup: Vec::new(),
-        series,
-        waived: Vec::new(),
-        notes: Vec::new(),
-        artifacts: Vec::new(),
-    }
-}
 
 /// A series of `kernel` by `implementation` (element `element`, variant
 /// `variant`) with one point per `(x, median)`: the median is both the
@@ -47,32 +29,6 @@ pub fn series(
         series.points.push(point);
     }
     series
-}
-
-/// An H100-like GPU 0 (cc 9.0, 132 SMs, 1980 MHz).
-pub fn device() -> DeviceInfo {
-    DeviceInfo {
-        ordinal: 0,
-        name: "Test GPU".into(),
-        compute_capability: (9, 0),
-        multiprocessors: 132,
-        l2_cache_bytes: 50 << 20,
-        total_memory_bytes: 80 << 30,
-        memory_clock_khz: 2_619_000,
-        memory_bus_width_bits: 5120,
-        sm_clock_khz: 1_980_000,
-        theoretical_bandwidth_gbps: 3352.32,
-        ecc_enabled: true,
-        can_map_host_memory: true,
-        async_copy_engines: 3,
-        max_threads_per_multiprocessor: 2048,
-        max_shared_memory_per_multiprocessor: 233_472,
-        pci_bus_id: "0000:00:06".into(),
-        max_texture_1d_linear_texels: 1 << 28,
-        uuid: None,
-        pcie_link: None,
-        driver_version: 13000,
-    }
 }
 
 /// A report of [`device`] holding `results`.

@@ -326,28 +326,7 @@ mod tests {
     use crate::testbed::Implementation;
 
     fn h100() -> DeviceInfo {
-        DeviceInfo {
-            ordinal: 0,
-            name: "Test GPU".into(),
-            compute_capability: (9, 0),
-            multiprocessors: 132,
-            l2_cache_bytes: 50 << 20,
-            total_memory_bytes: 80 << 30,
-            memory_clock_khz: 2_619_000,
-            memory_bus_width_bits: 5120,
-            sm_clock_khz: 1_980_000,
-            theoretical_bandwidth_gbps: 3352.32,
-            ecc_enabled: true,
-            can_map_host_memory: true,
-            async_copy_engines: 3,
-            max_threads_per_multiprocessor: 2048,
-            max_shared_memory_per_multiprocessor: 233_472,
-            pci_bus_id: "0000:00:06".into(),
-            max_texture_1d_linear_texels: 1 << 28,
-            uuid: None,
-            pcie_link: None,
-            driver_version: 13000,
-        }
+        crate::experiments::ledger_fixtures::device()
     }
 
     fn key(system: ParticleSystem, implementation: Implementation, variant: &str) -> SeriesKey {
