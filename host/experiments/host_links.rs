@@ -17,7 +17,7 @@ use crate::concurrent_timing::{Lane, LaneWork, concurrent_gbps};
 use crate::copy_element::{first_mismatch, pattern};
 use crate::error::{DriverResultExt, Result};
 use crate::gpu::{DeviceBuffer, HostMemoryKind, PinnedBuffer};
-use crate::launchers::{vector_copy_global, vector_copy_global_on};
+use crate::launchers::vector_copy_global_on;
 use crate::numa::{HostPlacement, bind_near_gpu};
 use crate::report::{
     Axis, Devices, ExperimentResult, Metric, PlotKind, Point, PointKey, Report, SectionHooks, Series, SeriesKey,
@@ -372,29 +372,13 @@ fn alone_times(
     n: usize,
 ) -> Result<Vec<f64>> {
     let gpu = dut.gpu();
-    let stream = gpu.stream();
     let mut timer = CudaTimer::new(gpu)?;
-    let (len, device_len) = (b.host_in.len(), b.device_out.len());
-    let reads = (b.device_out.as_global_mut(), device_len, b.host_in.as_global()?);
-    let writes = (b.host_out.as_global_mut()?, b.device_in.as_global());
-    let mut enqueue = || -> Result<()> {
-        match test {
-            // SAFETY (copies): nothing touches the buffers until the timer waits for the stream.
-            HostTest::Upload => unsafe { b.host_in.upload_async(0..n, &mut b.device_out, stream) },
-            HostTest::Download => unsafe { b.host_out.download_async(0..n, &b.device_in, stream) },
-            HostTest::KernelReads => {
-                vector_copy_global(dut, Implementation::Rust, (reads.0, reads.1), (reads.2, len), n as u64)
-            }
-            HostTest::KernelWrites => vector_copy_global(
-                dut,
-                Implementation::Rust,
-                (writes.0, len),
-                (writes.1, device_len),
-                n as u64,
-            ),
-            HostTest::BothWays => unreachable!("both directions are timed as concurrent lanes"),
-        }
+    // The same copy the concurrent lane makes, here on the GPU's own stream between its events.
+    let mut lanes = b.lanes(dut, test, n)?;
+    let [lane] = lanes.as_mut_slice() else {
+        unreachable!("one-way tests have one lane; both directions are timed as concurrent lanes")
     };
+    let mut enqueue = || (lane.enqueue)(gpu.stream());
     let one_ms = probe_ms(&mut timer, &mut enqueue)?;
     time_per_launch(&mut timer, &paced(ctx.settings, one_ms), &mut enqueue)
 }

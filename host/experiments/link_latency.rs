@@ -38,7 +38,7 @@ const STEPS: u32 = 2048;
 const SEED: u64 = 0x6c69_6e6b;
 pub const CYCLES: &str = "SM clk";
 
-/// Where a ring lives, as seen from the reading GPU.
+/// Where a ring lives, as seen from the reading GPU (GPUs by CUDA ordinal).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RingPlace {
     /// The reader's own device memory.
@@ -102,7 +102,12 @@ impl Ring {
         let (memory, base) = match place {
             RingPlace::Local | RingPlace::Peer(_) => {
                 let owner = match place {
-                    RingPlace::Peer(owner) => &ctx.testbed.devices()[owner],
+                    RingPlace::Peer(owner) => ctx
+                        .testbed
+                        .devices()
+                        .iter()
+                        .find(|d| d.info().ordinal == owner)
+                        .ok_or_else(|| crate::error::Error::InvalidInput(format!("GPU {owner} is not in the run")))?,
                     _ => reader,
                 };
                 let mut buffer = DeviceBuffer::<u64>::uninit(owner.gpu(), words)?;
@@ -198,41 +203,43 @@ impl Experiment for LinkLatency {
             });
         }
         let mut guards = Vec::new();
-        let mut places: Vec<(usize, RingPlace)> = Vec::new();
-        for reader in 0..devices.len() {
-            places.push((reader, RingPlace::Local));
-            for owner in (0..devices.len()).filter(|&o| o != reader) {
-                let attributes = PeerAttributes::query(devices[reader].gpu(), devices[owner].gpu())?;
-                if attributes.access_supported {
-                    guards.push(PeerAccess::enable(devices[reader].gpu(), devices[owner].gpu())?);
-                    places.push((reader, RingPlace::Peer(owner)));
+        // (the reader's place in the testbed, its CUDA ordinal, the ring's place)
+        let mut places: Vec<(usize, usize, RingPlace)> = Vec::new();
+        for (index, reader) in devices.iter().enumerate() {
+            let gpu = reader.info().ordinal;
+            places.push((index, gpu, RingPlace::Local));
+            for owner in devices.iter().filter(|o| o.info().ordinal != gpu) {
+                let owner_gpu = owner.info().ordinal;
+                if PeerAttributes::query(reader.gpu(), owner.gpu())?.access_supported {
+                    guards.push(PeerAccess::enable(reader.gpu(), owner.gpu())?);
+                    places.push((index, gpu, RingPlace::Peer(owner_gpu)));
                 } else {
                     result.waived.push(Waiver {
-                        what: format!("GPU {reader} reading GPU {owner}'s memory"),
+                        what: format!("GPU {gpu} reading GPU {owner_gpu}'s memory"),
                         reason: "no peer access between them".into(),
                     });
                 }
             }
-            places.push((reader, RingPlace::Host));
+            places.push((index, gpu, RingPlace::Host));
         }
-        for &(reader, place) in &places {
+        for &(_, gpu, place) in &places {
             for &implementation in &implementations {
                 result.series.push(Series::new(
-                    place.key(implementation, reader),
-                    format!("{} · {}", place.label(reader), implementation.label()),
+                    place.key(implementation, gpu),
+                    format!("{} · {}", place.label(gpu), implementation.label()),
                 ));
             }
         }
         let total = places.len() * WORKING_SETS.len();
         'sets: for (set_index, &working_set) in WORKING_SETS.iter().enumerate() {
-            for (place_index, &(reader, place)) in places.iter().enumerate() {
+            for (place_index, &(reader, gpu, place)) in places.iter().enumerate() {
                 if ctx.stop_before(set_index * places.len() + place_index, total) {
                     break 'sets;
                 }
                 let dut = &devices[reader];
                 ctx.progress.set_message(format!(
                     "link-latency: {} , {} MiB",
-                    place.label(reader),
+                    place.label(gpu),
                     working_set >> 20
                 ));
                 let ring = Ring::build(ctx, dut, place, working_set)?;
@@ -260,20 +267,17 @@ impl Experiment for LinkLatency {
                     }
                     let at = PointKey::Value((working_set >> 20) as i64);
                     let work = Work::bytes(STEPS as u64, STEPS as u64 * 8);
-                    let key = place.key(implementation, reader);
-                    let samples = if failure.is_some() { vec![f64::NAN] } else { ns };
-                    let point = Point::measured(at, &samples, work, failure.clone()).map(|mut p| {
-                        if let Some(median) = crate::stats::Summary::of(&cycles).map(|s| s.median) {
-                            p.set_extra(CYCLES, median);
-                        }
-                        p
-                    });
-                    let point = point.unwrap_or_else(|| {
+                    let key = place.key(implementation, gpu);
+                    // A failed chase withholds every figure (Point::measured and set_extra see to it).
+                    let mut point = Point::measured(at, &ns, work, failure.clone()).unwrap_or_else(|| {
                         Point::unmeasured(
                             at,
                             crate::report::Status::Failed(failure.unwrap_or_else(|| "no finite figure".into())),
                         )
                     });
+                    if let Some(summary) = crate::stats::Summary::of(&cycles) {
+                        point.set_extra(CYCLES, summary.median);
+                    }
                     if let Some(series) = result.series.iter_mut().find(|s| s.key == key) {
                         series.points.push(point);
                     }

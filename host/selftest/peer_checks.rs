@@ -15,8 +15,9 @@ pub(super) fn peer_copies(testbed: &Testbed) -> Result<()> {
     testbed.needs_gpus(2).map_err(Error::Waived)?;
     let devices = testbed.devices();
     let source = pattern::<f32>(LEN);
-    for (a, src) in devices.iter().enumerate() {
-        for (b, dst) in devices.iter().enumerate().filter(|&(b, _)| b != a) {
+    for src in devices {
+        for dst in devices.iter().filter(|d| d.info().ordinal != src.info().ordinal) {
+            let (a, b) = (src.info().ordinal, dst.info().ordinal);
             let input = DeviceBuffer::from_host(src.gpu(), &source)?;
             let mut output = DeviceBuffer::<f32>::uninit(dst.gpu(), LEN)?;
             output.fill(-1.0)?;
@@ -28,31 +29,24 @@ pub(super) fn peer_copies(testbed: &Testbed) -> Result<()> {
                 format!("cuMemcpyPeerAsync GPU {a} → GPU {b}"),
                 first_mismatch(&output.to_host()?, &source),
             )?;
-            let (pull, push) = (
-                PeerAttributes::query(dst.gpu(), src.gpu())?.access_supported,
-                PeerAttributes::query(src.gpu(), dst.gpu())?.access_supported,
-            );
+            // The kernel on the destination pulling, then on the source pushing, where peer access allows.
             let out_len = output.len();
-            if pull {
-                let _access = PeerAccess::enable(dst.gpu(), src.gpu())?;
-                output.fill(-1.0)?;
-                let (out, inp) = ((output.as_global_mut(), out_len), (input.as_global(), LEN));
-                vector_copy_global(dst, Implementation::Rust, out, inp, LEN as u64)?;
-                dst.gpu().synchronize()?;
-                verified(
-                    format!("vector_copy on GPU {b} pulling from GPU {a}"),
-                    first_mismatch(&output.to_host()?, &source),
-                )?;
-            }
-            if push {
-                let _access = PeerAccess::enable(src.gpu(), dst.gpu())?;
+            for (issuer, other, what) in [
+                (dst, src, format!("pulling from GPU {a}")),
+                (src, dst, format!("pushing into GPU {b}")),
+            ] {
+                if !PeerAttributes::query(issuer.gpu(), other.gpu())?.access_supported {
+                    continue;
+                }
+                let _access = PeerAccess::enable(issuer.gpu(), other.gpu())?;
                 output.fill(-1.0)?;
                 dst.gpu().synchronize()?;
                 let (out, inp) = ((output.as_global_mut(), out_len), (input.as_global(), LEN));
-                vector_copy_global(src, Implementation::Rust, out, inp, LEN as u64)?;
-                src.gpu().synchronize()?;
+                vector_copy_global(issuer, Implementation::Rust, out, inp, LEN as u64)?;
+                issuer.gpu().synchronize()?;
+                let on = issuer.info().ordinal;
                 verified(
-                    format!("vector_copy on GPU {a} pushing into GPU {b}"),
+                    format!("vector_copy on GPU {on} {what}"),
                     first_mismatch(&output.to_host()?, &source),
                 )?;
             }

@@ -62,12 +62,16 @@ struct PairPath {
     nvlink_gbps: Option<f64>,
 }
 
-/// The paths between every ordered pair, `[src][dst]` (`None` on the diagonal).
-struct Paths(Vec<Vec<Option<PairPath>>>);
+/// The paths between every ordered pair of the testbed's GPUs, `[src][dst]` by their place in
+/// the testbed (`None` on the diagonal), and each place's CUDA ordinal (what reports name GPUs by).
+struct Paths {
+    pairs: Vec<Vec<Option<PairPath>>>,
+    ordinals: Vec<usize>,
+}
 
 impl Paths {
     fn get(&self, src: usize, dst: usize) -> Option<&PairPath> {
-        self.0.get(src)?.get(dst)?.as_ref()
+        self.pairs.get(src)?.get(dst)?.as_ref()
     }
 
     /// Whether kernels on `from` may use `to`'s memory.
@@ -91,8 +95,30 @@ fn kernel_waiver(paths: &Paths, test: PeerTest, src: usize, dst: usize) -> Optio
     } else {
         (dst, src)
     };
+    let (from_gpu, to_gpu) = (paths.ordinals[from], paths.ordinals[to]);
     (test.is_kernel() && !paths.access(from, to))
-        .then(|| format!("no peer access from GPU {from} to GPU {to}: kernels cannot address its memory"))
+        .then(|| format!("no peer access from GPU {from_gpu} to GPU {to_gpu}: kernels cannot address its memory"))
+}
+
+/// The series' GPUs by CUDA ordinal: the run measures them by their place in the testbed, which
+/// differs where `--device` lists some GPUs only (`0,2`).
+fn renumber(series: &mut Series, ordinals: &[usize]) {
+    series.key.devices = match series.key.devices {
+        Devices::One(i) => Devices::One(ordinals[i]),
+        Devices::Pair { src, dst } => Devices::Pair {
+            src: ordinals[src],
+            dst: ordinals[dst],
+        },
+        Devices::All => Devices::All,
+    };
+    for point in &mut series.points {
+        if let PointKey::Pair { src, dst } = point.at {
+            point.at = PointKey::Pair {
+                src: ordinals[src],
+                dst: ordinals[dst],
+            };
+        }
+    }
 }
 
 impl Experiment for Peer {
@@ -138,6 +164,7 @@ impl Experiment for Peer {
         let implementations = ctx.ptx_implementations(&mut result);
 
         // What the driver and NVML say of every path; peer access on wherever it is supported.
+        let ordinals: Vec<usize> = devices.iter().map(|d| d.info().ordinal).collect();
         let mut paths = vec![vec![None; gpus]; gpus];
         for (src, row) in paths.iter_mut().enumerate() {
             for (dst, cell) in row.iter_mut().enumerate() {
@@ -149,7 +176,7 @@ impl Experiment for Peer {
                     .testbed
                     .nvml()
                     .ok()
-                    .and_then(|nvml| nvml.interconnect().nvlink_route(src, dst));
+                    .and_then(|nvml| nvml.interconnect().nvlink_route(ordinals[src], ordinals[dst]));
                 *cell = Some(PairPath {
                     attributes,
                     nvlink_links: route.map(|r| r.direct_links + r.switched_links),
@@ -157,7 +184,10 @@ impl Experiment for Peer {
                 });
             }
         }
-        let paths = Paths(paths);
+        let paths = Paths {
+            pairs: paths,
+            ordinals: ordinals.clone(),
+        };
         let mut access_guards = Vec::new();
         for from in 0..gpus {
             for to in 0..gpus {
@@ -169,9 +199,12 @@ impl Experiment for Peer {
         for src in 0..gpus {
             for dst in (0..gpus).filter(|&d| d != src) {
                 let path = paths.get(src, dst).expect("off-diagonal paths exist");
-                result
-                    .setup
-                    .push(describe_path(src, dst, path, ctx.testbed.nvml().err()));
+                result.setup.push(describe_path(
+                    ordinals[src],
+                    ordinals[dst],
+                    path,
+                    ctx.testbed.nvml().err(),
+                ));
             }
         }
         result.setup.push(format!(
@@ -198,11 +231,12 @@ impl Experiment for Peer {
         };
         let mut stopped = false;
         'pairs: for (pair_index, &(src, dst)) in pairs.iter().enumerate() {
+            let (src_gpu, dst_gpu) = (ordinals[src], ordinals[dst]);
             let first = result.series.len();
             for test in PeerTest::ONE_WAY {
                 result.series.push(Series::new(
                     test.key(Implementation::Rust, Devices::Pair { src, dst }),
-                    format!("{} · GPU {src} → GPU {dst}", test.label()),
+                    format!("{} · GPU {src_gpu} → GPU {dst_gpu}", test.label()),
                 ));
             }
             for (done, &bytes) in sizes.iter().enumerate() {
@@ -211,7 +245,7 @@ impl Experiment for Peer {
                     break 'pairs;
                 }
                 ctx.progress
-                    .set_message(format!("peer GPU {src} → GPU {dst}, {} MiB", bytes >> 20));
+                    .set_message(format!("peer GPU {src_gpu} → GPU {dst_gpu}, {} MiB", bytes >> 20));
                 for (index, test) in PeerTest::ONE_WAY.into_iter().enumerate() {
                     let at = PointKey::Value((bytes >> 20) as i64);
                     let point = one_way(
@@ -253,17 +287,6 @@ impl Experiment for Peer {
             }
         }
 
-        // Link facts and fractions of the theoretical figure on the matrices' cells.
-        for ((_, _), series) in matrices.iter_mut() {
-            let copy_engine = series.key.implementation == Implementation::CopyEngine;
-            for point in &mut series.points {
-                let PointKey::Pair { src, dst } = point.at else {
-                    continue;
-                };
-                let Some(path) = paths.get(src, dst) else { continue };
-                annotate(point, path, copy_engine);
-            }
-        }
         let mut both_ways: Vec<Series> = PeerTest::BOTH_WAYS
             .iter()
             .map(|&t| matrix_series(t, Implementation::Rust))
@@ -281,10 +304,10 @@ impl Experiment for Peer {
             ctx.progress.inc(1);
             ctx.progress.set_message("peer: all into one, one into all");
             for test in PeerTest::HUB {
-                for hub in 0..gpus {
+                for (hub, hub_gpu) in ordinals.iter().enumerate() {
                     let mut series = Series::new(
                         test.key(Implementation::Rust, Devices::One(hub)),
-                        format!("{} · GPU {hub}", test.label()),
+                        format!("{} · GPU {hub_gpu}", test.label()),
                     );
                     series
                         .points
@@ -294,13 +317,15 @@ impl Experiment for Peer {
             }
             ctx.progress.inc(1);
         }
-        for series in &mut both_ways {
+        // Link facts (on the one-way copy-engine cells) and fractions of the theoretical figure.
+        for series in matrices.values_mut().chain(both_ways.iter_mut()) {
+            let facts = PeerTest::of_key(&series.key) == Some(PeerTest::CopyEngine);
             for point in &mut series.points {
                 let PointKey::Pair { src, dst } = point.at else {
                     continue;
                 };
                 if let Some(path) = paths.get(src, dst) {
-                    annotate(point, path, false);
+                    annotate(point, path, facts);
                 }
             }
         }
@@ -314,7 +339,11 @@ impl Experiment for Peer {
             .extend(both_ways.into_iter().filter(|s| !s.points.is_empty()));
         result.series.extend(sweeps);
         result.series.extend(hubs);
-        let matrices_json = tables::matrices_json(&result, gpus, largest);
+        for series in &mut result.series {
+            renumber(series, &ordinals);
+        }
+        let span = ordinals.iter().max().map_or(0, |&o| o + 1);
+        let matrices_json = tables::matrices_json(&result, span, largest);
         ctx.write_artifact(
             &mut result,
             "peer-matrices.json",
@@ -554,4 +583,32 @@ fn run_together(
         dut.gpu().synchronize()?;
     }
     Ok(samples)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{PeerTest, renumber};
+    use crate::report::{Devices, Point, PointKey, Series, Status};
+    use crate::testbed::Implementation;
+
+    #[test]
+    fn series_name_gpus_by_ordinal_not_by_place_in_the_run() {
+        // `--device 0,2`: places 0 and 1 are GPUs 0 and 2.
+        let ordinals = [0, 2];
+        let mut matrix = Series::of(PeerTest::CopyEngine.key(Implementation::Rust, Devices::All));
+        matrix
+            .points
+            .push(Point::unmeasured(PointKey::Pair { src: 1, dst: 0 }, Status::Ok));
+        renumber(&mut matrix, &ordinals);
+        assert_eq!(matrix.key.devices, Devices::All);
+        assert_eq!(matrix.points[0].at, PointKey::Pair { src: 2, dst: 0 });
+        let mut sweep = Series::of(PeerTest::Pull.key(Implementation::Rust, Devices::Pair { src: 0, dst: 1 }));
+        sweep.points.push(Point::unmeasured(PointKey::Value(4), Status::Ok));
+        renumber(&mut sweep, &ordinals);
+        assert_eq!(sweep.key.devices, Devices::Pair { src: 0, dst: 2 });
+        assert_eq!(sweep.points[0].at, PointKey::Value(4));
+        let mut hub = Series::of(PeerTest::CopyEngineAllToOne.key(Implementation::Rust, Devices::One(1)));
+        renumber(&mut hub, &ordinals);
+        assert_eq!(hub.key.devices, Devices::One(2));
+    }
 }
