@@ -150,6 +150,13 @@ enum Command {
     },
     /// List the experiments.
     List,
+    /// List every claim of the source documents the ledger grades (no GPU needed): its id, document and
+    /// section, the claim, the rule, the experiment and the series it reads.
+    Claims {
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Exit code of `compare` when a point regressed, and of `merge` when a node is slow (1 is for errors, 2 for usage).
@@ -283,6 +290,7 @@ fn main() -> ExitCode {
             };
         }
         Command::List => (list(), Ok(())),
+        Command::Claims { json } => (commands::claims(json), Ok(())),
     };
     let code = emit(&text, ExitCode::SUCCESS);
     match outcome {

@@ -2,6 +2,7 @@
 //! `ld.global.nc` and the shared-memory walks of the same table give every
 //! thread the sum the CPU reference computes, for 1 to 32 distinct addresses.
 
+use kernels_gpu::block_span::BLOCK_SPAN_WORDS;
 use kernels_gpu::constant_memory::{constant_chase, constant_chase_global_nc, constant_chase_shared};
 use ptxsuite::device::Dim3;
 use ptxsuite::emulator::{Emulator, EmulatorError, FaultKind, LaunchConfig};
@@ -19,9 +20,9 @@ enum Space {
 }
 
 /// Runs the chase of `space` over `links` (the constant array holds `constant`);
-/// returns (cycles per block, sums per thread).
+/// returns (span words, four per block, and sums per thread).
 fn run(space: Space, links: &[u32], constant: &[u32], distinct: u32) -> Result<(Vec<u64>, Vec<u32>), EmulatorError> {
-    let mut cycles = vec![0u64; BLOCKS as usize];
+    let mut cycles = vec![0u64; BLOCK_SPAN_WORDS * BLOCKS as usize];
     let mut sums = vec![0u32; (BLOCKS * BLOCK_THREADS) as usize];
     {
         let mut emu = Emulator::new();
@@ -57,7 +58,10 @@ fn every_space_walks_the_table_as_the_reference_does() {
                 let expected = reference::constant_chase_sum(&links, distinct, (t % 32) as u32, STEPS);
                 assert_eq!(sum, expected, "{space:?}, {distinct} distinct, thread {t}");
             }
-            assert!(cycles.iter().all(|&c| c > 0));
+            for (b, span) in cycles.as_chunks::<BLOCK_SPAN_WORDS>().0.iter().enumerate() {
+                assert!(span[1] > span[0], "block {b}: its span ends after it starts: {span:?}");
+                assert_eq!(span[2], 0, "block {b}: the emulator is SM 0");
+            }
         }
     }
 }

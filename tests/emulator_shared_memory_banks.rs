@@ -1,8 +1,10 @@
 //! The bank-conflict kernels in the CPU emulator: every read kernel's
-//! per-thread checksums and every write kernel's per-block table sums
+//! per-thread checksums and every write kernel's per-block table sums (the
+//! sum of its threads' shares)
 //! against the CPU references, for strides from the broadcast to the padded
 //! tile's 33, and a stride past the table reported as a fault.
 
+use kernels_gpu::block_span::BLOCK_SPAN_WORDS;
 use kernels_gpu::device::F32x4;
 use kernels_gpu::shared_memory_banks::{
     bank_read_b32, bank_read_b64, bank_read_b128, bank_shared_bytes, bank_tile_column_read, bank_write_b32,
@@ -17,7 +19,7 @@ type BankKernelFn = unsafe fn(u32, u32, GlobalMutPtr<u64>, GlobalMutPtr<u32>);
 const BLOCKS: u32 = 2;
 const BLOCK_THREADS: u32 = 64;
 
-/// Runs `kernel` on 2 blocks of 64 threads; returns (cycles per block, checksums).
+/// Runs `kernel` on 2 blocks of 64 threads; returns (span words, four per block, and checksums).
 fn run(
     kernel: BankKernelFn,
     element_bytes: usize,
@@ -25,7 +27,7 @@ fn run(
     rounds: u32,
     checksums: usize,
 ) -> Result<(Vec<u64>, Vec<u32>), EmulatorError> {
-    let mut cycles = vec![0u64; BLOCKS as usize];
+    let mut cycles = vec![0u64; BLOCK_SPAN_WORDS * BLOCKS as usize];
     let mut sums = vec![0u32; checksums];
     {
         let mut emu = Emulator::new();
@@ -57,7 +59,9 @@ fn strided_reads_sum_the_words_each_lane_reads() {
                 let expected = reference::bank_read_checksum(bytes as u64 / 4, stride as u64, 32, 3, lane);
                 assert_eq!(sum, expected, "{bytes}-byte reads, stride {stride}, thread {t}");
             }
-            assert!(cycles.iter().all(|&c| c > 0), "{cycles:?}");
+            for span in cycles.as_chunks::<BLOCK_SPAN_WORDS>().0 {
+                assert!(span[1] > span[0], "a span ends after it starts: {cycles:?}");
+            }
         }
     }
 }
@@ -79,8 +83,14 @@ fn strided_writes_leave_the_table_the_reference_predicts() {
     for (kernel, bytes) in WRITES {
         for stride in STRIDES {
             for rounds in [0, 1, 3] {
-                let (_, sums) = run(kernel, bytes, stride, rounds, BLOCKS as usize).unwrap();
+                let (_, shares) = run(kernel, bytes, stride, rounds, (BLOCKS * BLOCK_THREADS) as usize).unwrap();
                 let expected = reference::bank_write_checksum(bytes as u64 / 4, stride as u64, rounds as u64);
+                let sums: Vec<u32> = shares
+                    .as_chunks::<{ BLOCK_THREADS as usize }>()
+                    .0
+                    .iter()
+                    .map(|block| block.iter().fold(0u32, |sum, &s| sum.wrapping_add(s)))
+                    .collect();
                 assert_eq!(
                     sums,
                     vec![expected; BLOCKS as usize],
@@ -109,7 +119,7 @@ fn a_stride_past_the_table_is_a_shared_memory_fault() {
         err.has_fault(|k| matches!(k, FaultKind::SharedOutOfBounds { write: false, .. })),
         "{err}"
     );
-    let err = run(bank_write_b128, 16, 40, 1, BLOCKS as usize).unwrap_err();
+    let err = run(bank_write_b128, 16, 40, 1, (BLOCKS * BLOCK_THREADS) as usize).unwrap_err();
     assert!(
         err.has_fault(|k| matches!(k, FaultKind::SharedOutOfBounds { write: true, .. })),
         "{err}"

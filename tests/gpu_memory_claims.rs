@@ -8,6 +8,7 @@
 mod gpu_support;
 
 use gpu_support::{gpu_or_skip, note_skipped};
+use kernels_gpu::block_span::BLOCK_SPAN_WORDS;
 use kernels_gpu::device::{CONSTANT_SYMBOL, CONSTANT_WORDS};
 use kernels_gpu::latency::FMA_LATENCY_UNROLL;
 use kernels_gpu::launch_bounds::LAUNCH_BOUND_FOR_SPILLS;
@@ -40,7 +41,7 @@ fn gpu_bank_kernels_match_reference() {
         return;
     };
     let (block_threads, blocks, rounds) = (128u32, 3u32, 5u32);
-    let mut cycles = DeviceBuffer::<u64>::uninit(dut.gpu(), blocks as usize).unwrap();
+    let mut cycles = DeviceBuffer::<u64>::uninit(dut.gpu(), BLOCK_SPAN_WORDS * blocks as usize).unwrap();
     let mut checksums = DeviceBuffer::<u32>::uninit(dut.gpu(), (block_threads * blocks) as usize).unwrap();
     for imp in implementations(&dut) {
         for kernel in BankKernel::ALL {
@@ -64,7 +65,11 @@ fn gpu_bank_kernels_match_reference() {
                 match kernel {
                     BankKernel::StridedWrite(_) => {
                         let expected = reference::bank_write_checksum(words, stride as u64, rounds as u64);
-                        assert_eq!(&got[..blocks as usize], vec![expected; blocks as usize], "{what}");
+                        let sums: Vec<u32> = got
+                            .chunks_exact(block_threads as usize)
+                            .map(|shares| shares.iter().fold(0u32, |s, &x| s.wrapping_add(x)))
+                            .collect();
+                        assert_eq!(sums, vec![expected; blocks as usize], "{what}");
                     }
                     _ => {
                         let step = if kernel == BankKernel::TileColumnRead { 1 } else { 32 };
@@ -76,7 +81,9 @@ fn gpu_bank_kernels_match_reference() {
                         }
                     }
                 }
-                assert!(cycles.to_host().unwrap().iter().all(|&c| c > 0), "{what}: no cycles");
+                for span in cycles.to_host().unwrap().as_chunks::<BLOCK_SPAN_WORDS>().0 {
+                    assert!(span[1] > span[0] && span[3] > 0, "{what}: no span {span:?}");
+                }
             }
         }
     }
@@ -89,7 +96,7 @@ fn gpu_bank_conflicts_cost_cycles() {
     let Some(dut) = gpu_or_skip("gpu_bank_conflicts_cost_cycles") else {
         return;
     };
-    let mut cycles = DeviceBuffer::<u64>::uninit(dut.gpu(), 1).unwrap();
+    let mut cycles = DeviceBuffer::<u64>::uninit(dut.gpu(), BLOCK_SPAN_WORDS).unwrap();
     let mut checksums = DeviceBuffer::<u32>::uninit(dut.gpu(), 256).unwrap();
     let mut cycles_at = |kernel: BankKernel, stride: u32| {
         bank_kernel(
@@ -104,7 +111,8 @@ fn gpu_bank_conflicts_cost_cycles() {
         )
         .unwrap();
         dut.gpu().synchronize().unwrap();
-        cycles.to_host().unwrap()[0]
+        let span = cycles.to_host().unwrap();
+        span[1] - span[0]
     };
     let read = BankKernel::StridedRead(BankAccess::Bytes4);
     let (free, two_way, conflicted) = (cycles_at(read, 1), cycles_at(read, 2), cycles_at(read, 32));
@@ -137,7 +145,7 @@ fn gpu_constant_chase_matches_reference_in_every_space() {
     let links = reference::constant_chase_links(256);
     let table = ChaseTable::upload(dut.gpu(), &links).unwrap();
     let (block_threads, blocks, steps) = (64u32, 2u32, 100u32);
-    let mut cycles = DeviceBuffer::<u64>::uninit(dut.gpu(), blocks as usize).unwrap();
+    let mut cycles = DeviceBuffer::<u64>::uninit(dut.gpu(), BLOCK_SPAN_WORDS * blocks as usize).unwrap();
     let mut sums = DeviceBuffer::<u32>::uninit(dut.gpu(), (block_threads * blocks) as usize).unwrap();
     for imp in implementations(&dut) {
         for space in ConstantSpace::ALL {

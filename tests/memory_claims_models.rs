@@ -220,47 +220,54 @@ fn one_noisy_point_does_not_split_a_plateau_and_order_does_not_matter() {
 fn bank_kernel_shapes_keep_every_access_inside_the_table() {
     for kernel in BankKernel::ALL {
         let checksums = kernel.checksums(256, 4) as usize;
-        let shape = bank_kernel_shape(kernel, kernel.max_stride(), 256, 4, 4, checksums).unwrap();
+        let shape = bank_kernel_shape(kernel, kernel.max_stride(), 256, 4, 16, checksums).unwrap();
         assert_eq!(shape.shared_bytes as u64, 2049 * kernel.access().bytes());
         assert_eq!((shape.grid.x, shape.block.x), (4, 256));
-        assert!(bank_kernel_shape(kernel, kernel.max_stride() + 1, 256, 4, 4, checksums).is_err());
+        assert!(bank_kernel_shape(kernel, kernel.max_stride() + 1, 256, 4, 16, checksums).is_err());
         assert!(
-            bank_kernel_shape(kernel, 1, 48, 4, 4, checksums).is_err(),
+            bank_kernel_shape(kernel, 1, 48, 4, 16, checksums).is_err(),
             "partial warps"
         );
-        assert!(bank_kernel_shape(kernel, 1, 1056, 4, 4, 1 << 20).is_err());
-        assert!(bank_kernel_shape(kernel, 1, 256, 0, 4, checksums).is_err());
+        assert!(bank_kernel_shape(kernel, 1, 1056, 4, 16, 1 << 20).is_err());
+        assert!(bank_kernel_shape(kernel, 1, 256, 0, 16, checksums).is_err());
         assert!(
-            bank_kernel_shape(kernel, 1, 256, 4, 3, checksums).is_err(),
-            "a cycle word per block"
+            bank_kernel_shape(kernel, 1, 256, 4, 15, checksums).is_err(),
+            "four span words per block"
         );
-        assert!(bank_kernel_shape(kernel, 1, 256, 4, 4, checksums - 1).is_err());
+        assert!(bank_kernel_shape(kernel, 1, 256, 4, 16, checksums - 1).is_err());
     }
     assert_eq!(BankKernel::StridedRead(BankAccess::Bytes4).max_stride(), 33);
     assert_eq!(BankKernel::TileColumnRead.max_stride(), 64);
-    assert_eq!(BankKernel::StridedWrite(BankAccess::Bytes16).checksums(256, 4), 4);
+    assert_eq!(
+        BankKernel::StridedWrite(BankAccess::Bytes16).checksums(256, 4),
+        1024,
+        "each thread's share of its block's table"
+    );
     assert_eq!(BankKernel::StridedRead(BankAccess::Bytes16).checksums(256, 4), 1024);
 }
 
 #[test]
 fn constant_chase_shapes() {
     for space in ConstantSpace::ALL {
-        let shape = constant_chase_shape(space, 256, 32, (32, 10), 10, 320).unwrap();
+        let shape = constant_chase_shape(space, 256, 32, (32, 10), 40, 320).unwrap();
         let shared = if space == ConstantSpace::Shared { 1024 } else { 0 };
         assert_eq!(shape.shared_bytes, shared, "{space:?}");
-        assert!(constant_chase_shape(space, 256, 0, (32, 10), 10, 320).is_err());
-        assert!(constant_chase_shape(space, 256, 33, (32, 10), 10, 320).is_err());
+        assert!(constant_chase_shape(space, 256, 0, (32, 10), 40, 320).is_err());
+        assert!(constant_chase_shape(space, 256, 33, (32, 10), 40, 320).is_err());
         assert!(
-            constant_chase_shape(space, 16, 1, (32, 10), 10, 320).is_err(),
+            constant_chase_shape(space, 16, 1, (32, 10), 40, 320).is_err(),
             "lanes would start past the table"
         );
-        assert!(constant_chase_shape(space, CONSTANT_WORDS + 32, 1, (32, 10), 10, 320).is_err());
+        assert!(constant_chase_shape(space, CONSTANT_WORDS + 32, 1, (32, 10), 40, 320).is_err());
         assert!(
-            constant_chase_shape(space, 256, 1, (40, 10), 10, 400).is_err(),
+            constant_chase_shape(space, 256, 1, (40, 10), 40, 400).is_err(),
             "partial warps"
         );
-        assert!(constant_chase_shape(space, 256, 1, (32, 10), 9, 320).is_err());
-        assert!(constant_chase_shape(space, 256, 1, (32, 10), 10, 319).is_err());
+        assert!(
+            constant_chase_shape(space, 256, 1, (32, 10), 39, 320).is_err(),
+            "four span words per block"
+        );
+        assert!(constant_chase_shape(space, 256, 1, (32, 10), 40, 319).is_err());
     }
 }
 

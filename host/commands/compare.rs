@@ -1,6 +1,7 @@
 use std::path::Path;
 
 use crate::error::{Error, Result};
+use crate::experiments;
 use crate::report::Report;
 use crate::report::comparison::{compare as compare_reports, markdown, summary};
 
@@ -22,7 +23,10 @@ pub fn compare(old: &Path, new: &Path, threshold_percent: f64, markdown_out: Opt
         )));
     }
     let threshold = threshold_percent / 100.0;
-    let (old_report, new_report) = (Report::load(old)?, Report::load(new)?);
+    let (mut old_report, mut new_report) = (Report::load(old)?, Report::load(new)?);
+    // Both are checked as a fresh report is: figures past their ceilings fail, ledgers are graded anew.
+    old_report.check_and_grade(&experiments::hooks);
+    new_report.check_and_grade(&experiments::hooks);
     let comparison = compare_reports(&old_report, &new_report);
     if comparison.points.is_empty() && comparison.lost.is_empty() {
         return Err(Error::InvalidInput(format!(

@@ -1,5 +1,6 @@
 //! The CLI's subcommands, as library functions (the binary only parses arguments).
 
+mod claims;
 mod compare;
 mod info;
 mod merge;
@@ -7,6 +8,7 @@ mod render;
 mod run;
 mod selftest;
 
+pub use claims::{all_claims, claims};
 pub use compare::{Comparison, compare};
 pub use info::info;
 pub use merge::{Merged, merge};

@@ -223,7 +223,8 @@ fn run_into(options: &RunOptions, printed: &mut String) -> Result<()> {
     );
     report.telemetry = Some(telemetry);
     report.notes = options.notes.clone();
-    report.ledger = report.compute_ledger(&experiments::hooks);
+    // Every figure against the ceiling of its unit, then the ledger graded from what passed.
+    report.check_and_grade(&experiments::hooks);
     if let Some(error) = &failure {
         report.mark_partial(format!("stopped by an error: {error}"));
     } else if stopped {

@@ -6,46 +6,44 @@
 __constant__ unsigned int ptx_device_constant_words[1024];
 
 // Lane l starts at word l % distinct and takes `steps` steps through read(); thread 0 writes
-// the block's cycles between two barriers, every thread its sum of visited words.
+// the block's span between two barriers (block_span.cu), every thread its sum of visited words.
 template <typename Read>
 __device__ __forceinline__ void timed_constant_chase(unsigned int distinct, unsigned int steps,
-                                                     unsigned long long *cycles, unsigned int *sums, Read read)
+                                                     unsigned long long *spans, unsigned int *sums, Read read)
 {
     unsigned int word = threadIdx.x % 32 % distinct;
     unsigned int sum = 0;
     __syncthreads();
-    long long start = clock64();
+    ptxsuite_span_start start = ptxsuite_span_begin();
     for (unsigned int step = 0; step < steps; ++step) {
         word = read(word);
         sum += word;
     }
     __syncthreads();
-    long long end = clock64();
+    ptxsuite_record_block_span(spans, start);
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;
-    if (threadIdx.x == 0)
-        cycles[blockIdx.x] = (unsigned long long)(end - start);
 }
 
-extern "C" __global__ void constant_chase(unsigned int distinct, unsigned int steps, unsigned long long *cycles,
+extern "C" __global__ void constant_chase(unsigned int distinct, unsigned int steps, unsigned long long *spans,
                                           unsigned int *sums)
 {
-    timed_constant_chase(distinct, steps, cycles, sums,
+    timed_constant_chase(distinct, steps, spans, sums,
                          [](unsigned int word) { return ptx_device_constant_words[word]; });
 }
 
 extern "C" __global__ void constant_chase_global_nc(const unsigned int *links, unsigned int distinct,
-                                                    unsigned int steps, unsigned long long *cycles,
+                                                    unsigned int steps, unsigned long long *spans,
                                                     unsigned int *sums)
 {
-    timed_constant_chase(distinct, steps, cycles, sums, [links](unsigned int word) { return __ldg(links + word); });
+    timed_constant_chase(distinct, steps, spans, sums, [links](unsigned int word) { return __ldg(links + word); });
 }
 
 extern "C" __global__ void constant_chase_shared(const unsigned int *links, unsigned int words, unsigned int distinct,
-                                                 unsigned int steps, unsigned long long *cycles, unsigned int *sums)
+                                                 unsigned int steps, unsigned long long *spans, unsigned int *sums)
 {
     extern __shared__ unsigned int chase_table[];
     for (unsigned int word = threadIdx.x; word < words; word += blockDim.x)
         chase_table[word] = links[word];
     // timed_constant_chase's first barrier publishes the copy.
-    timed_constant_chase(distinct, steps, cycles, sums, [](unsigned int word) { return chase_table[word]; });
+    timed_constant_chase(distinct, steps, spans, sums, [](unsigned int word) { return chase_table[word]; });
 }

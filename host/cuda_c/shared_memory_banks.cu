@@ -48,13 +48,13 @@ template <typename T> __device__ __forceinline__ T *fill_bank_table()
 // Lane l reads elements base + STEP * j (base = l * stride), j < 32, per round; the next
 // round's base is the first element's word 0 (each element links to itself).
 template <typename T, unsigned int STEP>
-__device__ __forceinline__ void timed_read_rounds(unsigned int stride, unsigned int rounds, unsigned long long *cycles,
+__device__ __forceinline__ void timed_read_rounds(unsigned int stride, unsigned int rounds, unsigned long long *spans,
                                                   unsigned int *checksums)
 {
     T *table = fill_bank_table<T>();
     unsigned int base = threadIdx.x % 32 * stride;
     unsigned int sum = 0;
-    long long start = clock64();
+    ptxsuite_span_start start = ptxsuite_span_begin();
     for (unsigned int round = 0; round < rounds; ++round) {
         const T *lane = table + base;
         T first = lane[0];
@@ -65,21 +65,20 @@ __device__ __forceinline__ void timed_read_rounds(unsigned int stride, unsigned 
         base = bank_first_word(first);
     }
     __syncthreads();
-    long long end = clock64();
+    ptxsuite_record_block_span(spans, start);
     checksums[blockIdx.x * blockDim.x + threadIdx.x] = sum;
-    if (threadIdx.x == 0)
-        cycles[blockIdx.x] = (unsigned long long)(end - start);
 }
 
 // Lane l writes elements base + 32 j per round, one value a round; the base moves by a
-// salt read from shared memory (zero). Thread 0 then sums the whole table.
+// salt read from shared memory (zero). Then each thread sums its share of the table
+// (elements threadIdx.x + k * blockDim.x): a block's shares add up to the table's sum.
 template <typename T>
-__device__ __forceinline__ void timed_write_rounds(unsigned int stride, unsigned int rounds, unsigned long long *cycles,
+__device__ __forceinline__ void timed_write_rounds(unsigned int stride, unsigned int rounds, unsigned long long *spans,
                                                    unsigned int *checksums)
 {
     T *table = fill_bank_table<T>();
     unsigned int base = threadIdx.x % 32 * stride;
-    long long start = clock64();
+    ptxsuite_span_start start = ptxsuite_span_begin();
     for (unsigned int round = 0; round < rounds; ++round) {
         T value = bank_pattern(BANK_TABLE_ELEMENTS, round, (T *)0);
         T *lane = table + base;
@@ -89,26 +88,23 @@ __device__ __forceinline__ void timed_write_rounds(unsigned int stride, unsigned
         base += bank_first_word(table[BANK_TABLE_ELEMENTS]);
     }
     __syncthreads();
-    long long end = clock64();
-    if (threadIdx.x == 0) {
-        unsigned int sum = 0;
-        for (unsigned int element = 0; element < BANK_TABLE_ELEMENTS; ++element)
-            sum += bank_word_sum(table[element]);
-        cycles[blockIdx.x] = (unsigned long long)(end - start);
-        checksums[blockIdx.x] = sum;
-    }
+    ptxsuite_record_block_span(spans, start);
+    unsigned int sum = 0;
+    for (unsigned int element = threadIdx.x; element < BANK_TABLE_ELEMENTS; element += blockDim.x)
+        sum += bank_word_sum(table[element]);
+    checksums[blockIdx.x * blockDim.x + threadIdx.x] = sum;
 }
 
 #define BANK_KERNELS(READ, WRITE, T)                                                                          \
-    extern "C" __global__ void READ(unsigned int stride, unsigned int rounds, unsigned long long *cycles,     \
+    extern "C" __global__ void READ(unsigned int stride, unsigned int rounds, unsigned long long *spans,     \
                                     unsigned int *checksums)                                                  \
     {                                                                                                         \
-        timed_read_rounds<T, BANK_ROUND_ACCESSES>(stride, rounds, cycles, checksums);                         \
+        timed_read_rounds<T, BANK_ROUND_ACCESSES>(stride, rounds, spans, checksums);                         \
     }                                                                                                         \
-    extern "C" __global__ void WRITE(unsigned int stride, unsigned int rounds, unsigned long long *cycles,    \
+    extern "C" __global__ void WRITE(unsigned int stride, unsigned int rounds, unsigned long long *spans,    \
                                      unsigned int *checksums)                                                 \
     {                                                                                                         \
-        timed_write_rounds<T>(stride, rounds, cycles, checksums);                                             \
+        timed_write_rounds<T>(stride, rounds, spans, checksums);                                             \
     }
 
 BANK_KERNELS(bank_read_b32, bank_write_b32, unsigned int)
@@ -116,8 +112,8 @@ BANK_KERNELS(bank_read_b64, bank_write_b64, unsigned long long)
 BANK_KERNELS(bank_read_b128, bank_write_b128, uint4)
 
 // Columns 0..32 of a [32][pitch] tile, row = lane (the guide's transposed-tile read).
-extern "C" __global__ void bank_tile_column_read(unsigned int pitch, unsigned int rounds, unsigned long long *cycles,
+extern "C" __global__ void bank_tile_column_read(unsigned int pitch, unsigned int rounds, unsigned long long *spans,
                                                  unsigned int *checksums)
 {
-    timed_read_rounds<unsigned int, 1>(pitch, rounds, cycles, checksums);
+    timed_read_rounds<unsigned int, 1>(pitch, rounds, spans, checksums);
 }

@@ -2,31 +2,43 @@
 //! bank conflicts. Every bank kernel (4-, 8- and 16-byte reads and writes)
 //! at strides 0 (every lane one element: the broadcast) to 32 elements, and
 //! the `[32][pitch]` tile's column read at pitch 32 and the padded 33; per
-//! point the GPU's GB/s (events around full-GPU launches), the shared-memory
-//! bytes per clock per SM and SM clocks per warp request (each block's
-//! `clock64`), and the passes `reference::conflict_degree` says the pattern
-//! needs, beside the measured slow-down.
+//! point the GPU's GB/s (events around full-GPU launches), SM clocks per warp
+//! request two ways (the events' time at the SM clock, and each SM's span of
+//! `clock64` readings over its blocks), which must agree within 5%, the
+//! shared-memory bytes per clock per SM (at most 128), and the passes
+//! `reference::conflict_degree` says the pattern needs, beside the measured
+//! slow-down. Each point runs as many rounds as keep a launch near the same
+//! length (fewer where the model says a request takes more passes), so that
+//! the launch's overhead stays a small share of the events' time.
 
 use std::fmt::Write;
 
+use kernels_gpu::block_span::BLOCK_SPAN_WORDS;
 use kernels_gpu::shared_memory_banks::bank_shared_bytes;
 
-use super::launch_outputs::{LaunchOutputs, TimedLaunches, kept_reps, median_of, sample_means};
+use super::launch_outputs::{LaunchOutputs, TimedLaunches, kept_reps};
+use super::sm_spans::{RequestClocks, SmTime, sm_time};
 use super::{Experiment, RunContext};
 use crate::error::Result;
 use crate::gpu::DeviceBuffer;
 use crate::launchers::{BANK_BLOCK_THREADS, BankAccess, BankKernel, bank_kernel};
 use crate::reference::{bank_read_checksum, bank_write_checksum, conflict_degree, strided_lane_addresses};
 use crate::report::{
-    Axis, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Scale, SectionHooks, Series, Verdict, Work,
+    Axis, Bound, Claim, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Rule, Scale, SectionHooks,
+    Series, Spread, Unit, Work, better_by,
 };
 use crate::testbed::Implementation;
 use crate::timing::CudaTimer;
 
 pub struct BankConflicts;
 
-/// Rounds of 32 accesses a lane per launch.
-const ROUNDS: u32 = 32;
+/// Rounds of 32 accesses a lane per launch where a request takes one pass:
+/// a point whose requests the model gives `p` passes runs `ROUND_BUDGET / p`
+/// rounds (at least [`MIN_ROUNDS`]), so every launch lasts about as long
+/// (some 130k SM clocks at one pass a clock: about 70 µs on an H100).
+const ROUND_BUDGET: u32 = 256;
+/// The fewest rounds a launch runs.
+const MIN_ROUNDS: u32 = 8;
 /// The strides of the strided kernels: 0 (broadcast) to 32 elements.
 const STRIDES: std::ops::RangeInclusive<u32> = 0..=32;
 /// The tile's pitches: unpadded and padded.
@@ -37,12 +49,20 @@ const ACCESSES_PER_ROUND: u64 = 32;
 /// Extra figures of each point, by name.
 pub const BYTES_PER_CLOCK: &str = "B/clk/SM";
 pub const CLOCKS_PER_REQUEST: &str = "SM clk per warp request";
+pub const CLOCKS_PER_REQUEST_EVENTS: &str = "SM clk per warp request (events)";
+pub const SM_CLOCK_MHZ: &str = "SM clock (MHz, clock64 / globaltimer)";
+pub const ROUNDS_RUN: &str = "rounds";
 pub const PASSES: &str = "passes (model)";
 pub const SLOW_DOWN: &str = "slow-down";
 pub const MODEL_SLOW_DOWN: &str = "model slow-down";
 
 const BYTE_COUNTING: &str = "the bytes the lanes ask of shared memory: threads × rounds × 32 accesses × the access \
     width (a broadcast counts every lane's bytes; the write kernels' one salt load a round is not counted)";
+
+/// The rounds a launch of `kernel` at `stride` runs: [`ROUND_BUDGET`] over the model's passes.
+pub fn rounds_for(kernel: BankKernel, stride: u32) -> u32 {
+    (ROUND_BUDGET / model_passes(kernel, stride).max(1)).max(MIN_ROUNDS)
+}
 
 /// `b32`, `b64`, `b128`: the element of a series.
 fn element(access: BankAccess) -> &'static str {
@@ -77,28 +97,29 @@ pub fn model_passes(kernel: BankKernel, stride: u32) -> u32 {
     conflict_degree(&strided_lane_addresses(stride as u64, width), 4, 32, width)
 }
 
-/// `None` if every checksum is what the reference says, else the first that is not.
+/// `None` if every checksum is what the reference says, else the first that
+/// is not. The writes' per-thread shares are added up per block.
 fn checksum_mismatch(
     kernel: BankKernel,
-    stride: u32,
+    (stride, rounds): (u32, u32),
     (block_threads, blocks): (u32, u32),
     got: &[u32],
 ) -> Option<String> {
     let words = kernel.access().bytes() / 4;
     match kernel {
         BankKernel::StridedWrite(_) => {
-            let expected = bank_write_checksum(words, stride as u64, ROUNDS as u64);
-            got[..blocks as usize].iter().position(|&sum| sum != expected).map(|b| {
-                format!(
-                    "block {b} summed its table to {:#x}, the reference {expected:#x}",
-                    got[b]
-                )
-            })
+            let expected = bank_write_checksum(words, stride as u64, rounds as u64);
+            got[..(blocks * block_threads) as usize]
+                .chunks_exact(block_threads as usize)
+                .map(|shares| shares.iter().fold(0u32, |sum, &s| sum.wrapping_add(s)))
+                .enumerate()
+                .find(|&(_, sum)| sum != expected)
+                .map(|(b, sum)| format!("block {b} summed its table to {sum:#x}, the reference {expected:#x}"))
         }
         _ => {
             let step = if kernel == BankKernel::TileColumnRead { 1 } else { 32 };
             let lanes: Vec<u32> = (0..32)
-                .map(|lane| bank_read_checksum(words, stride as u64, step, ROUNDS as u64, lane))
+                .map(|lane| bank_read_checksum(words, stride as u64, step, rounds as u64, lane))
                 .collect();
             let threads = (block_threads * blocks) as usize;
             got[..threads]
@@ -156,7 +177,8 @@ impl Experiment for BankConflicts {
             }
         }
         let max_blocks = plans.iter().map(|p| p.blocks_per_sm * sms).max().unwrap_or(sms);
-        let mut outputs = LaunchOutputs::<u64>::for_settings(dut.gpu(), ctx.settings, max_blocks as usize)?;
+        let mut outputs =
+            LaunchOutputs::<u64>::for_settings(dut.gpu(), ctx.settings, BLOCK_SPAN_WORDS * max_blocks as usize)?;
         let mut checksums = DeviceBuffer::<u32>::uninit(dut.gpu(), (max_blocks * BANK_BLOCK_THREADS) as usize)?;
         let mut timer = CudaTimer::new(dut.gpu())?;
         let points: Vec<(BankKernel, u32)> = BankKernel::ALL
@@ -171,32 +193,37 @@ impl Experiment for BankConflicts {
                 ctx.progress
                     .set_message(format!("{} {stride}", result.series[plan.series].label));
                 let blocks = plan.blocks_per_sm * sms;
+                let rounds = rounds_for(kernel, stride);
                 checksums.fill(0)?;
                 let TimedLaunches {
                     times_ms,
                     written,
                     reps,
-                } = outputs.time(&mut timer, ctx.settings, &mut |cycles| {
+                } = outputs.time(&mut timer, ctx.settings, &mut |spans| {
                     bank_kernel(
                         dut,
                         plan.implementation,
                         kernel,
                         stride,
-                        ROUNDS,
+                        rounds,
                         (BANK_BLOCK_THREADS, blocks),
-                        cycles,
+                        spans,
                         &mut checksums,
                     )
                 })?;
-                let failure = checksum_mismatch(kernel, stride, (BANK_BLOCK_THREADS, blocks), &checksums.to_host()?);
-                let per_launch: Vec<f64> = written
-                    .iter()
-                    .filter_map(|w| median_of(&w[..blocks as usize].iter().map(|&c| c as f64).collect::<Vec<_>>()))
-                    .collect();
-                let cycles = median_of(&sample_means(&per_launch, reps));
+                let checked = checksum_mismatch(
+                    kernel,
+                    (stride, rounds),
+                    (BANK_BLOCK_THREADS, blocks),
+                    &checksums.to_host()?,
+                );
                 let width = kernel.access().bytes();
                 let threads = (BANK_BLOCK_THREADS * blocks) as u64;
-                let bytes = threads * ROUNDS as u64 * ACCESSES_PER_ROUND * width;
+                let bytes = threads * rounds as u64 * ACCESSES_PER_ROUND * width;
+                let requests_per_block = (BANK_BLOCK_THREADS / 32) as f64 * rounds as f64 * ACCESSES_PER_ROUND as f64;
+                let spans: Vec<Option<SmTime>> = written.iter().map(|w| sm_time(w, blocks as usize)).collect();
+                let figures = RequestClocks::of(&spans, reps, &times_ms, blocks as f64 * requests_per_block);
+                let failure = checked.or_else(|| figures.failure(CLOCKS_PER_REQUEST));
                 let Some(mut point) = Point::timed(
                     PointKey::Value(stride as i64),
                     &Metric::Bandwidth,
@@ -206,15 +233,15 @@ impl Experiment for BankConflicts {
                 ) else {
                     continue;
                 };
-                // Warp requests each SM serves while its blocks run side by side.
-                let requests = plan.blocks_per_sm as f64
-                    * (BANK_BLOCK_THREADS / 32) as f64
-                    * ROUNDS as f64
-                    * ACCESSES_PER_ROUND as f64;
-                if let Some(cycles) = cycles.filter(|&c| c > 0.0) {
-                    point.set_extra(CLOCKS_PER_REQUEST, cycles / requests);
-                    point.set_extra(BYTES_PER_CLOCK, requests * 32.0 * width as f64 / cycles);
+                if let (Some(clocks), Some(by_events)) = (figures.by_spans, figures.by_events) {
+                    point.set_extra(CLOCKS_PER_REQUEST, clocks);
+                    point.set_extra(CLOCKS_PER_REQUEST_EVENTS, by_events);
+                    point.set_extra(BYTES_PER_CLOCK, 32.0 * width as f64 / clocks);
                 }
+                if let Some(hz) = figures.clock_hz {
+                    point.set_extra(SM_CLOCK_MHZ, hz / 1e6);
+                }
+                point.set_extra(ROUNDS_RUN, rounds as f64);
                 point.set_extra(PASSES, model_passes(kernel, stride) as f64);
                 result.series[plan.series].points.push(point);
             }
@@ -229,37 +256,43 @@ impl Experiment for BankConflicts {
             .map(|p| format!("{} {}", p.kernel.kernel(), p.blocks_per_sm))
             .collect();
         result.setup.push(format!(
-            "one full wave of blocks of {BANK_BLOCK_THREADS} threads ({sms} SMs × the blocks that fit: {}), {ROUNDS} \
-             rounds of 32 accesses a lane; the table is the kernel's dynamic shared memory",
+            "one full wave of blocks of {BANK_BLOCK_THREADS} threads ({sms} SMs × the blocks that fit: {}), \
+             {ROUND_BUDGET} / (the model's passes) rounds of 32 accesses a lane (at least {MIN_ROUNDS}); the table is \
+             the kernel's dynamic shared memory",
             per_sm.join(", ")
         ));
         result.notes.push(format!(
-            "{BYTES_PER_CLOCK} and {CLOCKS_PER_REQUEST}: each block's SM cycles over its rounds (clock64, between \
-             barriers), the median over the blocks of each launch, then the mean of each sample's {} launches (the \
-             GB/s's samples); the blocks of an SM run side by side, so an SM serves all of their requests in that time. \
-             {PASSES}: reference::conflict_degree (32 banks of 4 bytes; 8-byte accesses served a half-warp and \
-             16-byte ones a quarter-warp per pass). Slow-downs are against stride 1 (the tile: pitch 33). \
-             Checksums of every thread (reads) or block (writes) checked against the CPU reference",
+            "{CLOCKS_PER_REQUEST}: per launch, each SM's span from its blocks' earliest clock64 start to their latest \
+             end (blocks sharing an SM do not always run side by side, so one block's own cycles undercount the \
+             SM's time), summed over the SMs, over the warp requests of all blocks; per sample the mean of its {} \
+             launches; the median. {CLOCKS_PER_REQUEST_EVENTS}: the events' time per launch at the SM clock the \
+             blocks' clock64 and globaltimer readings give, over the warp requests per SM. The two must agree within \
+             5% or the point fails. {BYTES_PER_CLOCK}: 32 lanes × the access width per request over \
+             {CLOCKS_PER_REQUEST}, at most 128 (32 banks × 4 bytes). {PASSES}: reference::conflict_degree (32 banks \
+             of 4 bytes; 8-byte accesses served a half-warp and 16-byte ones a quarter-warp per pass). Slow-downs \
+             (GB/s at stride 1 over GB/s here; the tile: pitch 33) and the ledger use the events' GB/s. Checksums of \
+             every thread (reads) and every block's table (writes) checked against the CPU reference",
             kept_reps(ctx.settings)
         ));
         Ok(result)
     }
 }
 
-/// Sets each point's measured and modelled slow-down against the kernel's conflict-free point.
+/// Sets each point's measured slow-down (the conflict-free point's GB/s over
+/// its own: the same bytes per request, so the ratio of time per request) and
+/// the model's, against the kernel's conflict-free point.
 fn add_slow_downs(series: &mut Series, kernel: BankKernel) {
     let base = conflict_free(kernel);
-    let Some(base_point) = series.at(base as i64) else {
+    let Some(base_gbps) = series.at(base as i64).and_then(Point::median) else {
         return;
     };
-    let base_clocks = base_point.extra.get(CLOCKS_PER_REQUEST).copied();
     let base_passes = model_passes(kernel, base) as f64;
     for point in &mut series.points {
         let Some(stride) = point.at.value() else {
             continue;
         };
-        if let (Some(base), Some(&clocks)) = (base_clocks, point.extra.get(CLOCKS_PER_REQUEST)) {
-            point.set_extra(SLOW_DOWN, clocks / base);
+        if let Some(gbps) = point.median() {
+            point.set_extra(SLOW_DOWN, base_gbps / gbps);
         }
         point.set_extra(
             MODEL_SLOW_DOWN,
@@ -282,28 +315,24 @@ fn rust(result: &ExperimentResult, kernel: BankKernel) -> Option<&Series> {
     result.series_of(kernel.kernel(), Implementation::Rust)
 }
 
+/// How many times slower `kernel` (Rust) is at `stride` than at `base`, from
+/// the events' GB/s, with its spread.
+fn slow_down(result: &ExperimentResult, kernel: BankKernel, stride: i64, base: i64) -> Option<Spread> {
+    let series = rust(result, kernel)?;
+    better_by(&result.axis.metric, series.at(base)?, series.at(stride)?)
+}
+
 /// Measured slow-down of 4-byte reads at `stride` against stride 1 (Rust).
-fn read_slow_down(result: &ExperimentResult, stride: i64) -> Option<f64> {
-    let series = rust(result, BankKernel::StridedRead(BankAccess::Bytes4))?;
-    Some(extra(series, stride, CLOCKS_PER_REQUEST)? / extra(series, 1, CLOCKS_PER_REQUEST)?)
+fn read_slow_down(result: &ExperimentResult, stride: i64) -> Option<Spread> {
+    slow_down(result, BankKernel::StridedRead(BankAccess::Bytes4), stride, 1)
 }
 
-/// The rule of the broadcast's ledger row.
-pub const BROADCAST_RULE: &str = "holds when every lane reading one word costs at most 1.10x the conflict-free \
-    stride 1 (in SM clocks per warp request); weaker up to 2x; gone beyond (the broadcast is serialised)";
-
-/// The verdict on "a broadcast is free" from the broadcast's cost over the conflict-free stride's.
-pub fn broadcast_verdict(ratio: f64) -> Verdict {
-    if !(ratio.is_finite() && ratio > 0.0) {
-        Verdict::Gone
-    } else if ratio <= 1.10 {
-        Verdict::Holds
-    } else if ratio <= 2.0 {
-        Verdict::Weaker
-    } else {
-        Verdict::Gone
-    }
-}
+/// The rule of the broadcast's ledger row: the broadcast's time per request
+/// over the conflict-free stride's.
+pub const BROADCAST_RULE: Rule = Rule::NoExtraCost {
+    holds_within: 1.10,
+    weaker_within: 2.0,
+};
 
 impl SectionHooks for BankConflicts {
     fn narrative(&self, result: &ExperimentResult, _report: &Report) -> Vec<String> {
@@ -335,7 +364,8 @@ impl SectionHooks for BankConflicts {
         if let (Some(two), Some(broadcast)) = (read_slow_down(result, 2), read_slow_down(result, 0)) {
             let _ = write!(
                 text,
-                "A 2-way conflict (4 bytes, stride 2) costs {two:.2}x, the broadcast (stride 0) {broadcast:.2}x. "
+                "A 2-way conflict (4 bytes, stride 2) costs {:.2}x, the broadcast (stride 0) {:.2}x. ",
+                two.median, broadcast.median
             );
         }
         if let Some(tile) = rust(result, BankKernel::TileColumnRead)
@@ -415,54 +445,116 @@ impl SectionHooks for BankConflicts {
         Some(out)
     }
 
+    fn bounds(&self, _result: &ExperimentResult, _series: &Series) -> Vec<Bound> {
+        vec![
+            Bound::extra(BYTES_PER_CLOCK, Unit::SharedMemory),
+            Bound::extra(SM_CLOCK_MHZ, Unit::SmClock),
+        ]
+    }
+
+    fn claims(&self) -> Vec<Claim> {
+        claims()
+    }
+
     fn ledger(&self, result: &ExperimentResult, _report: &Report) -> Vec<LedgerRow> {
         ledger_rows(result)
     }
 }
 
+/// The claims the experiment grades.
+pub fn claims() -> Vec<Claim> {
+    let read = BankKernel::StridedRead(BankAccess::Bytes4);
+    let tile = BankKernel::TileColumnRead;
+    vec![
+        Claim {
+            id: "bpg-3.2.2.1-bank-conflicts",
+            source: "Best Practices Guide §3.2.2.1; OpenCL guide §3.1.2.5",
+            claim: "A shared-memory request whose addresses fall n to a bank is split into n conflict-free requests, \
+                    dividing the bandwidth by n (a stride of 32 words: 32-way)"
+                .into(),
+            rule: Rule::Factor {
+                claimed: model_passes(read, 32) as f64 / model_passes(read, 1) as f64,
+            },
+            reads: "bank_read_b32 · Rust: GB/s at stride 1 over GB/s at stride 32 (events), with the SMs' clock64 \
+                    spans checked against them"
+                .into(),
+            experiment: "bank-conflicts",
+        },
+        Claim {
+            id: "bpg-3.2.2.1-broadcast",
+            source: "Best Practices Guide §3.2.2.1; OpenCL guide §3.1.2.5",
+            claim: "Lanes reading the same shared-memory word are served at once (a broadcast): no conflict".into(),
+            rule: BROADCAST_RULE,
+            reads: "bank_read_b32 · Rust: GB/s at stride 1 over GB/s at stride 0 (every lane one word)".into(),
+            experiment: "bank-conflicts",
+        },
+        Claim {
+            id: "bpg-3.2.2.3-tile-column",
+            source: "Best Practices Guide §3.2.2.3",
+            claim: "Reading a column of a [32][32] tile of words is a 32-way bank conflict; padding the rows to 33 \
+                    words removes it"
+                .into(),
+            rule: Rule::Factor {
+                claimed: model_passes(tile, 32) as f64 / model_passes(tile, 33) as f64,
+            },
+            reads: "bank_tile_column_read · Rust: GB/s at pitch 33 over GB/s at pitch 32".into(),
+            experiment: "bank-conflicts",
+        },
+    ]
+}
+
 /// The ledger rows of a bank-conflicts result (pure: tested on synthetic results).
 pub fn ledger_rows(result: &ExperimentResult) -> Vec<LedgerRow> {
+    let claims = claims();
     let mut rows = Vec::new();
-    let read = BankKernel::StridedRead(BankAccess::Bytes4);
     if let (Some(conflicted), Some(two)) = (read_slow_down(result, 32), read_slow_down(result, 2)) {
-        let claimed = model_passes(read, 32) as f64 / model_passes(read, 1) as f64;
-        rows.push(LedgerRow::factor(
-            "bpg-3.2.2.1-bank-conflicts",
-            "Best Practices Guide §3.2.2.1; OpenCL guide §3.1.2.5",
-            "A shared-memory request whose addresses fall n to a bank is split into n conflict-free requests, \
-             dividing the bandwidth by n (a stride of 32 words: 32-way)",
-            claimed,
+        let clocks = rust(result, BankKernel::StridedRead(BankAccess::Bytes4))
+            .and_then(|s| Some(extra(s, 32, CLOCKS_PER_REQUEST)? / extra(s, 1, CLOCKS_PER_REQUEST)?));
+        rows.push(claims[0].grade(
             conflicted,
             format!(
-                "4-byte reads, SM clocks per warp request: stride 32 {conflicted:.2}x stride 1, stride 2 {two:.2}x"
+                "4-byte reads, GB/s: stride 1 over stride 32 {}x (by the SMs' clock64 spans {}x), stride 2 {:.2}x",
+                conflicted.text(2),
+                cell(clocks, 2),
+                two.median
             ),
-            &result.name,
             result.device,
         ));
     }
     if let Some(broadcast) = read_slow_down(result, 0) {
-        rows.push(LedgerRow {
-            id: "bpg-3.2.2.1-broadcast".into(),
-            source: "Best Practices Guide §3.2.2.1; OpenCL guide §3.1.2.5".into(),
-            claim: "Lanes reading the same shared-memory word are served at once (a broadcast): no conflict".into(),
-            measured: format!("4-byte reads, every lane one word: {broadcast:.2}x the clocks of stride 1"),
-            verdict: broadcast_verdict(broadcast),
-            rule: BROADCAST_RULE.into(),
-            experiment: result.name.clone(),
-            device: result.device,
-        });
+        rows.push(claims[1].grade(
+            broadcast,
+            format!(
+                "4-byte reads, every lane one word: {}x the time per request of stride 1",
+                broadcast.text(2)
+            ),
+            result.device,
+        ));
+    }
+    if let Some(padded) = slow_down(result, BankKernel::TileColumnRead, 32, 33) {
+        rows.push(claims[2].grade(
+            padded,
+            format!(
+                "column reads, pitch 32 over pitch 33: {}x the time per request",
+                padded.text(2)
+            ),
+            result.device,
+        ));
     }
     rows
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::ledger_fixtures::{rendered, result, series};
+    use super::super::ledger_fixtures::{rendered, result, series, series_with_spread};
     use super::*;
+    use crate::report::Verdict;
 
+    /// 4-byte reads whose time per request is `clocks` at each stride: GB/s = 8000 / clocks.
     fn bank_result(clocks: &[(i64, f64)]) -> ExperimentResult {
+        let gbps: Vec<(i64, f64)> = clocks.iter().map(|&(x, c)| (x, 8000.0 / c)).collect();
         let extras: Vec<(i64, &str, f64)> = clocks.iter().map(|&(x, c)| (x, CLOCKS_PER_REQUEST, c)).collect();
-        let reads = series("bank_read_b32", Implementation::Rust, "", clocks, &extras);
+        let reads = series("bank_read_b32", Implementation::Rust, "", &gbps, &extras);
         result("bank-conflicts", Metric::Bandwidth, vec![reads])
     }
 
@@ -480,6 +572,20 @@ mod tests {
             2,
             "two half-warps"
         );
+    }
+
+    #[test]
+    fn rounds_keep_every_launch_about_as_long() {
+        let read = BankKernel::StridedRead(BankAccess::Bytes4);
+        assert_eq!(rounds_for(read, 1), 256);
+        assert_eq!(rounds_for(read, 2), 128);
+        assert_eq!(rounds_for(read, 32), 8);
+        assert_eq!(rounds_for(BankKernel::StridedRead(BankAccess::Bytes16), 32), MIN_ROUNDS);
+        for stride in STRIDES {
+            let rounds = rounds_for(read, stride);
+            let passes = rounds * model_passes(read, stride);
+            assert!((128..=512).contains(&passes), "stride {stride}: {passes} passes a lane");
+        }
     }
 
     #[test]
@@ -501,12 +607,33 @@ mod tests {
     }
 
     #[test]
+    fn a_spread_across_the_threshold_is_undecided() {
+        // Stride 1 at 8000 GB/s; stride 32 between 8000/20 and 8000/14: 14x–20x straddles 16.5x (halfway to 32).
+        let reads = series_with_spread(
+            "bank_read_b32",
+            Implementation::Rust,
+            &[
+                (1, [7900.0, 8000.0, 8100.0]),
+                (2, [3900.0, 4000.0, 4100.0]),
+                (32, [400.0, 480.0, 570.0]),
+            ],
+        );
+        let rows = ledger_rows(&result("bank-conflicts", Metric::Bandwidth, vec![reads]));
+        assert_eq!(rows[0].verdict, Verdict::Undecided, "{rows:?}");
+        assert!(
+            rows[0].verdict_text().starts_with("undecided (13."),
+            "{}",
+            rows[0].verdict_text()
+        );
+    }
+
+    #[test]
     fn the_broadcast_rule_has_stated_edges() {
-        assert_eq!(broadcast_verdict(1.10), Verdict::Holds);
-        assert_eq!(broadcast_verdict(1.11), Verdict::Weaker);
-        assert_eq!(broadcast_verdict(2.0), Verdict::Weaker);
-        assert_eq!(broadcast_verdict(2.01), Verdict::Gone);
-        assert_eq!(broadcast_verdict(f64::NAN), Verdict::Gone);
+        assert_eq!(BROADCAST_RULE.verdict_at(1.10), Verdict::Holds);
+        assert_eq!(BROADCAST_RULE.verdict_at(1.11), Verdict::Weaker);
+        assert_eq!(BROADCAST_RULE.verdict_at(2.0), Verdict::Weaker);
+        assert_eq!(BROADCAST_RULE.verdict_at(2.01), Verdict::Gone);
+        assert_eq!(BROADCAST_RULE.verdict_at(f64::NAN), Verdict::Failed);
     }
 
     #[test]
@@ -523,12 +650,8 @@ mod tests {
             "bank_read_b32",
             Implementation::Rust,
             "",
-            &[(1, 1.0), (2, 1.0), (32, 1.0)],
-            &[
-                (1, CLOCKS_PER_REQUEST, 1.5),
-                (2, CLOCKS_PER_REQUEST, 3.0),
-                (32, CLOCKS_PER_REQUEST, 48.0),
-            ],
+            &[(1, 8000.0), (2, 4000.0), (32, 250.0)],
+            &[],
         );
         add_slow_downs(&mut s, read);
         assert_eq!(extra(&s, 2, SLOW_DOWN), Some(2.0));
@@ -540,17 +663,32 @@ mod tests {
     #[test]
     fn checksums_are_checked_per_thread_and_per_block() {
         let read = BankKernel::StridedRead(BankAccess::Bytes4);
+        let rounds = 12;
         let good: Vec<u32> = (0..64)
-            .map(|t| bank_read_checksum(1, 3, 32, ROUNDS as u64, t % 32))
+            .map(|t| bank_read_checksum(1, 3, 32, rounds as u64, t % 32))
             .collect();
-        assert_eq!(checksum_mismatch(read, 3, (32, 2), &good), None);
+        assert_eq!(checksum_mismatch(read, (3, rounds), (32, 2), &good), None);
         let mut bad = good.clone();
         bad[40] ^= 1;
-        assert!(checksum_mismatch(read, 3, (32, 2), &bad).unwrap().contains("thread 40"));
+        assert!(
+            checksum_mismatch(read, (3, rounds), (32, 2), &bad)
+                .unwrap()
+                .contains("thread 40")
+        );
+        // Writes: each block's 32 threads' shares add up to the table's sum.
         let write = BankKernel::StridedWrite(BankAccess::Bytes8);
-        let sum = bank_write_checksum(2, 5, ROUNDS as u64);
-        assert_eq!(checksum_mismatch(write, 5, (32, 2), &[sum, sum, 0]), None);
-        assert!(checksum_mismatch(write, 5, (32, 2), &[sum, 0]).is_some());
+        let sum = bank_write_checksum(2, 5, rounds as u64);
+        let mut shares = vec![0u32; 64];
+        shares[0] = sum.wrapping_sub(7);
+        shares[5] = 7;
+        shares[32] = sum;
+        assert_eq!(checksum_mismatch(write, (5, rounds), (32, 2), &shares), None);
+        shares[33] = 1;
+        assert!(
+            checksum_mismatch(write, (5, rounds), (32, 2), &shares)
+                .unwrap()
+                .contains("block 1")
+        );
     }
 
     #[test]
@@ -571,13 +709,12 @@ mod tests {
             .collect();
         let mut reads = series("bank_read_b32", Implementation::Rust, "", &points, &extras);
         add_slow_downs(&mut reads, read);
-        let tile_extras = [(32, CLOCKS_PER_REQUEST, 32.0), (33, CLOCKS_PER_REQUEST, 1.0)];
         let mut tile = series(
             "bank_tile_column_read",
             Implementation::Rust,
             "",
             &[(32, 250.0), (33, 8000.0)],
-            &tile_extras,
+            &[],
         );
         add_slow_downs(&mut tile, BankKernel::TileColumnRead);
         let (markdown, files, rows) = rendered(result("bank-conflicts", Metric::Bandwidth, vec![reads, tile]));
@@ -589,7 +726,54 @@ mod tests {
         assert!(markdown.contains("padded [32][33] one"), "{markdown}");
         assert!(files.contains(&"bank-conflicts.svg".to_string()), "{files:?}");
         let ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
-        assert_eq!(ids, ["bpg-3.2.2.1-bank-conflicts", "bpg-3.2.2.1-broadcast"]);
+        assert_eq!(
+            ids,
+            [
+                "bpg-3.2.2.1-bank-conflicts",
+                "bpg-3.2.2.1-broadcast",
+                "bpg-3.2.2.3-tile-column"
+            ]
+        );
         assert!(rows.iter().all(|r| r.verdict == Verdict::Holds), "{rows:?}");
+    }
+
+    #[test]
+    fn shared_memory_past_128_bytes_a_clock_fails_its_point() {
+        use crate::report::{Ceiling, DeviceCeilings, Unit};
+        let mut reads = series(
+            "bank_read_b32",
+            Implementation::Rust,
+            "",
+            &[(1, 30705.0), (32, 1041.0)],
+            &[(1, BYTES_PER_CLOCK, 417.0), (32, BYTES_PER_CLOCK, 3.9)],
+        );
+        add_slow_downs(&mut reads, BankKernel::StridedRead(BankAccess::Bytes4));
+        let mut r = result("bank-conflicts", Metric::Bandwidth, vec![reads]);
+        let ceilings = DeviceCeilings {
+            ordinal: 0,
+            sm_clock_mhz: 1980.0,
+            l2_bytes: 50 << 20,
+            ceilings: vec![Ceiling {
+                unit: Unit::SharedMemory,
+                value: 128.0,
+                source: "32 banks × 4 bytes".into(),
+            }],
+            experiment_clocks: Vec::new(),
+        };
+        let bounds: Vec<Vec<Bound>> = r.series.iter().map(|s| BankConflicts.bounds(&r, s)).collect();
+        assert_eq!(crate::report::ceilings::check_result(&mut r, &ceilings, &bounds), 1);
+        let failed = r.series[0].at(1).unwrap();
+        assert!(
+            failed.value.is_none() && failed.extra.is_empty(),
+            "no figure of a failed point is shown"
+        );
+        assert!(
+            failed
+                .status
+                .reason()
+                .unwrap()
+                .contains("417 B/clk/SM exceeds shared memory's 128")
+        );
+        assert!(ledger_rows(&r).is_empty(), "nothing graded from the failed point");
     }
 }

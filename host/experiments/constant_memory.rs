@@ -7,7 +7,10 @@
 
 use std::fmt::Write;
 
-use super::launch_outputs::{LaunchOutputs, TimedLaunches, kept_reps, median_of, sample_means};
+use kernels_gpu::block_span::BLOCK_SPAN_WORDS;
+
+use super::launch_outputs::{LaunchOutputs, TimedLaunches, kept_reps, sample_means};
+use super::sm_spans::{RequestClocks, SmTime, sm_time};
 use super::{Experiment, RunContext};
 use crate::error::Result;
 use crate::gpu::DeviceBuffer;
@@ -16,7 +19,8 @@ use crate::launchers::{
 };
 use crate::reference::{constant_chase_links, constant_chase_sum};
 use crate::report::{
-    Axis, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Scale, SectionHooks, Series, Work, summary_cell,
+    Axis, Bound, Claim, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Rule, Scale, SectionHooks,
+    Series, Unit, Work, better_by, summary_cell,
 };
 use crate::stats::Summary;
 use crate::testbed::Implementation;
@@ -26,6 +30,11 @@ pub struct ConstantMemory;
 
 /// Distinct addresses per warp request.
 const DISTINCT: [u32; 6] = [1, 2, 4, 8, 16, 32];
+
+/// Extra figures of each point, by name.
+pub const COST_BY_EVENTS: &str = "SM clk per warp read (events)";
+pub const SM_CLOCK_MHZ: &str = "SM clock (MHz, clock64 / globaltimer)";
+pub const STEPS: &str = "steps";
 
 /// How many warps read at once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,11 +62,14 @@ impl Load {
         }
     }
 
-    /// Steps a lane takes per launch.
-    fn steps(self) -> u32 {
+    /// Steps a lane takes per launch at `distinct` addresses: full SMs take
+    /// fewer the more addresses a read has, so that every launch lasts about
+    /// as long (some 500k SM clocks at one clock a read: about 0.26 ms on an
+    /// H100), long enough for the events to time it within a few percent.
+    fn steps(self, distinct: u32) -> u32 {
         match self {
             Load::OneWarp => 2048,
-            Load::FullSms => 256,
+            Load::FullSms => (8192 / distinct.max(1)).max(256),
         }
     }
 }
@@ -80,7 +92,6 @@ struct Plan {
     space: ConstantSpace,
     implementation: Implementation,
     load: Load,
-    blocks_per_sm: u32,
     blocks: u32,
     series: usize,
 }
@@ -140,7 +151,6 @@ impl Experiment for ConstantMemory {
                         space,
                         implementation,
                         load,
-                        blocks_per_sm,
                         blocks,
                         series: result.series.len() - 1,
                     });
@@ -153,7 +163,8 @@ impl Experiment for ConstantMemory {
             .map(|p| p.blocks * p.load.block_threads())
             .max()
             .unwrap_or(32);
-        let mut outputs = LaunchOutputs::<u64>::for_settings(dut.gpu(), ctx.settings, max_blocks as usize)?;
+        let mut outputs =
+            LaunchOutputs::<u64>::for_settings(dut.gpu(), ctx.settings, BLOCK_SPAN_WORDS * max_blocks as usize)?;
         let mut sums = DeviceBuffer::<u32>::uninit(dut.gpu(), max_threads as usize)?;
         let mut timer = CudaTimer::new(dut.gpu())?;
         let sweep: Vec<(Load, u32)> = Load::ALL
@@ -167,13 +178,13 @@ impl Experiment for ConstantMemory {
             for plan in plans.iter().filter(|p| p.load == load) {
                 ctx.progress
                     .set_message(format!("{} {distinct}", result.series[plan.series].label));
-                let (threads, steps) = (plan.blocks * load.block_threads(), load.steps());
+                let (threads, steps) = (plan.blocks * load.block_threads(), load.steps(distinct));
                 sums.fill(0)?;
                 let TimedLaunches {
                     times_ms,
                     written,
                     reps,
-                } = outputs.time(&mut timer, ctx.settings, &mut |cycles| {
+                } = outputs.time(&mut timer, ctx.settings, &mut |spans| {
                     constant_chase(
                         dut,
                         plan.implementation,
@@ -182,7 +193,7 @@ impl Experiment for ConstantMemory {
                         distinct,
                         steps,
                         (load.block_threads(), plan.blocks),
-                        cycles,
+                        spans,
                         &mut sums,
                     )
                 })?;
@@ -191,19 +202,34 @@ impl Experiment for ConstantMemory {
                     let expected = constant_chase_sum(&links, distinct, t as u32 % 32, steps);
                     (sum != expected).then(|| format!("thread {t} summed {sum}, the reference {expected}"))
                 });
-                // Warp reads an SM serves while its blocks run side by side.
-                let reads = steps as f64 * (plan.blocks_per_sm.min(plan.blocks) * load.block_threads() / 32) as f64;
-                let per_launch: Vec<f64> = written
-                    .iter()
-                    .filter_map(|w| median_of(&w[..plan.blocks as usize].iter().map(|&c| c as f64).collect::<Vec<_>>()))
-                    .map(|cycles| cycles / reads)
-                    .collect();
+                // Warp reads of all blocks: per SM, its span over its blocks' reads.
+                let reads = steps as f64 * (plan.blocks * load.block_threads() / 32) as f64;
+                let spans: Vec<Option<SmTime>> = written.iter().map(|w| sm_time(w, plan.blocks as usize)).collect();
+                let per_launch: Vec<Option<f64>> = spans.iter().map(|t| t.map(|t| t.span_cycles / reads)).collect();
+                let Some(per_launch) = per_launch.into_iter().collect::<Option<Vec<f64>>>() else {
+                    continue;
+                };
                 let samples = sample_means(&per_launch, reps);
+                // Full SMs: the events' time must tell the same cost (one warp's launch is too short for events).
+                let figures = RequestClocks::of(&spans, reps, &times_ms, reads);
+                let failure = failure.or_else(|| match load {
+                    Load::FullSms => figures.failure("SM clocks per warp read"),
+                    Load::OneWarp => None,
+                });
                 let work = Work::bytes(threads as u64, threads as u64 * steps as u64 * 4);
                 let Some(mut point) = Point::measured(PointKey::Value(distinct as i64), &samples, work, failure) else {
                     continue;
                 };
                 point.time_ms = Summary::of(&times_ms);
+                if load == Load::FullSms {
+                    if let Some(by_events) = figures.by_events {
+                        point.set_extra(COST_BY_EVENTS, by_events);
+                    }
+                    if let Some(hz) = figures.clock_hz {
+                        point.set_extra(SM_CLOCK_MHZ, hz / 1e6);
+                    }
+                }
+                point.set_extra(STEPS, steps as f64);
                 result.series[plan.series].points.push(point);
             }
             ctx.progress.inc(1);
@@ -211,9 +237,8 @@ impl Experiment for ConstantMemory {
         result.setup.push(format!(
             "a table of {CONSTANT_CHASE_TABLE_WORDS} words, link w → w + 32, lane l starting at word l mod \
              distinct; one warp: one block of 32 threads, {} steps; full SMs: a full wave of blocks of \
-             {CONSTANT_CHASE_BLOCK_THREADS} threads, {} steps",
-            Load::OneWarp.steps(),
-            Load::FullSms.steps()
+             {CONSTANT_CHASE_BLOCK_THREADS} threads, 8192 / distinct steps (at least 256)",
+            Load::OneWarp.steps(1)
         ));
         result.notes.push(
             "The Rust kernel reads the constant bank through a file-scope global_asm! `.const` array read with \
@@ -223,10 +248,13 @@ impl Experiment for ConstantMemory {
                 .into(),
         );
         result.notes.push(format!(
-            "cost per warp read: each block's SM cycles over its steps (clock64, between barriers), the median over \
-             the blocks of a launch, divided by the warp reads an SM makes in that time (full SMs: all of its \
-             resident warps); per sample the mean of {} launches; every lane's sum checked against the CPU \
-             reference",
+            "cost per warp read: per launch, each SM's span from its blocks' earliest clock64 start to their latest \
+             end (blocks sharing an SM need not run side by side), summed over the SMs, over the warp reads of all \
+             blocks; per sample the mean of {} launches. Full SMs: the events' time at the SM clock the blocks' \
+             clock64 and globaltimer readings give ({COST_BY_EVENTS}) must agree within 5%, or the point fails (it \
+             includes the table's copy into the constant array, a few microseconds against launches of some 0.25 \
+             ms). One warp: clock64 alone (the launch is too short for events). Every lane's sum checked against \
+             the CPU reference",
             kept_reps(ctx.settings)
         ));
         Ok(result)
@@ -329,8 +357,33 @@ impl SectionHooks for ConstantMemory {
         Some(out)
     }
 
+    fn bounds(&self, _result: &ExperimentResult, _series: &Series) -> Vec<Bound> {
+        vec![Bound::extra(SM_CLOCK_MHZ, Unit::SmClock)]
+    }
+
+    fn claims(&self) -> Vec<Claim> {
+        vec![claim()]
+    }
+
     fn ledger(&self, result: &ExperimentResult, _report: &Report) -> Vec<LedgerRow> {
         ledger_rows(result)
+    }
+}
+
+/// The claim the experiment grades.
+pub fn claim() -> Claim {
+    Claim {
+        id: "bpg-3.2.5-constant-addresses",
+        source: "Best Practices Guide §3.2.5; OpenCL guide §3.1.2.3",
+        claim:
+            "A constant-cache read costs in proportion to the distinct addresses a warp reads: 32 addresses cost 32 \
+                times one"
+                .into(),
+        rule: Rule::Factor { claimed: 32.0 },
+        reads: "constant_chase · Rust, full SMs: SM clocks per warp read at 32 distinct addresses over at 1 (the SMs' \
+                clock64 spans, checked against the events' time)"
+            .into(),
+        experiment: "constant-memory",
     }
 }
 
@@ -339,29 +392,26 @@ pub fn ledger_rows(result: &ExperimentResult) -> Vec<LedgerRow> {
     let Some(full) = find(result, ConstantSpace::Constant, Implementation::Rust, Load::FullSms) else {
         return Vec::new();
     };
-    let (Some(one), Some(thirty_two)) = (full.median_at(1), full.median_at(32)) else {
+    let (Some(one), Some(thirty_two)) = (full.at(1), full.at(32)) else {
+        return Vec::new();
+    };
+    let (Some(factor), Some(c1), Some(c32)) = (
+        better_by(&result.axis.metric, one, thirty_two),
+        one.median(),
+        thirty_two.median(),
+    ) else {
         return Vec::new();
     };
     let mut measured = format!(
-        "constant bank, full SMs: {one:.2} SM clocks per warp read at 1 address, {thirty_two:.2} at 32 ({:.1}x)",
-        thirty_two / one
+        "constant bank, full SMs: {c1:.2} SM clocks per warp read at 1 address, {c32:.2} at 32 ({}x)",
+        factor.text(1)
     );
     if let Some(factor) =
         find(result, ConstantSpace::Constant, Implementation::Rust, Load::OneWarp).and_then(serialisation)
     {
         let _ = write!(measured, "; one warp alone: {factor:.1}x");
     }
-    vec![LedgerRow::factor(
-        "bpg-3.2.5-constant-addresses",
-        "Best Practices Guide §3.2.5; OpenCL guide §3.1.2.3",
-        "A constant-cache read costs in proportion to the distinct addresses a warp reads: 32 addresses cost 32 \
-         times one",
-        32.0,
-        thirty_two / one,
-        measured,
-        &result.name,
-        result.device,
-    )]
+    vec![claim().grade(factor, measured, result.device)]
 }
 
 #[cfg(test)]

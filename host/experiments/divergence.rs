@@ -13,7 +13,6 @@ use std::fmt::Write;
 use kernels_gpu::divergence::{DIVERGENCE_BLOCK_THREADS, MAX_PATHS};
 
 use super::calibrated_launches::{calibrate, timed_launches};
-use super::claim_rules::no_extra_cost;
 use super::implementation_ptx::implementation_entry;
 use super::{Experiment, RunContext};
 use crate::error::Result;
@@ -22,8 +21,8 @@ use crate::launchers::{branch, branch_kernel, divergent_paths, paths_kernel};
 use crate::ptx::{loops, opcode_of};
 use crate::reference::{BranchLength, PathChoice, branch_reference, paths_reference};
 use crate::report::{
-    Axis, ExperimentResult, LedgerRow, Metric, PlotKind, PlotLine, PlotPoint, PlotSpec, Point, PointKey, Report, Scale,
-    SectionHooks, Series, Verdict, Work,
+    Axis, Claim, ExperimentResult, LedgerRow, Metric, PlotKind, PlotLine, PlotPoint, PlotSpec, Point, PointKey, Report,
+    Rule, Scale, SectionHooks, Series, Verdict, Work, slower_by,
 };
 use crate::testbed::Implementation;
 use crate::timing::CudaTimer;
@@ -243,6 +242,70 @@ fn largest_paths(result: &ExperimentResult, implementation: Implementation) -> O
         .max()
 }
 
+/// The point of `kernel` by `implementation` at `x`.
+fn point_at<'a>(
+    result: &'a ExperimentResult,
+    kernel: &str,
+    implementation: Implementation,
+    x: i64,
+) -> Option<&'a Point> {
+    result.series_of(kernel, implementation)?.at(x)
+}
+
+/// The claims the experiment grades.
+fn claims() -> Vec<Claim> {
+    vec![
+        Claim {
+            id: "bpg-6.1-divergent-paths",
+            source: "Best Practices Guide §6.1; OpenCL Programming Guide §3.1.1.2",
+            claim: "Lanes of one warp that take different paths are serialized: k distinct paths of equal length cost \
+                    k times one"
+                .into(),
+            rule: Rule::Factor {
+                claimed: MAX_PATHS as f64,
+            },
+            reads: format!(
+                "{} · Rust: time at the most paths measured (k = {MAX_PATHS}) over time at k = 1",
+                paths_kernel(PathChoice::ByLane)
+            ),
+            experiment: "divergence",
+        },
+        Claim {
+            id: "bpg-6.1-warp-aligned",
+            source: "Best Practices Guide §6.1; OpenCL Programming Guide §3.1.1.2",
+            claim: "A condition aligned with warps (threadIdx / warpSize) makes no warp diverge: the same paths cost \
+                    no more than one"
+                .into(),
+            rule: Rule::NoExtraCost {
+                holds_within: 1.10,
+                weaker_within: 1.5,
+            },
+            reads: format!(
+                "{} · Rust: the largest time over k over the time at k = 1",
+                paths_kernel(PathChoice::ByWarp)
+            ),
+            experiment: "divergence",
+        },
+        Claim {
+            id: "bpg-6.2-predication",
+            source: "Best Practices Guide §6.2; OpenCL Programming Guide §3.1.1.2",
+            claim: "The compiler predicates a short if/else (at most 4–7 instructions a side) instead of branching, \
+                    so no warp diverges on it"
+                .into(),
+            rule: Rule::NoExtraCost {
+                holds_within: 1.10,
+                weaker_within: 1.5,
+            },
+            reads: format!(
+                "{} · Rust: time with warps split in half over all one way; graded only where its code has no \
+                 branch besides the loop's back edge (gone otherwise)",
+                branch_kernel(BranchLength::Short)
+            ),
+            experiment: "divergence",
+        },
+    ]
+}
+
 /// BPG §6.1: k divergent paths cost k times one.
 fn serialization_row(result: &ExperimentResult) -> Option<LedgerRow> {
     let rust = Implementation::Rust;
@@ -250,23 +313,20 @@ fn serialization_row(result: &ExperimentResult) -> Option<LedgerRow> {
     let k = largest_paths(result, rust)?;
     let one = time_at(result, lane, rust, 1)?;
     let many = time_at(result, lane, rust, k)?;
+    let factor = slower_by(point_at(result, lane, rust, k)?, point_at(result, lane, rust, 1)?)?;
     let middle = [4, 8]
         .into_iter()
         .filter_map(|m| Some(format!("k = {m}: {:.2}x", time_at(result, lane, rust, m)? / one)))
         .collect::<Vec<_>>()
         .join(", ");
-    Some(LedgerRow::factor(
-        "bpg-6.1-divergent-paths",
-        "Best Practices Guide §6.1; OpenCL Programming Guide §3.1.1.2",
-        "Lanes of one warp that take different paths are serialized: k distinct paths of equal length cost k times \
-         one",
-        k as f64,
-        many / one,
+    let mut claim = claims().swap_remove(0);
+    claim.rule = Rule::Factor { claimed: k as f64 };
+    Some(claim.grade(
+        factor,
         format!(
-            "Rust, lanes on {k} paths: {many:.3} ms vs {one:.3} ms on one path ({:.2}x; {middle})",
-            many / one
+            "Rust, lanes on {k} paths: {many:.3} ms vs {one:.3} ms on one path ({}x; {middle})",
+            factor.text(2)
         ),
-        &result.name,
         result.device,
     ))
 }
@@ -275,33 +335,25 @@ fn serialization_row(result: &ExperimentResult) -> Option<LedgerRow> {
 fn warp_aligned_row(result: &ExperimentResult) -> Option<LedgerRow> {
     let rust = Implementation::Rust;
     let warp = paths_kernel(PathChoice::ByWarp);
-    let one = time_at(result, warp, rust, 1)?;
+    let one = point_at(result, warp, rust, 1)?;
     let (worst_k, worst) = result
         .series_of(warp, rust)?
         .points
         .iter()
-        .filter_map(|p| Some((p.at.value()?, p.median()? / one)))
-        .max_by(|a, b| a.1.total_cmp(&b.1))?;
+        .filter_map(|p| Some((p.at.value()?, slower_by(p, one)?)))
+        .max_by(|a, b| a.1.median.total_cmp(&b.1.median))?;
     let k = largest_paths(result, rust)?;
     let lane_k = time_at(result, paths_kernel(PathChoice::ByLane), rust, k)?;
     let warp_k = time_at(result, warp, rust, k)?;
-    Some(LedgerRow {
-        id: "bpg-6.1-warp-aligned".into(),
-        source: "Best Practices Guide §6.1; OpenCL Programming Guide §3.1.1.2".into(),
-        claim: "A condition aligned with warps (threadIdx / warpSize) makes no warp diverge: the same paths cost no \
-                more than one"
-            .into(),
-        measured: format!(
-            "Rust, paths chosen per warp: at worst {worst:.3}x one path (k = {worst_k}); at k = {k} {warp_k:.3} ms \
-             against {lane_k:.3} ms when chosen per lane"
+    Some(claims()[1].grade(
+        worst,
+        format!(
+            "Rust, paths chosen per warp: at worst {}x one path (k = {worst_k}); at k = {k} {warp_k:.3} ms \
+             against {lane_k:.3} ms when chosen per lane",
+            worst.text(3)
         ),
-        verdict: no_extra_cost(1.10, 1.5, worst),
-        rule: "holds when every k of the warp-aligned choice is within 10% of one path; weaker within 50%; gone \
-               beyond (the alignment would not avoid the cost)"
-            .into(),
-        experiment: result.name.clone(),
-        device: result.device,
-    })
+        result.device,
+    ))
 }
 
 /// The [`BranchShape`] a branch kernel's points carry (from the PTX of its implementation).
@@ -335,7 +387,7 @@ fn predication_row(result: &ExperimentResult) -> Option<LedgerRow> {
     let short = branch_kernel(BranchLength::Short);
     let long = branch_kernel(BranchLength::Long);
     let is_predicated = stored_shape(result, short, rust)?.is_predicated();
-    let split = time_at(result, short, rust, 1)? / time_at(result, short, rust, 0)?;
+    let split = slower_by(point_at(result, short, rust, 1)?, point_at(result, short, rust, 0)?)?;
     let long_split = time_at(result, long, rust, 1)
         .zip(time_at(result, long, rust, 0))
         .map(|(s, u)| {
@@ -349,29 +401,30 @@ fn predication_row(result: &ExperimentResult) -> Option<LedgerRow> {
     let twin = shape_text(result, short, Implementation::CudaC)
         .map(|t| format!("; CUDA C twin's short if/else: {t}"))
         .unwrap_or_default();
-    let verdict = if is_predicated {
-        no_extra_cost(1.10, 1.5, split)
-    } else {
-        Verdict::Gone
-    };
-    Some(LedgerRow {
-        id: "bpg-6.2-predication".into(),
-        source: "Best Practices Guide §6.2; OpenCL Programming Guide §3.1.1.2".into(),
-        claim: "The compiler predicates a short if/else (at most 4–7 instructions a side) instead of branching, so \
-                no warp diverges on it"
-            .into(),
-        measured: format!(
-            "Rust short if/else: {}; warps split in half / all one way {split:.2}x{long_split}{twin}",
-            shape_text(result, short, rust).unwrap_or_default()
+    let claim = &claims()[2];
+    if !is_predicated {
+        // The claim is about the compiler: a branch kept is the claim gone, whatever the times say.
+        let mut row = claim.grade(
+            split,
+            format!(
+                "the compiler kept a branch in the short if/else ({}); split/uniform {}x",
+                shape_text(result, short, rust).unwrap_or_default(),
+                split.text(2)
+            ),
+            result.device,
+        );
+        row.verdict = Verdict::Gone;
+        return Some(row);
+    }
+    Some(claim.grade(
+        split,
+        format!(
+            "Rust short if/else: {}; warps split in half / all one way {}x{long_split}{twin}",
+            shape_text(result, short, rust).unwrap_or_default(),
+            split.text(2)
         ),
-        verdict,
-        rule: "holds when the PTX of the short if/else has no branch besides the loop's back edge (selp or \
-               predicated instructions instead) and split warps take within 10% of the uniform time; weaker when \
-               predicated but split warps cost up to 50% more; gone when the compiler kept a branch or beyond 50%"
-            .into(),
-        experiment: result.name.clone(),
-        device: result.device,
-    })
+        result.device,
+    ))
 }
 
 /// "Since Volta …" for the GPU of `result`.
@@ -561,6 +614,10 @@ impl SectionHooks for Divergence {
             reference_lines: Vec::new(),
             heat_maps: Vec::new(),
         }]
+    }
+
+    fn claims(&self) -> Vec<Claim> {
+        claims()
     }
 
     fn ledger(&self, result: &ExperimentResult, _report: &Report) -> Vec<LedgerRow> {

@@ -19,7 +19,6 @@ use kernels_gpu::instruction_throughput::{THROUGHPUT_BLOCK_THREADS, THROUGHPUT_C
 
 use super::calibrated_launches::{calibrate, timed_launches};
 use super::chain_check::chain_mismatch;
-use super::claim_rules::{at_least, at_least_rule};
 use super::{Experiment, RunContext};
 use crate::error::Result;
 use crate::launchers::{
@@ -27,7 +26,8 @@ use crate::launchers::{
 };
 use crate::reference::{ArgumentRange, f32_ulp_at};
 use crate::report::{
-    Axis, ExperimentResult, LedgerRow, Metric, PlotKind, Point, PointKey, Report, SectionHooks, Series, Work,
+    Axis, Claim, ExperimentResult, LedgerRow, Metric, PlotKind, Point, PointKey, Report, Rule, SectionHooks, Series,
+    Spread, Work, better_by,
 };
 use crate::stats::Summary;
 use crate::testbed::Implementation;
@@ -388,6 +388,39 @@ fn rate(
         .median()
 }
 
+/// The point of `kernel` by `implementation` at `range` (the plain series, not a variant).
+fn rate_point(
+    result: &ExperimentResult,
+    kernel: ThroughputKernel,
+    implementation: Implementation,
+    range: ArgumentRange,
+) -> Option<&Point> {
+    result
+        .series
+        .iter()
+        .find(|s| s.key.kernel == kernel.entry() && s.key.implementation == implementation && s.key.variant.is_empty())?
+        .point(range_key(range))
+}
+
+/// How many times `fast`'s throughput `slow`'s is, with its spread.
+fn rate_spread(
+    result: &ExperimentResult,
+    implementation: Implementation,
+    (fast, fast_range): (ThroughputKernel, ArgumentRange),
+    (slow, slow_range): (ThroughputKernel, ArgumentRange),
+) -> Option<Spread> {
+    better_by(
+        &result.axis.metric,
+        rate_point(result, fast, implementation, fast_range)?,
+        rate_point(result, slow, implementation, slow_range)?,
+    )
+}
+
+/// The one of two spreads with the smaller median (the weaker effect, which a claim about both must survive).
+fn smaller(a: Spread, b: Spread) -> Spread {
+    if a.median <= b.median { a } else { b }
+}
+
 /// `rate(fast) / rate(slow)` at `range` (how many times the first's throughput the second's is).
 fn rate_ratio(
     result: &ExperimentResult,
@@ -413,38 +446,80 @@ fn twin_ratio(
 const SMALL: ArgumentRange = ArgumentRange::Small;
 const LARGE: ArgumentRange = ArgumentRange::Large;
 
+/// The claims the experiment grades.
+fn claims() -> Vec<Claim> {
+    vec![
+        Claim {
+            id: "bpg-5.1.1-integer-division",
+            source: "Best Practices Guide §5.1.1; OpenCL Programming Guide §3.1.1.1",
+            claim: "Integer division and modulo by a run-time divisor are particularly costly; for a power of two, a \
+                    shift and a mask do the same far faster"
+                .into(),
+            rule: Rule::Direction,
+            reads: "u32_shift over u32_div and u32_mask over u32_rem · Rust, Gop/s at small arguments; the smaller \
+                    ratio graded"
+                .into(),
+            experiment: "instructions",
+        },
+        Claim {
+            id: "bpg-5.1.4-fast-math",
+            source: "Best Practices Guide §5.1.4; OpenCL Programming Guide §3.1.1.1",
+            claim: "__sinf and __expf (the SFU approximations) have much greater throughput than sinf and expf, at \
+                    somewhat lower accuracy"
+                .into(),
+            rule: Rule::Direction,
+            reads: "sin_approx over sin_accurate and exp_fast over exp_accurate · Rust, Gop/s at small arguments; the \
+                    smaller ratio graded"
+                .into(),
+            experiment: "instructions",
+        },
+        Claim {
+            id: "bpg-5.1.4-argument-reduction",
+            source: "Best Practices Guide §5.1.4; OpenCL Programming Guide §3.1.1.1",
+            claim: "sinf becomes about an order of magnitude slower when its argument needs the slow (large-argument) \
+                    reduction"
+                .into(),
+            rule: Rule::Factor { claimed: 10.0 },
+            reads: "sin_accurate · Rust: Gop/s at small arguments over Gop/s at large ones".into(),
+            experiment: "instructions",
+        },
+        Claim {
+            id: "bpg-5.1.3-double-constant",
+            source: "Best Practices Guide §5.1.3 and §7.2.3",
+            claim: "A double-precision constant (1.02 without f) silently promotes single-precision arithmetic to \
+                    double: extra conversions that cost time, and different results. In Rust it cannot be silent: \
+                    the literal takes f32 from context and f32 × f64 does not compile, so the cost is measured with \
+                    the promotion written out"
+                .into(),
+            rule: Rule::Direction,
+            reads: "f32_literal_mul over f64_promoted_mul · Rust, Gop/s (rounds per second) at small arguments".into(),
+            experiment: "instructions",
+        },
+    ]
+}
+
 /// BPG §5.1.1: division and modulo by a run-time divisor against the shift and mask.
 fn integer_division_row(result: &ExperimentResult) -> Option<LedgerRow> {
     use ThroughputKernel::*;
     let rust = Implementation::Rust;
-    let division = rate_ratio(result, rust, (U32Shift, SMALL), (U32Div, SMALL))?;
-    let modulo = rate_ratio(result, rust, (U32Mask, SMALL), (U32Rem, SMALL))?;
-    let measured = division.min(modulo);
+    let division = rate_spread(result, rust, (U32Shift, SMALL), (U32Div, SMALL))?;
+    let modulo = rate_spread(result, rust, (U32Mask, SMALL), (U32Rem, SMALL))?;
     let gops = |k| rate(result, k, rust, SMALL).unwrap_or(f64::NAN);
-    Some(LedgerRow {
-        id: "bpg-5.1.1-integer-division".into(),
-        source: "Best Practices Guide §5.1.1; OpenCL Programming Guide §3.1.1.1".into(),
-        claim: "Integer division and modulo by a run-time divisor are particularly costly; for a power of two, a \
-                shift and a mask do the same far faster"
-            .into(),
-        measured: format!(
-            "Rust, u32 by a run-time 16: / {:.0} Gop/s vs >> {:.0} Gop/s ({division:.2}x), % {:.0} Gop/s vs & {:.0} \
-             Gop/s ({modulo:.2}x){}",
+    Some(claims()[0].grade(
+        smaller(division, modulo),
+        format!(
+            "Rust, u32 by a run-time 16: / {:.0} Gop/s vs >> {:.0} Gop/s ({}x), % {:.0} Gop/s vs & {:.0} Gop/s \
+             ({}x){}",
             gops(U32Div),
             gops(U32Shift),
+            division.text(2),
             gops(U32Rem),
             gops(U32Mask),
+            modulo.text(2),
             twin_ratio(result, " (/ vs >>)", (U32Shift, SMALL), (U32Div, SMALL)),
         ),
-        verdict: at_least(2.0, measured),
-        rule: at_least_rule(
-            2.0,
-            "the guides give no factor; 'particularly costly' read as the shift and mask reaching at least 2x the \
-             division's and modulo's throughput (the smaller ratio graded)",
-        ),
-        experiment: result.name.clone(),
-        device: result.device,
-    })
+        result.device,
+    ))
 }
 
 /// The max ulp error the accuracy experiment measured for a function at small arguments, as text.
@@ -465,8 +540,8 @@ fn accuracy_text(report: &Report, result: &ExperimentResult, function: &str) -> 
 fn fast_math_row(result: &ExperimentResult, report: &Report) -> Option<LedgerRow> {
     use ThroughputKernel::*;
     let rust = Implementation::Rust;
-    let sine = rate_ratio(result, rust, (SinApprox, SMALL), (SinAccurate, SMALL))?;
-    let exp = rate_ratio(result, rust, (ExpFast, SMALL), (ExpAccurate, SMALL))?;
+    let sine = rate_spread(result, rust, (SinApprox, SMALL), (SinAccurate, SMALL))?;
+    let exp = rate_spread(result, rust, (ExpFast, SMALL), (ExpAccurate, SMALL))?;
     let errors: Vec<String> = ["sin_approx", "sin_accurate", "exp_fast", "exp_accurate"]
         .into_iter()
         .filter_map(|f| accuracy_text(report, result, f))
@@ -476,48 +551,35 @@ fn fast_math_row(result: &ExperimentResult, report: &Report) -> Option<LedgerRow
     } else {
         format!("; max error on small arguments: {}", errors.join(", "))
     };
-    Some(LedgerRow {
-        id: "bpg-5.1.4-fast-math".into(),
-        source: "Best Practices Guide §5.1.4; OpenCL Programming Guide §3.1.1.1".into(),
-        claim: "__sinf and __expf (the SFU approximations) have much greater throughput than sinf and expf, at \
-                somewhat lower accuracy"
-            .into(),
-        measured: format!(
-            "Rust, small arguments: sin.approx {sine:.2}x the accurate sine, exp via ex2.approx {exp:.2}x the \
-             accurate exp (the device layer's functions){}{}{errors}",
+    Some(claims()[1].grade(
+        smaller(sine, exp),
+        format!(
+            "Rust, small arguments: sin.approx {}x the accurate sine, exp via ex2.approx {}x the accurate exp (the \
+             device layer's functions){}{}{errors}",
+            sine.text(2),
+            exp.text(2),
             twin_ratio(result, " (__sinf vs sinf)", (SinApprox, SMALL), (SinAccurate, SMALL)),
             twin_ratio(result, " (__expf vs expf)", (ExpFast, SMALL), (ExpAccurate, SMALL)),
         ),
-        verdict: at_least(2.0, sine.min(exp)),
-        rule: at_least_rule(
-            2.0,
-            "the guide gives no factor; 'much greater' read as at least 2x the throughput (the smaller of the sine's \
-             and the exponential's ratios graded)",
-        ),
-        experiment: result.name.clone(),
-        device: result.device,
-    })
+        result.device,
+    ))
 }
 
 /// BPG §5.1.4: the accurate sine's slow argument reduction.
 fn argument_reduction_row(result: &ExperimentResult) -> Option<LedgerRow> {
     use ThroughputKernel::*;
     let rust = Implementation::Rust;
-    let slowdown = rate_ratio(result, rust, (SinAccurate, SMALL), (SinAccurate, LARGE))?;
+    let slowdown = rate_spread(result, rust, (SinAccurate, SMALL), (SinAccurate, LARGE))?;
     let approx = rate_ratio(result, rust, (SinApprox, SMALL), (SinApprox, LARGE))
         .map(|r| format!("; sin.approx small / large {r:.2}x"))
         .unwrap_or_default();
-    Some(LedgerRow::factor(
-        "bpg-5.1.4-argument-reduction",
-        "Best Practices Guide §5.1.4; OpenCL Programming Guide §3.1.1.1",
-        "sinf becomes about an order of magnitude slower when its argument needs the slow (large-argument) reduction",
-        10.0,
+    Some(claims()[2].grade(
         slowdown,
         format!(
-            "Rust's accurate sine at |x| ≤ 2 vs near 10^6 (Payne–Hanek): {slowdown:.2}x slower{approx}{}",
+            "Rust's accurate sine at |x| ≤ 2 vs near 10^6 (Payne–Hanek): {}x slower{approx}{}",
+            slowdown.text(2),
             twin_ratio(result, " (sinf)", (SinAccurate, SMALL), (SinAccurate, LARGE)),
         ),
-        &result.name,
         result.device,
     ))
 }
@@ -526,7 +588,7 @@ fn argument_reduction_row(result: &ExperimentResult) -> Option<LedgerRow> {
 fn double_constant_row(result: &ExperimentResult) -> Option<LedgerRow> {
     use ThroughputKernel::*;
     let rust = Implementation::Rust;
-    let cost = rate_ratio(result, rust, (F32LiteralMul, SMALL), (F64PromotedMul, SMALL))?;
+    let cost = rate_spread(result, rust, (F32LiteralMul, SMALL), (F64PromotedMul, SMALL))?;
     let differing = result
         .series
         .iter()
@@ -535,16 +597,11 @@ fn double_constant_row(result: &ExperimentResult) -> Option<LedgerRow> {
         .and_then(|p| p.extra.get(DIFFERING_PERCENT))
         .map(|p| format!("; {p:.1}% of one round's results differ from the f32 constant's"))
         .unwrap_or_default();
-    Some(LedgerRow {
-        id: "bpg-5.1.3-double-constant".into(),
-        source: "Best Practices Guide §5.1.3 and §7.2.3".into(),
-        claim: "A double-precision constant (1.02 without f) silently promotes single-precision arithmetic to \
-                double: extra conversions that cost time, and different results. In Rust it cannot be silent: the \
-                literal takes f32 from context and f32 × f64 does not compile, so the cost is measured with the \
-                promotion written out"
-            .into(),
-        measured: format!(
-            "Rust, ((v as f64 · 1.02) as f32) · a vs (v · 1.02f32) · a: {cost:.2}x the time per round{}{differing}",
+    Some(claims()[3].grade(
+        cost,
+        format!(
+            "Rust, ((v as f64 · 1.02) as f32) · a vs (v · 1.02f32) · a: {}x the time per round{}{differing}",
+            cost.text(2),
             twin_ratio(
                 result,
                 " (C's silent v * 1.02)",
@@ -552,15 +609,8 @@ fn double_constant_row(result: &ExperimentResult) -> Option<LedgerRow> {
                 (F64PromotedMul, SMALL)
             ),
         ),
-        verdict: at_least(1.5, cost),
-        rule: at_least_rule(
-            1.5,
-            "the guide gives no factor; its 'additional execution cycles' read as the written-out promotion taking at \
-             least 1.5x the time of the two f32 multiplies",
-        ),
-        experiment: result.name.clone(),
-        device: result.device,
-    })
+        result.device,
+    ))
 }
 
 /// `x` with 3 significant figures (or "—").
@@ -701,6 +751,10 @@ impl SectionHooks for Instructions {
         Some(out)
     }
 
+    fn claims(&self) -> Vec<Claim> {
+        claims()
+    }
+
     fn ledger(&self, result: &ExperimentResult, report: &Report) -> Vec<LedgerRow> {
         [
             integer_division_row(result),
@@ -805,7 +859,16 @@ mod tests {
             ])
         };
         assert_eq!(verdict(&of(10.0, 12.0), id), Some(Verdict::Holds), "6x and 5x");
-        assert_eq!(verdict(&of(10.0, 40.0), id), Some(Verdict::Weaker), "6x and 1.5x");
+        assert_eq!(
+            verdict(&of(10.0, 40.0), id),
+            Some(Verdict::Holds),
+            "6x and 1.5x: no figure in the text, the direction holds"
+        );
+        assert_eq!(
+            verdict(&of(10.0, 58.0), id),
+            Some(Verdict::Gone),
+            "6x and 1.03x: the smaller is graded"
+        );
         assert_eq!(verdict(&of(60.0, 59.0), id), Some(Verdict::Gone));
         assert_eq!(verdict(&of(70.0, 80.0), id), Some(Verdict::Reversed));
         assert_eq!(
@@ -828,7 +891,12 @@ mod tests {
             ])
         };
         assert_eq!(verdict(&of(25.0), id), Some(Verdict::Holds));
-        assert_eq!(verdict(&of(70.0), id), Some(Verdict::Weaker), "exp only 1.4x");
+        assert_eq!(
+            verdict(&of(70.0), id),
+            Some(Verdict::Holds),
+            "exp 1.4x: faster, as claimed"
+        );
+        assert_eq!(verdict(&of(98.0), id), Some(Verdict::Gone), "exp 1.02x");
         assert_eq!(verdict(&of(100.0), id), Some(Verdict::Gone));
     }
 
@@ -854,7 +922,11 @@ mod tests {
             instructions(vec![rates(F32LiteralMul, 60.0, None), p])
         };
         assert_eq!(verdict(&of(20.0), id), Some(Verdict::Holds), "3x");
-        assert_eq!(verdict(&of(50.0), id), Some(Verdict::Weaker), "1.2x");
+        assert_eq!(
+            verdict(&of(50.0), id),
+            Some(Verdict::Holds),
+            "1.2x: costs more, as claimed"
+        );
         assert_eq!(verdict(&of(60.0), id), Some(Verdict::Gone));
         let report = report(vec![of(20.0)]);
         let row = super::Instructions

@@ -29,8 +29,8 @@ use crate::reference::{
     latency_plateaus, latency_working_sets,
 };
 use crate::report::{
-    Axis, ExperimentResult, LedgerRow, Metric, PlotKind, PlotLine, PlotPoint, PlotSpec, Point, PointKey, ReferenceLine,
-    Report, Scale, SectionHooks, Series, Verdict, Work, summary_cell,
+    Axis, Bound, Claim, ExperimentResult, LedgerRow, Metric, PlotKind, PlotLine, PlotPoint, PlotSpec, Point, PointKey,
+    ReferenceLine, Report, Rule, Scale, SectionHooks, Series, Spread, Unit, Work, summary_cell,
 };
 use crate::stats::Summary;
 use crate::testbed::Implementation;
@@ -58,6 +58,8 @@ const PLATEAU_POINTS: usize = 3;
 
 /// The extra figure: nanoseconds per step.
 pub const NANOSECONDS: &str = "ns";
+/// The extra figure: the SM clock the cycles and nanoseconds imply.
+pub const SM_CLOCK_MHZ: &str = "SM clock (MHz, clock64 / globaltimer)";
 
 pub const CHASE: &str = "pointer_chase";
 pub const SHARED_CHASE: &str = "shared_pointer_chase";
@@ -118,6 +120,10 @@ fn latency_point(
     point.time_ms = Summary::of(times_ms);
     if let Some(ns) = ns {
         point.set_extra(NANOSECONDS, ns);
+        // The clock the two readings imply: checked against NVML's (ceilings).
+        if let Some(cycles) = point.median().filter(|_| ns > 0.0) {
+            point.set_extra(SM_CLOCK_MHZ, cycles / ns * 1e3);
+        }
     }
     Some(point)
 }
@@ -387,7 +393,7 @@ fn plateau_ns(result: &ExperimentResult, plateau: &LatencyPlateau) -> Option<f64
 
 /// Device memory's latency: the first device-memory plateau, else the
 /// median of the points at 4 × L2 and beyond; with where it comes from.
-pub fn device_memory_latency(result: &ExperimentResult, l2_bytes: u64) -> Option<(f64, String)> {
+pub fn device_memory_latency(result: &ExperimentResult, l2_bytes: u64) -> Option<(f64, (u64, u64), String)> {
     if let Some((_, plateau)) = levels(result, l2_bytes)
         .into_iter()
         .find(|(level, _)| *level == MemoryLevel::DeviceMemory { step: 0 })
@@ -395,6 +401,7 @@ pub fn device_memory_latency(result: &ExperimentResult, l2_bytes: u64) -> Option
         let ns = plateau_ns(result, &plateau).map_or(String::new(), |ns| format!(", {ns:.0} ns"));
         return Some((
             plateau.cycles,
+            (plateau.from_bytes, plateau.to_bytes),
             format!(
                 "the device-memory plateau, {} to {}: {:.0} SM clocks{ns}",
                 size_label(plateau.from_bytes),
@@ -403,14 +410,15 @@ pub fn device_memory_latency(result: &ExperimentResult, l2_bytes: u64) -> Option
             ),
         ));
     }
-    let beyond: Vec<f64> = curve(result)
+    let beyond: Vec<(u64, f64)> = curve(result)
         .into_iter()
         .filter(|&(bytes, _)| l2_bytes > 0 && bytes >= 4 * l2_bytes)
-        .map(|(_, cycles)| cycles)
         .collect();
-    let cycles = median_of(&beyond)?;
+    let cycles = median_of(&beyond.iter().map(|&(_, c)| c).collect::<Vec<_>>())?;
+    let range = (beyond.first()?.0, beyond.last()?.0);
     Some((
         cycles,
+        range,
         format!(
             "no plateau found; the median of the {} working sets from 4 × L2 on: {cycles:.0} SM clocks",
             beyond.len()
@@ -431,67 +439,101 @@ fn l2_of(result: &ExperimentResult, report: &Report) -> u64 {
         .map_or(0, |d| d.l2_cache_bytes.max(0) as u64)
 }
 
-pub const MEMORY_RULE: &str = "holds when device memory's latency is at least 300 SM clocks (three quarters of the \
-    guide's 400); weaker from 100 to 300; gone below 100";
-pub const FMA_RULE: &str = "holds when a dependent FMA waits at least 18 SM clocks (three quarters of 24); weaker \
-    from 2 to 18 (fewer warps hide it); gone below 2";
+/// The rule of "device memory costs 400–600 cycles": holds from three quarters of 400.
+pub const MEMORY_RULE: Rule = Rule::AtLeast {
+    holds_at: 300.0,
+    weaker_at: 100.0,
+    unit: "SM clocks (three quarters of the guide's 400)",
+};
+/// The rule of "a dependent FMA waits about 24 cycles": holds from three quarters of 24.
+pub const FMA_RULE: Rule = Rule::AtLeast {
+    holds_at: 18.0,
+    weaker_at: 2.0,
+    unit: "SM clocks (three quarters of 24; fewer warps hide less)",
+};
 
-/// The verdict on "device memory costs 400–600 cycles".
-pub fn memory_latency_verdict(cycles: f64) -> Verdict {
-    match cycles {
-        c if c >= 300.0 => Verdict::Holds,
-        c if c >= 100.0 => Verdict::Weaker,
-        _ => Verdict::Gone,
-    }
+/// The claims the experiment grades.
+pub fn claims() -> Vec<Claim> {
+    vec![
+        Claim {
+            id: "bpg-5.2-memory-latency",
+            source: "Best Practices Guide §5.2 (and §3.2.2.1)",
+            claim: "A read from (uncached) device memory costs 400 to 600 clock cycles of latency".into(),
+            rule: MEMORY_RULE,
+            reads:
+                "pointer_chase · Rust: SM clocks per step on the device-memory plateau (else the median from 4 × L2 \
+                    on), clock64 checked against the events' time and the global timer"
+                    .into(),
+            experiment: "latency",
+        },
+        Claim {
+            id: "bpg-3.2.6-fma-latency",
+            source: "Best Practices Guide §3.2.6, §4.3",
+            claim: "A register read-after-write dependency (an arithmetic result used by the next instruction) costs \
+                    about 24 cycles"
+                .into(),
+            rule: FMA_RULE,
+            reads: "fma_latency · Rust, one thread: SM clocks per dependent FMA".into(),
+            experiment: "latency",
+        },
+    ]
 }
 
-/// The verdict on "a dependent FMA waits about 24 cycles".
-pub fn fma_latency_verdict(cycles: f64) -> Verdict {
-    match cycles {
-        c if c >= 18.0 => Verdict::Holds,
-        c if c >= 2.0 => Verdict::Weaker,
-        _ => Verdict::Gone,
+/// The spread of the Rust chase's points over `from..=to` bytes: the lowest
+/// sample, the given median, the highest sample.
+fn plateau_spread(result: &ExperimentResult, (from, to): (u64, u64), median: f64) -> Spread {
+    let points: Vec<&Point> = result
+        .series_of(CHASE, Implementation::Rust)
+        .map(|s| {
+            s.points
+                .iter()
+                .filter(|p| p.at.value().is_some_and(|x| (from as i64..=to as i64).contains(&x)))
+                .collect()
+        })
+        .unwrap_or_default();
+    let values: Vec<crate::stats::Summary> = points.iter().filter_map(|p| p.value).collect();
+    if values.is_empty() {
+        return Spread::exact(median);
+    }
+    Spread {
+        low: values.iter().map(|v| v.min).fold(f64::INFINITY, f64::min),
+        median,
+        high: values.iter().map(|v| v.max).fold(f64::NEG_INFINITY, f64::max),
     }
 }
 
 /// The ledger rows of a latency result on a GPU of `l2_bytes` (pure: tested on synthetic results).
 pub fn ledger_rows(result: &ExperimentResult, l2_bytes: u64) -> Vec<LedgerRow> {
+    let claims = claims();
     let mut rows = Vec::new();
-    let row = |id: &str, source: &str, claim: &str, measured: String, verdict, rule: &str| LedgerRow {
-        id: id.into(),
-        source: source.into(),
-        claim: claim.into(),
-        measured,
-        verdict,
-        rule: rule.into(),
-        experiment: result.name.clone(),
-        device: result.device,
-    };
-    if let Some((cycles, measured)) = device_memory_latency(result, l2_bytes) {
-        rows.push(row(
-            "bpg-5.2-memory-latency",
-            "Best Practices Guide §5.2 (and §3.2.2.1)",
-            "A read from (uncached) device memory costs 400 to 600 clock cycles of latency",
+    if let Some((cycles, range, measured)) = device_memory_latency(result, l2_bytes) {
+        rows.push(claims[0].grade(
+            plateau_spread(result, range, cycles),
             format!("pointer chase, Rust: {measured}"),
-            memory_latency_verdict(cycles),
-            MEMORY_RULE,
+            result.device,
         ));
     }
-    if let Some(cycles) = fma_cycles(result) {
-        rows.push(row(
-            "bpg-3.2.6-fma-latency",
-            "Best Practices Guide §3.2.6, §4.3",
-            "A register read-after-write dependency (an arithmetic result used by the next instruction) costs about \
-             24 cycles",
-            format!("{cycles:.2} SM clocks per dependent FMA (Rust, one thread)"),
-            fma_latency_verdict(cycles),
-            FMA_RULE,
+    if let Some(point) = result.series_of(FMA, Implementation::Rust).and_then(|s| s.at(FMA_AT))
+        && let Some(spread) = point.spread()
+    {
+        rows.push(claims[1].grade(
+            spread,
+            format!("{} SM clocks per dependent FMA (Rust, one thread)", spread.text(2)),
+            result.device,
         ));
     }
     rows
 }
 
 impl SectionHooks for Latency {
+    fn bounds(&self, _result: &ExperimentResult, _series: &Series) -> Vec<Bound> {
+        vec![Bound::extra(SM_CLOCK_MHZ, Unit::SmClock)]
+    }
+
+    fn claims(&self) -> Vec<Claim> {
+        claims()
+    }
+
     fn narrative(&self, result: &ExperimentResult, report: &Report) -> Vec<String> {
         let l2 = l2_of(result, report);
         let mut text = String::from("**Then vs now.** ");
@@ -511,7 +553,7 @@ impl SectionHooks for Latency {
             .and_then(|s| median_of(&s.points.iter().filter_map(Point::median).collect::<Vec<_>>()));
         if let Some(shared) = shared {
             let _ = write!(text, "Shared memory: {shared:.0} SM clocks");
-            if let Some((memory, _)) = device_memory_latency(result, l2) {
+            if let Some((memory, _, _)) = device_memory_latency(result, l2) {
                 let _ = write!(text, ", {:.0}x below device memory", memory / shared);
             }
             text.push_str(". ");
@@ -676,6 +718,7 @@ impl SectionHooks for Latency {
 mod tests {
     use super::super::ledger_fixtures::{result, series};
     use super::*;
+    use crate::report::Verdict;
 
     /// A staircase: L1 40, L2 260, device memory 600, a TLB step at 900.
     fn staircase() -> Vec<(i64, f64)> {
@@ -716,7 +759,7 @@ mod tests {
                 MemoryLevel::DeviceMemory { step: 1 }
             ]
         );
-        let (cycles, text) = device_memory_latency(&r, 50 << 20).unwrap();
+        let (cycles, _, text) = device_memory_latency(&r, 50 << 20).unwrap();
         assert_eq!(cycles, 600.0);
         assert!(text.contains("64 MiB to 512 MiB") && text.contains("300 ns"), "{text}");
     }
@@ -733,13 +776,13 @@ mod tests {
             (rows[1].id.as_str(), rows[1].verdict),
             ("bpg-3.2.6-fma-latency", Verdict::Weaker)
         );
-        assert_eq!(memory_latency_verdict(299.0), Verdict::Weaker);
-        assert_eq!(memory_latency_verdict(300.0), Verdict::Holds);
-        assert_eq!(memory_latency_verdict(99.0), Verdict::Gone);
-        assert_eq!(fma_latency_verdict(24.0), Verdict::Holds);
-        assert_eq!(fma_latency_verdict(17.9), Verdict::Weaker);
-        assert_eq!(fma_latency_verdict(1.0), Verdict::Gone);
-        assert_eq!(fma_latency_verdict(f64::NAN), Verdict::Gone);
+        assert_eq!(MEMORY_RULE.verdict_at(299.0), Verdict::Weaker);
+        assert_eq!(MEMORY_RULE.verdict_at(300.0), Verdict::Holds);
+        assert_eq!(MEMORY_RULE.verdict_at(99.0), Verdict::Gone);
+        assert_eq!(FMA_RULE.verdict_at(24.0), Verdict::Holds);
+        assert_eq!(FMA_RULE.verdict_at(17.9), Verdict::Weaker);
+        assert_eq!(FMA_RULE.verdict_at(1.0), Verdict::Gone);
+        assert_eq!(FMA_RULE.verdict_at(f64::NAN), Verdict::Failed);
     }
 
     #[test]
@@ -747,7 +790,7 @@ mod tests {
         // Rising everywhere: no three points agree.
         let rising: Vec<(i64, f64)> = (0..12).map(|k| (1i64 << (20 + k), 100.0 * 1.5f64.powi(k))).collect();
         let r = latency_result(&rising, None);
-        let (cycles, text) = device_memory_latency(&r, 1 << 24).unwrap();
+        let (cycles, _, text) = device_memory_latency(&r, 1 << 24).unwrap();
         // 64 MiB (k = 6) and up: 6 points, k = 6..=11, median between k = 8 and 9.
         assert_eq!(cycles, (100.0 * 1.5f64.powi(8) + 100.0 * 1.5f64.powi(9)) / 2.0);
         assert!(text.starts_with("no plateau"), "{text}");

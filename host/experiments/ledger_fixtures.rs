@@ -45,6 +45,18 @@ pub fn series(
     series
 }
 
+/// A series of `kernel` by `implementation`, one point per `(x, [min, median, max])` of its samples.
+pub fn series_with_spread(kernel: &str, implementation: Implementation, points: &[(i64, [f64; 3])]) -> Series {
+    let key = SeriesKey::new(kernel, implementation, "f32");
+    let mut series = Series::of(key);
+    for &(x, samples) in points {
+        let mut point = Point::measured(PointKey::Value(x), &samples, Work::default(), None).expect("finite samples");
+        point.time_ms = crate::stats::Summary::of(&[1.0]);
+        series.points.push(point);
+    }
+    series
+}
+
 /// An H100-like GPU 0 (132 SMs, 50 MiB of L2, 3352 GB/s).
 pub fn device() -> crate::gpu::DeviceInfo {
     crate::gpu::DeviceInfo {

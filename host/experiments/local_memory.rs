@@ -16,8 +16,8 @@ use crate::gpu::DeviceBuffer;
 use crate::launchers::{LOCAL_ARRAY_BLOCK_THREADS, LocalArrayKernel, local_array};
 use crate::reference;
 use crate::report::{
-    Axis, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Scale, SectionHooks, Series, Verdict, Work,
-    point_cell,
+    Axis, Claim, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Rule, Scale, SectionHooks, Series,
+    Spread, Verdict, Work, point_cell,
 };
 use crate::stats::Summary;
 use crate::testbed::Implementation;
@@ -288,6 +288,10 @@ impl SectionHooks for LocalMemory {
         Some(out)
     }
 
+    fn claims(&self) -> Vec<Claim> {
+        vec![claim()]
+    }
+
     fn ledger(&self, result: &ExperimentResult, report: &Report) -> Vec<LedgerRow> {
         let peak = result
             .device
@@ -315,20 +319,30 @@ pub fn ledger_rows(result: &ExperimentResult, theoretical_gbps: f64) -> Vec<Ledg
     let (relative, gbps) = (point.extra[RELATIVE], point.extra[LOCAL_GBPS]);
     let slow_down = 1.0 / relative;
     let over = gbps / theoretical_gbps;
-    vec![LedgerRow {
-        id: "bpg-3.2.3-local-memory".into(),
-        source: "Best Practices Guide §3.2.3; OpenCL guide §3.1.2.2".into(),
+    vec![claim().grade_many(
+        &[Spread::exact(slow_down), Spread::exact(over)],
+        |v| local_memory_verdict(v[0], v[1]),
+        format!(
+            "{x} threads/SM: the run-time-indexed array {slow_down:.2}x slower than in registers; its local traffic \
+             {gbps:.0} GB/s = {over:.2}x the device memory's theoretical {theoretical_gbps:.0} GB/s (medians)"
+        ),
+        result.device,
+    )]
+}
+
+/// The claim the experiment grades.
+pub fn claim() -> Claim {
+    Claim {
+        id: "bpg-3.2.3-local-memory",
+        source: "Best Practices Guide §3.2.3; OpenCL guide §3.1.2.2",
         claim: "Local memory (arrays indexed at run time, spilled registers) is off-chip: as slow as global memory"
             .into(),
-        measured: format!(
-            "{x} threads/SM: the run-time-indexed array {slow_down:.2}x slower than in registers; its local traffic \
-             {gbps:.0} GB/s = {over:.2}x the device memory's theoretical {theoretical_gbps:.0} GB/s"
-        ),
-        verdict: local_memory_verdict(slow_down, over),
-        rule: LOCAL_RULE.into(),
-        experiment: result.name.clone(),
-        device: result.device,
-    }]
+        rule: Rule::Stated(LOCAL_RULE),
+        reads: "local_array_dynamic_index · Rust at the most threads per SM: its time over the registers version's, \
+                and its local traffic's GB/s over the device memory's theoretical bandwidth"
+            .into(),
+        experiment: "local-memory",
+    }
 }
 
 #[cfg(test)]
@@ -368,7 +382,11 @@ mod tests {
         assert_eq!(rows[0].verdict, Verdict::Weaker, "3x the peak");
         assert_eq!(ledger_rows(&r, 1000.0)[0].verdict, Verdict::Gone, "9x the peak");
         assert_eq!(ledger_rows(&r, 10000.0)[0].verdict, Verdict::Holds);
-        assert_eq!(ledger_rows(&r, f64::NAN)[0].verdict, Verdict::Gone, "no device figure");
+        assert_eq!(
+            ledger_rows(&r, f64::NAN)[0].verdict,
+            Verdict::Failed,
+            "no device figure: not graded"
+        );
     }
 
     #[test]

@@ -12,7 +12,6 @@ use std::fmt::Write;
 use kernels_gpu::loop_counters::LOOP_COUNTER_BLOCK_THREADS;
 
 use super::calibrated_launches::timed_launches;
-use super::claim_rules::slight_advantage;
 use super::implementation_ptx::implementation_entry;
 use super::{Experiment, RunContext};
 use crate::copy_element::{first_mismatch, pattern};
@@ -22,7 +21,8 @@ use crate::launchers::{LoopCounter, loop_counter};
 use crate::ptx::{PtxLoop, loop_with_most, opcode_of};
 use crate::reference::strided_loop;
 use crate::report::{
-    Axis, ExperimentResult, LedgerRow, Metric, PlotKind, Point, PointKey, Report, SectionHooks, Series, Work,
+    Axis, Claim, ExperimentResult, LedgerRow, Metric, PlotKind, Point, PointKey, Report, Rule, SectionHooks, Series,
+    Work, slower_by,
 };
 use crate::testbed::Implementation;
 use crate::timing::CudaTimer;
@@ -212,11 +212,29 @@ fn per_element(result: &ExperimentResult, counter: LoopCounter, implementation: 
         .copied()
 }
 
+/// The claim the experiment grades.
+fn claim() -> Claim {
+    Claim {
+        id: "bpg-6.3-signed-counters",
+        source: "Best Practices Guide §6.3",
+        claim: "A signed loop counter is slightly faster than an unsigned one: signed overflow is undefined, so the \
+                compiler may strength-reduce stride·i; unsigned overflow wraps, so it may not"
+            .into(),
+        rule: Rule::Direction,
+        reads: "loop_counter_u32 over loop_counter_i32_unchecked · Rust, time per launch (Rust's i32 with unchecked \
+                arithmetic is the counter with C's int semantics; Rust's plain i32 wraps like unsigned)"
+            .into(),
+        experiment: "loop-counters",
+    }
+}
+
 /// BPG §6.3: a signed counter beats an unsigned one.
 fn signed_counter_row(result: &ExperimentResult) -> Option<LedgerRow> {
     let rust = Implementation::Rust;
     let unsigned = time_of(result, LoopCounter::U32, rust)?;
     let signed = time_of(result, LoopCounter::I32Unchecked, rust)?;
+    let first = |counter: LoopCounter| result.series_of(counter.kernel(), rust)?.points.first();
+    let factor = slower_by(first(LoopCounter::U32)?, first(LoopCounter::I32Unchecked)?)?;
     let measured = unsigned / signed;
     let counts: Vec<String> = LoopCounter::ALL
         .into_iter()
@@ -237,25 +255,16 @@ fn signed_counter_row(result: &ExperimentResult) -> Option<LedgerRow> {
         ),
         _ => String::new(),
     };
-    Some(LedgerRow {
-        id: "bpg-6.3-signed-counters".into(),
-        source: "Best Practices Guide §6.3".into(),
-        claim: "A signed loop counter is slightly faster than an unsigned one: signed overflow is undefined, so the \
-                compiler may strength-reduce stride·i; unsigned overflow wraps, so it may not"
-            .into(),
-        measured: format!(
-            "Rust, time of u32 over i32 with C's signed semantics (unchecked): {measured:.3}x{wrapping}; PTX \
-             instructions per element: {}{twin}",
+    Some(claim().grade(
+        factor,
+        format!(
+            "Rust, time of u32 over i32 with C's signed semantics (unchecked): {}x (medians {measured:.3}x)\
+             {wrapping}; PTX instructions per element: {}{twin}",
+            factor.text(3),
             counts.join(", ")
         ),
-        verdict: slight_advantage(measured),
-        rule: "the guide's 'slightly' gives no factor: holds when the unsigned counter's time is at least 1.05x the \
-               signed one's; gone within 1/1.05..1.05x; reversed at or below 1/1.05x. Graded on Rust's i32 with \
-               unchecked arithmetic, the counter with C's int semantics (Rust's plain i32 wraps like unsigned)"
-            .into(),
-        experiment: result.name.clone(),
-        device: result.device,
-    })
+        result.device,
+    ))
 }
 
 impl SectionHooks for LoopCounters {
@@ -316,6 +325,10 @@ impl SectionHooks for LoopCounters {
              instructions are listed in the notes above."
         );
         Some(out)
+    }
+
+    fn claims(&self) -> Vec<Claim> {
+        vec![claim()]
     }
 
     fn ledger(&self, result: &ExperimentResult, _report: &Report) -> Vec<LedgerRow> {

@@ -14,8 +14,8 @@ use crate::launchers::{GuideMultiply, cublas_sgemm, cublas_sgemm_aat, guide_mult
 use crate::published_figures::{GUIDE_TABLE_DEVICES, MATMUL, value_of};
 use crate::reference;
 use crate::report::{
-    Axis, ExperimentResult, LedgerRow, Metric, PlotKind, Point, PointKey, Report, SectionHooks, Series, SeriesKey,
-    Work, point_cell, summary_cell,
+    Axis, Claim, ExperimentResult, LedgerRow, Metric, PlotKind, Point, PointKey, Report, Rule, SectionHooks, Series,
+    SeriesKey, Work, better_by, point_cell, summary_cell,
 };
 use crate::testbed::Implementation;
 use crate::timing::{CudaTimer, time_per_launch};
@@ -178,6 +178,56 @@ fn ratio(numerator: Option<f64>, denominator: Option<f64>, digits: usize) -> Str
     }
 }
 
+/// Every step of the guide's Tables 3.2 and 3.3, in order (before, after).
+const STEPS: [(GuideMultiply, GuideMultiply); 4] = [
+    (GuideMultiply::Simple, GuideMultiply::Coalesced),
+    (GuideMultiply::Coalesced, GuideMultiply::SharedAb),
+    (GuideMultiply::SimpleAat, GuideMultiply::CoalescedAat),
+    (GuideMultiply::CoalescedAat, GuideMultiply::CoalescedAatPadded),
+];
+
+/// The claims the experiment grades: one per step of Tables 3.2 and 3.3,
+/// each against the GTX 280's speedup for that step.
+pub fn claims() -> Vec<Claim> {
+    let guide = |kernel: GuideMultiply| value_of(MATMUL, kernel.kernel(), GUIDE_TABLE_DEVICES[0].1).unwrap_or(f64::NAN);
+    let texts = [
+        (
+            "bpg-3.2.2.2-coalesced-tile",
+            "Best Practices Guide §3.2.2.2, Table 3.2",
+            "Staging a tile of A in shared memory to coalesce its reads speeds C = AB up",
+        ),
+        (
+            "bpg-3.2.2.2-shared-ab",
+            "Best Practices Guide §3.2.2.2, Table 3.2",
+            "Tiles of both A and B in shared memory remove redundant reads",
+        ),
+        (
+            "bpg-3.2.2.3-coalesced-aat",
+            "Best Practices Guide §3.2.2.3, Table 3.3",
+            "Reading Aᵀ through a transposed tile in shared memory instead of strided loads speeds C = AAᵀ up",
+        ),
+        (
+            "bpg-3.2.2.3-padded-tile",
+            "Best Practices Guide §3.2.2.3, Table 3.3",
+            "Padding the transposed tile to [32][33] removes its bank conflicts",
+        ),
+    ];
+    texts
+        .into_iter()
+        .zip(STEPS)
+        .map(|((id, source, claim), (before, after))| Claim {
+            id,
+            source,
+            claim: format!("{claim} (GTX 280: {:.1} → {:.1} GB/s)", guide(before), guide(after)),
+            rule: Rule::Factor {
+                claimed: guide(after) / guide(before),
+            },
+            reads: format!("`{}` · Rust over `{}` · Rust, GB/s", after.kernel(), before.kernel()),
+            experiment: "matmul",
+        })
+        .collect()
+}
+
 impl SectionHooks for Matmul {
     /// Tables 3.2 and 3.3: one row per guide kernel, the guide's figures,
     /// Rust's, and Rust over each twin.
@@ -280,52 +330,31 @@ impl SectionHooks for Matmul {
         Some(out)
     }
 
+    fn claims(&self) -> Vec<Claim> {
+        claims()
+    }
+
     fn ledger(&self, result: &ExperimentResult, _report: &Report) -> Vec<LedgerRow> {
         let Some(&value) = result.values().first() else {
             return Vec::new();
         };
-        let gbps = |kernel: GuideMultiply| {
-            result
-                .series_of(kernel.kernel(), Implementation::Rust)?
-                .median_at(value)
-        };
-        let guide = |kernel: GuideMultiply| value_of(MATMUL, kernel.kernel(), GUIDE_TABLE_DEVICES[0].1);
-        let steps = [
-            (
-                "bpg-3.2.2.2-coalesced-tile",
-                "Staging a tile of A in shared memory to coalesce its reads speeds C = AB up (GTX 280: 8.7 → 14.3 GB/s)",
-                GuideMultiply::Simple,
-                GuideMultiply::Coalesced,
-            ),
-            (
-                "bpg-3.2.2.2-shared-ab",
-                "Tiles of both A and B in shared memory remove redundant reads (GTX 280: 14.3 → 29.7 GB/s)",
-                GuideMultiply::Coalesced,
-                GuideMultiply::SharedAb,
-            ),
-            (
-                "bpg-3.2.2.3-padded-tile",
-                "Padding the transposed tile to [32][33] removes its bank conflicts (GTX 280: 24.9 → 30.4 GB/s)",
-                GuideMultiply::CoalescedAat,
-                GuideMultiply::CoalescedAatPadded,
-            ),
-        ];
-        steps
-            .into_iter()
-            .filter_map(|(id, claim, before, after)| {
-                let (b, a) = (gbps(before)?, gbps(after)?);
-                Some(LedgerRow::factor(
-                    id,
-                    "Best Practices Guide §3.2.2, Tables 3.2–3.3",
-                    claim,
-                    guide(after)? / guide(before)?,
-                    a / b,
+        let point = |kernel: GuideMultiply| result.series_of(kernel.kernel(), Implementation::Rust)?.at(value);
+        claims()
+            .iter()
+            .zip(STEPS)
+            .filter_map(|(claim, (before, after))| {
+                let (b, a) = (point(before)?, point(after)?);
+                let factor = better_by(&result.axis.metric, a, b)?;
+                Some(claim.grade(
+                    factor,
                     format!(
-                        "`{}` {b:.0} GB/s → `{}` {a:.0} GB/s (Rust)",
+                        "`{}` {:.0} GB/s → `{}` {:.0} GB/s (Rust): {}x",
                         before.kernel(),
-                        after.kernel()
+                        b.median()?,
+                        after.kernel(),
+                        a.median()?,
+                        factor.text(2)
                     ),
-                    &result.name,
                     result.device,
                 ))
             })

@@ -8,12 +8,13 @@ use super::copy_sweep::{Planned, measure};
 use super::{Experiment, RunContext};
 use crate::error::Result;
 use crate::input_values::matrix_value;
-use crate::launchers::{CopyKernel, MATVEC_BLOCK_THREADS, matvec_runners};
+use crate::launchers::{CopyKernel, MATVEC_BLOCK_THREADS, MatVecEntry, MatVecVersion, matvec_runners};
 use crate::published_figures::{MATVEC, WHITEPAPER_DEVICE, value_of};
 use crate::reference;
 use crate::report::LedgerRow;
 use crate::report::{
-    Axis, ExperimentResult, Metric, Point, PointKey, Report, SectionHooks, Series, Waiver, Work, point_cell,
+    Axis, Claim, ExperimentResult, Metric, Point, PointKey, Report, Rule, SectionHooks, Series, Waiver, Work,
+    point_cell, slower_by,
 };
 use crate::testbed::Implementation;
 
@@ -25,6 +26,10 @@ pub const WHITEPAPER_SHAPE: (u32, u32) = (1100, 60989);
 const LARGE_WIDTH: u32 = 8192;
 /// The variant of the copy-ceiling series.
 const CEILING: &str = "copy ceiling";
+/// The whitepaper's work-groups for Listings 3–7 (Listing 2: one work-item per row, 239 groups).
+const PAPER_WORK_GROUPS: u32 = 60;
+/// The variant of the series on the whitepaper's grid.
+const PAPER_GRID: &str = "the paper's grid";
 
 impl Experiment for Matvec {
     fn name(&self) -> &'static str {
@@ -66,6 +71,32 @@ impl Experiment for Matvec {
                 plan.push((r, entry, result.series.len() - 1));
             }
         }
+        // The Rust versions again on the whitepaper's own grid (239 blocks for Listing 2, 60 for the others),
+        // at its shape only: Table 1's steps as the paper measured them.
+        let paper: Vec<(usize, MatVecEntry)> = plan
+            .iter()
+            .filter(|(_, entry, _)| {
+                entry.implementation == Implementation::Rust
+                    && entry.version.is_some_and(|v| v != MatVecVersion::WarpPerRow)
+            })
+            .map(|&(r, entry, _)| {
+                (
+                    r,
+                    MatVecEntry {
+                        grid_cap: Some(PAPER_WORK_GROUPS),
+                        ..entry
+                    },
+                )
+            })
+            .collect();
+        for (r, entry) in paper {
+            let version = entry.version.expect("filtered");
+            result.series.push(Series::new(
+                ctx.key(entry.kernel, entry.implementation, "f32").variant(PAPER_GRID),
+                format!("{} · Rust ({PAPER_GRID})", version.label()),
+            ));
+            plan.push((r, entry, result.series.len() - 1));
+        }
         let large_height =
             (ctx.settings.buffer_bytes(ctx.device.info()) / (LARGE_WIDTH as u64 * 4)).clamp(1, u32::MAX as u64) as u32;
         let shapes = [WHITEPAPER_SHAPE, (LARGE_WIDTH, large_height)];
@@ -87,6 +118,9 @@ impl Experiment for Matvec {
             )
             .with_flops(2 * elements as u64);
             for &(r, entry, index) in &plan {
+                if entry.grid_cap.is_some() && (width, height) != WHITEPAPER_SHAPE {
+                    continue;
+                }
                 let runner = &mut runners[r];
                 runner.fill_w(f32::NAN)?; // every row must be written by this series
                 let times_ms = runner.time(&entry, ctx.settings)?;
@@ -122,7 +156,8 @@ impl Experiment for Matvec {
         result.setup.push(format!(
             "shapes (height x width): {} x {} (the whitepaper's) and {large_height} x {LARGE_WIDTH} (M fills the \
              run's buffer size); {MATVEC_BLOCK_THREADS} threads per block; grid-stride versions launch one full wave \
-             of blocks",
+             of blocks; the Rust versions also on the whitepaper's grid ({PAPER_WORK_GROUPS} blocks for Listings \
+             3–7, one thread per row for Listing 2) at its shape",
             WHITEPAPER_SHAPE.1, WHITEPAPER_SHAPE.0
         ));
         result.notes.push(
@@ -227,36 +262,109 @@ impl SectionHooks for Matvec {
         Some(out)
     }
 
+    fn claims(&self) -> Vec<Claim> {
+        claims()
+    }
+
     fn ledger(&self, result: &ExperimentResult, _report: &Report) -> Vec<LedgerRow> {
         let height = WHITEPAPER_SHAPE.1 as i64;
-        let ms = |kernel: &str| result.series_of(kernel, Implementation::Rust)?.at(height)?.median_ms();
-        let versions = [
-            "matvec_row_per_thread",
-            "matvec_grid_stride_rows",
-            "matvec_block_serial_sum",
-            "matvec_tree_interleaved",
-            "matvec_tree_sequential",
-            "matvec_warp_shuffle",
-        ];
-        let Some(times) = versions.iter().map(|k| ms(k)).collect::<Option<Vec<f64>>>() else {
-            return Vec::new();
+        let point = |version: MatVecVersion, variant: &str| {
+            result
+                .variant(version.kernel(), Implementation::Rust, variant)?
+                .at(height)
         };
-        let (first, last) = (times[0], times[times.len() - 1]);
-        let paper = |k: &str| value_of(MATVEC, k, WHITEPAPER_DEVICE).unwrap_or(f64::NAN);
-        let faster_steps = times.windows(2).filter(|w| w[1] < w[0] * 0.97).count();
-        vec![LedgerRow::factor(
-            "whitepaper-table1-listing2-to-7",
-            "OpenCL whitepaper, Table 1",
-            "Coalescing and reducing in shared memory take matrix-vector from Listing 2 to Listing 7 9x faster \
-             (GTX 285: 83.2 → 9.2 ms)",
-            paper(versions[0]) / paper(versions[5]),
-            first / last,
-            format!(
-                "60989 x 1100, Rust: Listing 2 {first:.3} ms, Listing 7 {last:.3} ms; {faster_steps} of the 5 steps \
-                 between them more than 3% faster"
+        claims()
+            .iter()
+            .zip(table_steps())
+            .filter_map(|(claim, (before, after, variant))| {
+                let (b, a) = (point(before, variant)?, point(after, variant)?);
+                let factor = slower_by(b, a)?;
+                Some(claim.grade(
+                    factor,
+                    format!(
+                        "60989 x 1100, Rust{}: {} {:.3} ms → {} {:.3} ms ({}x faster)",
+                        if variant.is_empty() {
+                            ", one full wave"
+                        } else {
+                            ", the paper's grid"
+                        },
+                        before.label(),
+                        b.median_ms()?,
+                        after.label(),
+                        a.median_ms()?,
+                        factor.text(2)
+                    ),
+                    result.device,
+                ))
+            })
+            .collect()
+    }
+}
+
+/// Table 1's steps, each listing against the one before it: on the paper's
+/// grid (variant [`PAPER_GRID`]), then on one full wave (no variant).
+fn table_steps() -> Vec<(MatVecVersion, MatVecVersion, &'static str)> {
+    let paper_versions = &MatVecVersion::ALL[..6];
+    [PAPER_GRID, ""]
+        .into_iter()
+        .flat_map(|variant| paper_versions.windows(2).map(move |w| (w[0], w[1], variant)))
+        .collect()
+}
+
+/// The claims the experiment grades: every step of Table 1 (GTX 285 times),
+/// on the paper's grid and on one full wave.
+pub fn claims() -> Vec<Claim> {
+    const IDS: [&str; 10] = [
+        "whitepaper-table1-listing3-paper-grid",
+        "whitepaper-table1-listing4-paper-grid",
+        "whitepaper-table1-listing5-paper-grid",
+        "whitepaper-table1-listing6-paper-grid",
+        "whitepaper-table1-listing7-paper-grid",
+        "whitepaper-table1-listing3-full-wave",
+        "whitepaper-table1-listing4-full-wave",
+        "whitepaper-table1-listing5-full-wave",
+        "whitepaper-table1-listing6-full-wave",
+        "whitepaper-table1-listing7-full-wave",
+    ];
+    let paper = |v: MatVecVersion| value_of(MATVEC, v.kernel(), WHITEPAPER_DEVICE).unwrap_or(f64::NAN);
+    IDS.into_iter()
+        .zip(table_steps())
+        .map(|(id, (before, after, variant))| Claim {
+            id,
+            source: "OpenCL whitepaper, Table 1",
+            claim: format!(
+                "{} takes matrix-vector from {} ms to {} ms on the GTX 285 (Listing {} → {})",
+                step_claim(after),
+                paper(before),
+                paper(after),
+                before.listing(),
+                after.listing()
             ),
-            &result.name,
-            result.device,
-        )]
+            rule: Rule::Factor {
+                claimed: paper(before) / paper(after),
+            },
+            reads: format!(
+                "{} over {} · Rust, time at 60989 x 1100, {}",
+                before.kernel(),
+                after.kernel(),
+                if variant.is_empty() {
+                    "one full wave of blocks"
+                } else {
+                    "the paper's 60 work-groups of 256 (239 for Listing 2)"
+                }
+            ),
+            experiment: "matvec",
+        })
+        .collect()
+}
+
+/// What the step to `version` changes, in our words.
+fn step_claim(version: MatVecVersion) -> &'static str {
+    match version.listing() {
+        3 => "A grid-stride loop over rows (fewer work-groups than rows)",
+        4 => "A work-group per row, its work-items reading the row coalesced and summing serially",
+        5 => "A tree reduction in local memory (interleaved, 2-way bank conflicts)",
+        6 => "A tree reduction with sequential addressing (no bank conflicts)",
+        _ => "Unrolling the reduction's last warp",
     }
 }

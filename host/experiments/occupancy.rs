@@ -18,8 +18,8 @@ use crate::launchers::{
 };
 use crate::reference::{chase_successors, follow_successors};
 use crate::report::{
-    Axis, ExperimentResult, LedgerRow, Metric, PlotKind, PlotLine, PlotPoint, PlotSpec, Point, PointKey, Report, Scale,
-    SectionHooks, Series, Verdict, Work, point_cell,
+    Axis, Claim, ExperimentResult, LedgerRow, Metric, PlotKind, PlotLine, PlotPoint, PlotSpec, Point, PointKey, Report,
+    Rule, Scale, SectionHooks, Series, Spread, Verdict, Work, better_by, point_cell,
 };
 use crate::testbed::{DeviceUnderTest, Implementation};
 use crate::timing::{CudaTimer, time_per_launch};
@@ -387,35 +387,72 @@ pub fn block_size_verdict(figures: &[(f64, f64)]) -> Verdict {
     }
 }
 
+/// The claims the experiment grades.
+pub fn claims() -> Vec<Claim> {
+    vec![
+        Claim {
+            id: "bpg-4.1-occupancy-half",
+            source: "Best Practices Guide §4.1, §4.4, §4.5",
+            claim: "Past about 50% occupancy, more occupancy does not improve performance".into(),
+            rule: Rule::Stated(OCCUPANCY_RULE),
+            reads: "the copy and the chase · Rust, §4.5's shared-memory sweep: the figure at the most occupancy over \
+                    at the least occupancy of at least 50%"
+                .into(),
+            experiment: "occupancy",
+        },
+        Claim {
+            id: "bpg-4.4-block-size",
+            source: "Best Practices Guide §4.4",
+            claim: "Threads per block should be a multiple of 32 (partial warps waste lanes); 128 to 256 is a good \
+                    start"
+                .into(),
+            rule: Rule::Stated(BLOCK_RULE),
+            reads: "the copy and the chase · Rust, the block-size sweep (medians)".into(),
+            experiment: "occupancy",
+        },
+    ]
+}
+
+/// The gain past half occupancy of a series with its spread: the figure at
+/// the most occupancy over the least occupancy of at least 50%.
+fn gain_spread(series: &Series, metric: &Metric) -> Option<Spread> {
+    let ok: Vec<(i64, &Point)> = series
+        .points
+        .iter()
+        .filter_map(|p| Some((p.at.value()?, p)).filter(|(_, p)| p.median().is_some()))
+        .collect();
+    let half = ok.iter().filter(|(x, _)| *x >= 50).min_by_key(|(x, _)| *x)?;
+    let top = ok.iter().max_by_key(|(x, _)| *x)?;
+    better_by(metric, top.1, half.1)
+}
+
 /// The ledger rows of an occupancy result (pure: tested on synthetic results).
 pub fn ledger_rows(result: &ExperimentResult) -> Vec<LedgerRow> {
+    let claims = claims();
     let mut rows = Vec::new();
-    let row = |id: &str, source: &str, claim: &str, measured: String, verdict, rule: &str| LedgerRow {
-        id: id.into(),
-        source: source.into(),
-        claim: claim.into(),
-        measured,
-        verdict,
-        rule: rule.into(),
-        experiment: result.name.clone(),
-        device: result.device,
-    };
     let gains = (
         rust(result, Kind::Copy, SHARED_SWEEP).and_then(gain_past_half),
         rust(result, Kind::Chase, SHARED_SWEEP).and_then(gain_past_half),
     );
-    if let (Some(copy), Some(chase)) = gains {
-        rows.push(row(
-            "bpg-4.1-occupancy-half",
-            "Best Practices Guide §4.1, §4.4, §4.5",
-            "Past about 50% occupancy, more occupancy does not improve performance",
+    let spreads = (
+        rust(result, Kind::Copy, SHARED_SWEEP).and_then(|s| gain_spread(s, &result.axis.metric)),
+        rust(result, Kind::Chase, SHARED_SWEEP).and_then(|s| gain_spread(s, &result.axis.metric)),
+    );
+    if let ((Some(copy), Some(chase)), (Some(copy_spread), Some(chase_spread))) = (gains, spreads) {
+        rows.push(claims[0].grade_many(
+            &[copy_spread, chase_spread],
+            |v| occupancy_verdict(v[0], v[1]),
             format!(
-                "Rust, §4.5's sweep: the copy gains {:.2}x from {}% to {}% occupancy; the latency-bound chase {:.2}x \
-                 from {}% to {}%",
-                copy.0, copy.1, copy.2, chase.0, chase.1, chase.2
+                "Rust, §4.5's sweep: the copy gains {}x from {}% to {}% occupancy; the latency-bound chase {}x from \
+                 {}% to {}%",
+                copy_spread.text(2),
+                copy.1,
+                copy.2,
+                chase_spread.text(2),
+                chase.1,
+                chase.2
             ),
-            occupancy_verdict(copy.0, chase.0),
-            OCCUPANCY_RULE,
+            result.device,
         ));
     }
     let figures: Vec<(&str, (f64, f64))> = [("copy", Kind::Copy), ("chase", Kind::Chase)]
@@ -434,14 +471,15 @@ pub fn ledger_rows(result: &ExperimentResult) -> Vec<LedgerRow> {
             })
             .collect::<Vec<_>>()
             .join("; ");
-        let only: Vec<(f64, f64)> = figures.iter().map(|f| f.1).collect();
-        rows.push(row(
-            "bpg-4.4-block-size",
-            "Best Practices Guide §4.4",
-            "Threads per block should be a multiple of 32 (partial warps waste lanes); 128 to 256 is a good start",
-            format!("Rust: {measured}"),
-            block_size_verdict(&only),
-            BLOCK_RULE,
+        let exact: Vec<Spread> = figures
+            .iter()
+            .flat_map(|(_, (start, partial))| [Spread::exact(*start), Spread::exact(*partial)])
+            .collect();
+        rows.push(claims[1].grade_many(
+            &exact,
+            |v| block_size_verdict(&v.as_chunks::<2>().0.iter().map(|c| (c[0], c[1])).collect::<Vec<_>>()),
+            format!("Rust: {measured} (medians)"),
+            result.device,
         ));
     }
     rows
@@ -604,6 +642,10 @@ impl SectionHooks for Occupancy {
         .into_iter()
         .flatten()
         .collect()
+    }
+
+    fn claims(&self) -> Vec<Claim> {
+        claims()
     }
 
     fn ledger(&self, result: &ExperimentResult, _report: &Report) -> Vec<LedgerRow> {

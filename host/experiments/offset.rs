@@ -7,7 +7,8 @@ use crate::error::Result;
 use crate::launchers::CopyKernel;
 use crate::published_figures::OFFSET;
 use crate::report::{
-    Axis, ExperimentResult, LedgerRow, Metric, PlotLine, PlotPoint, PlotSpec, Report, Scale, SectionHooks,
+    Axis, Claim, ExperimentResult, LedgerRow, Metric, PlotLine, PlotPoint, PlotSpec, Report, Rule, Scale, SectionHooks,
+    better_by,
 };
 use crate::testbed::Implementation;
 
@@ -120,24 +121,39 @@ impl SectionHooks for Offset {
         }]
     }
 
+    fn claims(&self) -> Vec<Claim> {
+        vec![Claim {
+            id: "bpg-3.2.1.3-misaligned",
+            source: "Best Practices Guide §3.2.1.3",
+            claim: "A warp reading from a misaligned start address loses most of its bandwidth (8800 GTX: 74 → 7 GB/s)"
+                .into(),
+            rule: Rule::Factor { claimed: 74.0 / 7.0 },
+            reads: "offset_copy · Rust: GB/s at offset 0 over GB/s at the worst offset".into(),
+            experiment: "offset",
+        }]
+    }
+
     fn ledger(&self, result: &ExperimentResult, _report: &Report) -> Vec<LedgerRow> {
         let Some(series) = result.series_of("offset_copy", Implementation::Rust) else {
             return Vec::new();
         };
-        let (Some(base), Some(worst)) = (series.median_at(0), series.worst(&result.axis.metric)) else {
+        let (Some(base), Some(worst)) = (series.at(0), series.worst(&result.axis.metric)) else {
             return Vec::new();
         };
-        let Some(low) = worst.median() else {
+        let Some(factor) = better_by(&result.axis.metric, base, worst) else {
             return Vec::new();
         };
-        vec![LedgerRow::factor(
-            "bpg-3.2.1.3-misaligned",
-            "Best Practices Guide §3.2.1.3",
-            "A warp reading from a misaligned start address loses most of its bandwidth (8800 GTX: 74 → 7 GB/s)",
-            74.0 / 7.0,
-            base / low,
-            format!("offset 0: {base:.0} GB/s, worst offset ({}): {low:.0} GB/s", worst.at),
-            &result.name,
+        let gbps = |p: &crate::report::Point| p.median().unwrap_or(f64::NAN);
+        let claim = &self.claims()[0];
+        vec![claim.grade(
+            factor,
+            format!(
+                "offset 0: {:.0} GB/s, worst offset ({}): {:.0} GB/s; {}x",
+                gbps(base),
+                worst.at,
+                gbps(worst),
+                factor.text(2)
+            ),
             result.device,
         )]
     }

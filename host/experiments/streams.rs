@@ -18,7 +18,7 @@ use crate::input_values::matrix_value;
 use crate::launchers::fma_chain;
 use crate::reference;
 use crate::report::{Axis, ExperimentResult, Metric, Point, PointKey, Report, SectionHooks, Series, Work};
-use crate::report::{LedgerRow, Verdict};
+use crate::report::{Claim, GONE_BAND, LedgerRow, Rule, Spread, Verdict, better_by};
 use crate::stats::Summary;
 use crate::testbed::{DeviceUnderTest, Implementation};
 use crate::timing::{CudaTimer, SampleTimer, paced, probe_ms, time_per_launch};
@@ -500,81 +500,175 @@ impl SectionHooks for Streams {
         Some(out)
     }
 
+    fn claims(&self) -> Vec<Claim> {
+        claims()
+    }
+
     fn ledger(&self, result: &ExperimentResult, _report: &Report) -> Vec<LedgerRow> {
-        let (Some(staged), Some(model)) = (
-            result.variant("fma_chain", Implementation::Rust, STAGED),
-            result.variant("fma_chain", Implementation::Model, STAGED),
-        ) else {
-            return Vec::new();
-        };
-        let ratios: Vec<(i64, f64)> = staged
-            .points
-            .iter()
-            .filter_map(|p| Some((p.at.value()?, p.median()? / model.point(p.at)?.median()?)))
-            .collect();
-        let Some(&(worst_n, worst)) = ratios.iter().max_by(|a, b| a.1.total_cmp(&b.1)) else {
-            return Vec::new();
-        };
-        let one = ratios.iter().find(|r| r.0 == 1).map_or(f64::NAN, |r| r.1);
-        let best = ratios.iter().map(|r| r.1).fold(f64::INFINITY, f64::min);
-        let verdict = if worst <= 1.10 {
-            Verdict::Holds
-        } else if best <= 1.10 {
-            Verdict::Weaker
-        } else {
-            Verdict::Gone
-        };
-        vec![LedgerRow {
-            id: "bpg-3.1.2-staged-model".into(),
-            source: "Best Practices Guide §3.1.2".into(),
-            claim: "Staging a copy and a kernel over nStreams streams takes max(tT, tE) + min(tT, tE) / nStreams"
-                .into(),
-            measured: format!(
-                "measured / model over 1..{} streams: {best:.3} at best, {worst:.3} at worst ({worst_n} streams), \
-                 {one:.3} with one stream",
-                ratios.len()
-            ),
-            verdict,
-            rule: "holds when every stream count is within 10% of the model; weaker when some are; gone when none is"
-                .into(),
-            experiment: result.name.clone(),
-            device: result.device,
-        }]
+        [
+            staged_model_row(result),
+            alloc_host_ptr_overlap_row(result),
+            ordinary_memory_row(result),
+        ]
         .into_iter()
-        .chain(opencl_overlap_row(result))
+        .flatten()
         .collect()
     }
 }
 
-/// The whitepaper's overlap claim, from the OpenCL pipelines: the best staged
-/// time from ordinary memory over the best from `CL_MEM_ALLOC_HOST_PTR`
-/// memory, against what overlap can buy (the sequential time over the model's best).
-fn opencl_overlap_row(result: &ExperimentResult) -> Option<LedgerRow> {
-    let best = |implementation, variant: &str| {
+/// The staged pipeline's rule: every stream count within 10% of the model.
+const STAGED_RULE: &str = "holds when every stream count's time is within 10% of the model's; weaker when some are; \
+    gone when none is";
+
+/// The claims the experiment grades.
+fn claims() -> Vec<Claim> {
+    vec![
+        Claim {
+            id: "bpg-3.1.2-staged-model",
+            source: "Best Practices Guide §3.1.2",
+            claim: "Staging a copy and a kernel over nStreams streams takes max(tT, tE) + min(tT, tE) / nStreams"
+                .into(),
+            rule: Rule::Stated(STAGED_RULE),
+            reads: "fma_chain · Rust, staged: measured time over the model's at every stream count".into(),
+            experiment: "streams",
+        },
+        Claim {
+            id: "whitepaper-alloc-host-ptr-overlap",
+            source: "OpenCL whitepaper, data transfers; OpenCL Programming Guide §3.3",
+            claim: "Transfers overlap kernel execution from CL_MEM_ALLOC_HOST_PTR (pinned) memory: staged over \
+                    several queues, the pipeline takes the time the overlap model gives"
+                .into(),
+            rule: Rule::Stated(
+                "factor rule against what overlap can buy (the model's one-queue time over its best): the staged \
+                 ALLOC_HOST_PTR pipeline's one-queue time over its best time",
+            ),
+            reads:
+                "fma_chain · OpenCL C, staged, ALLOC_HOST_PTR: time at one queue over the best time over 1–16 queues"
+                    .into(),
+            experiment: "streams",
+        },
+        Claim {
+            id: "whitepaper-ordinary-memory-no-overlap",
+            source: "OpenCL whitepaper, data transfers; OpenCL Programming Guide §3.3",
+            claim: "Staging transfers from ordinary (pageable) memory over several queues gains nothing: only \
+                    CL_MEM_ALLOC_HOST_PTR memory overlaps with kernels"
+                .into(),
+            rule: Rule::NoExtraCost {
+                holds_within: GONE_BAND,
+                weaker_within: 1.5,
+            },
+            reads: "fma_chain · OpenCL C, staged, ordinary memory: time at one queue over the best time over 1–16 \
+                    queues (the overlap it gained)"
+                .into(),
+            experiment: "streams",
+        },
+    ]
+}
+
+/// BPG §3.1.2: the staged pipeline against the guide's model at every stream count.
+fn staged_model_row(result: &ExperimentResult) -> Option<LedgerRow> {
+    let staged = result.variant("fma_chain", Implementation::Rust, STAGED)?;
+    let model = result.variant("fma_chain", Implementation::Model, STAGED)?;
+    let ratios: Vec<(i64, Spread)> = staged
+        .points
+        .iter()
+        .filter_map(|p| {
+            let m = model.point(p.at)?.median()?;
+            let s = p.spread()?;
+            Some((
+                p.at.value()?,
+                Spread {
+                    low: s.low / m,
+                    median: s.median / m,
+                    high: s.high / m,
+                },
+            ))
+        })
+        .collect();
+    let (worst_n, worst) = ratios.iter().max_by(|a, b| a.1.median.total_cmp(&b.1.median))?;
+    let one = ratios.iter().find(|r| r.0 == 1).map_or(f64::NAN, |r| r.1.median);
+    let best = ratios.iter().map(|r| r.1.median).fold(f64::INFINITY, f64::min);
+    let figures: Vec<Spread> = ratios.iter().map(|r| r.1).collect();
+    Some(claims()[0].grade_many(
+        &figures,
+        |v| {
+            let within = v.iter().filter(|&&r| r <= 1.10).count();
+            match within {
+                w if w == v.len() => Verdict::Holds,
+                0 => Verdict::Gone,
+                _ => Verdict::Weaker,
+            }
+        },
+        format!(
+            "measured / model over 1..{} streams: {best:.3} at best, {} at worst ({worst_n} streams), {one:.3} with \
+             one stream",
+            ratios.len(),
+            worst.text(3)
+        ),
+        result.device,
+    ))
+}
+
+/// The OpenCL pipeline's points of `variant`: (queues, point).
+fn opencl_points<'a>(result: &'a ExperimentResult, variant: &str) -> Option<Vec<(i64, &'a Point)>> {
+    Some(
         result
-            .variant("fma_chain", implementation, variant)?
+            .variant("fma_chain", Implementation::OpenClC, variant)?
             .points
             .iter()
-            .filter_map(Point::median)
-            .min_by(f64::total_cmp)
-    };
-    let pinned = best(Implementation::OpenClC, "staged, ALLOC_HOST_PTR")?;
-    let ordinary = best(Implementation::OpenClC, "staged, ordinary memory")?;
+            .filter_map(|p| Some((p.at.value()?, p)).filter(|(_, p)| p.median().is_some()))
+            .collect(),
+    )
+}
+
+/// One queue's time over the best time over every queue count, with its spread.
+fn overlap_gain(points: &[(i64, &Point)]) -> Option<(Spread, i64)> {
+    let one = points.iter().find(|(n, _)| *n == 1)?.1;
+    let (best_n, best) = points.iter().min_by(|a, b| {
+        a.1.median()
+            .unwrap_or(f64::MAX)
+            .total_cmp(&b.1.median().unwrap_or(f64::MAX))
+    })?;
+    Some((better_by(&Metric::Time, best, one)?, *best_n))
+}
+
+/// The whitepaper: ALLOC_HOST_PTR memory overlaps (one queue against the best count, against what the model allows).
+fn alloc_host_ptr_overlap_row(result: &ExperimentResult) -> Option<LedgerRow> {
+    let points = opencl_points(result, "staged, ALLOC_HOST_PTR")?;
+    let (gain, best_n) = overlap_gain(&points)?;
     let model = result.variant("fma_chain", Implementation::Model, "staged, OpenCL")?;
-    let one = model.at(1)?.median()?;
+    let model_one = model.at(1)?.median()?;
     let model_best = model.points.iter().filter_map(Point::median).min_by(f64::total_cmp)?;
-    Some(LedgerRow::factor(
-        "whitepaper-alloc-host-ptr-overlap",
-        "OpenCL whitepaper, data transfers; OpenCL Programming Guide §3.3",
-        "Transfers overlap kernel execution only from CL_MEM_ALLOC_HOST_PTR (pinned) memory: staging from \
-         ordinary memory gains nothing",
-        one / model_best,
-        ordinary / pinned,
+    let claimed = model_one / model_best;
+    let rule = Rule::Factor { claimed };
+    let mut row = claims()[1].grade(
+        gain,
         format!(
-            "best staged time from ordinary memory {ordinary:.3} ms, from ALLOC_HOST_PTR memory {pinned:.3} ms; \
-             overlap could take {one:.3} ms to {model_best:.3} ms"
+            "ALLOC_HOST_PTR memory: one queue {:.3} ms, {best_n} queues {:.3} ms ({}x); the model: {model_one:.3} → \
+             {model_best:.3} ms ({claimed:.2}x)",
+            points.iter().find(|(n, _)| *n == 1)?.1.median()?,
+            points.iter().find(|(n, _)| *n == best_n)?.1.median()?,
+            gain.text(2)
         ),
-        &result.name,
+        result.device,
+    );
+    row.verdict = rule.verdict(gain);
+    row.rule = format!("{}; {}", rule.text(), claims()[1].rule.text());
+    Some(row)
+}
+
+/// The whitepaper: ordinary memory gains nothing from more queues.
+fn ordinary_memory_row(result: &ExperimentResult) -> Option<LedgerRow> {
+    let points = opencl_points(result, "staged, ordinary memory")?;
+    let (gain, best_n) = overlap_gain(&points)?;
+    Some(claims()[2].grade(
+        gain,
+        format!(
+            "ordinary memory: one queue {:.3} ms, the best ({best_n} queues) {:.3} ms: {}x from more queues",
+            points.iter().find(|(n, _)| *n == 1)?.1.median()?,
+            points.iter().find(|(n, _)| *n == best_n)?.1.median()?,
+            gain.text(2)
+        ),
         result.device,
     ))
 }

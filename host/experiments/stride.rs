@@ -5,7 +5,7 @@ use super::sector_model;
 use super::{Experiment, RunContext};
 use crate::error::Result;
 use crate::launchers::CopyKernel;
-use crate::report::{Axis, ExperimentResult, LedgerRow, Metric, Report, SectionHooks};
+use crate::report::{Axis, Claim, ExperimentResult, LedgerRow, Metric, Report, Rule, SectionHooks, better_by};
 use crate::testbed::Implementation;
 
 pub struct Stride;
@@ -80,21 +80,31 @@ impl SectionHooks for Stride {
         vec![text]
     }
 
+    fn claims(&self) -> Vec<Claim> {
+        vec![Claim {
+            id: "bpg-3.2.1.4-stride-2",
+            source: "Best Practices Guide §3.2.1.4",
+            claim: "A stride of 2 halves effective bandwidth: half of each transaction is wasted".into(),
+            rule: Rule::Factor { claimed: 2.0 },
+            reads: "stride_copy · Rust: GB/s at stride 1 over GB/s at stride 2".into(),
+            experiment: "stride",
+        }]
+    }
+
     fn ledger(&self, result: &ExperimentResult, _report: &Report) -> Vec<LedgerRow> {
         let Some(series) = result.series_of("stride_copy", Implementation::Rust) else {
             return Vec::new();
         };
-        let (Some(s1), Some(s2)) = (series.median_at(1), series.median_at(2)) else {
+        let (Some(p1), Some(p2)) = (series.at(1), series.at(2)) else {
             return Vec::new();
         };
-        vec![LedgerRow::factor(
-            "bpg-3.2.1.4-stride-2",
-            "Best Practices Guide §3.2.1.4",
-            "A stride of 2 halves effective bandwidth: half of each transaction is wasted",
-            2.0,
-            s1 / s2,
-            format!("stride 1: {s1:.0} GB/s, stride 2: {s2:.0} GB/s"),
-            &result.name,
+        let (Some(factor), Some(s1), Some(s2)) = (better_by(&result.axis.metric, p1, p2), p1.median(), p2.median())
+        else {
+            return Vec::new();
+        };
+        vec![self.claims()[0].grade(
+            factor,
+            format!("stride 1: {s1:.0} GB/s, stride 2: {s2:.0} GB/s; {}x", factor.text(2)),
             result.device,
         )]
     }

@@ -12,10 +12,10 @@ use crate::bandwidth::pcie_link_gbps;
 use crate::copy_element::{first_mismatch, pattern};
 use crate::error::Result;
 use crate::gpu::{DeviceBuffer, HostMemoryKind, PinnedBuffer};
-use crate::report::LedgerRow;
 use crate::report::{
     Axis, ExperimentResult, Metric, Point, PointKey, Report, Scale, SectionHooks, Series, Waiver, Work,
 };
+use crate::report::{Claim, LedgerRow, Rule, better_by};
 use crate::testbed::Implementation;
 use crate::timing::{CudaTimer, HostClock, SampleTimer, paced, probe_ms, time_per_launch};
 
@@ -385,25 +385,39 @@ impl SectionHooks for Transfers {
         vec![text]
     }
 
+    fn claims(&self) -> Vec<Claim> {
+        vec![Claim {
+            id: "bpg-3.1.1-pinned",
+            source: "Best Practices Guide §3.1.1",
+            claim: "Pinned (page-locked) host memory gives the highest transfer bandwidth; pageable memory is staged \
+                    through a pinned buffer"
+                .into(),
+            rule: Rule::Direction,
+            reads: "cuMemcpyHtoD · copy engine at 256 MiB: GB/s from pinned memory over GB/s from pageable memory"
+                .into(),
+            experiment: "transfers",
+        }]
+    }
+
     fn ledger(&self, result: &ExperimentResult, _report: &Report) -> Vec<LedgerRow> {
         let at = 256 * 1024; // KiB
-        let get = |call: &str, variant: &str| {
-            result
-                .variant(call, Implementation::CopyEngine, variant)
-                .and_then(|s| s.median_at(at))
-        };
+        let get = |call: &str, variant: &str| result.variant(call, Implementation::CopyEngine, variant)?.at(at);
         let (Some(pinned), Some(pageable)) = (get("cuMemcpyHtoD", "pinned"), get("cuMemcpyHtoD", "pageable")) else {
             return Vec::new();
         };
-        vec![LedgerRow::factor(
-            "bpg-3.1.1-pinned",
-            "Best Practices Guide §3.1.1",
-            "Pinned (page-locked) host memory gives the highest transfer bandwidth; pageable memory is staged \
-             through a pinned buffer (no figure in the text: graded against 2x)",
-            2.0,
-            pinned / pageable,
-            format!("H2D at 256 MiB: pinned {pinned:.1} GB/s, pageable {pageable:.1} GB/s"),
-            &result.name,
+        let (Some(factor), Some(p), Some(q)) = (
+            better_by(&result.axis.metric, pinned, pageable),
+            pinned.median(),
+            pageable.median(),
+        ) else {
+            return Vec::new();
+        };
+        vec![self.claims()[0].grade(
+            factor,
+            format!(
+                "H2D at 256 MiB: pinned {p:.1} GB/s, pageable {q:.1} GB/s ({}x)",
+                factor.text(2)
+            ),
             result.device,
         )]
     }

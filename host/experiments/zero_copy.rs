@@ -9,8 +9,8 @@ use crate::copy_element::{first_mismatch, pattern};
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, HostMemoryKind, PinnedBuffer};
 use crate::launchers::vector_copy_global;
-use crate::report::LedgerRow;
 use crate::report::{Axis, ExperimentResult, Metric, Point, PointKey, Report, Scale, SectionHooks, Series, Work};
+use crate::report::{Claim, LedgerRow, Rule, slower_by};
 use crate::run_settings::RunSettings;
 use crate::testbed::Implementation;
 use crate::timing::{CudaTimer, paced, probe_ms, time_per_launch};
@@ -243,26 +243,41 @@ impl SectionHooks for ZeroCopy {
         )]
     }
 
+    fn claims(&self) -> Vec<Claim> {
+        vec![Claim {
+            id: "bpg-3.1.3-zero-copy",
+            source: "Best Practices Guide §3.1.3",
+            claim: "For data read and written once, a kernel on mapped (zero-copy) host memory beats explicit copies \
+                    around the kernel"
+                .into(),
+            rule: Rule::Direction,
+            reads: "at the largest size: the time of H2D + kernel + D2H over the time of one kernel on mapped memory"
+                .into(),
+            experiment: "zero-copy",
+        }]
+    }
+
     fn ledger(&self, result: &ExperimentResult, _report: &Report) -> Vec<LedgerRow> {
         let Some(&at) = result.values().last() else {
             return Vec::new();
         };
-        let ms = |case: Case| {
+        let point = |case: Case| {
             let (kernel, implementation, variant) = case.key();
-            result.variant(kernel, implementation, variant)?.at(at)?.median_ms()
+            result.variant(kernel, implementation, variant)?.at(at)
         };
-        let (Some(explicit), Some(zero)) = (ms(Case::ExplicitRoundTrip), ms(Case::ZeroCopyRoundTrip)) else {
+        let (Some(explicit), Some(zero)) = (point(Case::ExplicitRoundTrip), point(Case::ZeroCopyRoundTrip)) else {
             return Vec::new();
         };
-        vec![LedgerRow::factor(
-            "bpg-3.1.3-zero-copy",
-            "Best Practices Guide §3.1.3",
-            "For data read and written once, a kernel on mapped (zero-copy) host memory beats explicit copies \
-             around the kernel (graded against 2x: both directions overlapped with the kernel)",
-            2.0,
-            explicit / zero,
-            format!("{at} MiB end to end: H2D + kernel + D2H {explicit:.2} ms, zero copy {zero:.2} ms"),
-            &result.name,
+        let (Some(factor), Some(e), Some(z)) = (slower_by(explicit, zero), explicit.median_ms(), zero.median_ms())
+        else {
+            return Vec::new();
+        };
+        vec![self.claims()[0].grade(
+            factor,
+            format!(
+                "{at} MiB end to end: H2D + kernel + D2H {e:.2} ms, zero copy {z:.2} ms ({}x)",
+                factor.text(2)
+            ),
             result.device,
         )]
     }

@@ -1,5 +1,6 @@
 use std::ffi::c_void;
 
+use kernels_gpu::block_span::BLOCK_SPAN_WORDS;
 use kernels_gpu::device::{CONSTANT_SYMBOL, CONSTANT_WORDS, GlobalMutPtr, GlobalPtr, WARP_SIZE};
 
 use super::block_grid::block_grid;
@@ -79,7 +80,7 @@ fn invalid(space: ConstantSpace, reason: String) -> Error {
 
 /// Checks a constant-chase launch: `blocks` blocks of `block_threads`
 /// threads (a multiple of 32, at most 1024), `1 <= distinct <= 32` lane
-/// groups (all start inside a table of at least 32 words), a cycle count per
+/// groups (all start inside a table of at least 32 words), a span per
 /// block and a sum per thread; the shared version gets the table's bytes of
 /// dynamic shared memory.
 pub fn constant_chase_shape(
@@ -87,7 +88,7 @@ pub fn constant_chase_shape(
     table_words: usize,
     distinct: u32,
     (block_threads, blocks): (u32, u32),
-    cycles_len: usize,
+    spans_len: usize,
     sums_len: usize,
 ) -> Result<LaunchShape> {
     let shape = block_grid(space.kernel(), (block_threads, blocks), 1024, true)?;
@@ -104,11 +105,12 @@ pub fn constant_chase_shape(
         ));
     }
     let threads = blocks as u64 * block_threads as u64;
-    if (cycles_len as u64) < blocks as u64 || (sums_len as u64) < threads {
+    let span_words = BLOCK_SPAN_WORDS as u64 * blocks as u64;
+    if (spans_len as u64) < span_words || (sums_len as u64) < threads {
         return Err(invalid(
             space,
             format!(
-                "{blocks} blocks of {block_threads} need {blocks} cycle words and {threads} sums; the buffers hold {cycles_len} and {sums_len}"
+                "{blocks} blocks of {block_threads} need {span_words} span words and {threads} sums; the buffers hold {spans_len} and {sums_len}"
             ),
         ));
     }
@@ -135,7 +137,7 @@ fn module_for(dut: &DeviceUnderTest, implementation: Implementation) -> Result<&
 
 /// Launches the constant-memory chase of `space` over `table`: lane `l` of
 /// every warp starts at word `l % distinct` and takes `steps` steps; block
-/// `b`'s SM cycles land in `cycles[b]`, thread `t`'s sum of visited words in
+/// `b`'s span (`kernels_gpu::block_span`) lands in `spans[4b..]`, thread `t`'s sum of visited words in
 /// `sums[t]` (`reference::constant_chase_sum`). For [`ConstantSpace::Constant`]
 /// the table is first copied into the module's `__constant__` array, in
 /// stream order (outside the kernel's timed steps).
@@ -148,7 +150,7 @@ pub fn constant_chase(
     distinct: u32,
     steps: u32,
     (block_threads, blocks): (u32, u32),
-    cycles: &mut DeviceBuffer<u64>,
+    spans: &mut DeviceBuffer<u64>,
     sums: &mut DeviceBuffer<u32>,
 ) -> Result<()> {
     let shape = constant_chase_shape(
@@ -156,21 +158,21 @@ pub fn constant_chase(
         table.words(),
         distinct,
         (block_threads, blocks),
-        cycles.len(),
+        spans.len(),
         sums.len(),
     )?;
     let kernel = dut.kernel(implementation, space.kernel())?;
     let mut links: GlobalPtr<u32> = table.links.as_global();
     let mut words = table.words() as u32;
     let (mut distinct, mut steps) = (distinct, steps);
-    let mut cycles_ptr: GlobalMutPtr<u64> = cycles.as_global_mut();
+    let mut spans_ptr: GlobalMutPtr<u64> = spans.as_global_mut();
     let mut sums_ptr: GlobalMutPtr<u32> = sums.as_global_mut();
-    let (links, words, distinct, steps, cycles, sums) = (
+    let (links, words, distinct, steps, spans, sums) = (
         (&raw mut links).cast::<c_void>(),
         (&raw mut words).cast::<c_void>(),
         (&raw mut distinct).cast::<c_void>(),
         (&raw mut steps).cast::<c_void>(),
-        (&raw mut cycles_ptr).cast::<c_void>(),
+        (&raw mut spans_ptr).cast::<c_void>(),
         (&raw mut sums_ptr).cast::<c_void>(),
     );
     match space {
@@ -178,20 +180,20 @@ pub fn constant_chase(
             module_for(dut, implementation)?
                 .global_symbol(CONSTANT_SYMBOL)?
                 .copy_from_device_async(&table.links, dut.gpu().stream())?;
-            let mut params = [distinct, steps, cycles, sums];
+            let mut params = [distinct, steps, spans, sums];
             // SAFETY: matches constant_chase(uint, uint, u64*, uint*); the constant array now
             // starts with the checked table and holds only checked tables' links (or zeros)
             // past it, all below CONSTANT_WORDS; the shape check sized the outputs.
             unsafe { kernel.launch(dut.gpu().stream(), shape, &mut params) }
         }
         ConstantSpace::GlobalReadOnly => {
-            let mut params = [links, distinct, steps, cycles, sums];
+            let mut params = [links, distinct, steps, spans, sums];
             // SAFETY: matches constant_chase_global_nc(const uint*, uint, uint, u64*, uint*);
             // every link of the checked table is inside it; the shape check sized the outputs.
             unsafe { kernel.launch(dut.gpu().stream(), shape, &mut params) }
         }
         ConstantSpace::Shared => {
-            let mut params = [links, words, distinct, steps, cycles, sums];
+            let mut params = [links, words, distinct, steps, spans, sums];
             // SAFETY: matches constant_chase_shared(const uint*, uint, uint, uint, u64*, uint*);
             // the table's links are below `words`, the shape gives 4 * words bytes of shared memory.
             unsafe { kernel.launch(dut.gpu().stream(), shape, &mut params) }

@@ -59,7 +59,7 @@ pub use loop_counters::{LoopCounter, loop_counter, loop_counter_shape};
 pub use math_accuracy::{function_values_shape, math_function_values};
 pub use matrix_vector::{
     CudaMatVecRunner, MATVEC_BLOCK_THREADS, MatVecEntry, MatVecRunner, MatVecVersion, check_matvec_buffers, matvec,
-    matvec_runners, matvec_shape,
+    matvec_runners, matvec_shape, matvec_with_grid,
 };
 pub use nominal_shape::nominal_shape;
 pub use occupancy::{

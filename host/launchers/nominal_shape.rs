@@ -1,3 +1,4 @@
+use kernels_gpu::block_span::BLOCK_SPAN_WORDS;
 use kernels_gpu::device::Dim3;
 use kernels_gpu::global_memory::COPY_BLOCK_THREADS;
 
@@ -58,11 +59,27 @@ pub fn nominal_shape(kernel: &str) -> LaunchShape {
 /// the occupancy kernels without the sweep's extra shared memory.
 fn memory_claims_shape(kernel: &str) -> Option<LaunchShape> {
     if let Some(bank) = BankKernel::ALL.into_iter().find(|b| b.kernel() == kernel) {
-        return bank_kernel_shape(bank, 1, BANK_BLOCK_THREADS, 1, 1, BANK_BLOCK_THREADS as usize).ok();
+        return bank_kernel_shape(
+            bank,
+            1,
+            BANK_BLOCK_THREADS,
+            1,
+            BLOCK_SPAN_WORDS,
+            BANK_BLOCK_THREADS as usize,
+        )
+        .ok();
     }
     if let Some(space) = ConstantSpace::ALL.into_iter().find(|c| c.kernel() == kernel) {
         let threads = CONSTANT_CHASE_BLOCK_THREADS;
-        return constant_chase_shape(space, CONSTANT_CHASE_TABLE_WORDS, 1, (threads, 1), 1, threads as usize).ok();
+        return constant_chase_shape(
+            space,
+            CONSTANT_CHASE_TABLE_WORDS,
+            1,
+            (threads, 1),
+            BLOCK_SPAN_WORDS,
+            threads as usize,
+        )
+        .ok();
     }
     if let Some(local) = LocalArrayKernel::ALL.into_iter().find(|l| l.kernel() == kernel) {
         let threads = LOCAL_ARRAY_BLOCK_THREADS;

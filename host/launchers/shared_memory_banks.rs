@@ -1,5 +1,6 @@
 use std::ffi::c_void;
 
+use kernels_gpu::block_span::BLOCK_SPAN_WORDS;
 use kernels_gpu::device::GlobalMutPtr;
 use kernels_gpu::shared_memory_banks::bank_shared_bytes;
 
@@ -88,25 +89,22 @@ impl BankKernel {
         }
     }
 
-    /// Checksums the kernel writes: one per thread for the reads, one per block for the writes.
+    /// Checksums the kernel writes: one per thread (the writes: each thread's share of its block's table).
     pub fn checksums(self, block_threads: u32, blocks: u32) -> u64 {
-        match self {
-            BankKernel::StridedWrite(_) => blocks as u64,
-            _ => blocks as u64 * block_threads as u64,
-        }
+        blocks as u64 * block_threads as u64
     }
 }
 
 /// Checks a bank-kernel launch: `blocks` blocks of `block_threads` threads
 /// (a multiple of 32, at most 1024, so every warp has all 32 lanes), a
-/// stride (pitch) the table has room for, a cycle count per block and the
+/// stride (pitch) the table has room for, a span per block and the
 /// kernel's checksums; the dynamic shared memory is the table's.
 pub fn bank_kernel_shape(
     kernel: BankKernel,
     stride: u32,
     block_threads: u32,
     blocks: u32,
-    cycles_len: usize,
+    spans_len: usize,
     checksums_len: usize,
 ) -> Result<LaunchShape> {
     let invalid = |reason: String| Error::InvalidLaunch {
@@ -121,9 +119,10 @@ pub fn bank_kernel_shape(
         )));
     }
     let checksums = kernel.checksums(block_threads, blocks);
-    if (cycles_len as u64) < blocks as u64 || (checksums_len as u64) < checksums {
+    let span_words = BLOCK_SPAN_WORDS as u64 * blocks as u64;
+    if (spans_len as u64) < span_words || (checksums_len as u64) < checksums {
         return Err(invalid(format!(
-            "{blocks} blocks need {blocks} cycle words and {checksums} checksums; the buffers hold {cycles_len} and {checksums_len}"
+            "{blocks} blocks need {span_words} span words and {checksums} checksums; the buffers hold {spans_len} and {checksums_len}"
         )));
     }
     Ok(LaunchShape {
@@ -133,8 +132,8 @@ pub fn bank_kernel_shape(
 }
 
 /// Launches a bank kernel: `rounds` rounds of 32 accesses a lane at `stride`
-/// (the tile's pitch for [`BankKernel::TileColumnRead`]); each block's SM
-/// cycles land in `cycles[block]`, the checksums in `checksums`
+/// (the tile's pitch for [`BankKernel::TileColumnRead`]); each block's span
+/// (`kernels_gpu::block_span`) lands in `spans[4 block..]`, the checksums in `checksums`
 /// (`reference::bank_read_checksum` / `bank_write_checksum` say what they must be).
 #[allow(clippy::too_many_arguments)]
 pub fn bank_kernel(
@@ -144,21 +143,21 @@ pub fn bank_kernel(
     stride: u32,
     rounds: u32,
     (block_threads, blocks): (u32, u32),
-    cycles: &mut DeviceBuffer<u64>,
+    spans: &mut DeviceBuffer<u64>,
     checksums: &mut DeviceBuffer<u32>,
 ) -> Result<()> {
-    let shape = bank_kernel_shape(kernel, stride, block_threads, blocks, cycles.len(), checksums.len())?;
+    let shape = bank_kernel_shape(kernel, stride, block_threads, blocks, spans.len(), checksums.len())?;
     let (mut stride, mut rounds) = (stride, rounds);
-    let mut cycles_ptr: GlobalMutPtr<u64> = cycles.as_global_mut();
+    let mut spans_ptr: GlobalMutPtr<u64> = spans.as_global_mut();
     let mut checksums_ptr: GlobalMutPtr<u32> = checksums.as_global_mut();
     let mut params = [
         (&raw mut stride).cast::<c_void>(),
         (&raw mut rounds).cast::<c_void>(),
-        (&raw mut cycles_ptr).cast::<c_void>(),
+        (&raw mut spans_ptr).cast::<c_void>(),
         (&raw mut checksums_ptr).cast::<c_void>(),
     ];
     let function = dut.kernel(implementation, kernel.kernel())?;
-    // SAFETY: every bank kernel takes (uint stride, uint rounds, u64* cycles, uint* checksums); the
+    // SAFETY: every bank kernel takes (uint stride, uint rounds, u64* spans, uint* checksums); the
     // shape check proved the stride inside the table and both outputs large enough.
     unsafe { function.launch(dut.gpu().stream(), shape, &mut params) }
 }

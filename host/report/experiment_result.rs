@@ -2,7 +2,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Axis, Metric, PointKey, SeriesKey, Status};
+use super::{Axis, Metric, PointKey, SeriesKey, Spread, Status};
 use crate::stats::Summary;
 use crate::testbed::Implementation;
 
@@ -149,6 +149,40 @@ impl Point {
     pub fn median_ms(&self) -> Option<f64> {
         self.time_ms.filter(|_| self.status.is_ok()).map(|t| t.median)
     }
+
+    /// The headline figure's spread over the samples, if the point is ok.
+    pub fn spread(&self) -> Option<Spread> {
+        self.value.filter(|_| self.status.is_ok()).map(Spread::of)
+    }
+
+    /// The time per launch's spread over the samples, if the point is ok.
+    pub fn time_spread(&self) -> Option<Spread> {
+        self.time_ms.filter(|_| self.status.is_ok()).map(Spread::of)
+    }
+}
+
+/// How many times better `a`'s headline figure is than `b`'s (a ratio of
+/// figures where higher is better, of times otherwise), with its spread;
+/// `None` unless both are ok.
+pub fn better_by(metric: &Metric, a: &Point, b: &Point) -> Option<Spread> {
+    let (a, b) = (
+        a.value.filter(|_| a.status.is_ok())?,
+        b.value.filter(|_| b.status.is_ok())?,
+    );
+    Some(if metric.higher_is_better() {
+        Spread::ratio(a, b)
+    } else {
+        Spread::ratio(b, a)
+    })
+}
+
+/// How many times longer `a` takes than `b` per launch, with its spread; `None` unless both are ok.
+pub fn slower_by(a: &Point, b: &Point) -> Option<Spread> {
+    let (a, b) = (
+        a.time_ms.filter(|_| a.status.is_ok())?,
+        b.time_ms.filter(|_| b.status.is_ok())?,
+    );
+    Some(Spread::ratio(a, b))
 }
 
 /// One kernel (or copy, or model) measured along the experiment's axis.

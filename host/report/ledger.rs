@@ -1,14 +1,23 @@
 //! The ledger: "the guides' claims, then and now". One row per claim of the
 //! source documents that the run measured: the claim in our words, what this
-//! run measured and at which point, and a verdict computed from the
-//! measurement by a stated rule.
+//! run measured and at which point, the graded figure with its spread over
+//! the samples, and a verdict computed from it by the claim's stated [`Rule`].
+//!
+//! A claim is declared once, as a [`Claim`] (what `ptxsuite claims` lists
+//! without a GPU); an experiment grades it with [`Claim::grade`] from a
+//! [`Spread`] it measured, or withholds the grade with [`Claim::failed`] when
+//! a figure the row reads failed a check.
 
 use serde::{Deserialize, Serialize};
+
+use crate::stats::Summary;
 
 /// Whether a documented claim still holds on the GPU measured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Verdict {
+    /// The effect is at least twice as large as the documents say.
+    Stronger,
     /// The effect is there, at least half as large as the documents say.
     Holds,
     /// The effect is there but much smaller.
@@ -17,42 +26,362 @@ pub enum Verdict {
     Gone,
     /// The opposite of the claim.
     Reversed,
+    /// The figure's spread over the samples straddles a threshold of the rule:
+    /// this run cannot tell.
+    Undecided,
+    /// A figure the row reads failed its check (a ceiling, two measures that
+    /// disagree, a wrong result): not graded.
+    Failed,
 }
 
 impl Verdict {
     pub fn label(self) -> &'static str {
         match self {
+            Self::Stronger => "stronger",
             Self::Holds => "holds",
             Self::Weaker => "weaker",
             Self::Gone => "gone",
             Self::Reversed => "reversed",
+            Self::Undecided => "undecided",
+            Self::Failed => "failed",
         }
     }
 
-    /// The verdict on a claimed factor (`claimed` ≥ 1: "A costs `claimed` times B")
-    /// from the measured one, by [`FACTOR_RULE`].
+    /// The verdict on a claimed factor (`claimed` ≥ 1: "A costs `claimed`
+    /// times B") from one measured value, by [`FACTOR_RULE`].
     pub fn of_factor(claimed: f64, measured: f64) -> Self {
-        if !(measured.is_finite() && measured > 0.0) {
-            return Self::Gone;
-        }
-        if measured <= 1.0 / GONE_BAND {
-            Self::Reversed
-        } else if measured < GONE_BAND {
-            Self::Gone
-        } else if measured >= 1.0 + (claimed.max(1.0) - 1.0) / 2.0 {
-            Self::Holds
-        } else {
-            Self::Weaker
-        }
+        Rule::Factor { claimed }.verdict_at(measured)
     }
 }
 
 /// A factor within `1 / GONE_BAND .. GONE_BAND` of 1 is no effect.
 pub const GONE_BAND: f64 = 1.05;
 
-/// The rule of [`Verdict::of_factor`], as the ledger states it.
-pub const FACTOR_RULE: &str = "factor rule: holds when the measured factor is at least halfway from 1 to the \
-    claimed one; weaker when above 1.05 but short of that; gone within 1/1.05..1.05; reversed at or below 1/1.05";
+/// The rule of [`Rule::Factor`], as the ledger states it.
+pub const FACTOR_RULE: &str = "factor rule: stronger when the measured effect (factor − 1) is at least twice the \
+    claimed one; holds when the factor is at least halfway from 1 to the claimed one; weaker when above 1.05 but \
+    short of that; gone within 1/1.05..1.05; reversed at or below 1/1.05 (a claimed factor under 1.05 claims no \
+    effect: it holds within 1/1.05..1.05 and is stronger above)";
+
+/// The rule of [`Rule::Direction`], as the ledger states it.
+pub const DIRECTION_RULE: &str = "direction rule (no figure in the text): holds when the measured factor is at least \
+    1.05 in the claimed direction; gone within 1/1.05..1.05; reversed at or below 1/1.05";
+
+/// How the undecided verdict comes about, as the ledger states it.
+pub const UNDECIDED_RULE: &str = "every figure is graded at the low and high ends of its spread over the samples \
+    (for a ratio of two measured points: the lower over the other's higher and the reverse) as well as at its \
+    median; when they fall under different verdicts the row is undecided";
+
+/// The most figures [`Claim::grade_many`] grades at every combination of their ends.
+pub const MAX_COMBINED: usize = 6;
+
+/// A graded figure with its spread over the samples.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Spread {
+    pub low: f64,
+    pub median: f64,
+    pub high: f64,
+}
+
+impl Spread {
+    /// A figure with no spread (a count, a model, a figure measured once).
+    pub fn exact(value: f64) -> Self {
+        Self {
+            low: value,
+            median: value,
+            high: value,
+        }
+    }
+
+    /// The spread of one measured figure.
+    pub fn of(summary: Summary) -> Self {
+        Self {
+            low: summary.min,
+            median: summary.median,
+            high: summary.max,
+        }
+    }
+
+    /// `a / b` of two figures measured apart: the median over the median,
+    /// the lowest `a` over the highest `b` and the reverse (the ratio's
+    /// widest honest range; samples of different points are not paired).
+    pub fn ratio(a: Summary, b: Summary) -> Self {
+        let ratio = |x: f64, y: f64| if y != 0.0 { x / y } else { f64::NAN };
+        Self {
+            low: ratio(a.min, b.max),
+            median: ratio(a.median, b.median),
+            high: ratio(a.max, b.min),
+        }
+    }
+
+    /// `1 / self`.
+    pub fn inverse(self) -> Self {
+        Self {
+            low: 1.0 / self.high,
+            median: 1.0 / self.median,
+            high: 1.0 / self.low,
+        }
+    }
+
+    pub fn is_finite(&self) -> bool {
+        self.low.is_finite() && self.median.is_finite() && self.high.is_finite()
+    }
+
+    /// "1.23 (1.20–1.26)" or "1.23" when there is no spread.
+    pub fn text(&self, digits: usize) -> String {
+        if self.low == self.high {
+            format!("{:.digits$}", self.median)
+        } else {
+            format!(
+                "{:.digits$} ({:.digits$}–{:.digits$})",
+                self.median, self.low, self.high
+            )
+        }
+    }
+}
+
+/// How a claim is graded from its measured figure (a factor ≥ 1 in the
+/// claimed direction, unless the rule says otherwise).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Rule {
+    /// The documents give a factor: [`FACTOR_RULE`].
+    Factor { claimed: f64 },
+    /// The documents give no figure: only the direction is graded ([`DIRECTION_RULE`]).
+    Direction,
+    /// A claim that something costs nothing, or that two things are the same
+    /// (the figure: the larger cost over the smaller, ≥ 1): holds up to
+    /// `holds_within`, weaker up to `weaker_within`, gone beyond.
+    NoExtraCost { holds_within: f64, weaker_within: f64 },
+    /// A claim of a level (a latency of "400 to 600 cycles"; a choice "as
+    /// good as the best", its share of the best): holds from `holds_at`,
+    /// weaker from `weaker_at`, gone below; `unit` names the figure's unit.
+    AtLeast {
+        holds_at: f64,
+        weaker_at: f64,
+        unit: &'static str,
+    },
+    /// A rule over several figures that the experiment computes, stated in
+    /// words ([`Claim::grade_many`]).
+    Stated(&'static str),
+}
+
+impl Rule {
+    /// The verdict at one value of the figure.
+    pub fn verdict_at(self, measured: f64) -> Verdict {
+        if !(measured.is_finite() && measured > 0.0) {
+            return Verdict::Failed;
+        }
+        match self {
+            // Graded by the experiment's own function (Claim::grade_many); one figure alone says nothing.
+            Self::Stated(_) => Verdict::Undecided,
+            // A claimed factor inside the no-effect band claims no effect: holds inside it too.
+            Self::Factor { claimed } if claimed < GONE_BAND => {
+                if measured <= 1.0 / GONE_BAND {
+                    Verdict::Reversed
+                } else if measured < GONE_BAND {
+                    Verdict::Holds
+                } else {
+                    Verdict::Stronger
+                }
+            }
+            Self::Factor { claimed } => {
+                if measured <= 1.0 / GONE_BAND {
+                    Verdict::Reversed
+                } else if measured < GONE_BAND {
+                    Verdict::Gone
+                } else if measured - 1.0 >= 2.0 * (claimed - 1.0) {
+                    Verdict::Stronger
+                } else if measured >= 1.0 + (claimed - 1.0) / 2.0 {
+                    Verdict::Holds
+                } else {
+                    Verdict::Weaker
+                }
+            }
+            Self::Direction => {
+                if measured >= GONE_BAND {
+                    Verdict::Holds
+                } else if measured > 1.0 / GONE_BAND {
+                    Verdict::Gone
+                } else {
+                    Verdict::Reversed
+                }
+            }
+            Self::NoExtraCost {
+                holds_within,
+                weaker_within,
+            } => {
+                if measured <= holds_within {
+                    Verdict::Holds
+                } else if measured <= weaker_within {
+                    Verdict::Weaker
+                } else {
+                    Verdict::Gone
+                }
+            }
+            Self::AtLeast {
+                holds_at, weaker_at, ..
+            } => {
+                if measured >= holds_at {
+                    Verdict::Holds
+                } else if measured >= weaker_at {
+                    Verdict::Weaker
+                } else {
+                    Verdict::Gone
+                }
+            }
+        }
+    }
+
+    /// The verdict on a figure with its spread: the same verdict at its low
+    /// end, median and high end, or [`Verdict::Undecided`].
+    pub fn verdict(self, figure: Spread) -> Verdict {
+        if !figure.is_finite() {
+            return Verdict::Failed;
+        }
+        let at = [figure.low, figure.median, figure.high].map(|v| self.verdict_at(v));
+        if at.contains(&Verdict::Failed) {
+            Verdict::Failed
+        } else if at[0] == at[1] && at[1] == at[2] {
+            at[1]
+        } else {
+            Verdict::Undecided
+        }
+    }
+
+    /// The rule in words.
+    pub fn text(self) -> String {
+        match self {
+            Self::Factor { claimed } => format!("factor rule, claimed {claimed:.2}x"),
+            Self::Direction => "direction rule: no figure in the text".into(),
+            Self::NoExtraCost {
+                holds_within,
+                weaker_within,
+            } => format!("holds up to {holds_within:.2}x; weaker up to {weaker_within:.2}x; gone beyond"),
+            Self::AtLeast {
+                holds_at,
+                weaker_at,
+                unit,
+            } => format!("holds at {holds_at} {unit} or more; weaker from {weaker_at}; gone below"),
+            Self::Stated(text) => text.to_string(),
+        }
+    }
+}
+
+/// One claim of the documents, declared where the experiment that measures
+/// it is: graded by its [`Rule`] from the figure it reads.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Claim {
+    /// Stable id for `compare` (`bpg-3.2.1.3-misaligned`).
+    pub id: &'static str,
+    /// Document and section: "Best Practices Guide §3.2.1.3".
+    pub source: &'static str,
+    /// The claim, in our words.
+    pub claim: String,
+    pub rule: Rule,
+    /// What the rule's figure is: which series and points of which experiment.
+    pub reads: String,
+    /// The experiment that measures it (`--only` name).
+    pub experiment: &'static str,
+}
+
+impl Claim {
+    /// The row of this claim graded from `figure`, with `measured` saying
+    /// what was measured at which points.
+    pub fn grade(&self, figure: Spread, measured: String, device: Option<usize>) -> LedgerRow {
+        LedgerRow {
+            id: self.id.into(),
+            source: self.source.into(),
+            claim: self.claim.clone(),
+            measured,
+            verdict: self.rule.verdict(figure),
+            rule: self.rule.text(),
+            experiment: self.experiment.into(),
+            device,
+            figure: Some(figure),
+            check: None,
+        }
+    }
+
+    /// The row of this claim graded from several figures by `verdict_at` (the
+    /// rule the claim states, [`Rule::Stated`]): the verdict at every
+    /// combination of the figures' low ends, medians and high ends (for more
+    /// than [`MAX_COMBINED`] figures, a rule monotone in each: all low ends,
+    /// all medians, all high ends), or undecided when they differ. The row
+    /// shows the first figure.
+    pub fn grade_many(
+        &self,
+        figures: &[Spread],
+        verdict_at: impl Fn(&[f64]) -> Verdict,
+        measured: String,
+        device: Option<usize>,
+    ) -> LedgerRow {
+        if figures.is_empty() {
+            return self.failed("no figure to grade".into(), device);
+        }
+        let mut verdict = None;
+        let combinations: Vec<Vec<f64>> = if figures.len() <= MAX_COMBINED {
+            (0..3usize.pow(figures.len() as u32))
+                .map(|mut code| {
+                    figures
+                        .iter()
+                        .map(|f| {
+                            let v = [f.low, f.median, f.high][code % 3];
+                            code /= 3;
+                            v
+                        })
+                        .collect()
+                })
+                .collect()
+        } else {
+            vec![
+                figures.iter().map(|f| f.low).collect(),
+                figures.iter().map(|f| f.median).collect(),
+                figures.iter().map(|f| f.high).collect(),
+            ]
+        };
+        for values in combinations {
+            let at = if values.iter().all(|v| v.is_finite()) {
+                verdict_at(&values)
+            } else {
+                Verdict::Failed
+            };
+            verdict = Some(match verdict {
+                None => at,
+                Some(v) if v == at => v,
+                Some(Verdict::Failed) => Verdict::Failed,
+                Some(_) if at == Verdict::Failed => Verdict::Failed,
+                Some(_) => Verdict::Undecided,
+            });
+        }
+        let mut row = self.grade(
+            figures.first().copied().unwrap_or(Spread::exact(f64::NAN)),
+            measured,
+            device,
+        );
+        row.verdict = if figures.is_empty() {
+            Verdict::Failed
+        } else {
+            verdict.unwrap_or(Verdict::Failed)
+        };
+        row
+    }
+
+    /// The row of this claim, not graded: a figure it reads failed its check.
+    pub fn failed(&self, why: String, device: Option<usize>) -> LedgerRow {
+        LedgerRow {
+            id: self.id.into(),
+            source: self.source.into(),
+            claim: self.claim.clone(),
+            measured: String::new(),
+            verdict: Verdict::Failed,
+            rule: self.rule.text(),
+            experiment: self.experiment.into(),
+            device,
+            figure: None,
+            check: Some(why),
+        }
+    }
+}
 
 /// One claim, measured.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -72,42 +401,34 @@ pub struct LedgerRow {
     pub experiment: String,
     #[serde(default)]
     pub device: Option<usize>,
+    /// The graded figure with its spread (reports before 0.2 have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub figure: Option<Spread>,
+    /// Why the row was not graded (a failed check), for [`Verdict::Failed`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub check: Option<String>,
 }
 
 impl LedgerRow {
-    /// A row for a claimed factor: `claimed` (what the documents say, ≥ 1) and
-    /// `measured` (the same ratio today), graded by [`FACTOR_RULE`].
-    #[allow(clippy::too_many_arguments)]
-    pub fn factor(
-        id: &str,
-        source: &str,
-        claim: &str,
-        claimed: f64,
-        measured: f64,
-        measured_text: String,
-        experiment: &str,
-        device: Option<usize>,
-    ) -> Self {
-        Self {
-            id: id.into(),
-            source: source.into(),
-            claim: claim.into(),
-            measured: measured_text,
-            verdict: Verdict::of_factor(claimed, measured),
-            rule: format!("factor rule: claimed {claimed:.2}, measured {measured:.2}"),
-            experiment: experiment.into(),
-            device,
+    /// The verdict as a table shows it: "undecided (0.98–1.12)", "failed: why".
+    pub fn verdict_text(&self) -> String {
+        match (self.verdict, &self.figure, &self.check) {
+            (Verdict::Undecided, Some(f), _) => format!("undecided ({:.2}–{:.2})", f.low, f.high),
+            (Verdict::Failed, _, Some(why)) => format!("failed: {why}"),
+            (verdict, _, _) => verdict.label().to_string(),
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::Verdict;
+    use super::{Rule, Spread, Verdict};
 
     #[test]
     fn factors_are_graded_by_the_stated_rule() {
         assert_eq!(Verdict::of_factor(8.0, 10.0), Verdict::Holds);
+        assert_eq!(Verdict::of_factor(8.0, 15.0), Verdict::Stronger, "effect 14 = 2 x 7");
+        assert_eq!(Verdict::of_factor(8.0, 14.9), Verdict::Holds);
         assert_eq!(
             Verdict::of_factor(8.0, 4.5),
             Verdict::Holds,
@@ -119,6 +440,147 @@ mod tests {
         assert_eq!(Verdict::of_factor(8.0, 0.96), Verdict::Gone);
         assert_eq!(Verdict::of_factor(8.0, 0.95), Verdict::Reversed);
         assert_eq!(Verdict::of_factor(1.7, 1.35), Verdict::Holds);
-        assert_eq!(Verdict::of_factor(2.0, f64::NAN), Verdict::Gone);
+        assert_eq!(
+            Verdict::of_factor(1.53, 11.0),
+            Verdict::Stronger,
+            "the notes' 1x1 blocks"
+        );
+        assert_eq!(Verdict::of_factor(2.0, f64::NAN), Verdict::Failed);
+        // A claimed factor of about 1 (Table 1's Listing 2 → 3: 83.2 → 82.2 ms) claims no effect.
+        assert_eq!(Verdict::of_factor(1.012, 1.0), Verdict::Holds);
+        assert_eq!(Verdict::of_factor(1.012, 1.3), Verdict::Stronger);
+        assert_eq!(Verdict::of_factor(1.012, 0.9), Verdict::Reversed);
+    }
+
+    #[test]
+    fn the_direction_rule_has_no_size() {
+        let rule = Rule::Direction;
+        assert_eq!(
+            rule.verdict_at(100.0),
+            Verdict::Holds,
+            "never stronger: no size was claimed"
+        );
+        assert_eq!(rule.verdict_at(1.05), Verdict::Holds);
+        assert_eq!(rule.verdict_at(1.04), Verdict::Gone);
+        assert_eq!(rule.verdict_at(0.95), Verdict::Reversed);
+    }
+
+    #[test]
+    fn a_spread_across_a_threshold_is_undecided() {
+        let rule = Rule::Factor { claimed: 2.0 };
+        let decided = Spread {
+            low: 1.6,
+            median: 1.8,
+            high: 2.5,
+        };
+        assert_eq!(rule.verdict(decided), Verdict::Holds);
+        let straddling = Spread {
+            low: 1.4,
+            median: 1.6,
+            high: 1.7,
+        };
+        assert_eq!(rule.verdict(straddling), Verdict::Undecided, "1.5 is the threshold");
+        assert_eq!(rule.verdict(Spread::exact(1.4)), Verdict::Weaker);
+        let no_effect = Rule::NoExtraCost {
+            holds_within: 1.1,
+            weaker_within: 2.0,
+        };
+        let around = Spread {
+            low: 0.5,
+            median: 1.0,
+            high: 2.5,
+        };
+        assert_eq!(
+            no_effect.verdict(around),
+            Verdict::Undecided,
+            "the median alone would hold"
+        );
+    }
+
+    #[test]
+    fn several_figures_are_graded_at_every_combination_of_their_ends() {
+        use super::Claim;
+        let claim = Claim {
+            id: "x",
+            source: "s",
+            claim: "c".into(),
+            rule: Rule::Stated("both flat"),
+            reads: "r".into(),
+            experiment: "e",
+        };
+        let both_flat = |v: &[f64]| match (v[0] <= 1.1, v[1] <= 1.1) {
+            (true, true) => Verdict::Holds,
+            (false, false) => Verdict::Gone,
+            _ => Verdict::Weaker,
+        };
+        let flat = Spread::exact(1.0);
+        let steep = Spread::exact(2.0);
+        let around = Spread {
+            low: 1.0,
+            median: 1.05,
+            high: 1.2,
+        };
+        assert_eq!(
+            claim.grade_many(&[flat, flat], both_flat, String::new(), None).verdict,
+            Verdict::Holds
+        );
+        assert_eq!(
+            claim.grade_many(&[flat, steep], both_flat, String::new(), None).verdict,
+            Verdict::Weaker
+        );
+        assert_eq!(
+            claim
+                .grade_many(&[flat, around], both_flat, String::new(), None)
+                .verdict,
+            Verdict::Undecided
+        );
+        assert_eq!(
+            claim
+                .grade_many(&[], |_: &[f64]| Verdict::Holds, String::new(), None)
+                .verdict,
+            Verdict::Failed
+        );
+        assert_eq!(claim.rule.text(), "both flat");
+    }
+
+    #[test]
+    fn ratios_carry_the_widest_honest_range() {
+        use crate::stats::Summary;
+        let a = Summary {
+            min: 9.0,
+            median: 10.0,
+            max: 11.0,
+        };
+        let b = Summary {
+            min: 4.0,
+            median: 5.0,
+            max: 6.0,
+        };
+        let r = Spread::ratio(a, b);
+        assert_eq!((r.low, r.median, r.high), (1.5, 2.0, 11.0 / 4.0));
+        let i = r.inverse();
+        assert_eq!((i.low, i.median, i.high), (4.0 / 11.0, 0.5, 1.0 / 1.5));
+        assert_eq!(r.text(2), "2.00 (1.50–2.75)");
+        assert_eq!(Spread::exact(3.0).text(1), "3.0");
+    }
+
+    #[test]
+    fn share_of_best_and_no_extra_cost_have_stated_edges() {
+        let share = Rule::AtLeast {
+            holds_at: 0.9,
+            weaker_at: 0.5,
+            unit: "of the best",
+        };
+        assert_eq!(share.verdict_at(0.9), Verdict::Holds);
+        assert_eq!(share.verdict_at(0.6), Verdict::Weaker);
+        assert_eq!(share.verdict_at(0.3), Verdict::Gone);
+        let free = Rule::NoExtraCost {
+            holds_within: 1.1,
+            weaker_within: 1.5,
+        };
+        assert_eq!(free.verdict_at(1.1), Verdict::Holds);
+        assert_eq!(free.verdict_at(1.2), Verdict::Weaker);
+        assert_eq!(free.verdict_at(1.51), Verdict::Gone);
+        assert_eq!(free.verdict_at(f64::INFINITY), Verdict::Failed);
     }
 }

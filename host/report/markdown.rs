@@ -4,7 +4,10 @@
 
 use std::fmt::Write;
 
-use super::{ExperimentResult, HooksLookup, PlotSpec, Point, PointKey, Report, Status, plot_file_base, twin_gap};
+use super::{
+    DeviceCeilings, ExperimentResult, HooksLookup, PlotSpec, Point, PointKey, Report, Status, Verdict, plot_file_base,
+    twin_gap,
+};
 use crate::published_figures;
 use crate::stats::Summary;
 
@@ -420,6 +423,72 @@ fn section(result: &ExperimentResult, report: &Report, hooks: HooksLookup<'_>, o
     }
 }
 
+/// The physical ceilings every figure was checked against, per GPU, and the
+/// points that broke one.
+fn ceilings(report: &Report, out: &mut String) {
+    let tables: Vec<DeviceCeilings> = report
+        .devices
+        .iter()
+        .filter_map(|d| DeviceCeilings::of(report, d.ordinal))
+        .collect();
+    if tables.iter().all(|t| t.ceilings.is_empty()) {
+        return;
+    }
+    let _ = writeln!(out, "## Physical ceilings\n");
+    let _ = writeln!(
+        out,
+        "Every figure is checked against the ceiling of its unit before it is shown or graded (allowing {:.0}% for \
+         clock error); a figure past its ceiling fails its point with the reason.\n",
+        100.0 * super::ceilings::CEILING_TOLERANCE
+    );
+    let several = tables.len() > 1;
+    let _ = writeln!(
+        out,
+        "|{} unit | ceiling | from |\n|{}---|---:|---|",
+        if several { " GPU |" } else { "" },
+        if several { "---:|" } else { "" }
+    );
+    for table in &tables {
+        for c in &table.ceilings {
+            let _ = writeln!(
+                out,
+                "|{} {} | {:.1} {} | {} |",
+                if several {
+                    format!(" {} |", table.ordinal)
+                } else {
+                    String::new()
+                },
+                c.unit.name(),
+                c.value,
+                c.unit.measure(),
+                c.source
+            );
+        }
+    }
+    let broken: Vec<String> = report
+        .experiments
+        .iter()
+        .flat_map(|e| {
+            e.failures()
+                .filter_map(|(s, p)| {
+                    let why = p.status.reason()?;
+                    why.contains("not a finding")
+                        .then(|| format!("{} {} at {}: {why}", e.name, s.label, p.at))
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let _ = writeln!(
+        out,
+        "\nFigures past their ceilings in this report: {}.\n",
+        if broken.is_empty() {
+            "none".to_string()
+        } else {
+            format!("{} ({})", broken.len(), broken.join("; "))
+        }
+    );
+}
+
 /// "The guides' claims, then and now": the ledger the run stored, or (for
 /// reports that stored none) the one the experiments' hooks compute now.
 fn ledger(report: &Report, hooks: HooksLookup<'_>, out: &mut String) {
@@ -437,9 +506,30 @@ fn ledger(report: &Report, hooks: HooksLookup<'_>, out: &mut String) {
     let _ = writeln!(
         out,
         "Each row: a claim of the source documents in our words, what this run measured (and where), and a verdict \
-         computed from the measurement by the rule in the last column. The {}.\n",
-        super::FACTOR_RULE
+         computed from the measurement by the rule in the last column (`ptxsuite claims` lists every claim and what \
+         it reads). The {}. The {}. Where the documents give no factor, only the direction is graded. The \
+         verdict is **undecided** when {}. A row whose figures failed a check (a physical ceiling, two measures \
+         that disagree, a wrong result) is **failed** and not graded.\n",
+        super::FACTOR_RULE,
+        super::DIRECTION_RULE,
+        super::UNDECIDED_RULE.trim_start_matches("every figure is graded at ")
     );
+    let counts: Vec<String> = [
+        Verdict::Stronger,
+        Verdict::Holds,
+        Verdict::Weaker,
+        Verdict::Gone,
+        Verdict::Reversed,
+        Verdict::Undecided,
+        Verdict::Failed,
+    ]
+    .into_iter()
+    .filter_map(|v| {
+        let n = rows.iter().filter(|r| r.verdict == v).count();
+        (n > 0).then(|| format!("{n} {}", v.label()))
+    })
+    .collect();
+    let _ = writeln!(out, "{} claims graded: {}.\n", rows.len(), counts.join(", "));
     let several = report.devices.len() > 1;
     let _ = writeln!(
         out,
@@ -463,7 +553,7 @@ fn ledger(report: &Report, hooks: HooksLookup<'_>, out: &mut String) {
             } else {
                 String::new()
             },
-            row.verdict.label(),
+            row.verdict_text(),
             row.rule
         );
     }
@@ -476,6 +566,7 @@ pub fn render(report: &Report, hooks: HooksLookup<'_>) -> String {
     let mut out = String::new();
     header(report, &mut out);
     ledger(report, hooks, &mut out);
+    ceilings(report, &mut out);
     kernels(report, &mut out);
     if report.devices.len() > 1 {
         let _ = writeln!(out, "# The node\n");

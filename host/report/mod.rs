@@ -7,6 +7,7 @@
 //! through [`SectionHooks`].
 
 mod axis;
+pub mod ceilings;
 pub mod comparison;
 mod experiment_result;
 mod kernel_record;
@@ -35,9 +36,10 @@ use crate::run_settings::RunSettings;
 use crate::testbed::Implementation;
 
 pub use axis::{Axis, Metric, PlotKind, ReferenceLine, Scale};
-pub use experiment_result::{Artifact, ExperimentResult, Point, Series, Waiver, Work};
+pub use ceilings::{Bound, Ceiling, DeviceCeilings, Figure, Unit};
+pub use experiment_result::{Artifact, ExperimentResult, Point, Series, Waiver, Work, better_by, slower_by};
 pub use kernel_record::KernelRecord;
-pub use ledger::{FACTOR_RULE, LedgerRow, Verdict};
+pub use ledger::{Claim, DIRECTION_RULE, FACTOR_RULE, GONE_BAND, LedgerRow, Rule, Spread, UNDECIDED_RULE, Verdict};
 pub use markdown::{generic_table, point_cell, summary_cell};
 pub use pair_matrix::{pair_matrix, pair_matrix_markdown, pair_span};
 pub use plot_spec::{HeatMap, PlotLine, PlotPoint, PlotSpec};
@@ -122,6 +124,12 @@ pub struct Report {
     pub telemetry: Option<TelemetryRecord>,
 }
 
+/// Whether this build knows any experiment of `report` (so that its ledger
+/// can be graded anew rather than taken as stored).
+fn hooks_known(report: &Report, hooks: HooksLookup<'_>) -> bool {
+    report.experiments.iter().any(|e| hooks(&e.name).is_some())
+}
+
 /// What `render` writes: report.md and one SVG per plot, never report.json.
 #[derive(Debug)]
 pub struct Rendered {
@@ -166,6 +174,35 @@ impl Report {
             .filter_map(|result| Some(hooks(&result.name)?.ledger(result, self)))
             .flatten()
             .collect()
+    }
+
+    /// Checks every figure against the ceiling of its unit
+    /// ([`ceilings`]), failing the points that break one, then grades the
+    /// ledger anew from what is left: what `run` does before it writes, and
+    /// what `render` and `compare` do to a stored report. Returns how many
+    /// points failed a ceiling.
+    pub fn check_and_grade(&mut self, hooks: HooksLookup<'_>) -> usize {
+        let mut failed = 0;
+        let limits: Vec<DeviceCeilings> = self
+            .devices
+            .iter()
+            .filter_map(|d| DeviceCeilings::of(self, d.ordinal))
+            .collect();
+        for result in &mut self.experiments {
+            let (Some(hook), Some(device)) = (hooks(&result.name), result.device) else {
+                continue;
+            };
+            let Some(ceilings) = limits.iter().find(|c| c.ordinal == device) else {
+                continue;
+            };
+            let bounds: Vec<Vec<Bound>> = result.series.iter().map(|s| hook.bounds(result, s)).collect();
+            failed += ceilings::check_result(result, ceilings, &bounds);
+        }
+        let ledger = self.compute_ledger(hooks);
+        if !ledger.is_empty() || hooks_known(self, hooks) {
+            self.ledger = ledger;
+        }
+        failed
     }
 
     /// Marks the report as partial, with why the run stopped.

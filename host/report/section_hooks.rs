@@ -1,4 +1,4 @@
-use super::{ExperimentResult, LedgerRow, PlotSpec, Report};
+use super::{Bound, Claim, ExperimentResult, LedgerRow, PlotSpec, Report, Series};
 
 /// What an experiment adds to the generic section of `report.md`: a
 /// narrative ("then vs now") and tables shaped like its source's, and extra
@@ -17,6 +17,20 @@ pub trait SectionHooks: Sync {
 
     /// Plots beside the generic one (each written as `<name>-<suffix>.svg`).
     fn extra_plots(&self, _result: &ExperimentResult, _report: &Report) -> Vec<PlotSpec> {
+        Vec::new()
+    }
+
+    /// The physical units that bound the figures of `series` (see
+    /// [`ceilings`](super::ceilings)): every point is checked against them
+    /// before it is shown or graded.
+    fn bounds(&self, _result: &ExperimentResult, _series: &Series) -> Vec<Bound> {
+        Vec::new()
+    }
+
+    /// The documents' claims this experiment grades, declared without a GPU
+    /// (what `ptxsuite claims` lists); every row [`ledger`](Self::ledger)
+    /// gives is one of them.
+    fn claims(&self) -> Vec<Claim> {
         Vec::new()
     }
 

@@ -2,6 +2,7 @@
 //! banks, constant memory, local memory, latency chains, occupancy): each
 //! kernel small, by every PTX implementation, against the CPU references.
 
+use kernels_gpu::block_span::BLOCK_SPAN_WORDS;
 use kernels_gpu::latency::{FMA_LATENCY_UNROLL, LATENCY_OUT_WORDS};
 
 use super::checks::{first, verified};
@@ -26,7 +27,7 @@ fn first_difference<T: PartialEq + std::fmt::Debug>(got: &[T], expected: impl Fn
 pub(super) fn bank_kernels(testbed: &Testbed) -> Result<()> {
     let dut = first(testbed);
     let (block_threads, blocks, rounds) = (64u32, 2u32, 3u32);
-    let mut cycles = DeviceBuffer::<u64>::uninit(dut.gpu(), blocks as usize)?;
+    let mut cycles = DeviceBuffer::<u64>::uninit(dut.gpu(), BLOCK_SPAN_WORDS * blocks as usize)?;
     let mut checksums = DeviceBuffer::<u32>::uninit(dut.gpu(), (block_threads * blocks) as usize)?;
     for implementation in dut.ptx_implementations().0 {
         for kernel in BankKernel::ALL {
@@ -46,8 +47,13 @@ pub(super) fn bank_kernels(testbed: &Testbed) -> Result<()> {
                 let got = checksums.to_host()?;
                 let mismatch = match kernel {
                     BankKernel::StridedWrite(_) => {
+                        // Each thread's share of its block's table: the shares add up to the table's sum.
                         let sum = reference::bank_write_checksum(words, stride as u64, rounds as u64);
-                        first_difference(&got[..blocks as usize], |_| sum)
+                        let sums: Vec<u32> = got
+                            .chunks_exact(block_threads as usize)
+                            .map(|shares| shares.iter().fold(0u32, |s, &x| s.wrapping_add(x)))
+                            .collect();
+                        first_difference(&sums, |_| sum)
                     }
                     _ => {
                         let step = if kernel == BankKernel::TileColumnRead { 1 } else { 32 };
@@ -71,7 +77,7 @@ pub(super) fn constant_chases(testbed: &Testbed) -> Result<()> {
     let links = reference::constant_chase_links(128);
     let table = ChaseTable::upload(dut.gpu(), &links)?;
     let (block_threads, blocks, steps) = (64u32, 2u32, 40u32);
-    let mut cycles = DeviceBuffer::<u64>::uninit(dut.gpu(), blocks as usize)?;
+    let mut cycles = DeviceBuffer::<u64>::uninit(dut.gpu(), BLOCK_SPAN_WORDS * blocks as usize)?;
     let mut sums = DeviceBuffer::<u32>::uninit(dut.gpu(), (block_threads * blocks) as usize)?;
     for implementation in dut.ptx_implementations().0 {
         for space in ConstantSpace::ALL {

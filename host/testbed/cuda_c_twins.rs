@@ -8,6 +8,8 @@ use crate::ptx::PTX_ARCH;
 
 /// CUDA C versions of the kernels: same algorithms, same launch shapes.
 pub const CUDA_C_SOURCE: &str = concat!(
+    include_str!("../cuda_c/block_span.cu"),
+    "\n",
     include_str!("../cuda_c/global_memory.cu"),
     "\n",
     include_str!("../cuda_c/matrix_vector.cu"),

@@ -23,6 +23,7 @@
 #[macro_use]
 pub extern crate ptx_device as device;
 
+pub mod block_span;
 pub mod constant_memory;
 pub mod diagnostics;
 pub mod divergence;

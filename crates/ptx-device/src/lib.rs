@@ -123,6 +123,7 @@ pub mod index;
 pub mod math;
 pub mod packed_half;
 pub mod shared_memory;
+pub mod sm_id;
 pub mod sync;
 pub mod texture;
 pub mod timer;
@@ -152,6 +153,7 @@ pub use index::{
 pub use math::{fma, fma_f64, sqrt};
 pub use packed_half::{fma_f16x2, pack_f16x2};
 pub use shared_memory::{SharedPtr, dynamic_shared_memory};
+pub use sm_id::sm_id;
 pub use sync::sync_threads;
 pub use texture::{TextureObject, tex1d_fetch_f32x4};
 pub use timer::global_timer_ns;

@@ -9,12 +9,20 @@
 //! bit, with the CPU simulation of as many steps. A point that took more
 //! than [`VERIFY_MAX_STEPS`] steps is checked by a second run of that many
 //! steps with the same kernel and block shape.
+//!
+//! A step shorter than [`GRAPH_BELOW_MS`] (the notes' 256 × 256 population:
+//! a few microseconds) is launch-bound from the host: its figure comes from
+//! replays of a CUDA graph of [`GRAPH_STEPS`] steps instead (after one replay
+//! from the initial state is checked bit for bit), and the host-launched
+//! figure is kept beside it ([`STREAM_RATE`]): the difference is the launch
+//! overhead.
 
 use kernels_gpu::device::Dim3;
 
 use super::population::{EmitterPaths, Population, population_variant};
 use super::{RunContext, shape_key, step_point};
 use crate::error::Result;
+use crate::gpu::LaunchGraph;
 use crate::particle_scene::NOTES_BLOCK_SHAPE_FPS;
 use crate::report::{ExperimentResult, Series};
 use crate::testbed::Implementation;
@@ -23,6 +31,18 @@ use crate::timing::{CudaTimer, paced, probe_ms, time_per_launch};
 /// The most steps whose result a point compares directly; longer runs are
 /// checked by a separate run of this many steps.
 pub const VERIFY_MAX_STEPS: u32 = 2048;
+
+/// A step shorter than this (ms) is launch-bound when launched from the
+/// host one at a time: such points are timed as replays of a CUDA graph of
+/// [`GRAPH_STEPS`] steps, so that the GPU, not the host's launch rate, sets
+/// the figure.
+pub const GRAPH_BELOW_MS: f64 = 0.02;
+
+/// Steps one captured graph holds (frames 0 to this, checked bit for bit after one replay).
+pub const GRAPH_STEPS: u32 = 256;
+
+/// The extra figure: the same point launched one step at a time from the host.
+pub const STREAM_RATE: &str = "G updates/s, one launch a step";
 
 /// Steps `time_per_launch` and the probe before it take with `settings`,
 /// at most: the probe's two, the warm-up, `samples × reps`.
@@ -78,6 +98,28 @@ pub fn measure_block_shapes(
             let one = probe_ms(&mut timer, &mut step)?;
             let times = time_per_launch(&mut timer, &paced(ctx.settings, one), &mut step)?;
             let mut steps = frame;
+            if one < GRAPH_BELOW_MS {
+                // Launch-bound: the figure comes from graph replays; the host-launched one is kept beside it.
+                population.buffers.reset()?;
+                let buffers = &mut population.buffers;
+                let graph = LaunchGraph::capture(dut.gpu(), GRAPH_STEPS, &mut |frame| {
+                    buffers.step(dut, implementation, block, max_age, system.inputs(frame))
+                })?;
+                graph.launch()?;
+                let failure = population.check(GRAPH_STEPS, emitters.of(implementation))?;
+                let per_graph =
+                    time_per_launch(&mut timer, &paced(ctx.settings, one * GRAPH_STEPS as f64), &mut || {
+                        graph.launch()
+                    })?;
+                let per_step: Vec<f64> = per_graph.iter().map(|ms| ms / graph.launches() as f64).collect();
+                let stream_rate = step_point(shape_key(row), grid, &times, None).and_then(|p| p.median());
+                let mut point = step_point(shape_key(row), grid, &per_step, failure);
+                if let (Some(point), Some(rate)) = (point.as_mut(), stream_rate) {
+                    point.set_extra(STREAM_RATE, rate);
+                }
+                series.points.extend(point);
+                continue;
+            }
             if steps > VERIFY_MAX_STEPS {
                 population.buffers.reset()?;
                 for frame in 0..VERIFY_MAX_STEPS {

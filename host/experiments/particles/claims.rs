@@ -8,7 +8,7 @@ use super::population::population_variant;
 use super::tables::{Extremes, ShapeRate, extremes, fastest_and_slowest, table_series};
 use super::{LARGE_GRID, shape_key};
 use crate::particle_scene::{NOTES_BLOCK_SHAPE_FPS, NOTES_GRID, ParticleGrid, ParticleSystem};
-use crate::report::{ExperimentResult, LedgerRow, Series, Verdict};
+use crate::report::{Claim, ExperimentResult, LedgerRow, Point, Rule, Series, Spread};
 use crate::testbed::Implementation;
 
 const SOURCE: &str = "Lecture notes on the SDK particle samples, block-shape table";
@@ -22,38 +22,76 @@ pub fn level_shapes() -> Vec<(u32, u32)> {
         .collect()
 }
 
-/// The rule for "the same rate for every shape": holds when the fastest of
-/// the shapes is within 10% of the slowest, weaker within 50%, gone beyond.
-pub const LEVEL_RULE: &str = "holds when the fastest of these shapes is at most 1.10× the slowest; weaker up to \
-    1.5×; gone beyond";
+/// The rule for "the same rate for every shape": the fastest of the shapes
+/// within 10% of the slowest holds, within 50% is weaker, beyond is gone.
+pub const LEVEL_RULE: Rule = Rule::NoExtraCost {
+    holds_within: 1.10,
+    weaker_within: 1.5,
+};
 
-pub fn level_verdict(spread: f64) -> Verdict {
-    if !spread.is_finite() {
-        Verdict::Gone
-    } else if spread <= 1.10 {
-        Verdict::Holds
-    } else if spread <= 1.5 {
-        Verdict::Weaker
-    } else {
-        Verdict::Gone
-    }
+/// The rule for "16 × 16 is a good choice": its share of the fastest shape's rate.
+pub const GOOD_CHOICE_RULE: Rule = Rule::AtLeast {
+    holds_at: 0.9,
+    weaker_at: 0.5,
+    unit: "of the fastest shape's rate",
+};
+
+/// The claims the experiment grades.
+pub fn claims() -> Vec<Claim> {
+    let claim = |id, text: &str, rule, reads: &str| Claim {
+        id,
+        source: SOURCE,
+        claim: text.into(),
+        rule,
+        reads: reads.into(),
+        experiment: "particles",
+    };
+    vec![
+        claim(
+            "notes-block-shapes-level",
+            "The 256×256 fountain runs at the same rate with every block shape from 4×4 to 256×1 (72–75 fps, held \
+             by the display's 75 Hz refresh)",
+            LEVEL_RULE,
+            "particle_fountain · Rust at 256×256: the fastest over the slowest update rate of the shapes the notes \
+             measured at 72 fps or more",
+        ),
+        claim(
+            "notes-block-1x1",
+            "Blocks of one thread run the fountain 1.5× slower than the best shape (49 vs 75 fps)",
+            Rule::Factor {
+                claimed: 75.0 / notes_fps((1, 1)),
+            },
+            "particle_fountain · Rust at 256×256: the fastest shape's update rate over 1×1's",
+        ),
+        claim(
+            "notes-block-1x256",
+            "Blocks of 1×256 threads (a column) run the fountain 1.2× slower than the best shape (61 vs 75 fps)",
+            Rule::Factor {
+                claimed: 75.0 / notes_fps((1, 256)),
+            },
+            "particle_fountain · Rust at 256×256: the fastest shape's update rate over 1×256's",
+        ),
+        claim(
+            "notes-block-16x16",
+            "16×16 blocks, the notes' choice, are as fast as any shape",
+            GOOD_CHOICE_RULE,
+            "particle_fountain · Rust at 256×256: 16×16's update rate over the fastest shape's",
+        ),
+    ]
 }
 
-/// The rule for "16 × 16 is a good choice": holds at 90% or more of the
-/// fastest shape's rate, weaker at 50% or more, gone below.
-pub const GOOD_CHOICE_RULE: &str = "holds when 16×16 reaches at least 90% of the fastest shape's rate; weaker at \
-    50% or more; gone below";
+/// The point of `shape` in `series`.
+fn shape_point(series: &Series, shape: (u32, u32)) -> Option<&Point> {
+    let row = NOTES_BLOCK_SHAPE_FPS.iter().position(|&(s, _)| s == shape)?;
+    series.point(shape_key(row))
+}
 
-pub fn good_choice_verdict(share_of_fastest: f64) -> Verdict {
-    if !share_of_fastest.is_finite() {
-        Verdict::Gone
-    } else if share_of_fastest >= 0.9 {
-        Verdict::Holds
-    } else if share_of_fastest >= 0.5 {
-        Verdict::Weaker
-    } else {
-        Verdict::Gone
-    }
+/// How many times `a`'s update rate `b`'s is, with its spread.
+fn rate_ratio(series: &Series, a: (u32, u32), b: (u32, u32)) -> Option<Spread> {
+    Some(Spread::ratio(
+        shape_point(series, a)?.value?,
+        shape_point(series, b)?.value?,
+    ))
 }
 
 fn rate(series: &Series, shape: (u32, u32)) -> Option<f64> {
@@ -92,6 +130,7 @@ pub fn ledger(result: &ExperimentResult) -> Vec<LedgerRow> {
     let Some(notes) = rust_fountain(result, NOTES_GRID) else {
         return Vec::new();
     };
+    let claims = claims();
     let large = rust_fountain(result, LARGE_GRID);
     let large_text = |f: &dyn Fn(&Series) -> Option<String>| {
         large
@@ -99,94 +138,72 @@ pub fn ledger(result: &ExperimentResult) -> Vec<LedgerRow> {
             .map(|t| format!("; at {}: {t}", population_variant(LARGE_GRID)))
             .unwrap_or_default()
     };
-    let row = |id: &str, claim: &str, measured: String, verdict: Verdict, rule: String| LedgerRow {
-        id: id.into(),
-        source: SOURCE.into(),
-        claim: claim.into(),
-        measured,
-        verdict,
-        rule,
-        experiment: result.name.clone(),
-        device: result.device,
-    };
     let mut rows = Vec::new();
     let level = level_shapes();
-    if let Some(Extremes { fastest, slowest }) = spread_of(notes, &level) {
+    if let Some(Extremes { fastest, slowest }) = spread_of(notes, &level)
+        && let Some(spread) = rate_ratio(notes, fastest.shape, slowest.shape)
+    {
         let (fast, fs, slow, ss) = (fastest.rate, fastest.shape, slowest.rate, slowest.shape);
-        let spread = fast / slow;
         let beside = large_text(&|s| spread_of(s, &level).map(|e| format!("{:.2}×", e.fastest.rate / e.slowest.rate)));
-        rows.push(row(
-            "notes-block-shapes-level",
-            "The 256×256 fountain runs at the same rate with every block shape from 4×4 to 256×1 (72–75 fps, held \
-             by the display's 75 Hz refresh)",
+        rows.push(claims[0].grade(
+            spread,
             format!(
                 "kernel update rate over those {} shapes, Rust: fastest {}×{} {fast:.2}, slowest {}×{} {slow:.2} G \
-                 updates/s, {spread:.2}×{beside}",
+                 updates/s, {}×{beside}",
                 level.len(),
                 fs.0,
                 fs.1,
                 ss.0,
-                ss.1
+                ss.1,
+                spread.text(2)
             ),
-            level_verdict(spread),
-            LEVEL_RULE.into(),
+            result.device,
         ));
     }
     let best = fastest_and_slowest(notes).map(|e| (e.fastest.shape, e.fastest.rate));
-    for (id, shape, claim) in [
-        (
-            "notes-block-1x1",
-            (1, 1),
-            "Blocks of one thread run the fountain 1.5× slower than the best shape (49 vs 75 fps)",
-        ),
-        (
-            "notes-block-1x256",
-            (1, 256),
-            "Blocks of 1×256 threads (a column) run the fountain 1.2× slower than the best shape (61 vs 75 fps)",
-        ),
-    ] {
+    for (claim, shape) in [(&claims[1], (1, 1)), (&claims[2], (1, 256))] {
         let (Some((best_shape, best_rate)), Some(r)) = (best, rate(notes, shape)) else {
+            continue;
+        };
+        let Some(factor) = rate_ratio(notes, best_shape, shape) else {
             continue;
         };
         let beside = large_text(&|s| {
             let b = fastest_and_slowest(s)?.fastest.rate;
             Some(format!("{:.1}×", b / rate(s, shape)?))
         });
-        rows.push(LedgerRow::factor(
-            id,
-            SOURCE,
-            claim,
-            75.0 / notes_fps(shape),
-            best_rate / r,
+        rows.push(claim.grade(
+            factor,
             format!(
-                "Rust, 256×256: {}×{} {r:.3} G updates/s, the fastest ({}×{}) {best_rate:.2}: {:.1}×{beside}",
+                "Rust, 256×256: {}×{} {r:.3} G updates/s, the fastest ({}×{}) {best_rate:.2}: {}×{beside}",
                 shape.0,
                 shape.1,
                 best_shape.0,
                 best_shape.1,
-                best_rate / r
+                factor.text(1)
             ),
-            &result.name,
             result.device,
         ));
     }
-    if let (Some((best_shape, best_rate)), Some(r)) = (best, rate(notes, (16, 16))) {
-        let share = r / best_rate;
+    if let (Some((best_shape, best_rate)), Some(r)) = (best, rate(notes, (16, 16)))
+        && let Some(share) = rate_ratio(notes, (16, 16), best_shape)
+    {
         let beside = large_text(&|s| {
             let b = fastest_and_slowest(s)?.fastest.rate;
             Some(format!("{:.0}% of the fastest", 100.0 * rate(s, (16, 16))? / b))
         });
-        rows.push(row(
-            "notes-block-16x16",
-            "16×16 blocks, the notes' choice, are as fast as any shape",
+        rows.push(claims[3].grade(
+            share,
             format!(
-                "Rust, 256×256: 16×16 {r:.2} G updates/s, {:.0}% of the fastest ({}×{}, {best_rate:.2}){beside}",
-                100.0 * share,
+                "Rust, 256×256: 16×16 {r:.2} G updates/s, {:.0}% ({:.0}–{:.0}%) of the fastest ({}×{}, \
+                 {best_rate:.2}){beside}",
+                100.0 * share.median,
+                100.0 * share.low,
+                100.0 * share.high,
                 best_shape.0,
                 best_shape.1
             ),
-            good_choice_verdict(share),
-            GOOD_CHOICE_RULE.into(),
+            result.device,
         ));
     }
     rows
@@ -194,7 +211,7 @@ pub fn ledger(result: &ExperimentResult) -> Vec<LedgerRow> {
 
 #[cfg(test)]
 mod tests {
-    use super::{good_choice_verdict, ledger, level_shapes, level_verdict};
+    use super::{GOOD_CHOICE_RULE, LEVEL_RULE, ledger, level_shapes};
     use crate::experiments::particles::population::population_variant;
     use crate::experiments::particles::{LARGE_GRID, shape_key, step_point};
     use crate::particle_scene::{NOTES_BLOCK_SHAPE_FPS, NOTES_GRID, ParticleGrid};
@@ -203,14 +220,14 @@ mod tests {
 
     #[test]
     fn verdicts_follow_their_rules() {
-        assert_eq!(level_verdict(1.0), Verdict::Holds);
-        assert_eq!(level_verdict(1.10), Verdict::Holds);
-        assert_eq!(level_verdict(1.2), Verdict::Weaker);
-        assert_eq!(level_verdict(1.6), Verdict::Gone);
-        assert_eq!(level_verdict(f64::NAN), Verdict::Gone);
-        assert_eq!(good_choice_verdict(0.95), Verdict::Holds);
-        assert_eq!(good_choice_verdict(0.6), Verdict::Weaker);
-        assert_eq!(good_choice_verdict(0.3), Verdict::Gone);
+        assert_eq!(LEVEL_RULE.verdict_at(1.0), Verdict::Holds);
+        assert_eq!(LEVEL_RULE.verdict_at(1.10), Verdict::Holds);
+        assert_eq!(LEVEL_RULE.verdict_at(1.2), Verdict::Weaker);
+        assert_eq!(LEVEL_RULE.verdict_at(1.6), Verdict::Gone);
+        assert_eq!(LEVEL_RULE.verdict_at(f64::NAN), Verdict::Failed);
+        assert_eq!(GOOD_CHOICE_RULE.verdict_at(0.95), Verdict::Holds);
+        assert_eq!(GOOD_CHOICE_RULE.verdict_at(0.6), Verdict::Weaker);
+        assert_eq!(GOOD_CHOICE_RULE.verdict_at(0.3), Verdict::Gone);
         assert_eq!(level_shapes().len(), 9, "the nine shapes at 72 fps or more");
     }
 
@@ -263,10 +280,14 @@ mod tests {
         );
         assert_eq!(
             verdict("notes-block-1x1"),
-            Some(Verdict::Holds),
-            "10x against 1.53x claimed"
+            Some(Verdict::Stronger),
+            "10x against 1.53x claimed: an effect 17 times the claimed one"
         );
-        assert_eq!(verdict("notes-block-1x256"), Some(Verdict::Holds), "2x against 1.23x");
+        assert_eq!(
+            verdict("notes-block-1x256"),
+            Some(Verdict::Stronger),
+            "2x against 1.23x"
+        );
         assert_eq!(verdict("notes-block-16x16"), Some(Verdict::Holds));
         let level = rows.iter().find(|r| r.id == "notes-block-shapes-level").unwrap();
         assert!(level.measured.contains("at 4096x4096: 1.00×"), "{}", level.measured);

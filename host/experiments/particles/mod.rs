@@ -217,6 +217,10 @@ impl SectionHooks for Particles {
         shape_plot::block_shape_plot(result).into_iter().collect()
     }
 
+    fn claims(&self) -> Vec<crate::report::Claim> {
+        claims::claims()
+    }
+
     fn ledger(&self, result: &ExperimentResult, _report: &Report) -> Vec<LedgerRow> {
         claims::ledger(result)
     }

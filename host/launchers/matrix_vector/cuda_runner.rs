@@ -1,4 +1,4 @@
-use super::{MatVecEntry, MatVecRunner, MatVecVersion, matvec};
+use super::{MatVecEntry, MatVecRunner, MatVecVersion, matvec_with_grid};
 use crate::error::Result;
 use crate::gpu::{CublasHandle, DeviceBuffer};
 use crate::launchers::cublas_sgemv;
@@ -48,6 +48,7 @@ impl MatVecRunner for CudaMatVecRunner<'_> {
                     implementation,
                     version: Some(version),
                     kernel: version.kernel(),
+                    grid_cap: None,
                 })
             })
             .collect();
@@ -56,6 +57,7 @@ impl MatVecRunner for CudaMatVecRunner<'_> {
                 implementation: Implementation::Cublas,
                 version: None,
                 kernel: "cublasSgemv",
+                grid_cap: None,
             });
         }
         entries
@@ -90,7 +92,15 @@ impl MatVecRunner for CudaMatVecRunner<'_> {
         let (m, v, w) = buffers.as_mut().ok_or_else(not_loaded)?;
         let (width, height) = (*width, *height);
         time_per_launch(timer, settings, &mut || match (entry.version, *cublas) {
-            (Some(version), _) => matvec(dut, entry.implementation, version, m, width, height, v, w),
+            (Some(version), _) => matvec_with_grid(
+                dut,
+                entry.implementation,
+                version,
+                (m, width, height),
+                v,
+                w,
+                entry.grid_cap,
+            ),
             (None, Some(cublas)) => cublas_sgemv(cublas, m, (width, height), v, w),
             (None, None) => Err(crate::Error::Waived("cuBLAS is not available".into())),
         })

@@ -141,8 +141,25 @@ pub fn matvec(
     v: &DeviceBuffer<f32>,
     w: &mut DeviceBuffer<f32>,
 ) -> Result<()> {
+    matvec_with_grid(dut, implementation, version, (m, width, height), v, w, None)
+}
+
+/// [`matvec`] with the grid of the grid-stride and block-per-row versions
+/// capped at `grid_cap` blocks (the whitepaper's 60 work-groups) instead of one full wave.
+pub fn matvec_with_grid(
+    dut: &DeviceUnderTest,
+    implementation: Implementation,
+    version: MatVecVersion,
+    (m, width, height): (&DeviceBuffer<f32>, u32, u32),
+    v: &DeviceBuffer<f32>,
+    w: &mut DeviceBuffer<f32>,
+    grid_cap: Option<u32>,
+) -> Result<()> {
     let kernel = dut.kernel(implementation, version.kernel())?;
-    let wave = dut.full_wave_blocks(kernel, MATVEC_BLOCK_THREADS)?;
+    let wave = match grid_cap {
+        Some(cap) => cap,
+        None => dut.full_wave_blocks(kernel, MATVEC_BLOCK_THREADS)?,
+    };
     let shape = matvec_shape(version, width, height, (m.len(), v.len(), w.len()), wave)?;
     let (mut pm, mut pw, mut ph, mut pv, mut pout) = (m.as_global(), width, height, v.as_global(), w.as_global_mut());
     let mut params = [

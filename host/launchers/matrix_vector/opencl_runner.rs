@@ -40,6 +40,7 @@ impl MatVecRunner for OpenClMatVecRunner<'_> {
                 implementation: Implementation::OpenClC,
                 version: Some(version),
                 kernel: version.kernel(),
+                grid_cap: None,
             })
             .collect()
     }

@@ -11,6 +11,10 @@ pub struct MatVecEntry {
     pub version: Option<MatVecVersion>,
     /// The kernel entry or library call, as series keys name it.
     pub kernel: &'static str,
+    /// At most this many blocks for the grid-stride and block-per-row
+    /// versions (the whitepaper's 60 work-groups); `None`: one full wave.
+    /// Only the CUDA runner honours it.
+    pub grid_cap: Option<u32>,
 }
 
 /// One programming model's side of the matrix-vector family, with its own

@@ -14,16 +14,16 @@ kernel! {
     ///
     /// # Safety
     /// `1 <= distinct <= 32`; `links` holds every word reachable from words
-    /// `0..distinct` and is not written during the launch; `cycles` holds
-    /// `gridDim.x` words, `sums` one per thread.
+    /// `0..distinct` and is not written during the launch; `spans` holds
+    /// `4 * gridDim.x` words, `sums` one per thread.
     pub unsafe fn constant_chase_global_nc(
         links: GlobalPtr<u32>,
         distinct: u32,
         steps: u32,
-        cycles: GlobalMutPtr<u64>,
+        spans: GlobalMutPtr<u64>,
         sums: GlobalMutPtr<u32>,
     ) {
         // SAFETY: forwarded contract: every reachable word is inside `links`.
-        unsafe { timed_chase(distinct, steps, cycles, sums, |word| links.load_read_only(word as isize)) }
+        unsafe { timed_chase(distinct, steps, spans, sums, |word| links.load_read_only(word as isize)) }
     }
 }

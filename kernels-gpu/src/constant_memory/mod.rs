@@ -30,8 +30,8 @@
 //! both read the constant bank.
 //!
 //! **Outputs**: thread `t` of the 1-D grid writes the wrapping sum of the
-//! words it visited to `sums[t]`; thread 0 of block `b` the block's SM cycles
-//! over the steps (between two barriers) to `cycles[b]`.
+//! words it visited to `sums[t]`; thread 0 of block `b` the block's span over
+//! the steps (between two barriers; [`crate::block_span`]) to `spans[4b..4b + 4]`.
 //!
 //! **Launch**: a 1-D grid of 1-D blocks of a multiple of 32 threads (the
 //! suite's series: one warp per block, so cycles per step are the request's
@@ -45,7 +45,8 @@ pub use constant_chase::constant_chase;
 pub use global_nc_chase::constant_chase_global_nc;
 pub use shared_chase::constant_chase_shared;
 
-use crate::device::{GlobalMutPtr, WARP_SIZE, block_dim_x, block_idx_x, clock64, sync_threads, thread_idx_x};
+use crate::block_span::{record_block_span, span_start};
+use crate::device::{GlobalMutPtr, WARP_SIZE, block_dim_x, block_idx_x, sync_threads, thread_idx_x};
 
 /// The chase all three kernels run: lane `l` starts at `l % distinct` and
 /// takes `steps` steps through `read`, between two barriers; writes the
@@ -53,31 +54,27 @@ use crate::device::{GlobalMutPtr, WARP_SIZE, block_dim_x, block_idx_x, clock64, 
 ///
 /// # Safety
 /// `distinct >= 1`; `read` is safe for every word the chase can reach;
-/// `cycles` holds a word per block and `sums` one per thread.
+/// `spans` holds `BLOCK_SPAN_WORDS` words per block and `sums` one per thread.
 #[inline(always)]
 pub(crate) unsafe fn timed_chase(
     distinct: u32,
     steps: u32,
-    cycles: GlobalMutPtr<u64>,
+    spans: GlobalMutPtr<u64>,
     sums: GlobalMutPtr<u32>,
     read: impl Fn(u32) -> u32,
 ) {
     let mut word = thread_idx_x() % WARP_SIZE % distinct;
     let mut sum = 0u32;
     sync_threads();
-    let start = clock64();
+    let start = span_start();
     for _ in 0..steps {
         word = read(word);
         sum = sum.wrapping_add(word);
     }
     sync_threads();
-    let end = clock64();
+    // SAFETY: BLOCK_SPAN_WORDS words per block (caller's contract).
+    unsafe { record_block_span(spans, start) };
     let thread = block_idx_x() * block_dim_x() + thread_idx_x();
-    // SAFETY: one sum per thread and one cycle count per block (caller's contract).
-    unsafe {
-        sums.store(thread as isize, sum);
-        if thread_idx_x() == 0 {
-            cycles.store(block_idx_x() as isize, end - start);
-        }
-    }
+    // SAFETY: one sum per thread (caller's contract).
+    unsafe { sums.store(thread as isize, sum) };
 }

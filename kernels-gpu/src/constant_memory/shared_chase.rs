@@ -16,13 +16,13 @@ kernel! {
     /// # Safety
     /// `1 <= distinct <= 32`, `distinct <= words`; `links` holds `words`
     /// words, each below `words`; `4 * words` bytes of dynamic shared memory;
-    /// `cycles` holds `gridDim.x` words, `sums` one per thread.
+    /// `spans` holds `4 * gridDim.x` words, `sums` one per thread.
     pub unsafe fn constant_chase_shared(
         links: GlobalPtr<u32>,
         words: u32,
         distinct: u32,
         steps: u32,
-        cycles: GlobalMutPtr<u64>,
+        spans: GlobalMutPtr<u64>,
         sums: GlobalMutPtr<u32>,
     ) {
         let table = dynamic_shared_memory::<u32>();
@@ -34,6 +34,6 @@ kernel! {
         }
         // timed_chase's first barrier publishes the copy.
         // SAFETY: every link is below `words` (caller's contract), so every read stays in the copy.
-        unsafe { timed_chase(distinct, steps, cycles, sums, |word| table.load(word as usize)) }
+        unsafe { timed_chase(distinct, steps, spans, sums, |word| table.load(word as usize)) }
     }
 }

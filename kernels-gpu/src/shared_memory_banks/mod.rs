@@ -32,8 +32,10 @@
 //!
 //! **Launch**: a 1-D grid of 1-D blocks whose size is a multiple of 32 (at
 //! most 1024); [`bank_shared_bytes`] of dynamic shared memory. Thread 0 of
-//! each block writes the block's cycles between the barriers around the timed
-//! rounds.
+//! each block writes the block's span between the barriers around the timed
+//! rounds ([`crate::block_span`]: start and end cycles, SM, nanoseconds); the
+//! host turns the spans of the blocks that shared an SM into that SM's time
+//! per warp request and checks it against the events' time.
 
 mod bank_element;
 mod strided_read;

@@ -1,7 +1,7 @@
 use super::{BankElement, ROUND_ACCESSES, fill_bank_table};
+use crate::block_span::{record_block_span, span_start};
 use crate::device::{
-    F32x4, GlobalMutPtr, WARP_SIZE, block_dim_x, block_idx_x, clock64, dynamic_shared_memory, sync_threads,
-    thread_idx_x,
+    F32x4, GlobalMutPtr, WARP_SIZE, block_dim_x, block_idx_x, dynamic_shared_memory, sync_threads, thread_idx_x,
 };
 
 /// The read kernels' body, for elements of `T`, with `STEP` elements between
@@ -10,12 +10,12 @@ use crate::device::{
 /// # Safety
 /// The launch has `bank_shared_bytes(size_of::<T>())` of dynamic shared
 /// memory; `31 * stride + STEP * (ROUND_ACCESSES - 1) < BANK_TABLE_ELEMENTS`;
-/// `cycles` holds a word per block and `checksums` one per thread of a 1-D grid.
+/// `spans` holds `BLOCK_SPAN_WORDS` words per block and `checksums` one per thread of a 1-D grid.
 #[inline(always)]
 pub(crate) unsafe fn timed_read_rounds<T: BankElement, const STEP: u32>(
     stride: u32,
     rounds: u32,
-    cycles: GlobalMutPtr<u64>,
+    spans: GlobalMutPtr<u64>,
     checksums: GlobalMutPtr<u32>,
 ) {
     let table = dynamic_shared_memory::<T>();
@@ -23,7 +23,7 @@ pub(crate) unsafe fn timed_read_rounds<T: BankElement, const STEP: u32>(
     unsafe { fill_bank_table(table) };
     let mut base = thread_idx_x() % WARP_SIZE * stride;
     let mut sum = 0u32;
-    let start = clock64();
+    let start = span_start();
     for _ in 0..rounds {
         // One base address a round; the accesses are constant offsets from it.
         let lane_elements = table.offset_elems(base as usize);
@@ -39,15 +39,11 @@ pub(crate) unsafe fn timed_read_rounds<T: BankElement, const STEP: u32>(
         base = first.first_word();
     }
     sync_threads();
-    let end = clock64();
+    // SAFETY: BLOCK_SPAN_WORDS words per block (caller's contract).
+    unsafe { record_block_span(spans, start) };
     let thread = block_idx_x() * block_dim_x() + thread_idx_x();
-    // SAFETY: one checksum per thread and one cycle count per block (caller's contract).
-    unsafe {
-        checksums.store(thread as isize, sum);
-        if thread_idx_x() == 0 {
-            cycles.store(block_idx_x() as isize, end - start);
-        }
-    }
+    // SAFETY: one checksum per thread (caller's contract).
+    unsafe { checksums.store(thread as isize, sum) };
 }
 
 macro_rules! strided_read_kernel {
@@ -62,8 +58,8 @@ macro_rules! strided_read_kernel {
             /// **Indexing**: the lane (`threadIdx.x % 32`) alone picks the
             /// elements; every warp repeats the pattern. Thread `t` of the
             /// grid writes its wrapping sum of every word it read to
-            /// `checksums[t]`; thread 0 of block `b` the block's SM cycles
-            /// over the rounds to `cycles[b]`.
+            /// `checksums[t]`; thread 0 of block `b` the block's span over
+            /// the rounds (`crate::block_span`) to `spans[4b..4b + 4]`.
             ///
             /// **Launch**: see the module docs; `stride <= 33`.
             ///
@@ -74,11 +70,11 @@ macro_rules! strided_read_kernel {
             ///
             /// # Safety
             /// `stride <= 33`; `bank_shared_bytes(size)` of dynamic shared
-            /// memory; `cycles` holds `gridDim.x` words and `checksums`
+            /// memory; `spans` holds `4 * gridDim.x` words and `checksums`
             /// `gridDim.x * blockDim.x`.
-            pub unsafe fn $name(stride: u32, rounds: u32, cycles: GlobalMutPtr<u64>, checksums: GlobalMutPtr<u32>) {
+            pub unsafe fn $name(stride: u32, rounds: u32, spans: GlobalMutPtr<u64>, checksums: GlobalMutPtr<u32>) {
                 // SAFETY: forwarded contract (31 * 33 + 32 * 31 < BANK_TABLE_ELEMENTS).
-                unsafe { timed_read_rounds::<$elem, ROUND_ACCESSES>(stride, rounds, cycles, checksums) }
+                unsafe { timed_read_rounds::<$elem, ROUND_ACCESSES>(stride, rounds, spans, checksums) }
             }
         }
     };

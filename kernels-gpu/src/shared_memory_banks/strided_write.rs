@@ -1,6 +1,7 @@
 use super::{BANK_TABLE_ELEMENTS, BankElement, ROUND_ACCESSES, fill_bank_table};
+use crate::block_span::{record_block_span, span_start};
 use crate::device::{
-    F32x4, GlobalMutPtr, WARP_SIZE, block_idx_x, clock64, dynamic_shared_memory, sync_threads, thread_idx_x,
+    F32x4, GlobalMutPtr, WARP_SIZE, block_dim_x, block_idx_x, dynamic_shared_memory, sync_threads, thread_idx_x,
 };
 
 /// The element field of the words the write kernels store: no table element
@@ -15,14 +16,14 @@ pub const WRITTEN_MARK: u32 = BANK_TABLE_ELEMENTS;
 unsafe fn timed_write_rounds<T: BankElement>(
     stride: u32,
     rounds: u32,
-    cycles: GlobalMutPtr<u64>,
+    spans: GlobalMutPtr<u64>,
     checksums: GlobalMutPtr<u32>,
 ) {
     let table = dynamic_shared_memory::<T>();
     // SAFETY: the launch has the table's shared memory (caller's contract).
     unsafe { fill_bank_table(table) };
     let mut base = thread_idx_x() % WARP_SIZE * stride;
-    let start = clock64();
+    let start = span_start();
     for round in 0..rounds {
         // The same value for every element of a round: no arithmetic between the stores.
         let value = T::pattern(WRITTEN_MARK, round);
@@ -36,20 +37,21 @@ unsafe fn timed_write_rounds<T: BankElement>(
         base += salt.first_word();
     }
     sync_threads();
-    let end = clock64();
-    if thread_idx_x() == 0 {
-        // Untimed: the block's checksum is the wrapping sum of every table word.
-        let mut sum = 0u32;
-        for element in 0..BANK_TABLE_ELEMENTS {
-            // SAFETY: element < BANK_TABLE_ELEMENTS.
-            sum = sum.wrapping_add(unsafe { table.load(element as usize) }.word_sum());
-        }
-        // SAFETY: one cycle count and one checksum per block (caller's contract).
-        unsafe {
-            cycles.store(block_idx_x() as isize, end - start);
-            checksums.store(block_idx_x() as isize, sum);
-        }
+    // SAFETY: BLOCK_SPAN_WORDS words per block (caller's contract).
+    unsafe { record_block_span(spans, start) };
+    // After the span: each thread sums its share of the table (elements
+    // thread, thread + blockDim, ...); the block's shares add up to the
+    // wrapping sum of every table word, which the host checks.
+    let mut sum = 0u32;
+    let mut element = thread_idx_x();
+    while element < BANK_TABLE_ELEMENTS {
+        // SAFETY: element < BANK_TABLE_ELEMENTS.
+        sum = sum.wrapping_add(unsafe { table.load(element as usize) }.word_sum());
+        element += block_dim_x();
     }
+    let thread = block_idx_x() * block_dim_x() + thread_idx_x();
+    // SAFETY: one checksum per thread (caller's contract).
+    unsafe { checksums.store(thread as isize, sum) };
 }
 
 macro_rules! strided_write_kernel {
@@ -62,9 +64,12 @@ macro_rules! strided_write_kernel {
             /// collide on an element write the same thing.
             ///
             /// **Indexing**: as `bank_read_*`. Thread 0 of block `b` writes
-            /// the block's SM cycles over the rounds to `cycles[b]` and the
-            /// wrapping sum of the whole table's words afterwards to
-            /// `checksums[b]` (which elements were written, and with what).
+            /// the block's span over the rounds (`crate::block_span`) to
+            /// `spans[4b..4b + 4]`; afterwards thread `t` of the grid writes
+            /// the wrapping sum of its share of the table's words (elements
+            /// `t % blockDim.x + k * blockDim.x`) to `checksums[t]`: a
+            /// block's shares add up to the whole table's sum (which
+            /// elements were written, and with what).
             ///
             /// **Launch**: see the module docs; `stride <= 33`.
             ///
@@ -73,10 +78,11 @@ macro_rules! strided_write_kernel {
             ///
             /// # Safety
             /// `stride <= 33`; `bank_shared_bytes(size)` of dynamic shared
-            /// memory; `cycles` and `checksums` hold `gridDim.x` words each.
-            pub unsafe fn $name(stride: u32, rounds: u32, cycles: GlobalMutPtr<u64>, checksums: GlobalMutPtr<u32>) {
+            /// memory; `spans` holds `4 * gridDim.x` words and `checksums`
+            /// `gridDim.x * blockDim.x`.
+            pub unsafe fn $name(stride: u32, rounds: u32, spans: GlobalMutPtr<u64>, checksums: GlobalMutPtr<u32>) {
                 // SAFETY: forwarded contract.
-                unsafe { timed_write_rounds::<$elem>(stride, rounds, cycles, checksums) }
+                unsafe { timed_write_rounds::<$elem>(stride, rounds, spans, checksums) }
             }
         }
     };

@@ -9,7 +9,7 @@ kernel! {
     /// padded `pitch = 33` in 32 different banks.
     ///
     /// **Indexing**: element `l * pitch + c` for column `c`; outputs as
-    /// `bank_read_b32` (per-thread checksums, per-block cycles).
+    /// `bank_read_b32` (per-thread checksums, per-block spans).
     ///
     /// **Launch**: see the module docs; `pitch <= 64`;
     /// `bank_shared_bytes(4)` of dynamic shared memory.
@@ -19,8 +19,8 @@ kernel! {
     ///
     /// # Safety
     /// As `bank_read_b32`, with `pitch <= 64` in place of the stride bound.
-    pub unsafe fn bank_tile_column_read(pitch: u32, rounds: u32, cycles: GlobalMutPtr<u64>, checksums: GlobalMutPtr<u32>) {
+    pub unsafe fn bank_tile_column_read(pitch: u32, rounds: u32, spans: GlobalMutPtr<u64>, checksums: GlobalMutPtr<u32>) {
         // SAFETY: forwarded contract (31 * 64 + 31 < BANK_TABLE_ELEMENTS).
-        unsafe { timed_read_rounds::<u32, 1>(pitch, rounds, cycles, checksums) }
+        unsafe { timed_read_rounds::<u32, 1>(pitch, rounds, spans, checksums) }
     }
 }
