@@ -97,6 +97,20 @@ pub fn model_passes(kernel: BankKernel, stride: u32) -> u32 {
     conflict_degree(&strided_lane_addresses(stride as u64, width), 4, 32, width)
 }
 
+/// The bytes shared memory serves for one warp request of `kernel` at
+/// `stride`: the distinct 4-byte words its lanes touch × 4 (a broadcast
+/// serves one element however many lanes read it).
+pub fn served_bytes(kernel: BankKernel, stride: u32) -> u64 {
+    let width = kernel.access().bytes();
+    let mut words: Vec<u64> = strided_lane_addresses(stride as u64, width)
+        .into_iter()
+        .flat_map(|address| (0..width / 4).map(move |w| address / 4 + w))
+        .collect();
+    words.sort_unstable();
+    words.dedup();
+    4 * words.len() as u64
+}
+
 /// `None` if every checksum is what the reference says, else the first that
 /// is not. The writes' per-thread shares are added up per block.
 fn checksum_mismatch(
@@ -236,7 +250,7 @@ impl Experiment for BankConflicts {
                 if let (Some(clocks), Some(by_events)) = (figures.by_spans, figures.by_events) {
                     point.set_extra(CLOCKS_PER_REQUEST, clocks);
                     point.set_extra(CLOCKS_PER_REQUEST_EVENTS, by_events);
-                    point.set_extra(BYTES_PER_CLOCK, 32.0 * width as f64 / clocks);
+                    point.set_extra(BYTES_PER_CLOCK, served_bytes(kernel, stride) as f64 / clocks);
                 }
                 if let Some(hz) = figures.clock_hz {
                     point.set_extra(SM_CLOCK_MHZ, hz / 1e6);
@@ -266,9 +280,9 @@ impl Experiment for BankConflicts {
              end (blocks sharing an SM do not always run side by side, so one block's own cycles undercount the \
              SM's time), summed over the SMs, over the warp requests of all blocks; per sample the mean of its {} \
              launches; the median. {CLOCKS_PER_REQUEST_EVENTS}: the events' time per launch at the SM clock the \
-             blocks' clock64 and globaltimer readings give, over the warp requests per SM. The two must agree within \
-             5% or the point fails. {BYTES_PER_CLOCK}: 32 lanes × the access width per request over \
-             {CLOCKS_PER_REQUEST}, at most 128 (32 banks × 4 bytes). {PASSES}: reference::conflict_degree (32 banks \
+             blocks' clock64 and globaltimer readings give, over the warp requests per SM. A launch's events time \
+             and its longest SM span must agree within 5% or the point fails. {BYTES_PER_CLOCK}: the distinct bytes a request touches (32 lanes × the access \
+             width; one element for a broadcast) over {CLOCKS_PER_REQUEST}, at most 128 (32 banks × 4 bytes). {PASSES}: reference::conflict_degree (32 banks \
              of 4 bytes; 8-byte accesses served a half-warp and 16-byte ones a quarter-warp per pass). Slow-downs \
              (GB/s at stride 1 over GB/s here; the tile: pitch 33) and the ledger use the events' GB/s. Checksums of \
              every thread (reads) and every block's table (writes) checked against the CPU reference",
@@ -572,6 +586,17 @@ mod tests {
             2,
             "two half-warps"
         );
+    }
+
+    #[test]
+    fn a_broadcast_serves_one_element() {
+        use BankAccess::*;
+        assert_eq!(served_bytes(BankKernel::StridedRead(Bytes4), 1), 128);
+        assert_eq!(served_bytes(BankKernel::StridedRead(Bytes8), 1), 256);
+        assert_eq!(served_bytes(BankKernel::StridedRead(Bytes16), 32), 512);
+        assert_eq!(served_bytes(BankKernel::StridedRead(Bytes8), 0), 8, "the broadcast");
+        assert_eq!(served_bytes(BankKernel::StridedRead(Bytes4), 0), 4);
+        assert_eq!(served_bytes(BankKernel::TileColumnRead, 33), 128);
     }
 
     #[test]

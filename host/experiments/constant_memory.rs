@@ -62,14 +62,16 @@ impl Load {
         }
     }
 
-    /// Steps a lane takes per launch at `distinct` addresses: full SMs take
-    /// fewer the more addresses a read has, so that every launch lasts about
-    /// as long (some 500k SM clocks at one clock a read: about 0.26 ms on an
+    /// Steps a lane takes per launch of `space` at `distinct` addresses:
+    /// full SMs reading the constant bank take fewer the more addresses a
+    /// read has (its cost grows with them), so that every launch lasts about
+    /// as long (some 1M SM clocks at two clocks a read: about 0.5 ms on an
     /// H100), long enough for the events to time it within a few percent.
-    fn steps(self, distinct: u32) -> u32 {
-        match self {
-            Load::OneWarp => 2048,
-            Load::FullSms => (8192 / distinct.max(1)).max(256),
+    fn steps(self, space: ConstantSpace, distinct: u32) -> u32 {
+        match (self, space) {
+            (Load::OneWarp, _) => 2048,
+            (Load::FullSms, ConstantSpace::Constant) => (8192 / distinct.max(1)).max(256),
+            (Load::FullSms, _) => 8192,
         }
     }
 }
@@ -178,7 +180,7 @@ impl Experiment for ConstantMemory {
             for plan in plans.iter().filter(|p| p.load == load) {
                 ctx.progress
                     .set_message(format!("{} {distinct}", result.series[plan.series].label));
-                let (threads, steps) = (plan.blocks * load.block_threads(), load.steps(distinct));
+                let (threads, steps) = (plan.blocks * load.block_threads(), load.steps(plan.space, distinct));
                 sums.fill(0)?;
                 let TimedLaunches {
                     times_ms,
@@ -237,8 +239,8 @@ impl Experiment for ConstantMemory {
         result.setup.push(format!(
             "a table of {CONSTANT_CHASE_TABLE_WORDS} words, link w → w + 32, lane l starting at word l mod \
              distinct; one warp: one block of 32 threads, {} steps; full SMs: a full wave of blocks of \
-             {CONSTANT_CHASE_BLOCK_THREADS} threads, 8192 / distinct steps (at least 256)",
-            Load::OneWarp.steps(1)
+             {CONSTANT_CHASE_BLOCK_THREADS} threads, 8192 steps (the constant bank: 8192 / distinct, at least 256)",
+            Load::OneWarp.steps(ConstantSpace::Constant, 1)
         ));
         result.notes.push(
             "The Rust kernel reads the constant bank through a file-scope global_asm! `.const` array read with \
@@ -250,10 +252,11 @@ impl Experiment for ConstantMemory {
         result.notes.push(format!(
             "cost per warp read: per launch, each SM's span from its blocks' earliest clock64 start to their latest \
              end (blocks sharing an SM need not run side by side), summed over the SMs, over the warp reads of all \
-             blocks; per sample the mean of {} launches. Full SMs: the events' time at the SM clock the blocks' \
-             clock64 and globaltimer readings give ({COST_BY_EVENTS}) must agree within 5%, or the point fails (it \
-             includes the table's copy into the constant array, a few microseconds against launches of some 0.25 \
-             ms). One warp: clock64 alone (the launch is too short for events). Every lane's sum checked against \
+             blocks; per sample the mean of {} launches. Full SMs: the events' time of a launch at the SM clock the \
+             blocks' clock64 and globaltimer readings give must agree within 5% with its longest SM span (the \
+             launch ends with its slowest SM), or the point fails (the events include the table's copy into the \
+             constant array, a few microseconds against launches of some 0.5 ms); {COST_BY_EVENTS} is the events' \
+             time over the reads per SM. One warp: clock64 alone (the launch is too short for events). Every lane's sum checked against \
              the CPU reference",
             kept_reps(ctx.settings)
         ));

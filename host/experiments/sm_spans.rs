@@ -18,6 +18,8 @@ pub struct SmTime {
     pub sms: usize,
     /// The sum over those SMs of each one's span, in its cycles.
     pub span_cycles: f64,
+    /// The longest SM span: the launch lasts at least this long.
+    pub max_span_cycles: f64,
     /// Blocks that recorded a span.
     pub blocks: usize,
     /// The SM clock (Hz) the blocks' cycles over their nanoseconds give;
@@ -54,6 +56,10 @@ pub fn sm_time(words: &[u64], blocks: usize) -> Option<SmTime> {
     Some(SmTime {
         sms: per_sm.len(),
         span_cycles: per_sm.iter().map(|&(_, start, end)| (end - start) as f64).sum(),
+        max_span_cycles: per_sm
+            .iter()
+            .map(|&(_, start, end)| (end - start) as f64)
+            .fold(0.0, f64::max),
         blocks,
         clock_hz: (ns > 0.0 && cycles > 0.0).then(|| cycles / ns * 1e9),
     })
@@ -63,11 +69,18 @@ pub fn sm_time(words: &[u64], blocks: usize) -> Option<SmTime> {
 /// spans (`clock64`) and the events' time at the SM clock the spans'
 /// nanoseconds give. Each launch's figure, the mean over each sample's
 /// launches, then the median over the samples (as the events' samples).
+///
+/// The two measures of one launch's time are checked against each other:
+/// the events' time in SM clocks against the longest SM's span (the launch
+/// ends when its slowest SM does; SMs that share a cache with busier ones
+/// can take longer than the mean).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RequestClocks {
     pub by_spans: Option<f64>,
     pub by_events: Option<f64>,
     pub clock_hz: Option<f64>,
+    /// The launch's time in SM clocks by the events, and its longest SM span (medians over the launches).
+    pub launch_cycles: Option<(f64, f64)>,
 }
 
 impl RequestClocks {
@@ -80,6 +93,7 @@ impl RequestClocks {
             by_spans: None,
             by_events: None,
             clock_hz: None,
+            launch_cycles: None,
         };
         let Some(spans) = spans.iter().copied().collect::<Option<Vec<SmTime>>>() else {
             return none;
@@ -91,20 +105,23 @@ impl RequestClocks {
         let by_spans = median_of(&sample_means(&per_launch, reps));
         let clock_hz = median_of(&spans.iter().filter_map(|t| t.clock_hz).collect::<Vec<_>>());
         let sms = spans[0].sms as f64;
-        let by_events = clock_hz
-            .zip(median_of(times_ms))
-            .map(|(hz, ms)| ms * 1e-3 * hz / (work / sms));
+        let events_cycles = clock_hz.zip(median_of(times_ms)).map(|(hz, ms)| ms * 1e-3 * hz);
+        let longest = median_of(&spans.iter().map(|t| t.max_span_cycles).collect::<Vec<_>>());
         Self {
             by_spans,
-            by_events,
+            by_events: events_cycles.map(|cycles| cycles / (work / sms)),
             clock_hz,
+            launch_cycles: events_cycles.zip(longest),
         }
     }
 
-    /// Why the point cannot be shown: the spans are missing, or the two measures disagree.
+    /// Why the point cannot be shown: the spans are missing, or the two
+    /// measures of the launch's time (`quantity` names what is derived from them) disagree.
     pub fn failure(&self, quantity: &str) -> Option<String> {
-        match (self.by_events, self.by_spans) {
-            (Some(events), Some(spans)) => disagreement_failure(quantity, events, spans),
+        match (self.launch_cycles, self.by_spans) {
+            (Some((events, longest)), Some(_)) => {
+                disagreement_failure(&format!("a launch's SM clocks (behind {quantity})"), events, longest)
+            }
             _ => Some(format!(
                 "{quantity}: the blocks' clock64 spans were not recorded (or the global timer did not move), so the \
                  events' time cannot be checked against them"
@@ -130,7 +147,7 @@ pub fn disagreement_failure(quantity: &str, by_events: f64, by_clocks: f64) -> O
     (off.is_nan() || off > AGREEMENT).then(|| {
         format!(
             "two measures of {quantity} disagree by {:.0}%: {by_events:.3} from the events' time, {by_clocks:.3} from \
-             the SMs' clock64 spans (at most {:.0}% allowed)",
+             the SMs' clock64 spans, the longest (at most {:.0}% allowed)",
             off * 100.0,
             AGREEMENT * 100.0
         )
@@ -154,6 +171,7 @@ mod tests {
         let t = sm_time(&w, 3).unwrap();
         assert_eq!((t.sms, t.blocks), (2, 3));
         assert_eq!(t.span_cycles, 350.0);
+        assert_eq!(t.max_span_cycles, 200.0);
         assert_eq!(t.clock_hz, Some(350.0 / 175.0 * 1e9));
     }
 
@@ -176,6 +194,7 @@ mod tests {
         let t = SmTime {
             sms: 2,
             span_cycles: 2000.0,
+            max_span_cycles: 1000.0,
             blocks: 4,
             clock_hz: Some(2e9),
         };
