@@ -32,7 +32,10 @@ pub use instruction_counts::SassCounts;
 pub use issue_limits::issue_limits;
 pub use listing::{SassFunction, parse_listing};
 pub use opcode_class::{SassClass, SassPipe};
-pub use operation_ceiling::{Ceiling, IssueLimit, PerOperation, operation_ceiling, per_operation};
+pub use operation_ceiling::{
+    Ceiling, IssueLimit, OPERATIONS_PER_PASS_FIGURE, PER_OPERATION_FIGURE, PerOperation, operation_ceiling,
+    per_operation,
+};
 pub use tool_search::{Disassembler, SassTools, SassWaived, Tool, ToolSearch, find_tools, version_of};
 
 /// The tools this process's environment offers ([`ToolSearch::from_environment`]),

@@ -13,8 +13,8 @@ use ptxsuite::launchers::{LoopCounter, branch_kernel, measured_sass_opcodes};
 use ptxsuite::ptx::{self, KERNELS_PTX, with_launch_bounds};
 use ptxsuite::reference::BranchLength;
 use ptxsuite::sass::{
-    SassClass, SassCounts, SassFunction, SassModule, SassTools, assembled, environment_tools, issue_limits,
-    operation_ceiling, parse_listing, per_operation,
+    Disassembler, SassClass, SassCounts, SassFunction, SassModule, SassTools, ToolSearch, assembled, environment_tools,
+    issue_limits, operation_ceiling, parse_listing, per_operation,
 };
 
 const NVDISASM: &str = include_str!("fixtures/sass/sm90_nvdisasm.txt");
@@ -290,4 +290,39 @@ fn predication_and_loop_counters_on_sm90() {
     let all = LoopCounter::ALL.map(|c| (c, per(c)));
     let _ = writeln!(std::io::stderr(), "sm_90 SASS instructions per element: {all:?}");
     assert!(per(LoopCounter::I32Unchecked) < per(LoopCounter::U32));
+}
+
+#[test]
+fn cuobjdump_lists_what_nvdisasm_lists_where_both_are_here() {
+    let Some(tools) = tools_or_skip("cuobjdump_lists_what_nvdisasm_lists_where_both_are_here") else {
+        return;
+    };
+    // cuobjdump is optional even under CI (its wheel is not installed there).
+    let cuobjdump = match ToolSearch::from_environment().tool("cuobjdump") {
+        Ok(tool) => tool,
+        Err(why) => {
+            let _ = writeln!(std::io::stderr(), "SKIPPED cuobjdump_lists_what_nvdisasm_lists: {why}");
+            return;
+        }
+    };
+    let mut search_path = tools.search_path.clone();
+    search_path.extend(cuobjdump.path.parent().map(|p| p.to_path_buf()));
+    let with_cuobjdump = SassTools {
+        disassembler: Disassembler::Cuobjdump(cuobjdump),
+        search_path,
+        ..tools.clone()
+    };
+    let ptx = with_launch_bounds(KERNELS_PTX, (9, 0));
+    let entry = Some(branch_kernel(BranchLength::Long));
+    let a = ptxsuite::sass::assemble(&tools, &ptx, "sm_90", entry).expect("nvdisasm");
+    let b = ptxsuite::sass::assemble(&with_cuobjdump, &ptx, "sm_90", entry).expect("cuobjdump");
+    let sequence = |m: &SassModule| {
+        m.functions[0]
+            .instructions
+            .iter()
+            .map(|i| (i.address, i.opcode.clone(), i.guard.clone(), i.target))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(sequence(&a), sequence(&b));
+    assert!(b.tools.contains("cuobjdump"), "{}", b.tools);
 }

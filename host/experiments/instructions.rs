@@ -1105,15 +1105,17 @@ mod tests {
         );
         // The literal kernel's loop: 64 FMUL, IADD3, ISETP, BRA per 32 operations.
         let mut literal_sass = literal.clone();
-        use super::throughput_sass::{SASS_OPERATIONS_PER_PASS, class_figure};
-        use crate::sass::SassClass;
-        for (name, value) in [
-            (super::throughput_sass::SASS_PER_OPERATION.to_string(), 67.0 / 32.0),
-            (SASS_OPERATIONS_PER_PASS.to_string(), 32.0),
-            (class_figure(SassClass::Fp32Arithmetic), 2.0),
-            (class_figure(SassClass::IntegerAlu), 2.0 / 32.0),
-            (class_figure(SassClass::Control), 1.0 / 32.0),
-        ] {
+        use crate::sass::{PerOperation, SassClass};
+        let literal_loop = PerOperation {
+            operations_per_pass: 32.0,
+            total: 67.0 / 32.0,
+            by_class: vec![
+                (SassClass::Fp32Arithmetic, 2.0),
+                (SassClass::IntegerAlu, 2.0 / 32.0),
+                (SassClass::Control, 1.0 / 32.0),
+            ],
+        };
+        for (name, value) in literal_loop.figures() {
             literal_sass.points[0].set_extra(&name, value);
         }
         let row = row_of(instructions(vec![literal_sass, promoted.clone()]));
@@ -1128,9 +1130,7 @@ mod tests {
         let mut no_conversion = promoted;
         no_conversion.points[0]
             .extra
-            .remove(&super::throughput_sass::class_figure(
-                crate::sass::SassClass::Conversion,
-            ));
+            .remove(&PerOperation::class_figure(SassClass::Conversion));
         assert_eq!(
             verdict(&instructions(vec![literal, no_conversion]), id),
             Some(Verdict::Gone),

@@ -10,20 +10,11 @@ use kernels_gpu::instruction_throughput::ThroughputKernel;
 
 use crate::launchers::measured_sass_opcodes;
 use crate::report::Point;
-use crate::sass::{
-    Ceiling, PerOperation, SassClass, SassCounts, SassFunction, issue_limits, operation_ceiling, per_operation,
-};
+use crate::sass::{Ceiling, PerOperation, SassCounts, SassFunction, issue_limits, operation_ceiling, per_operation};
 
-/// Extra figures of a throughput point, by name.
-pub const SASS_PER_OPERATION: &str = "SASS instructions per operation";
+/// Extra figures of a throughput point, by name (besides [`PerOperation::figures`]).
 pub const SASS_PER_CLOCK: &str = "SASS inst/clk/SM";
-pub const SASS_OPERATIONS_PER_PASS: &str = "operations per pass of the SASS loop";
 pub const SASS_CEILING: &str = "op/clk/SM ceiling from the SASS loop";
-
-/// The extra figure holding `class`'s instructions per operation.
-pub fn class_figure(class: SassClass) -> String {
-    format!("SASS {} per operation", class.key())
-}
 
 /// A throughput kernel's steady SASS loop, counted.
 #[derive(Clone, Debug, PartialEq)]
@@ -60,10 +51,8 @@ pub fn ceiling(per_operation: &PerOperation, compute_capability: (u32, u32)) -> 
 /// operations (`per_sm_per_clock`), and the ceiling on a GPU whose limits are known.
 pub fn record(point: &mut Point, sass: &ThroughputSass, per_sm_per_clock: Option<f64>, compute_capability: (u32, u32)) {
     let per_op = &sass.per_operation;
-    point.set_extra(SASS_PER_OPERATION, per_op.total);
-    point.set_extra(SASS_OPERATIONS_PER_PASS, per_op.operations_per_pass);
-    for &(class, n) in &per_op.by_class {
-        point.set_extra(&class_figure(class), n);
+    for (name, value) in per_op.figures() {
+        point.set_extra(&name, value);
     }
     if let Some(rate) = per_sm_per_clock {
         point.set_extra(SASS_PER_CLOCK, rate * per_op.total);
@@ -75,17 +64,7 @@ pub fn record(point: &mut Point, sass: &ThroughputSass, per_sm_per_clock: Option
 
 /// The instructions per operation a point stores ([`record`]), if it has them.
 pub fn stored_per_operation(point: &Point) -> Option<PerOperation> {
-    let total = *point.extra.get(SASS_PER_OPERATION)?;
-    let operations_per_pass = *point.extra.get(SASS_OPERATIONS_PER_PASS)?;
-    let by_class = SassClass::ALL
-        .into_iter()
-        .filter_map(|class| Some((class, *point.extra.get(&class_figure(class))?)))
-        .collect();
-    Some(PerOperation {
-        operations_per_pass,
-        total,
-        by_class,
-    })
+    PerOperation::from_figures(|name| point.extra.get(name).copied())
 }
 
 /// "integer ALU (…) 0.56, integer IMAD/IMUL (…) 0.47, control 0.02": the classes of `per_op`.

@@ -19,7 +19,39 @@ pub struct PerOperation {
     pub by_class: Vec<(SassClass, f64)>,
 }
 
+/// The names under which [`PerOperation::figures`] stores a loop's figures
+/// (e.g. as a report point's extra figures), read back by [`PerOperation::from_figures`].
+pub const PER_OPERATION_FIGURE: &str = "SASS instructions per operation";
+pub const OPERATIONS_PER_PASS_FIGURE: &str = "operations per pass of the SASS loop";
+
 impl PerOperation {
+    /// The name of `class`'s figure, `SASS integer-alu per operation`.
+    pub fn class_figure(class: SassClass) -> String {
+        format!("SASS {} per operation", class.key())
+    }
+
+    /// `(name, value)` of every figure: the total, the operations per pass and each class.
+    pub fn figures(&self) -> Vec<(String, f64)> {
+        let mut out = vec![
+            (PER_OPERATION_FIGURE.to_string(), self.total),
+            (OPERATIONS_PER_PASS_FIGURE.to_string(), self.operations_per_pass),
+        ];
+        out.extend(self.by_class.iter().map(|&(c, n)| (Self::class_figure(c), n)));
+        out
+    }
+
+    /// The figures [`PerOperation::figures`] stored, looked up by name; `None` without the total.
+    pub fn from_figures(figure: impl Fn(&str) -> Option<f64>) -> Option<Self> {
+        Some(Self {
+            total: figure(PER_OPERATION_FIGURE)?,
+            operations_per_pass: figure(OPERATIONS_PER_PASS_FIGURE)?,
+            by_class: SassClass::ALL
+                .into_iter()
+                .filter_map(|class| Some((class, figure(&Self::class_figure(class))?)))
+                .collect(),
+        })
+    }
+
     /// Instructions of `class` per operation.
     pub fn of_class(&self, class: SassClass) -> f64 {
         self.by_class.iter().find(|(c, _)| *c == class).map_or(0.0, |(_, n)| *n)
@@ -89,7 +121,7 @@ pub fn operation_ceiling(per_operation: &PerOperation, limits: &[IssueLimit]) ->
 
 #[cfg(test)]
 mod tests {
-    use super::{IssueLimit, operation_ceiling, per_operation};
+    use super::{IssueLimit, PerOperation, operation_ceiling, per_operation};
     use crate::sass::instruction_counts::SassCounts;
     use crate::sass::opcode_class::SassClass::*;
 
@@ -137,6 +169,14 @@ mod tests {
             operation_ceiling(&per_op, &[limits[3]]).is_none(),
             "no FP64 instruction"
         );
+        let stored: std::collections::HashMap<String, f64> = per_op.figures().into_iter().collect();
+        assert_eq!(stored.len(), 5);
+        assert_eq!(stored["SASS integer-alu per operation"], 36.0 / 64.0);
+        assert_eq!(
+            PerOperation::from_figures(|name| stored.get(name).copied()),
+            Some(per_op.clone())
+        );
+        assert_eq!(PerOperation::from_figures(|_| None), None);
         assert!(per_operation(&counts, 0.0).is_none());
     }
 }

@@ -194,23 +194,26 @@ pub fn version_of(version_output: &str) -> Option<String> {
     Some(release.unwrap_or_else(|| last.trim().to_string()))
 }
 
-/// `tool` located by `search` and asked its version.
-fn probe(search: &ToolSearch, tool: &str, dir: &PrivateDir) -> Result<Tool, String> {
-    let path = search.locate(tool)?;
-    let output = run_tool(&path, &[OsStr::new("--version")], dir, &[], VERSION_TIMEOUT)?;
-    if !output.status.success() {
-        return Err(format!("{} --version failed: {}", path.display(), output.complaint()));
+impl ToolSearch {
+    /// `tool` located ([`ToolSearch::locate`]) and asked its version.
+    pub fn tool(&self, tool: &str) -> Result<Tool, String> {
+        let path = self.locate(tool)?;
+        let dir = PrivateDir::new()?;
+        let output = run_tool(&path, &[OsStr::new("--version")], &dir, &[], VERSION_TIMEOUT)?;
+        if !output.status.success() {
+            return Err(format!("{} --version failed: {}", path.display(), output.complaint()));
+        }
+        let version =
+            version_of(&output.stdout).ok_or_else(|| format!("{} --version printed nothing", path.display()))?;
+        Ok(Tool { path, version })
     }
-    let version = version_of(&output.stdout).ok_or_else(|| format!("{} --version printed nothing", path.display()))?;
-    Ok(Tool { path, version })
 }
 
 /// `ptxas` and a disassembler (`nvdisasm`, else `cuobjdump`), or why not.
 pub fn find_tools(search: &ToolSearch) -> Result<SassTools, SassWaived> {
-    let dir = PrivateDir::new().map_err(SassWaived::new)?;
-    let ptxas = probe(search, "ptxas", &dir).map_err(SassWaived::new)?;
-    let nvdisasm = probe(search, "nvdisasm", &dir);
-    let cuobjdump = probe(search, "cuobjdump", &dir);
+    let ptxas = search.tool("ptxas").map_err(SassWaived::new)?;
+    let nvdisasm = search.tool("nvdisasm");
+    let cuobjdump = search.tool("cuobjdump");
     let mut search_path: Vec<PathBuf> = Vec::new();
     for tool in [Ok(&ptxas), nvdisasm.as_ref(), cuobjdump.as_ref()]
         .into_iter()
