@@ -440,6 +440,7 @@ fn twin_ratio(
 }
 
 const SMALL: ArgumentRange = ArgumentRange::Small;
+const LARGE: ArgumentRange = ArgumentRange::Large;
 
 /// The SASS instructions per operation `kernel`'s small-argument point by `implementation` stores.
 fn sass_per_operation(
@@ -516,14 +517,14 @@ fn above_published_paragraph(result: &ExperimentResult, report: &Report) -> Opti
             let ceiling = throughput_sass::ceiling(&per_op, cc)
                 .map(|c| {
                     format!(
-                        "; so at most {:.0} op/clk/SM, set by the {} ({:.2} of its instructions per operation at {:.0} \
-                         per clock)",
+                        "; so at most {:.1} op/clk/SM, set by the {}: {:.2} of its instructions per operation at {:.0} \
+                         per clock",
                         c.operations_per_clock_per_sm, c.limit, c.instructions_per_operation, c.limit_per_clock_per_sm
                     )
                 })
                 .unwrap_or_default();
             Some(format!(
-                "{}: {:.0} op/clk/SM, {percent:.0}% of the published {:.0}; its loop issues {:.2} SASS instructions \
+                "{}: {:.1} op/clk/SM, {percent:.0}% of the published {:.0}; its loop issues {:.2} SASS instructions \
                  per operation ({}){ceiling}",
                 kernel.operation(),
                 point.extra.get(PER_SM_PER_CLOCK)?,
@@ -542,8 +543,6 @@ fn above_published_paragraph(result: &ExperimentResult, report: &Report) -> Opti
         )
     })
 }
-const LARGE: ArgumentRange = ArgumentRange::Large;
-
 /// BPG §5.1.1: division and modulo by a run-time divisor against the shift and mask.
 fn integer_division_row(result: &ExperimentResult) -> Option<LedgerRow> {
     use ThroughputKernel::*;
@@ -859,8 +858,9 @@ impl SectionHooks for Instructions {
         let _ = writeln!(
             out,
             "\nPublished rates: the CUDA C Programming Guide's cc 9.0 table (shown on cc 9.0 GPUs only), per \
-             operation: halved for the shift, the mask and the f32-constant multiply, whose add or second multiply \
-             runs on the same pipe; the OpenCL guide's cc 1.x figures are relative to its 8 f32 operations per \
+             operation: halved for the shift, the mask and the f32-constant multiply, on the assumption that their \
+             add or second multiply runs on the same pipe (the SASS table shows where ptxas issues it elsewhere); \
+             the OpenCL guide's cc 1.x figures are relative to its 8 f32 operations per \
              clock. Division, modulo, the IEEE reciprocal and division and the accurate functions are instruction \
              sequences with no one published rate."
         );
@@ -1059,15 +1059,15 @@ mod tests {
         ])]);
         assert!(markdown.contains("**Above the published rate.**"), "{markdown}");
         assert!(
-            markdown.contains("i32 add: 114 op/clk/SM, 178% of the published 64; its loop issues 1.05 SASS"),
+            markdown.contains("i32 add: 114.0 op/clk/SM, 178% of the published 64; its loop issues 1.05 SASS"),
             "{markdown}"
         );
         assert!(
-            markdown.contains("so at most 114 op/clk/SM, set by the integer ALU"),
+            markdown.contains("so at most 113.8 op/clk/SM, set by the integer ALU"),
             "{markdown}"
         );
         assert!(
-            markdown.contains("so at most 53 op/clk/SM, set by the integer ALU"),
+            markdown.contains("so at most 52.5 op/clk/SM, set by the integer ALU"),
             "{markdown}"
         );
         assert!(markdown.contains("**What the GPU runs (SASS).**"), "{markdown}");
