@@ -489,7 +489,8 @@ fn sass_table(result: &ExperimentResult) -> Option<String> {
             "\n**What the GPU runs (SASS).** Each kernel's steady loop, assembled for this GPU (see the setup): the \
              counted operations one pass performs, its SASS instructions per operation in all and by class, and the \
              ceiling those instructions put on the rate (the tightest of the issue slots and the pipes' rates; cc \
-             9.0 only); the opcodes are listed in the notes.\n\n| operation | implementation | operations per pass \
+             9.0 only); the SASS rate and the ceiling only for loops without branches, whose every instruction runs \
+             on every pass; the opcodes are listed in the notes.\n\n| operation | implementation | operations per pass \
              | SASS instructions per operation | by class, per operation | op/clk/SM | SASS inst/clk/SM | ceiling \
              from the SASS, op/clk/SM |\n|---|---|---:|---:|---|---:|---:|---:|\n{rows}"
         )
@@ -514,7 +515,7 @@ fn above_published_paragraph(result: &ExperimentResult, report: &Report) -> Opti
                 return None;
             }
             let per_op = stored_per_operation(point)?;
-            let ceiling = throughput_sass::ceiling(&per_op, cc)
+            let ceiling = throughput_sass::stored_ceiling(point, cc)
                 .map(|c| {
                     format!(
                         "; so at most {:.1} op/clk/SM, set by the {}: {:.2} of its instructions per operation at {:.0} \

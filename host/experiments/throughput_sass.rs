@@ -15,6 +15,7 @@ use crate::sass::{Ceiling, PerOperation, SassCounts, SassFunction, issue_limits,
 /// Extra figures of a throughput point, by name (besides [`PerOperation::figures`]).
 pub const SASS_PER_CLOCK: &str = "SASS inst/clk/SM";
 pub const SASS_CEILING: &str = "op/clk/SM ceiling from the SASS loop";
+pub const SASS_SIDE_BRANCHES: &str = "SASS branches in the loop besides its back edge";
 
 /// A throughput kernel's steady SASS loop, counted.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,23 +42,38 @@ pub fn throughput_sass(function: &SassFunction, kernel: ThroughputKernel) -> Opt
     })
 }
 
-/// The ceiling `per_operation` puts on a GPU of `compute_capability`, where its issue limits are known.
-pub fn ceiling(per_operation: &PerOperation, compute_capability: (u32, u32)) -> Option<Ceiling> {
-    operation_ceiling(per_operation, issue_limits(compute_capability)?)
+/// The ceiling `sass` puts on a GPU of `compute_capability`, where its issue limits are known and
+/// the loop is straight-line (every instruction runs on every pass).
+pub fn ceiling(sass: &ThroughputSass, compute_capability: (u32, u32)) -> Option<Ceiling> {
+    if !sass.counts.is_straight_line() {
+        return None;
+    }
+    operation_ceiling(&sass.per_operation, issue_limits(compute_capability)?)
+}
+
+/// [`ceiling`] from the figures a point stores ([`record`]).
+pub fn stored_ceiling(point: &Point, compute_capability: (u32, u32)) -> Option<Ceiling> {
+    if *point.extra.get(SASS_SIDE_BRANCHES)? != 0.0 {
+        return None;
+    }
+    operation_ceiling(&stored_per_operation(point)?, issue_limits(compute_capability)?)
 }
 
 /// Stores `sass` in `point`: instructions per operation (all and by class),
-/// operations per pass, SASS instructions per clock per SM beside the
-/// operations (`per_sm_per_clock`), and the ceiling on a GPU whose limits are known.
+/// operations per pass, branches besides the back edge, and for a
+/// straight-line loop SASS instructions per clock per SM beside the
+/// operations (`per_sm_per_clock`) and the ceiling on a GPU whose limits are
+/// known (a loop that branches holds paths a pass does not take).
 pub fn record(point: &mut Point, sass: &ThroughputSass, per_sm_per_clock: Option<f64>, compute_capability: (u32, u32)) {
     let per_op = &sass.per_operation;
     for (name, value) in per_op.figures() {
         point.set_extra(&name, value);
     }
-    if let Some(rate) = per_sm_per_clock {
+    point.set_extra(SASS_SIDE_BRANCHES, sass.counts.side_branches() as f64);
+    if let Some(rate) = per_sm_per_clock.filter(|_| sass.counts.is_straight_line()) {
         point.set_extra(SASS_PER_CLOCK, rate * per_op.total);
     }
-    if let Some(c) = ceiling(per_op, compute_capability) {
+    if let Some(c) = ceiling(sass, compute_capability) {
         point.set_extra(SASS_CEILING, c.operations_per_clock_per_sm);
     }
 }
@@ -80,14 +96,29 @@ pub fn class_text(per_op: &PerOperation) -> String {
 /// The note naming a kernel's SASS: operations per pass, the opcodes, per operation by class, the ceiling.
 pub fn note(entry: &str, implementation: &str, sass: &ThroughputSass, compute_capability: (u32, u32)) -> String {
     let per_op = &sass.per_operation;
-    let ceiling = ceiling(per_op, compute_capability)
+    let branches = sass.counts.side_branches();
+    let ceiling = if sass.counts.is_straight_line() {
+        ceiling(sass, compute_capability)
+    } else {
+        None
+    };
+    let ceiling = ceiling
         .map(|c| {
             format!(
                 "; at most {:.1} op/clk/SM ({}: {:.0} per clock, {:.2} per operation)",
                 c.operations_per_clock_per_sm, c.limit, c.limit_per_clock_per_sm, c.instructions_per_operation
             )
         })
-        .unwrap_or_default();
+        .unwrap_or_else(|| {
+            if sass.counts.is_straight_line() {
+                String::new()
+            } else {
+                format!(
+                    "; the loop branches ({branches} branches besides the back edge): it holds paths a pass does not \
+                     take, so these counts are an upper bound and no ceiling is derived"
+                )
+            }
+        });
     format!(
         "{entry} · {implementation}, SASS: {} operations ({} rounds) per pass of {} instructions: {}; {:.2} per \
          operation: {}{ceiling}",
@@ -135,6 +166,19 @@ mod tests {
         record(&mut elsewhere, &sass, None, (8, 0));
         assert!(!elsewhere.extra.contains_key(SASS_CEILING), "no limits for cc 8.0");
         assert!(!elsewhere.extra.contains_key(SASS_PER_CLOCK));
+        // A loop that branches (read as if it were the f32 FMA kernel): counted, but no ceiling or SASS rate.
+        let branching = functions.iter().find(|f| f.name == "long_branch_divergent").unwrap();
+        let sass = throughput_sass(branching, ThroughputKernel::F32Fma).unwrap();
+        let mut point = Point::measured(PointKey::Value(0), &[1.0], Default::default(), None).unwrap();
+        record(&mut point, &sass, Some(10.0), (9, 0));
+        assert!(!point.extra.contains_key(SASS_CEILING) && !point.extra.contains_key(SASS_PER_CLOCK));
+        assert_eq!(point.extra[super::SASS_SIDE_BRANCHES], 8.0);
+        assert!(super::stored_ceiling(&point, (9, 0)).is_none());
+        let text = note("long_branch_divergent", "Rust", &sass, (9, 0));
+        assert!(
+            text.contains("the loop branches (8 branches besides the back edge)"),
+            "{text}"
+        );
         let shift = functions.iter().find(|f| f.name == "u32_shift_throughput").unwrap();
         assert!(
             throughput_sass(shift, ThroughputKernel::I32Mul).is_none(),

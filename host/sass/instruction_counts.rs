@@ -74,6 +74,13 @@ impl SassCounts {
         self.branches.saturating_sub(1)
     }
 
+    /// Whether every instruction runs on every pass: no branch but the back
+    /// edge, no call, no convergence barrier. Only then are the counts what
+    /// one pass executes (otherwise they include paths not taken).
+    pub fn is_straight_line(&self) -> bool {
+        self.side_branches() == 0 && self.convergence == 0 && self.count(&["CALL"]) == 0
+    }
+
     /// "IADD3 ×35, IMAD.IADD ×30, ISETP.NE.U32.AND, BRA".
     pub fn listing(&self) -> String {
         self.by_opcode
@@ -108,6 +115,8 @@ mod tests {
         assert_eq!(counts.predicated, 2);
         assert_eq!((counts.branches, counts.side_branches()), (1, 0));
         assert_eq!((counts.convergence, counts.selects), (1, 1));
+        assert!(!counts.is_straight_line(), "a BSSY");
+        assert!(SassCounts::of(&instructions[..5]).is_straight_line());
         assert_eq!(counts.count(&["FADD"]), 2);
         assert_eq!(counts.count(&["ISETP"]), 1);
         assert_eq!(counts.count(&["ISETP.NE"]), 1);

@@ -103,7 +103,9 @@ pub struct Ceiling {
 
 /// The lowest of `limits`' ceilings for a loop with `per_operation`
 /// instructions per operation; `None` when no limit applies to any of its
-/// instructions.
+/// instructions. Meaningful for a straight-line loop only
+/// ([`SassCounts::is_straight_line`]): a loop with branches executes fewer
+/// instructions per pass than it holds, so its ceiling would be too low.
 pub fn operation_ceiling(per_operation: &PerOperation, limits: &[IssueLimit]) -> Option<Ceiling> {
     limits
         .iter()
