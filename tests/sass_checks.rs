@@ -248,9 +248,10 @@ fn throughput_loops_hold_a_round_of_their_operation_per_counter_step() {
         let step = step.unwrap_or_else(|| panic!("{kernel:?}: no loop counter found: {}", counts.listing()));
         let operations = step as usize * THROUGHPUT_CHAINS;
         let ceiling = per_operation(&counts, operations as f64)
+            .filter(|_| counts.is_straight_line())
             .and_then(|per_op| operation_ceiling(&per_op, issue_limits((9, 0)).unwrap()))
             .map(|c| format!("{:.1} op/clk/SM ({})", c.operations_per_clock_per_sm, c.limit))
-            .unwrap_or_default();
+            .unwrap_or_else(|| format!("none ({} branches besides the back edge)", counts.side_branches()));
         lines.push(format!(
             "{kernel:?}: {operations} ops per pass, {:.2} SASS per op, ceiling {ceiling}: {}",
             counts.instructions as f64 / operations as f64,
