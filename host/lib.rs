@@ -14,6 +14,8 @@
 //! * [`launchers`]: one typed, bounds-checked launcher per kernel, and per
 //!   kernel family its description and its runners, one per programming model.
 //! * [`reference`]: CPU references and the tolerance rule.
+//! * [`sass`]: `ptxas` and `nvdisasm` (found at run time) turn the PTX into
+//!   the GPU's own instructions, read into loops and counted: a pure tool layer.
 //! * [`report`]: the typed results (schema v2), JSON, Markdown and SVG.
 //! * [`experiments`]: the registry; each experiment one file.
 //! * [`merge`]: the reports of a cluster's nodes combined, slow nodes named.
@@ -44,6 +46,7 @@ pub mod published_figures;
 pub mod reference;
 pub mod report;
 pub mod run_settings;
+pub mod sass;
 pub mod selftest;
 pub mod stats;
 pub mod stop_signal;

@@ -123,6 +123,6 @@ fn gpu_loop_counters_experiment() {
     run_experiments(
         "gpu_loop_counters_experiment",
         &["loop-counters"],
-        &["bpg-6.3-signed-counters"],
+        &["bpg-6.3-signed-counters", "bpg-6.3-signed-counter-instructions"],
     );
 }

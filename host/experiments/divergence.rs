@@ -5,8 +5,10 @@
 //! the compiler predicates (`short_branch_predicated`) against a long one it
 //! must branch around (`long_branch_divergent`), each with every warp going
 //! one way (select mask 0) and with every warp split in half (mask 1). The
-//! PTX of each branch kernel's loop is read for `selp`, predicated
-//! instructions and branches, so the report shows what the compiler did.
+//! SASS of each branch kernel's loop (what the GPU runs, where `ptxas` and
+//! `nvdisasm` are present) and its PTX are read for selects, predicated
+//! instructions, branches and convergence barriers, so the report shows what
+//! the compiler did; the predication row is graded on the SASS.
 
 use std::fmt::Write;
 
@@ -14,6 +16,7 @@ use kernels_gpu::divergence::{DIVERGENCE_BLOCK_THREADS, MAX_PATHS};
 
 use super::calibrated_launches::{calibrate, timed_launches};
 use super::implementation_ptx::implementation_entry;
+use super::implementation_sass::{sass_for, sass_waiver};
 use super::{Experiment, RunContext};
 use crate::error::Result;
 use crate::gpu::DeviceBuffer;
@@ -24,6 +27,7 @@ use crate::report::{
     Axis, Claim, ExperimentResult, LedgerRow, Metric, PlotKind, PlotLine, PlotPoint, PlotSpec, Point, PointKey, Report,
     Rule, Scale, SectionHooks, Series, Verdict, Work, slower_by,
 };
+use crate::sass::{SassClass, SassCounts, SassFunction};
 use crate::testbed::Implementation;
 use crate::timing::CudaTimer;
 
@@ -46,6 +50,11 @@ pub const SELECTS: &str = "PTX selp in the loop";
 pub const PREDICATED: &str = "PTX predicated instructions in the loop (not branches)";
 pub const SIDE_BRANCHES: &str = "PTX branches in the loop besides its back edge";
 pub const LOOP_INSTRUCTIONS: &str = "PTX instructions in the loop";
+pub const SASS_SELECTS: &str = "SASS selects (SEL, FSEL) in the loop";
+pub const SASS_PREDICATED: &str = "SASS predicated instructions in the loop (not branches)";
+pub const SASS_SIDE_BRANCHES: &str = "SASS branches in the loop besides its back edge";
+pub const SASS_CONVERGENCE: &str = "SASS convergence barriers in the loop (BSSY, BSYNC, WARPSYNC, BREAK)";
+pub const SASS_LOOP_INSTRUCTIONS: &str = "SASS instructions in the loop";
 
 const _: () = assert!(PATHS[PATHS.len() - 1] == MAX_PATHS);
 
@@ -55,9 +64,11 @@ const _: () = assert!(PATHS[PATHS.len() - 1] == MAX_PATHS);
 pub struct BranchShape {
     pub selects: usize,
     pub predicated: usize,
-    /// Every `bra` in the loop, its back edge included.
+    /// Every `bra` (SASS: `BRA`) in the loop, its back edge included.
     pub branches: usize,
     pub instructions: usize,
+    /// SASS only: `BSSY`/`BSYNC` around a divergent branch, `WARPSYNC`, `BREAK` (0 in PTX).
+    pub convergence: usize,
 }
 
 impl BranchShape {
@@ -85,6 +96,22 @@ pub fn branch_shape(function_ptx: &str) -> Option<BranchShape> {
             .count(),
         branches: largest.count("bra"),
         instructions: largest.len(),
+        convergence: 0,
+    })
+}
+
+/// The [`BranchShape`] of a branch kernel's SASS: its steady loop (the one
+/// with the most FP32 arithmetic, innermost first), with `SEL`/`FSEL` as
+/// selects and guarded non-branch instructions as predicated.
+pub fn sass_branch_shape(function: &SassFunction) -> Option<BranchShape> {
+    let steady = function.steady_loop(|i| SassClass::of(&i.opcode) == SassClass::Fp32Arithmetic)?;
+    let counts = SassCounts::of(steady.instructions.iter().copied());
+    Some(BranchShape {
+        selects: counts.selects,
+        predicated: counts.predicated,
+        branches: counts.branches,
+        instructions: counts.instructions,
+        convergence: counts.convergence,
     })
 }
 
@@ -119,6 +146,7 @@ impl Experiment for Divergence {
         let mut result = ctx.result(self, axis, "");
         let implementations = ctx.ptx_implementations(&mut result);
         let dut = ctx.device;
+        let sass = sass_for(&mut result, &implementations, dut.info().architecture());
         let mut timer = CudaTimer::new(dut.gpu())?;
         let total = self.points() as usize * implementations.len();
         let mut done = 0;
@@ -179,6 +207,11 @@ impl Experiment for Divergence {
                 let shape = implementation_entry(implementation, entry)
                     .as_deref()
                     .and_then(branch_shape);
+                let sass_shape = sass
+                    .iter()
+                    .find(|s| s.implementation == implementation)
+                    .and_then(|s| s.function(entry))
+                    .and_then(sass_branch_shape);
                 let mut series = Series::of(ctx.key(entry, implementation, "f32"));
                 for mask in MASKS {
                     if ctx.stop_before(done, total) {
@@ -204,6 +237,13 @@ impl Experiment for Divergence {
                             point.set_extra(SIDE_BRANCHES, shape.side_branches() as f64);
                             point.set_extra(LOOP_INSTRUCTIONS, shape.instructions as f64);
                         }
+                        if let Some(shape) = sass_shape {
+                            point.set_extra(SASS_SELECTS, shape.selects as f64);
+                            point.set_extra(SASS_PREDICATED, shape.predicated as f64);
+                            point.set_extra(SASS_SIDE_BRANCHES, shape.side_branches() as f64);
+                            point.set_extra(SASS_CONVERGENCE, shape.convergence as f64);
+                            point.set_extra(SASS_LOOP_INSTRUCTIONS, shape.instructions as f64);
+                        }
                         series.points.push(point);
                     }
                     if Some(implementation) == first {
@@ -220,7 +260,7 @@ impl Experiment for Divergence {
         result.notes.push(format!(
             "every point's first {CHECKED_THREADS} threads (32 warps: every path of both choices) checked bit for \
              bit against the CPU reference; the PTX counts are of each kernel's largest loop (Rust: the embedded \
-             PTX; CUDA C: NVRTC's)"
+             PTX; CUDA C: NVRTC's), the SASS counts of its loop with the most FP32 arithmetic"
         ));
         Ok(result)
     }
@@ -297,8 +337,8 @@ fn claims() -> Vec<Claim> {
                 weaker_within: 1.5,
             },
             reads: format!(
-                "{} · Rust: time with warps split in half over all one way; graded only where its code has no \
-                 branch besides the loop's back edge (gone otherwise)",
+                "{} · Rust: time with warps split in half over all one way; graded only where its SASS (its PTX \
+                 where the SASS tools are missing) has no branch besides the loop's back edge (gone otherwise)",
                 branch_kernel(BranchLength::Short)
             ),
             experiment: "divergence",
@@ -366,7 +406,35 @@ fn stored_shape(result: &ExperimentResult, kernel: &str, implementation: Impleme
         predicated: count(PREDICATED)?,
         branches: side_branches + 1,
         instructions: count(LOOP_INSTRUCTIONS)?,
+        convergence: 0,
     })
+}
+
+/// The SASS [`BranchShape`] a branch kernel's points carry, if the run had SASS.
+fn stored_sass_shape(result: &ExperimentResult, kernel: &str, implementation: Implementation) -> Option<BranchShape> {
+    let point = result.series_of(kernel, implementation)?.points.first()?;
+    let count = |name: &str| point.extra.get(name).map(|&v| v as usize);
+    Some(BranchShape {
+        selects: count(SASS_SELECTS)?,
+        predicated: count(SASS_PREDICATED)?,
+        branches: count(SASS_SIDE_BRANCHES)? + 1,
+        instructions: count(SASS_LOOP_INSTRUCTIONS)?,
+        convergence: count(SASS_CONVERGENCE)?,
+    })
+}
+
+/// A branch kernel's SASS counts, as text.
+fn sass_shape_text(result: &ExperimentResult, kernel: &str, implementation: Implementation) -> Option<String> {
+    let shape = stored_sass_shape(result, kernel, implementation)?;
+    Some(format!(
+        "{} predicated, {} selects, {} branches besides the back edge, {} convergence barriers (BSSY/BSYNC) in {} \
+         instructions",
+        shape.predicated,
+        shape.selects,
+        shape.side_branches(),
+        shape.convergence,
+        shape.instructions
+    ))
 }
 
 /// A branch kernel's PTX counts, as text.
@@ -386,13 +454,29 @@ fn predication_row(result: &ExperimentResult) -> Option<LedgerRow> {
     let rust = Implementation::Rust;
     let short = branch_kernel(BranchLength::Short);
     let long = branch_kernel(BranchLength::Long);
-    let is_predicated = stored_shape(result, short, rust)?.is_predicated();
+    let ptx = stored_shape(result, short, rust);
+    let (is_predicated, graded_on) = match stored_sass_shape(result, short, rust) {
+        Some(sass) => (
+            sass.is_predicated(),
+            format!("SASS: {}", sass_shape_text(result, short, rust).unwrap_or_default()),
+        ),
+        None => (
+            ptx?.is_predicated(),
+            format!(
+                "no SASS ({}), graded on the PTX",
+                sass_waiver(result).unwrap_or("its loop was not found")
+            ),
+        ),
+    };
     let split = slower_by(point_at(result, short, rust, 1)?, point_at(result, short, rust, 0)?)?;
     let long_split = time_at(result, long, rust, 1)
         .zip(time_at(result, long, rust, 0))
         .map(|(s, u)| {
+            let sass = sass_shape_text(result, long, rust)
+                .map(|t| format!("SASS: {t}; PTX: "))
+                .unwrap_or_default();
             format!(
-                "; the long if/else ({}) split/uniform {:.2}x",
+                "; the long if/else ({sass}{}) split/uniform {:.2}x",
                 shape_text(result, long, rust).unwrap_or_default(),
                 s / u
             )
@@ -402,29 +486,17 @@ fn predication_row(result: &ExperimentResult) -> Option<LedgerRow> {
         .map(|t| format!("; CUDA C twin's short if/else: {t}"))
         .unwrap_or_default();
     let claim = &claims()[2];
+    let measured = format!(
+        "Rust short if/else, {graded_on}; PTX: {}; warps split in half / all one way {}x{long_split}{twin}",
+        shape_text(result, short, rust).unwrap_or_default(),
+        split.text(2)
+    );
+    let mut row = claim.grade(split, measured, result.device);
     if !is_predicated {
         // The claim is about the compiler: a branch kept is the claim gone, whatever the times say.
-        let mut row = claim.grade(
-            split,
-            format!(
-                "the compiler kept a branch in the short if/else ({}); split/uniform {}x",
-                shape_text(result, short, rust).unwrap_or_default(),
-                split.text(2)
-            ),
-            result.device,
-        );
         row.verdict = Verdict::Gone;
-        return Some(row);
     }
-    Some(claim.grade(
-        split,
-        format!(
-            "Rust short if/else: {}; warps split in half / all one way {}x{long_split}{twin}",
-            shape_text(result, short, rust).unwrap_or_default(),
-            split.text(2)
-        ),
-        result.device,
-    ))
+    Some(row)
 }
 
 /// "Since Volta …" for the GPU of `result`.
@@ -466,6 +538,17 @@ impl SectionHooks for Divergence {
                 "**What the PTX has.** The short if/else (one operation a side): {short}. The long one (8 dependent \
                  FMAs a side): {long}. The guides' rule: the compiler predicates when a side has at most 4 \
                  instructions (7 where it expects divergence)."
+            ));
+        }
+        if let (Some(short), Some(long)) = (
+            sass_shape_text(result, branch_kernel(BranchLength::Short), rust),
+            sass_shape_text(result, branch_kernel(BranchLength::Long), rust),
+        ) {
+            out.push(format!(
+                "**What the GPU runs (SASS).** ptxas makes the final choice: the short if/else has {short}; the long \
+                 one {long}. A predicated instruction (`@P0` / `@!P0`) is issued for the whole warp and does nothing \
+                 in lanes whose predicate is false; `BSSY`/`BSYNC` bracket a branch after which a split warp \
+                 reconverges."
             ));
         }
         out
@@ -517,9 +600,13 @@ impl SectionHooks for Divergence {
         let _ = writeln!(
             out,
             "\n| if/else | implementation | all one way (mask 0) ms | split in half (mask 1) ms | split / one way | \
-             PTX: selp | other predicated | branches besides the back edge | loop instructions |"
+             SASS: predicated | selects | branches besides the back edge | BSSY/BSYNC | loop instructions | PTX: selp \
+             | other predicated | branches besides the back edge | loop instructions |"
         );
-        let _ = writeln!(out, "|---|---|---:|---:|---:|---:|---:|---:|---:|");
+        let _ = writeln!(
+            out,
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+        );
         for &implementation in &implementations {
             for length in [BranchLength::Short, BranchLength::Long] {
                 let Some(series) = result.series_of(branch_kernel(length), implementation) else {
@@ -538,11 +625,16 @@ impl SectionHooks for Divergence {
                 };
                 let _ = writeln!(
                     out,
-                    "| {} | {} | {} | {} | {ratio} | {} | {} | {} | {} |",
+                    "| {} | {} | {} | {} | {ratio} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                     branch_kernel(length),
                     implementation.label(),
                     crate::report::point_cell(series.at(0)),
                     crate::report::point_cell(series.at(1)),
+                    extra(SASS_PREDICATED),
+                    extra(SASS_SELECTS),
+                    extra(SASS_SIDE_BRANCHES),
+                    extra(SASS_CONVERGENCE),
+                    extra(SASS_LOOP_INSTRUCTIONS),
                     extra(SELECTS),
                     extra(PREDICATED),
                     extra(SIDE_BRANCHES),
@@ -634,7 +726,10 @@ impl SectionHooks for Divergence {
 
 #[cfg(test)]
 mod tests {
-    use super::{LOOP_INSTRUCTIONS, PREDICATED, SELECTS, SIDE_BRANCHES, branch_shape};
+    use super::{
+        LOOP_INSTRUCTIONS, PREDICATED, SASS_CONVERGENCE, SASS_LOOP_INSTRUCTIONS, SASS_PREDICATED, SASS_SELECTS,
+        SASS_SIDE_BRANCHES, SELECTS, SIDE_BRANCHES, branch_shape,
+    };
     use crate::experiments::execution_fixtures::{rendered, report, result, series};
     use crate::experiments::implementation_ptx::implementation_entry;
     use crate::launchers::{branch_kernel, paths_kernel};
@@ -750,6 +845,81 @@ mod tests {
             row.measured
         );
         assert!(row.measured.contains("split/uniform 2.00x"), "{}", row.measured);
+    }
+
+    /// `series` with SASS counts `(predicated, side branches, convergence barriers)` stored at both masks.
+    fn with_sass(mut series: Series, (predicated, side, convergence): (f64, f64, f64)) -> Series {
+        for point in &mut series.points {
+            point.set_extra(SASS_SELECTS, 0.0);
+            point.set_extra(SASS_PREDICATED, predicated);
+            point.set_extra(SASS_SIDE_BRANCHES, side);
+            point.set_extra(SASS_CONVERGENCE, convergence);
+            point.set_extra(SASS_LOOP_INSTRUCTIONS, 46.0);
+        }
+        series
+    }
+
+    #[test]
+    fn predication_is_graded_on_the_sass_where_there_is_sass() {
+        let id = "bpg-6.2-predication";
+        let long = with_sass(branches(BranchLength::Long, 1.0, 2.0, (0.0, 2.0)), (0.0, 8.0, 8.0));
+        // The PTX keeps a branch, but ptxas predicates it: SASS decides.
+        let ptx_branch = branches(BranchLength::Short, 1.0, 1.02, (0.0, 1.0));
+        let result = divergence(vec![with_sass(ptx_branch.clone(), (16.0, 0.0, 0.0)), long.clone()]);
+        assert_eq!(verdict(&result, id), Some(Verdict::Holds));
+        let row = &super::Divergence.ledger(&result, &report(vec![result.clone()]))[0];
+        assert!(
+            row.measured
+                .contains("SASS: 16 predicated, 0 selects, 0 branches besides the back edge, 0 convergence"),
+            "{}",
+            row.measured
+        );
+        assert!(
+            row.measured.contains("the long if/else (SASS: 0 predicated"),
+            "{}",
+            row.measured
+        );
+        // The PTX predicates, the SASS branches: gone.
+        let ptx_predicated = branches(BranchLength::Short, 1.0, 1.0, (4.0, 0.0));
+        let result = divergence(vec![with_sass(ptx_predicated.clone(), (0.0, 2.0, 2.0)), long]);
+        assert_eq!(verdict(&result, id), Some(Verdict::Gone));
+        // No SASS: the PTX, with the waiver's reason.
+        let mut ptx_only = divergence(vec![ptx_predicated, branches(BranchLength::Long, 1.0, 2.0, (0.0, 2.0))]);
+        ptx_only.waived.push(crate::report::Waiver {
+            what: "SASS evidence (Rust)".into(),
+            reason: "nvdisasm not found".into(),
+        });
+        assert_eq!(verdict(&ptx_only, id), Some(Verdict::Holds));
+        let row = &super::Divergence.ledger(&ptx_only, &report(vec![ptx_only.clone()]))[0];
+        assert!(
+            row.measured.contains("no SASS (nvdisasm not found), graded on the PTX"),
+            "{}",
+            row.measured
+        );
+        let mut full = sweep(1.0, |_| 1.0);
+        full.series.push(with_sass(ptx_branch, (16.0, 0.0, 0.0)));
+        full.series.push(with_sass(
+            branches(BranchLength::Long, 1.0, 2.0, (0.0, 2.0)),
+            (0.0, 8.0, 8.0),
+        ));
+        let (markdown, _, _) = rendered(vec![full]);
+        assert!(markdown.contains("**What the GPU runs (SASS).**"), "{markdown}");
+        assert!(markdown.contains("| 16 | 0 | 0 | 0 | 46 |"), "{markdown}");
+    }
+
+    #[test]
+    fn the_recorded_sass_predicates_the_short_if_else_only() {
+        let functions = crate::sass::parse_listing(include_str!("../../tests/fixtures/sass/sm90_nvdisasm.txt"));
+        let shape = |length| {
+            let f = functions.iter().find(|f| f.name == branch_kernel(length)).unwrap();
+            super::sass_branch_shape(f).unwrap()
+        };
+        let short = shape(BranchLength::Short);
+        assert!(short.is_predicated(), "{short:?}");
+        assert_eq!((short.predicated, short.convergence), (16, 0));
+        let long = shape(BranchLength::Long);
+        assert!(!long.is_predicated(), "{long:?}");
+        assert_eq!((long.side_branches(), long.convergence), (8, 8));
     }
 
     #[test]

@@ -19,6 +19,8 @@ use kernels_gpu::instruction_throughput::{THROUGHPUT_BLOCK_THREADS, THROUGHPUT_C
 
 use super::calibrated_launches::{calibrate, timed_launches};
 use super::chain_check::chain_mismatch;
+use super::implementation_sass::sass_for;
+use super::throughput_sass::{self, SASS_CEILING, SASS_PER_CLOCK, stored_per_operation};
 use super::{Experiment, RunContext};
 use crate::error::Result;
 use crate::launchers::{
@@ -27,8 +29,9 @@ use crate::launchers::{
 use crate::reference::{ArgumentRange, f32_ulp_at};
 use crate::report::{
     Axis, Claim, ExperimentResult, LedgerRow, Metric, PlotKind, Point, PointKey, Report, Rule, SectionHooks, Series,
-    Spread, Work, better_by,
+    Spread, Verdict, Work, better_by,
 };
+use crate::sass::{PerOperation, SassClass};
 use crate::stats::Summary;
 use crate::testbed::Implementation;
 use crate::timing::CudaTimer;
@@ -191,6 +194,7 @@ impl Experiment for Instructions {
         let dut = ctx.device;
         let info = dut.info();
         let hardware = (info.multiprocessors, info.sm_clock_khz, info.compute_capability);
+        let sass = sass_for(&mut result, &implementations, info.architecture());
         let sms = info.multiprocessors.max(1) as u32;
         let mut waves = Vec::new();
         for kernel in ThroughputKernel::ALL {
@@ -215,6 +219,27 @@ impl Experiment for Instructions {
                     .set_message(format!("{} · {}", kernel.entry(), implementation.label()));
                 let mut series = Series::of(ctx.key(kernel.entry(), implementation, element(kernel)));
                 series.label = format!("{} · {}", kernel.operation(), implementation.label());
+                let kernel_sass = sass
+                    .iter()
+                    .find(|s| s.implementation == implementation)
+                    .and_then(|s| s.function(kernel.entry()));
+                let kernel_sass = match kernel_sass {
+                    Some(function) => {
+                        let found = throughput_sass::throughput_sass(function, kernel);
+                        result.notes.push(match &found {
+                            Some(s) => {
+                                throughput_sass::note(kernel.entry(), implementation.label(), s, info.architecture())
+                            }
+                            None => format!(
+                                "{} · {}: no SASS loop with its operation and a recognizable counter",
+                                kernel.entry(),
+                                implementation.label()
+                            ),
+                        });
+                        found
+                    }
+                    None => None,
+                };
                 for range in measured_ranges(kernel) {
                     let params = suggested_params(kernel, range);
                     let mut launch_for = |n: u32| outputs.launch(dut, implementation, kernel, params, n, blocks);
@@ -233,6 +258,10 @@ impl Experiment for Instructions {
                     };
                     point.set_extra(ITERATIONS, iterations as f64);
                     point.set_extra(WARPS_PER_SM, (blocks / sms * THROUGHPUT_BLOCK_THREADS / 32) as f64);
+                    if let Some(s) = &kernel_sass {
+                        let rate = point.extra.get(PER_SM_PER_CLOCK).copied();
+                        throughput_sass::record(&mut point, s, rate, info.architecture());
+                    }
                     // §7.2.3: the promoted kernel's results beside the literal one's, after one round each.
                     if matches!(
                         kernel,
@@ -492,12 +521,116 @@ fn claims() -> Vec<Claim> {
                     the promotion written out"
                 .into(),
             rule: Rule::Direction,
-            reads: "f32_literal_mul over f64_promoted_mul · Rust, Gop/s (rounds per second) at small arguments".into(),
+            reads: "f32_literal_mul over f64_promoted_mul · Rust, Gop/s (rounds per second) at small arguments; where \
+                    the SASS is known it must show the conversions (F2F) in the promoted loop, or the claim is gone"
+                .into(),
             experiment: "instructions",
         },
     ]
 }
 
+/// The SASS instructions per operation `kernel`'s small-argument point by `implementation` stores.
+fn sass_per_operation(
+    result: &ExperimentResult,
+    kernel: ThroughputKernel,
+    implementation: Implementation,
+) -> Option<PerOperation> {
+    let series = result.series.iter().find(|s| {
+        s.key.kernel == kernel.entry() && s.key.implementation == implementation && s.key.variant.is_empty()
+    })?;
+    stored_per_operation(series.point(range_key(SMALL))?)
+}
+
+/// The SASS table: each kernel's steady loop per counted operation beside its rates.
+fn sass_table(result: &ExperimentResult) -> Option<String> {
+    let mut rows = String::new();
+    for series in result.series.iter().filter(|s| s.key.variant.is_empty()) {
+        let Some(kernel) = ThroughputKernel::ALL
+            .into_iter()
+            .find(|k| k.entry() == series.key.kernel)
+        else {
+            continue;
+        };
+        let Some(point) = series.point(range_key(SMALL)) else {
+            continue;
+        };
+        let Some(per_op) = stored_per_operation(point) else {
+            continue;
+        };
+        let extra = |name: &str| point.extra.get(name).copied();
+        let _ = writeln!(
+            rows,
+            "| {} | {} | {:.0} | {:.2} | {} | {} | {} | {} |",
+            kernel.operation(),
+            series.key.implementation.label(),
+            per_op.operations_per_pass,
+            per_op.total,
+            throughput_sass::class_text(&per_op),
+            cell(extra(PER_SM_PER_CLOCK)),
+            cell(extra(SASS_PER_CLOCK)),
+            cell(extra(SASS_CEILING)),
+        );
+    }
+    (!rows.is_empty()).then(|| {
+        format!(
+            "\n**What the GPU runs (SASS).** Each kernel's steady loop, assembled for this GPU (see the setup): the \
+             counted operations one pass performs, its SASS instructions per operation in all and by class, and the \
+             ceiling those instructions put on the rate (the tightest of the issue slots and the pipes' rates; cc \
+             9.0 only); the SASS rate and the ceiling only for loops without branches, whose every instruction runs \
+             on every pass; the opcodes are listed in the notes.\n\n| operation | implementation | operations per pass \
+             | SASS instructions per operation | by class, per operation | op/clk/SM | SASS inst/clk/SM | ceiling \
+             from the SASS, op/clk/SM |\n|---|---|---:|---:|---|---:|---:|---:|\n{rows}"
+        )
+    })
+}
+
+/// Why a rate above its published figure is possible: the SASS of each such kernel (Rust).
+fn above_published_paragraph(result: &ExperimentResult, report: &Report) -> Option<String> {
+    let (major, minor) = report.device(result.device?)?.compute_capability;
+    let cc = (major.max(0) as u32, minor.max(0) as u32);
+    let explained: Vec<String> = result
+        .series
+        .iter()
+        .filter(|s| s.key.variant.is_empty() && s.key.implementation == Implementation::Rust)
+        .filter_map(|series| {
+            let kernel = ThroughputKernel::ALL
+                .into_iter()
+                .find(|k| k.entry() == series.key.kernel)?;
+            let point = series.point(range_key(SMALL))?;
+            let percent = *point.extra.get(PERCENT_OF_PUBLISHED)?;
+            if percent <= 100.0 {
+                return None;
+            }
+            let per_op = stored_per_operation(point)?;
+            let ceiling = throughput_sass::stored_ceiling(point, cc)
+                .map(|c| {
+                    format!(
+                        "; so at most {:.1} op/clk/SM, set by the {}: {:.2} of its instructions per operation at {:.0} \
+                         per clock",
+                        c.operations_per_clock_per_sm, c.limit, c.instructions_per_operation, c.limit_per_clock_per_sm
+                    )
+                })
+                .unwrap_or_default();
+            Some(format!(
+                "{}: {:.1} op/clk/SM, {percent:.0}% of the published {:.0}; its loop issues {:.2} SASS instructions \
+                 per operation ({}){ceiling}",
+                kernel.operation(),
+                point.extra.get(PER_SM_PER_CLOCK)?,
+                point.extra.get(PUBLISHED_CC90)?,
+                per_op.total,
+                throughput_sass::class_text(&per_op),
+            ))
+        })
+        .collect();
+    (!explained.is_empty()).then(|| {
+        format!(
+            "**Above the published rate.** The published rates are per instruction and pipe; where a kernel beats \
+             its figure, the SASS shows what the GPU issues instead of the one instruction per operation the table \
+             assumes: {}.",
+            explained.join("; ")
+        )
+    })
+}
 /// BPG §5.1.1: division and modulo by a run-time divisor against the shift and mask.
 fn integer_division_row(result: &ExperimentResult) -> Option<LedgerRow> {
     use ThroughputKernel::*;
@@ -505,11 +638,17 @@ fn integer_division_row(result: &ExperimentResult) -> Option<LedgerRow> {
     let division = rate_spread(result, rust, (U32Shift, SMALL), (U32Div, SMALL))?;
     let modulo = rate_spread(result, rust, (U32Mask, SMALL), (U32Rem, SMALL))?;
     let gops = |k| rate(result, k, rust, SMALL).unwrap_or(f64::NAN);
+    let sass = [(U32Div, "/"), (U32Rem, "%"), (U32Shift, ">>"), (U32Mask, "&")]
+        .into_iter()
+        .map(|(k, op)| Some(format!("{op} {:.1}", sass_per_operation(result, k, rust)?.total)))
+        .collect::<Option<Vec<_>>>()
+        .map(|ops| format!("; SASS instructions per operation: {}", ops.join(", ")))
+        .unwrap_or_default();
     Some(claims()[0].grade(
         smaller(division, modulo),
         format!(
             "Rust, u32 by a run-time 16: / {:.0} Gop/s vs >> {:.0} Gop/s ({}x), % {:.0} Gop/s vs & {:.0} Gop/s \
-             ({}x){}",
+             ({}x){}{sass}",
             gops(U32Div),
             gops(U32Shift),
             division.text(2),
@@ -597,10 +736,33 @@ fn double_constant_row(result: &ExperimentResult) -> Option<LedgerRow> {
         .and_then(|p| p.extra.get(DIFFERING_PERCENT))
         .map(|p| format!("; {p:.1}% of one round's results differ from the f32 constant's"))
         .unwrap_or_default();
-    Some(claims()[3].grade(
+    let promoted = sass_per_operation(result, F64PromotedMul, rust);
+    let literal = sass_per_operation(result, F32LiteralMul, rust);
+    let sass = match (&promoted, &literal) {
+        (Some(p), Some(l)) => {
+            let of = |per_op: &PerOperation| {
+                format!(
+                    "{:.2} conversions (F2F), {:.2} FP64, {:.2} FP32",
+                    per_op.of_class(SassClass::Conversion),
+                    per_op.of_class(SassClass::Fp64),
+                    per_op.of_class(SassClass::Fp32Arithmetic)
+                )
+            };
+            format!(
+                "; SASS instructions per round of a chain: {} promoted against {} with the f32 constant",
+                of(p),
+                of(l)
+            )
+        }
+        _ => "; no SASS (waived): graded on the time alone".into(),
+    };
+    let converts = promoted
+        .as_ref()
+        .is_none_or(|p| p.of_class(SassClass::Conversion) > 0.0);
+    let mut row = claims()[3].grade(
         cost,
         format!(
-            "Rust, ((v as f64 · 1.02) as f32) · a vs (v · 1.02f32) · a: {}x the time per round{}{differing}",
+            "Rust, ((v as f64 · 1.02) as f32) · a vs (v · 1.02f32) · a: {}x the time per round{}{differing}{sass}",
             cost.text(2),
             twin_ratio(
                 result,
@@ -610,7 +772,12 @@ fn double_constant_row(result: &ExperimentResult) -> Option<LedgerRow> {
             ),
         ),
         result.device,
-    ))
+    );
+    if !converts {
+        // Where the SASS is known it must show the conversions, or the claim is gone.
+        row.verdict = Verdict::Gone;
+    }
+    Some(row)
 }
 
 /// `x` with 3 significant figures (or "—").
@@ -626,6 +793,7 @@ fn cell(x: Option<f64>) -> String {
 impl SectionHooks for Instructions {
     fn narrative(&self, result: &ExperimentResult, report: &Report) -> Vec<String> {
         let mut out = vec![format!("**Clocks.** {}", clock_statement(result, report))];
+        out.extend(above_published_paragraph(result, report));
         if let Some(occupancy) = result.variant(ThroughputKernel::F32Fma.entry(), Implementation::Rust, OCCUPANCY) {
             let figures: Vec<String> = occupancy
                 .points
@@ -740,11 +908,15 @@ impl SectionHooks for Instructions {
                 promoted.join("; ")
             );
         }
+        if let Some(table) = sass_table(result) {
+            out.push_str(&table);
+        }
         let _ = writeln!(
             out,
             "\nPublished rates: the CUDA C Programming Guide's cc 9.0 table (shown on cc 9.0 GPUs only), per \
-             operation: halved for the shift, the mask and the f32-constant multiply, whose add or second multiply \
-             runs on the same pipe; the OpenCL guide's cc 1.x figures are relative to its 8 f32 operations per \
+             operation: halved for the shift, the mask and the f32-constant multiply, on the assumption that their \
+             add or second multiply runs on the same pipe (the SASS table shows where ptxas issues it elsewhere); \
+             the OpenCL guide's cc 1.x figures are relative to its 8 f32 operations per \
              clock. Division, modulo, the IEEE reciprocal and division and the accurate functions are instruction \
              sequences with no one published rate."
         );
@@ -936,6 +1108,127 @@ mod tests {
             .unwrap();
         assert!(row.measured.contains("17.0%"), "{}", row.measured);
         assert!(row.claim.contains("cannot be silent"), "{}", row.claim);
+    }
+
+    /// `kernel`'s Rust series at `gops` with the op/clk/SM and published figures and the
+    /// SASS of its loop in the recorded sm_90 listing stored as a run stores them.
+    fn with_sass(kernel: ThroughputKernel, gops: f64, per_sm_per_clock: f64) -> Series {
+        use crate::sass::parse_listing;
+        let mut s = rates(kernel, gops, None);
+        let point = &mut s.points[0];
+        point.set_extra(PER_SM_PER_CLOCK, per_sm_per_clock);
+        if let Some(published) = published_rate(kernel, (9, 0)) {
+            point.set_extra(super::PUBLISHED_CC90, published);
+            point.set_extra(super::PERCENT_OF_PUBLISHED, 100.0 * per_sm_per_clock / published);
+        }
+        let functions = parse_listing(include_str!("../../tests/fixtures/sass/sm90_nvdisasm.txt"));
+        let function = functions.iter().find(|f| f.name == kernel.entry()).unwrap();
+        let sass = super::throughput_sass::throughput_sass(function, kernel).unwrap();
+        super::throughput_sass::record(point, &sass, Some(per_sm_per_clock), (9, 0));
+        s
+    }
+
+    #[test]
+    fn rates_above_the_published_ones_are_explained_by_the_sass() {
+        use ThroughputKernel::*;
+        let (markdown, _, _) = rendered(vec![instructions(vec![
+            with_sass(I32Add, 28_000.0, 114.0),
+            with_sass(U32Shift, 13_000.0, 52.5),
+        ])]);
+        assert!(markdown.contains("**Above the published rate.**"), "{markdown}");
+        assert!(
+            markdown.contains("i32 add: 114.0 op/clk/SM, 178% of the published 64; its loop issues 1.05 SASS"),
+            "{markdown}"
+        );
+        assert!(
+            markdown.contains("so at most 113.8 op/clk/SM, set by the integer ALU"),
+            "{markdown}"
+        );
+        assert!(
+            markdown.contains("so at most 52.5 op/clk/SM, set by the integer ALU"),
+            "{markdown}"
+        );
+        assert!(markdown.contains("**What the GPU runs (SASS).**"), "{markdown}");
+        assert!(
+            markdown.contains("| i32 add | Rust | 64 | 1.05 | integer IMAD/IMUL (FMA-heavy pipe) 0.47, integer ALU"),
+            "{markdown}"
+        );
+        // 114 op/clk/SM × 67/64 SASS instructions per operation.
+        assert!(markdown.contains("| 114 | 119 | 114 |"), "{markdown}");
+        let (plain, _, _) = rendered(vec![instructions(vec![rates(I32Add, 28_000.0, None)])]);
+        assert!(!plain.contains("What the GPU runs"), "no SASS, no table");
+    }
+
+    #[test]
+    fn the_promotion_needs_its_conversions_in_the_sass() {
+        use ThroughputKernel::*;
+        let id = "bpg-5.1.3-double-constant";
+        let literal = rates(F32LiteralMul, 60.0, None);
+        let promoted = with_sass(F64PromotedMul, 20.0, 10.0);
+        let result = instructions(vec![literal.clone(), promoted.clone()]);
+        assert_eq!(verdict(&result, id), Some(Verdict::Holds), "3x with F2F in the loop");
+        let row_of = |result: ExperimentResult| {
+            let report = report(vec![result]);
+            super::Instructions
+                .ledger(&report.experiments[0], &report)
+                .into_iter()
+                .find(|r| r.id == id)
+                .unwrap()
+        };
+        let row = row_of(result);
+        assert!(
+            row.measured.contains("no SASS"),
+            "the literal kernel has none: {}",
+            row.measured
+        );
+        // The literal kernel's loop: 64 FMUL, IADD3, ISETP, BRA per 32 operations.
+        let mut literal_sass = literal.clone();
+        use crate::sass::{PerOperation, SassClass};
+        let literal_loop = PerOperation {
+            operations_per_pass: 32.0,
+            total: 67.0 / 32.0,
+            by_class: vec![
+                (SassClass::Fp32Arithmetic, 2.0),
+                (SassClass::IntegerAlu, 2.0 / 32.0),
+                (SassClass::Control, 1.0 / 32.0),
+            ],
+        };
+        for (name, value) in literal_loop.figures() {
+            literal_sass.points[0].set_extra(&name, value);
+        }
+        let row = row_of(instructions(vec![literal_sass, promoted.clone()]));
+        assert!(
+            row.measured.contains(
+                "SASS instructions per round of a chain: 2.00 conversions (F2F), 1.00 FP64, 1.00 FP32 promoted against \
+                 0.00 conversions (F2F), 0.00 FP64, 2.00 FP32 with the f32 constant"
+            ),
+            "{}",
+            row.measured
+        );
+        let mut no_conversion = promoted;
+        no_conversion.points[0]
+            .extra
+            .remove(&PerOperation::class_figure(SassClass::Conversion));
+        assert_eq!(
+            verdict(&instructions(vec![literal, no_conversion]), id),
+            Some(Verdict::Gone),
+            "no F2F in the SASS: nothing is promoted"
+        );
+    }
+
+    #[test]
+    fn the_embedded_kernels_have_sass_where_the_tools_are() {
+        let sass = crate::experiments::implementation_sass::implementation_sass(Implementation::Rust, (9, 0));
+        if let Err(waived) = sass.module() {
+            eprintln!("SKIPPED the embedded kernels' SASS: {waived}");
+            return;
+        }
+        for kernel in ThroughputKernel::ALL {
+            let function = sass.function(kernel.entry()).expect("every kernel assembled");
+            let found = super::throughput_sass::throughput_sass(function, kernel)
+                .unwrap_or_else(|| panic!("{kernel:?}: no steady loop"));
+            assert!(found.per_operation.total >= 1.0, "{kernel:?}: {found:?}");
+        }
     }
 
     #[test]

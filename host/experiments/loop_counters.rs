@@ -4,8 +4,9 @@
 //! counters in Rust (and `i32` with unchecked arithmetic: C's `int`), and
 //! `int`, `unsigned` and `size_t` in the CUDA C twin: the time per launch
 //! over buffers several times L2, and the instructions per copied element of
-//! each kernel's steady loop from its PTX (Rust: the embedded module; CUDA C:
-//! NVRTC's), so the reason for any difference is visible.
+//! each kernel's steady loop from its SASS for this GPU (what it runs; where
+//! `ptxas` and `nvdisasm` are present) beside its PTX (Rust: the embedded
+//! module; CUDA C: NVRTC's), so the reason for any difference is visible.
 
 use std::fmt::Write;
 
@@ -13,6 +14,7 @@ use kernels_gpu::loop_counters::LOOP_COUNTER_BLOCK_THREADS;
 
 use super::calibrated_launches::timed_launches;
 use super::implementation_ptx::implementation_entry;
+use super::implementation_sass::{sass_for, sass_waiver};
 use super::{Experiment, RunContext};
 use crate::copy_element::{first_mismatch, pattern};
 use crate::error::Result;
@@ -22,8 +24,9 @@ use crate::ptx::{PtxLoop, loop_with_most, opcode_of};
 use crate::reference::strided_loop;
 use crate::report::{
     Axis, Claim, ExperimentResult, LedgerRow, Metric, PlotKind, Point, PointKey, Report, Rule, SectionHooks, Series,
-    Work, slower_by,
+    Spread, Work, slower_by,
 };
+use crate::sass::{SassCounts, SassFunction};
 use crate::testbed::Implementation;
 use crate::timing::CudaTimer;
 
@@ -38,6 +41,8 @@ const MAX_ELEMENTS: u64 = 1 << 28;
 pub const PER_ELEMENT: &str = "PTX instructions per element";
 pub const LOOP_INSTRUCTIONS: &str = "PTX instructions in the loop";
 pub const ELEMENTS_PER_PASS: &str = "elements per pass of the loop";
+pub const SASS_PER_ELEMENT: &str = "SASS instructions per element";
+pub const SASS_LOOP_INSTRUCTIONS: &str = "SASS instructions in the loop";
 
 const COUNTING: &str = "8 bytes per copied element (one 4-byte read, one 4-byte write)";
 
@@ -94,6 +99,18 @@ pub fn loop_body(function_ptx: &str) -> Option<LoopBody> {
     })
 }
 
+/// The steady loop of a loop-counter kernel's SASS: the loop with the most
+/// global stores (`STG`), innermost first.
+pub fn sass_loop_body(function: &SassFunction) -> Option<LoopBody> {
+    let steady = function.steady_loop(|i| i.is("STG"))?;
+    let counts = SassCounts::of(steady.instructions.iter().copied());
+    Some(LoopBody {
+        instructions: counts.instructions,
+        elements: counts.count(&["STG"]),
+        opcodes: counts.by_opcode,
+    })
+}
+
 /// The elements per buffer, the threads' count of elements (`n`) and the
 /// stride for a buffer of `bytes` and `threads` threads: `stride = threads`
 /// (each warp's accesses coalesced), `n` as large as fits.
@@ -121,6 +138,7 @@ impl Experiment for LoopCounters {
         let mut result = ctx.result(self, axis, COUNTING);
         let implementations = ctx.ptx_implementations(&mut result);
         let dut = ctx.device;
+        let sass = sass_for(&mut result, &implementations, dut.info().architecture());
         let first = dut.kernel(Implementation::Rust, LoopCounter::I32.kernel())?;
         let blocks = dut.full_wave_blocks(first, LOOP_COUNTER_BLOCK_THREADS)?;
         let threads = blocks as u64 * LOOP_COUNTER_BLOCK_THREADS as u64;
@@ -169,7 +187,24 @@ impl Experiment for LoopCounters {
                         point.set_extra(LOOP_INSTRUCTIONS, body.instructions as f64);
                         point.set_extra(ELEMENTS_PER_PASS, body.elements as f64);
                         result.notes.push(format!(
-                            "{} · {}: {} instructions per pass of {} element(s): {}",
+                            "{} · {}: {} PTX instructions per pass of {} element(s): {}",
+                            counter.kernel(),
+                            implementation.label(),
+                            body.instructions,
+                            body.elements,
+                            body.listing()
+                        ));
+                    }
+                    if let Some(body) = sass
+                        .iter()
+                        .find(|s| s.implementation == implementation)
+                        .and_then(|s| s.function(counter.kernel()))
+                        .and_then(sass_loop_body)
+                    {
+                        point.set_extra(SASS_PER_ELEMENT, body.per_element());
+                        point.set_extra(SASS_LOOP_INSTRUCTIONS, body.instructions as f64);
+                        result.notes.push(format!(
+                            "{} · {}: {} SASS instructions per pass of {} element(s): {}",
                             counter.kernel(),
                             implementation.label(),
                             body.instructions,
@@ -203,29 +238,100 @@ fn time_of(result: &ExperimentResult, counter: LoopCounter, implementation: Impl
 
 /// The PTX instructions per element of `counter`'s kernel by `implementation`.
 fn per_element(result: &ExperimentResult, counter: LoopCounter, implementation: Implementation) -> Option<f64> {
+    figure(result, counter, implementation, PER_ELEMENT)
+}
+
+/// The extra figure `name` of `counter`'s kernel by `implementation`.
+fn figure(result: &ExperimentResult, counter: LoopCounter, implementation: Implementation, name: &str) -> Option<f64> {
     result
         .series_of(counter.kernel(), implementation)?
         .points
         .first()?
         .extra
-        .get(PER_ELEMENT)
+        .get(name)
         .copied()
 }
 
-/// The claim the experiment grades.
-fn claim() -> Claim {
-    Claim {
-        id: "bpg-6.3-signed-counters",
-        source: "Best Practices Guide §6.3",
-        claim: "A signed loop counter is slightly faster than an unsigned one: signed overflow is undefined, so the \
-                compiler may strength-reduce stride·i; unsigned overflow wraps, so it may not"
-            .into(),
-        rule: Rule::Direction,
-        reads: "loop_counter_u32 over loop_counter_i32_unchecked · Rust, time per launch (Rust's i32 with unchecked \
-                arithmetic is the counter with C's int semantics; Rust's plain i32 wraps like unsigned)"
-            .into(),
-        experiment: "loop-counters",
-    }
+/// The claims the experiment grades: the guide's claim, and its reason counted in the code.
+fn claims() -> Vec<Claim> {
+    vec![
+        Claim {
+            id: "bpg-6.3-signed-counters",
+            source: "Best Practices Guide §6.3",
+            claim: "A signed loop counter is slightly faster than an unsigned one: signed overflow is undefined, so \
+                    the compiler may strength-reduce stride·i; unsigned overflow wraps, so it may not"
+                .into(),
+            rule: Rule::Direction,
+            reads: "loop_counter_u32 over loop_counter_i32_unchecked · Rust, time per launch (Rust's i32 with \
+                    unchecked arithmetic is the counter with C's int semantics; Rust's plain i32 wraps like unsigned)"
+                .into(),
+            experiment: "loop-counters",
+        },
+        Claim {
+            id: "bpg-6.3-signed-counter-instructions",
+            source: "Best Practices Guide §6.3",
+            claim: "The reason signed counters are faster: with a signed (overflow-undefined) counter the compiler \
+                    can emit fewer instructions per iteration than with an unsigned one, whose wrap-around it must \
+                    preserve"
+                .into(),
+            rule: Rule::Direction,
+            reads: "loop_counter_u32 over loop_counter_i32_unchecked · Rust: instructions per copied element of the \
+                    loop with the most stores, in the SASS the GPU runs (the PTX only where the SASS tools are \
+                    missing)"
+                .into(),
+            experiment: "loop-counters",
+        },
+    ]
+}
+
+/// "i32 (wrapping) 6.75, u32 (wrapping) 6.75, …": `name` of every Rust counter that has it.
+fn per_counter(result: &ExperimentResult, name: &str) -> Option<String> {
+    let counts: Vec<String> = LoopCounter::ALL
+        .into_iter()
+        .filter_map(|c| {
+            Some(format!(
+                "{} {:.2}",
+                c.label(),
+                figure(result, c, Implementation::Rust, name)?
+            ))
+        })
+        .collect();
+    (!counts.is_empty()).then(|| counts.join(", "))
+}
+
+/// BPG §6.3's reason: with C's signed counter the compiler emits fewer
+/// instructions per iteration than with an unsigned one. Graded on the SASS
+/// (what the GPU runs), on the PTX where the SASS was waived.
+fn signed_counter_code_row(result: &ExperimentResult) -> Option<LedgerRow> {
+    let rust = Implementation::Rust;
+    let sass = (
+        figure(result, LoopCounter::U32, rust, SASS_PER_ELEMENT),
+        figure(result, LoopCounter::I32Unchecked, rust, SASS_PER_ELEMENT),
+    );
+    let (unsigned, signed, graded_on) = match sass {
+        (Some(u), Some(i)) => (u, i, "SASS".to_string()),
+        _ => (
+            per_element(result, LoopCounter::U32, rust)?,
+            per_element(result, LoopCounter::I32Unchecked, rust)?,
+            format!(
+                "PTX (no SASS: {})",
+                sass_waiver(result).unwrap_or("the kernels' SASS loops were not found")
+            ),
+        ),
+    };
+    let ratio = unsigned / signed;
+    let sass_all = per_counter(result, SASS_PER_ELEMENT)
+        .map(|t| format!("SASS per element: {t}; "))
+        .unwrap_or_default();
+    let ptx_all = per_counter(result, PER_ELEMENT).unwrap_or_default();
+    Some(claims()[1].grade(
+        Spread::exact(ratio),
+        format!(
+            "Rust, instructions per copied element graded on the {graded_on}: u32 {unsigned:.2} vs i32 with C's \
+             signed semantics {signed:.2} ({ratio:.2}x); {sass_all}PTX per element: {ptx_all}"
+        ),
+        result.device,
+    ))
 }
 
 /// BPG §6.3: a signed counter beats an unsigned one.
@@ -240,6 +346,9 @@ fn signed_counter_row(result: &ExperimentResult) -> Option<LedgerRow> {
         .into_iter()
         .filter_map(|c| Some(format!("{} {:.1}", c.label(), per_element(result, c, rust)?)))
         .collect();
+    let sass = per_counter(result, SASS_PER_ELEMENT)
+        .map(|t| format!("; SASS instructions per element: {t}"))
+        .unwrap_or_default();
     let wrapping = time_of(result, LoopCounter::I32, rust)
         .map(|t| format!("; the wrapping i32 {:.3}x", unsigned / t))
         .unwrap_or_default();
@@ -255,11 +364,11 @@ fn signed_counter_row(result: &ExperimentResult) -> Option<LedgerRow> {
         ),
         _ => String::new(),
     };
-    Some(claim().grade(
+    Some(claims()[0].grade(
         factor,
         format!(
             "Rust, time of u32 over i32 with C's signed semantics (unchecked): {}x (medians {measured:.3}x)\
-             {wrapping}; PTX instructions per element: {}{twin}",
+             {wrapping}{sass}; PTX instructions per element: {}{twin}",
             factor.text(3),
             counts.join(", ")
         ),
@@ -275,8 +384,10 @@ impl SectionHooks for LoopCounters {
              computed in 32 bits and widened every iteration. In Rust (release builds) both `i32` and `u32` \
              arithmetic wrap, so neither gets that licence; `usize` indices need no widening at all, and `i32` with \
              `unchecked_*` arithmetic gets C's licence back. The instructions per element below show what each \
-             counter costs; the loop moves 8 bytes per element, so on a GPU whose memory is the bottleneck the \
-             instruction difference need not show in the time."
+             counter costs, in the SASS the GPU runs (ptxas turns PTX's 64-bit index arithmetic into pairs of 32-bit \
+             instructions, so the PTX counts can rank the counters differently) and in the PTX; the loop moves 8 \
+             bytes per element, so on a GPU whose memory is the bottleneck the instruction difference need not show \
+             in the time."
                 .into(),
         ]
     }
@@ -285,10 +396,10 @@ impl SectionHooks for LoopCounters {
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "| counter | implementation | ms (min–max) | GB/s (min–max) | PTX instructions per element | loop \
-             instructions | elements per pass |"
+            "| counter | implementation | ms (min–max) | GB/s (min–max) | SASS instructions per element | SASS loop \
+             instructions | PTX instructions per element | PTX loop instructions | elements per pass |"
         );
-        let _ = writeln!(out, "|---|---|---:|---:|---:|---:|---:|");
+        let _ = writeln!(out, "|---|---|---:|---:|---:|---:|---:|---:|---:|");
         for series in &result.series {
             let Some(counter) = LoopCounter::ALL.into_iter().find(|c| c.kernel() == series.key.kernel) else {
                 continue;
@@ -310,10 +421,12 @@ impl SectionHooks for LoopCounters {
             };
             let _ = writeln!(
                 out,
-                "| {label} (`{}`) | {} | {ms} | {} | {} | {} | {} |",
+                "| {label} (`{}`) | {} | {ms} | {} | {} | {} | {} | {} | {} |",
                 counter.kernel(),
                 series.key.implementation.label(),
                 crate::report::point_cell(point),
+                extra(SASS_PER_ELEMENT, 2),
+                extra(SASS_LOOP_INSTRUCTIONS, 0),
                 extra(PER_ELEMENT, 2),
                 extra(LOOP_INSTRUCTIONS, 0),
                 extra(ELEMENTS_PER_PASS, 0),
@@ -328,17 +441,20 @@ impl SectionHooks for LoopCounters {
     }
 
     fn claims(&self) -> Vec<Claim> {
-        vec![claim()]
+        claims()
     }
 
     fn ledger(&self, result: &ExperimentResult, _report: &Report) -> Vec<LedgerRow> {
-        signed_counter_row(result).into_iter().collect()
+        [signed_counter_row(result), signed_counter_code_row(result)]
+            .into_iter()
+            .flatten()
+            .collect()
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{PER_ELEMENT, loop_body, loop_plan};
+    use super::{PER_ELEMENT, SASS_PER_ELEMENT, loop_body, loop_plan};
     use crate::experiments::execution_fixtures::{rendered, report, result, series};
     use crate::experiments::implementation_ptx::implementation_entry;
     use crate::launchers::LoopCounter;
@@ -421,7 +537,81 @@ mod tests {
             "{markdown}"
         );
         assert!(markdown.contains("Rust's counters"), "{markdown}");
-        assert_eq!(rows.len(), 1);
+        assert_eq!(rows.len(), 2);
+    }
+
+    /// [`loop_counters`] with the SASS per element of the recorded sm_90 listing's loops stored.
+    fn with_sass(u32_sass: f64, unchecked_sass: f64) -> ExperimentResult {
+        let mut result = loop_counters(1.0, 1.0);
+        for series in &mut result.series {
+            let per = match series.key.kernel.as_str() {
+                "loop_counter_u32" | "loop_counter_i32" => u32_sass,
+                "loop_counter_i32_unchecked" => unchecked_sass,
+                _ => 7.75,
+            };
+            series.points[0].set_extra(SASS_PER_ELEMENT, per);
+        }
+        result
+    }
+
+    fn code_row(result: &ExperimentResult) -> crate::report::LedgerRow {
+        let report = report(vec![result.clone()]);
+        super::LoopCounters
+            .ledger(result, &report)
+            .into_iter()
+            .find(|r| r.id == "bpg-6.3-signed-counter-instructions")
+            .expect("the row")
+    }
+
+    #[test]
+    fn the_code_row_is_graded_on_sass_and_falls_back_to_ptx() {
+        let row = code_row(&with_sass(6.75, 5.25));
+        assert_eq!(row.verdict, Verdict::Holds);
+        assert!(
+            row.measured
+                .contains("graded on the SASS: u32 6.75 vs i32 with C's signed semantics 5.25 (1.29x)")
+        );
+        assert!(
+            row.measured.contains("PTX per element: i32 (wrapping) 9.00"),
+            "{}",
+            row.measured
+        );
+        assert_eq!(code_row(&with_sass(5.25, 5.25)).verdict, Verdict::Gone);
+        assert_eq!(code_row(&with_sass(5.0, 6.0)).verdict, Verdict::Reversed);
+        // Without SASS: the PTX counts (9 vs 5) and the waiver's reason.
+        let mut ptx_only = loop_counters(1.0, 1.0);
+        ptx_only.waived.push(crate::report::Waiver {
+            what: "SASS evidence (Rust)".into(),
+            reason: "ptxas not found".into(),
+        });
+        let row = code_row(&ptx_only);
+        assert_eq!(row.verdict, Verdict::Holds);
+        assert!(
+            row.measured.contains("graded on the PTX (no SASS: ptxas not found)"),
+            "{}",
+            row.measured
+        );
+        let time_row = &super::LoopCounters.ledger(&with_sass(6.75, 5.25), &report(vec![]))[0];
+        assert!(
+            time_row
+                .measured
+                .contains("SASS instructions per element: i32 (wrapping) 6.75"),
+            "{}",
+            time_row.measured
+        );
+    }
+
+    #[test]
+    fn the_recorded_sass_loops_count_their_elements() {
+        let functions = crate::sass::parse_listing(include_str!("../../tests/fixtures/sass/sm90_nvdisasm.txt"));
+        let per = |name: &str| {
+            let f = functions.iter().find(|f| f.name == name).unwrap();
+            super::sass_loop_body(f).unwrap()
+        };
+        let unsigned = per("loop_counter_u32");
+        assert_eq!((unsigned.instructions, unsigned.elements), (27, 4));
+        assert!(unsigned.listing().contains("STG.E ×4"), "{}", unsigned.listing());
+        assert_eq!(per("loop_counter_i32_unchecked").per_element(), 5.25);
     }
 
     #[test]

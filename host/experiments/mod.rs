@@ -18,6 +18,7 @@ mod divergence;
 mod execution_fixtures;
 mod host_links;
 mod implementation_ptx;
+mod implementation_sass;
 mod instructions;
 mod jit_spill_report;
 mod kernel_records;
@@ -44,6 +45,7 @@ mod sm_spans;
 mod streams;
 mod stride;
 mod stride_width;
+mod throughput_sass;
 mod transfers;
 mod zero_copy;
 

@@ -20,6 +20,7 @@ mod local_memory;
 mod loop_counters;
 mod math_accuracy;
 mod matrix_vector;
+mod measured_sass;
 mod nominal_shape;
 mod occupancy;
 mod opencl_nd_range;
@@ -61,6 +62,7 @@ pub use matrix_vector::{
     CudaMatVecRunner, MATVEC_BLOCK_THREADS, MatVecEntry, MatVecRunner, MatVecVersion, check_matvec_buffers, matvec,
     matvec_runners, matvec_shape, matvec_with_grid,
 };
+pub use measured_sass::measured_sass_opcodes;
 pub use nominal_shape::nominal_shape;
 pub use occupancy::{
     OCCUPANCY_BLOCK_THREADS, occupancy_chase, occupancy_chase_shape, occupancy_copy, occupancy_copy_shape,

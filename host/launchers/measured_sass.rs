@@ -1,0 +1,31 @@
+use kernels_gpu::instruction_throughput::ThroughputKernel;
+
+/// The SASS opcodes that carry a throughput kernel's measured operation on
+/// Turing through Hopper (an opcode also matches it with more modifiers:
+/// `HFMA2` matches `HFMA2.MMA`): what picks the kernel's steady loop out of
+/// its SASS. The i32 add is issued as `IADD3` or `IMAD.IADD` (or `VIADD`),
+/// the division and modulo sequences around one `IMAD.HI` each, the IEEE
+/// reciprocal and division around one `MUFU.RCP`, the accurate functions
+/// are `FFMA` polynomials.
+pub fn measured_sass_opcodes(kernel: ThroughputKernel) -> &'static [&'static str] {
+    use ThroughputKernel::*;
+    match kernel {
+        F32Add => &["FADD"],
+        F32Mul | F32LiteralMul => &["FMUL"],
+        F32Fma | SinAccurate | ExpAccurate => &["FFMA"],
+        F64Fma => &["DFMA"],
+        F16x2Fma => &["HFMA2"],
+        I32Add => &["IADD3", "IMAD.IADD", "VIADD", "IADD"],
+        I32Mul | I32Mad => &["IMAD"],
+        U32Div | U32Rem => &["IMAD.HI"],
+        U32Shift => &["SHF"],
+        U32Mask => &["LOP3"],
+        RcpApprox | RcpRn | DivRn | DivApprox => &["MUFU.RCP"],
+        RsqrtApprox => &["MUFU.RSQ"],
+        SinApprox => &["MUFU.SIN"],
+        CosApprox => &["MUFU.COS"],
+        Ex2Approx | ExpFast => &["MUFU.EX2"],
+        Lg2Approx => &["MUFU.LG2"],
+        F64PromotedMul => &["DMUL"],
+    }
+}
