@@ -341,3 +341,37 @@ fn the_collector_keeps_its_metric_set_and_turns_a_denied_device_off() {
     assert!(vgpu.is_waiver() && collector.off(1).is_some(), "{vgpu}");
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
+
+#[test]
+fn the_probe_finds_cupti_through_its_variable() {
+    let Some(path) = fake_library("probe") else {
+        return;
+    };
+    let folder = path.parent().unwrap();
+    let probe = |value: &std::path::Path| {
+        Command::new(env!("CARGO_BIN_EXE_ptxsuite"))
+            .arg("counters-probe")
+            .env("PTXSUITE_CUPTI", value)
+            .output()
+            .unwrap()
+    };
+    let found = probe(folder);
+    let stdout = String::from_utf8_lossy(&found.stdout);
+    assert!(
+        stdout.contains(&format!("step 1 CUPTI library: {} (API version 999)", path.display())),
+        "{stdout}"
+    );
+    assert_eq!(
+        found.status.code(),
+        Some(1),
+        "then no GPU here (or the fake cannot profile one)"
+    );
+    let missing = probe(std::path::Path::new("/nonexistent/cupti"));
+    let stdout = String::from_utf8_lossy(&missing.stdout);
+    assert!(
+        stdout.contains("step 1 CUPTI library: FAILED: CUPTI is not available: PTXSUITE_CUPTI names no usable CUPTI"),
+        "{stdout}"
+    );
+    assert_eq!(missing.status.code(), Some(1));
+    let _ = std::fs::remove_dir_all(folder);
+}

@@ -1,6 +1,7 @@
 //! The CLI's subcommands, as library functions (the binary only parses arguments).
 
 mod compare;
+mod counters_probe;
 mod info;
 mod merge;
 mod render;
@@ -8,6 +9,7 @@ mod run;
 mod selftest;
 
 pub use compare::{Comparison, compare};
+pub use counters_probe::counters_probe;
 pub use info::info;
 pub use merge::{Merged, merge};
 pub use render::render;

@@ -20,7 +20,9 @@ use kernels_gpu::instruction_throughput::{THROUGHPUT_BLOCK_THREADS, THROUGHPUT_C
 use super::calibrated_launches::{calibrate, timed_launches};
 use super::chain_check::chain_mismatch;
 use super::claim_rules::{at_least, at_least_rule};
+use super::counter_launch::count_point;
 use super::{Experiment, RunContext};
+use crate::counters::SASS_PER_ELEMENT;
 use crate::error::Result;
 use crate::launchers::{
     ThroughputOutputs, cc1_per_sm_per_clock, hopper_peak_per_sm_per_clock, suggested_params, throughput_wave_blocks,
@@ -255,6 +257,12 @@ impl Experiment for Instructions {
                             point.set_extra(MAX_DIFFERENCE_ULP, ulp);
                         }
                     }
+                    let counted = count_point(ctx, &mut result, implementation, &mut point, &mut || {
+                        outputs.launch(dut, implementation, kernel, params, iterations, blocks)
+                    })?;
+                    if let Some(per) = counted.and_then(|c| c.thread_instructions_per(operations as f64)) {
+                        point.set_extra(SASS_PER_ELEMENT, per);
+                    }
                     series.points.push(point);
                 }
                 // The f32 FMA at 1, 2, 4, ... resident blocks per SM: where the configuration reaches the peak.
@@ -408,6 +416,46 @@ fn twin_ratio(
     rate_ratio(result, Implementation::CudaC, fast, slow)
         .map(|r| format!("; CUDA C twin{what}: {r:.2}x"))
         .unwrap_or_default()
+}
+
+/// The counters' table, where the run collected them: SASS instructions
+/// executed per operation (each thread's), beside the instructions per
+/// operation the published rates assume on their pipe.
+fn sass_table(result: &ExperimentResult, out: &mut String) {
+    let rows: Vec<String> = result
+        .series
+        .iter()
+        .filter(|s| s.key.variant.is_empty())
+        .filter_map(|s| {
+            Some((
+                s,
+                ThroughputKernel::ALL.into_iter().find(|k| k.entry() == s.key.kernel)?,
+            ))
+        })
+        .flat_map(|(series, kernel)| {
+            series.points.iter().filter_map(move |p| {
+                let per = p.extra.get(SASS_PER_ELEMENT)?;
+                Some(format!(
+                    "| {} | {} | {} | {per:.2} | {:.0} |",
+                    kernel.operation(),
+                    range_at(p.at)?.label(),
+                    series.key.implementation.label(),
+                    pipe_instructions_per_operation(kernel)
+                ))
+            })
+        })
+        .collect();
+    if rows.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\n**Hardware counters**: SASS instructions executed per operation (each thread's, loop overhead \
+         included; CUPTI, one more launch of each point)\n\n| operation | arguments | implementation | SASS \
+         instructions per operation (counters) | pipe instructions per operation (published rates) |\n\
+         |---|---|---|---:|---:|\n{}",
+        rows.join("\n")
+    );
 }
 
 const SMALL: ArgumentRange = ArgumentRange::Small;
@@ -668,6 +716,7 @@ impl SectionHooks for Instructions {
                 );
             }
         }
+        sass_table(result, &mut out);
         let promoted = result
             .series
             .iter()

@@ -13,16 +13,20 @@ use kernels_gpu::loop_counters::LOOP_COUNTER_BLOCK_THREADS;
 
 use super::calibrated_launches::timed_launches;
 use super::claim_rules::slight_advantage;
+use super::counter_evidence::evidence;
+use super::counter_launch::count_point;
 use super::implementation_ptx::implementation_entry;
 use super::{Experiment, RunContext};
 use crate::copy_element::{first_mismatch, pattern};
+use crate::counters::SASS_PER_ELEMENT;
 use crate::error::Result;
 use crate::gpu::DeviceBuffer;
 use crate::launchers::{LoopCounter, loop_counter};
 use crate::ptx::{PtxLoop, loop_with_most, opcode_of};
 use crate::reference::strided_loop;
 use crate::report::{
-    Axis, ExperimentResult, LedgerRow, Metric, PlotKind, Point, PointKey, Report, SectionHooks, Series, Work,
+    Axis, CounterCheck, ExperimentResult, LedgerRow, Metric, PlotKind, Point, PointKey, Report, SectionHooks, Series,
+    Work,
 };
 use crate::testbed::Implementation;
 use crate::timing::CudaTimer;
@@ -177,6 +181,20 @@ impl Experiment for LoopCounters {
                             body.listing()
                         ));
                     }
+                    let counted = count_point(ctx, &mut result, implementation, &mut point, &mut || {
+                        loop_counter(
+                            dut,
+                            implementation,
+                            counter,
+                            &mut out,
+                            &inp,
+                            blocks,
+                            (n, OFFSET, stride),
+                        )
+                    })?;
+                    if let Some(per) = counted.and_then(|c| c.thread_instructions_per(elements as f64)) {
+                        point.set_extra(SASS_PER_ELEMENT, per);
+                    }
                     series.points.push(point);
                 }
                 result.series.push(series);
@@ -274,12 +292,25 @@ impl SectionHooks for LoopCounters {
 
     fn tables(&self, result: &ExperimentResult, _report: &Report) -> Option<String> {
         let mut out = String::new();
+        let counted_any = result
+            .series
+            .iter()
+            .any(|s| s.points.iter().any(|p| p.extra.contains_key(SASS_PER_ELEMENT)));
         let _ = writeln!(
             out,
             "| counter | implementation | ms (min–max) | GB/s (min–max) | PTX instructions per element | loop \
-             instructions | elements per pass |"
+             instructions | elements per pass |{}",
+            if counted_any {
+                " SASS instructions per element (counters) |"
+            } else {
+                ""
+            }
         );
-        let _ = writeln!(out, "|---|---|---:|---:|---:|---:|---:|");
+        let _ = writeln!(
+            out,
+            "|---|---|---:|---:|---:|---:|---:|{}",
+            if counted_any { "---:|" } else { "" }
+        );
         for series in &result.series {
             let Some(counter) = LoopCounter::ALL.into_iter().find(|c| c.kernel() == series.key.kernel) else {
                 continue;
@@ -301,13 +332,18 @@ impl SectionHooks for LoopCounters {
             };
             let _ = writeln!(
                 out,
-                "| {label} (`{}`) | {} | {ms} | {} | {} | {} | {} |",
+                "| {label} (`{}`) | {} | {ms} | {} | {} | {} | {} |{}",
                 counter.kernel(),
                 series.key.implementation.label(),
                 crate::report::point_cell(point),
                 extra(PER_ELEMENT, 2),
                 extra(LOOP_INSTRUCTIONS, 0),
                 extra(ELEMENTS_PER_PASS, 0),
+                if counted_any {
+                    format!(" {} |", extra(SASS_PER_ELEMENT, 2))
+                } else {
+                    String::new()
+                }
             );
         }
         let _ = writeln!(
@@ -318,9 +354,34 @@ impl SectionHooks for LoopCounters {
         Some(out)
     }
 
-    fn ledger(&self, result: &ExperimentResult, _report: &Report) -> Vec<LedgerRow> {
-        signed_counter_row(result).into_iter().collect()
+    fn ledger(&self, result: &ExperimentResult, report: &Report) -> Vec<LedgerRow> {
+        signed_counter_row(result)
+            .map(|row| row.with_counters(evidence(vec![instruction_ratio_check(result)], result, report)))
+            .into_iter()
+            .collect()
     }
+}
+
+/// The inference the row's explanation rests on, the PTX's instructions per
+/// element of the wrapping u32 counter over the unchecked i32 one (Rust),
+/// against the same ratio of the SASS instructions the counters saw.
+fn instruction_ratio_check(result: &ExperimentResult) -> Option<CounterCheck> {
+    let rust = Implementation::Rust;
+    let figure = |counter: LoopCounter, name: &str| -> Option<f64> {
+        result
+            .series_of(counter.kernel(), rust)?
+            .points
+            .first()?
+            .extra
+            .get(name)
+            .copied()
+    };
+    let ratio = |name: &str| Some(figure(LoopCounter::U32, name)? / figure(LoopCounter::I32Unchecked, name)?);
+    Some(CounterCheck::new(
+        "instructions per element, u32 over unchecked i32 (PTX / SASS)",
+        ratio(PER_ELEMENT)?,
+        ratio(SASS_PER_ELEMENT)?,
+    ))
 }
 
 #[cfg(test)]

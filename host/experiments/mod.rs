@@ -14,6 +14,8 @@ mod chain_check;
 mod claim_rules;
 mod constant_memory;
 mod copy_sweep;
+mod counter_evidence;
+mod counter_launch;
 mod divergence;
 #[cfg(test)]
 mod execution_fixtures;
@@ -58,6 +60,7 @@ pub use chain_check::chain_mismatch;
 pub use kernel_records::kernel_records;
 pub use overlap_model::chunk_ranges;
 pub use peer::{PeerBuffers, PeerTest, peer_sizes, source_value};
+pub use sector_model::stride_copy_bytes;
 pub use streams::{StagedPipeline, staged_once};
 pub use transfers::transfer_sizes;
 

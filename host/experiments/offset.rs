@@ -1,6 +1,7 @@
 //! Guide §3.2.1.3 (Listing 3.5, Figure 3.7): sequential but misaligned copies.
 
 use super::copy_sweep::{BYTE_COUNTING, Planned, buffer_len, measure};
+use super::counter_evidence::{evidence, sector_checks};
 use super::sector_model;
 use super::{Experiment, RunContext};
 use crate::error::Result;
@@ -120,7 +121,7 @@ impl SectionHooks for Offset {
         }]
     }
 
-    fn ledger(&self, result: &ExperimentResult, _report: &Report) -> Vec<LedgerRow> {
+    fn ledger(&self, result: &ExperimentResult, report: &Report) -> Vec<LedgerRow> {
         let Some(series) = result.series_of("offset_copy", Implementation::Rust) else {
             return Vec::new();
         };
@@ -130,15 +131,27 @@ impl SectionHooks for Offset {
         let Some(low) = worst.median() else {
             return Vec::new();
         };
-        vec![LedgerRow::factor(
-            "bpg-3.2.1.3-misaligned",
-            "Best Practices Guide §3.2.1.3",
-            "A warp reading from a misaligned start address loses most of its bandwidth (8800 GTX: 74 → 7 GB/s)",
-            74.0 / 7.0,
-            base / low,
-            format!("offset 0: {base:.0} GB/s, worst offset ({}): {low:.0} GB/s", worst.at),
-            &result.name,
-            result.device,
-        )]
+        vec![
+            LedgerRow::factor(
+                "bpg-3.2.1.3-misaligned",
+                "Best Practices Guide §3.2.1.3",
+                "A warp reading from a misaligned start address loses most of its bandwidth (8800 GTX: 74 → 7 GB/s)",
+                74.0 / 7.0,
+                base / low,
+                format!("offset 0: {base:.0} GB/s, worst offset ({}): {low:.0} GB/s", worst.at),
+                &result.name,
+                result.device,
+            )
+            .with_counters(evidence(
+                sector_checks(
+                    series,
+                    &[0, worst.at.value().unwrap_or(0)],
+                    (sector_model::offset_copy_bytes, 4),
+                    "offset",
+                ),
+                result,
+                report,
+            )),
+        ]
     }
 }

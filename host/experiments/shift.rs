@@ -2,6 +2,7 @@
 //! global loads and through the texture path, beside `offset_copy`.
 
 use super::copy_sweep::{BYTE_COUNTING, Planned, buffer_len, measure};
+use super::counter_evidence::{evidence, sector_checks};
 use super::sector_model;
 use super::{Experiment, RunContext};
 use crate::error::Result;
@@ -86,7 +87,7 @@ impl SectionHooks for Shift {
         vec![text]
     }
 
-    fn ledger(&self, result: &ExperimentResult, _report: &Report) -> Vec<LedgerRow> {
+    fn ledger(&self, result: &ExperimentResult, report: &Report) -> Vec<LedgerRow> {
         let rust = |kernel| result.series_of(kernel, Implementation::Rust);
         let (Some(plain), Some(texture)) = (rust("shift_copy"), rust("texture_shift_copy")) else {
             return Vec::new();
@@ -100,16 +101,23 @@ impl SectionHooks for Shift {
         let Some(tex) = texture.median_at(at) else {
             return Vec::new();
         };
-        vec![LedgerRow::factor(
-            "bpg-3.2.4.1-texture-shift",
-            "Best Practices Guide §3.2.4.1",
-            "Reading shifted (misaligned) data through the texture path beats plain global loads (graded against \
+        vec![
+            LedgerRow::factor(
+                "bpg-3.2.4.1-texture-shift",
+                "Best Practices Guide §3.2.4.1",
+                "Reading shifted (misaligned) data through the texture path beats plain global loads (graded against \
              the 1.7x misalignment cost it removed on the GTX 280)",
-            120.0 / 70.0,
-            tex / low,
-            format!("shift {at}: texture {tex:.0} GB/s, plain loads {low:.0} GB/s"),
-            &result.name,
-            result.device,
-        )]
+                120.0 / 70.0,
+                tex / low,
+                format!("shift {at}: texture {tex:.0} GB/s, plain loads {low:.0} GB/s"),
+                &result.name,
+                result.device,
+            )
+            .with_counters(evidence(
+                sector_checks(plain, &[0, at], (sector_model::shift_copy_bytes, 4), "shift"),
+                result,
+                report,
+            )),
+        ]
     }
 }

@@ -1,6 +1,7 @@
 //! Guide §3.2.1.4 (Listing 3.6, Figure 3.9): strided copies.
 
 use super::copy_sweep::{BYTE_COUNTING, Planned, buffer_len, measure};
+use super::counter_evidence::{counted, evidence, sector_checks};
 use super::sector_model;
 use super::{Experiment, RunContext};
 use crate::error::Result;
@@ -80,22 +81,73 @@ impl SectionHooks for Stride {
         vec![text]
     }
 
-    fn ledger(&self, result: &ExperimentResult, _report: &Report) -> Vec<LedgerRow> {
+    fn ledger(&self, result: &ExperimentResult, report: &Report) -> Vec<LedgerRow> {
         let Some(series) = result.series_of("stride_copy", Implementation::Rust) else {
             return Vec::new();
         };
         let (Some(s1), Some(s2)) = (series.median_at(1), series.median_at(2)) else {
             return Vec::new();
         };
-        vec![LedgerRow::factor(
-            "bpg-3.2.1.4-stride-2",
-            "Best Practices Guide §3.2.1.4",
-            "A stride of 2 halves effective bandwidth: half of each transaction is wasted",
-            2.0,
-            s1 / s2,
-            format!("stride 1: {s1:.0} GB/s, stride 2: {s2:.0} GB/s"),
+        let model = (sector_model::stride_copy_bytes as sector_model::SectorModel, F32_BYTES);
+        let checks = evidence(sector_checks(series, &[1, 2], model, "stride"), result, report);
+        let mut rows = vec![
+            LedgerRow::factor(
+                "bpg-3.2.1.4-stride-2",
+                "Best Practices Guide §3.2.1.4",
+                "A stride of 2 halves effective bandwidth: half of each transaction is wasted",
+                2.0,
+                s1 / s2,
+                format!("stride 1: {s1:.0} GB/s, stride 2: {s2:.0} GB/s"),
+                &result.name,
+                result.device,
+            )
+            .with_counters(checks),
+        ];
+        rows.extend(effective_vs_actual_row(result, report));
+        rows
+    }
+}
+
+/// Bytes of the stride copy's element (`f32`).
+const F32_BYTES: u64 = 4;
+
+/// Guide §2.2.3 as a ledger row, where the counters were collected: at the
+/// largest stride, the device-memory bytes the counters saw over the bytes
+/// the copy uses (effective bandwidth's bytes), against the sector model's
+/// ratio; the model itself checked against the counters.
+fn effective_vs_actual_row(result: &ExperimentResult, report: &Report) -> Option<LedgerRow> {
+    let series = result.series_of("stride_copy", Implementation::Rust)?;
+    let (stride, point) = series
+        .points
+        .iter()
+        .filter(|p| p.median().is_some())
+        .filter_map(|p| Some((p.at.value()?, p)))
+        .filter(|(_, p)| counted(p).and_then(|c| c.dram_bytes()).is_some())
+        .max_by_key(|(s, _)| *s)?;
+    let counted_bytes = counted(point)?.dram_bytes()?;
+    let (effective, ms) = (point.median()?, point.median_ms()?);
+    let useful = point.bytes as f64;
+    let modelled = sector_model::stride_copy_bytes(point.elements, i32::try_from(stride).ok()?, F32_BYTES) as f64;
+    let actual = counted_bytes / 1e9 / (ms / 1e3);
+    let model = (sector_model::stride_copy_bytes as sector_model::SectorModel, F32_BYTES);
+    let checks = evidence(sector_checks(series, &[stride], model, "stride"), result, report);
+    Some(
+        LedgerRow::factor(
+            "bpg-2.2.3-effective-vs-actual",
+            "Best Practices Guide §2.2.3",
+            "The profiler's memory throughput counts every byte the memory moves, used or not; effective bandwidth \
+             counts only the bytes the algorithm needs, so it is lower, and their ratio estimates the bandwidth \
+             wasted by uncoalesced accesses (graded on the sector model's waste at the largest stride)",
+            modelled / useful,
+            counted_bytes / useful,
+            format!(
+                "Rust stride_copy at stride {stride}: effective {effective:.0} GB/s, actual {actual:.0} GB/s from the \
+                 DRAM counters ({:.2}x)",
+                counted_bytes / useful
+            ),
             &result.name,
             result.device,
-        )]
-    }
+        )
+        .with_counters(checks),
+    )
 }

@@ -17,6 +17,9 @@ pub enum Verdict {
     Gone,
     /// The opposite of the claim.
     Reversed,
+    /// Not graded: the GPU's hardware counters contradict a modelled figure the
+    /// row rests on by more than [`COUNTER_TOLERANCE`](super::COUNTER_TOLERANCE).
+    CountersDisagree,
 }
 
 impl Verdict {
@@ -26,6 +29,7 @@ impl Verdict {
             Self::Weaker => "weaker",
             Self::Gone => "gone",
             Self::Reversed => "reversed",
+            Self::CountersDisagree => "FAILED: the counters disagree",
         }
     }
 

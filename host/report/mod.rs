@@ -8,6 +8,7 @@
 
 mod axis;
 pub mod comparison;
+mod counter_check;
 mod experiment_result;
 mod kernel_record;
 mod ledger;
@@ -35,6 +36,7 @@ use crate::run_settings::RunSettings;
 use crate::testbed::Implementation;
 
 pub use axis::{Axis, Metric, PlotKind, ReferenceLine, Scale};
+pub use counter_check::{COUNTER_TOLERANCE, CounterCheck, CounterEvidence};
 pub use experiment_result::{Artifact, ExperimentResult, Point, Series, Waiver, Work};
 pub use kernel_record::KernelRecord;
 pub use ledger::{FACTOR_RULE, LedgerRow, Verdict};
