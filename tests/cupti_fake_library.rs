@@ -24,7 +24,11 @@ use ptxsuite::cupti::{
 fn fake_library(test: &str) -> Option<PathBuf> {
     let dir = std::env::temp_dir().join(format!("ptxsuite-fake-cupti-{test}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let library = dir.join("libcupti.so");
+    let library = dir.join(if test == "probe" {
+        "libcupti.so.13"
+    } else {
+        "libcupti.so"
+    });
     let source = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fake_cupti.c");
     let compiler = std::env::var("CC").unwrap_or_else(|_| "cc".into());
     match Command::new(&compiler)

@@ -30,6 +30,10 @@ pub const CUPTI_LIBRARY_CANDIDATES: &[&str] = &[
     "/usr/local/cuda/targets/sbsa-linux/lib/libcupti.so",
 ];
 
+/// CUPTI's file names in a folder `$PTXSUITE_CUPTI` names (toolkits have the first, the
+/// `nvidia-cuda-cupti` wheels only a versioned one).
+const FOLDER_NAMES: [&str; 3] = ["libcupti.so", "libcupti.so.13", "libcupti.so.12"];
+
 /// The host metric-evaluation libraries CUPTI opens by name; beside a CUPTI
 /// opened by path they are opened first, so that CUPTI finds them loaded.
 const METRIC_LIBRARIES: [&str; 2] = ["libnvperf_host.so", "libnvperf_target.so"];
@@ -148,8 +152,22 @@ impl Cupti {
         match std::env::var_os(CUPTI_PATH_VARIABLE) {
             Some(value) if !value.is_empty() => {
                 let path = PathBuf::from(value);
-                let file = if path.is_dir() { path.join("libcupti.so") } else { path };
-                Self::open_first(&[file.display().to_string()])
+                let files: Vec<String> = if path.is_dir() {
+                    FOLDER_NAMES
+                        .iter()
+                        .map(|name| path.join(name))
+                        .filter(|file| file.exists())
+                        .map(|file| file.display().to_string())
+                        .collect()
+                } else {
+                    vec![path.display().to_string()]
+                };
+                let files = if files.is_empty() {
+                    vec![path.join(FOLDER_NAMES[0]).display().to_string()]
+                } else {
+                    files
+                };
+                Self::open_first(&files)
                     .map_err(|e| CuptiError::NotLoaded(format!("{CUPTI_PATH_VARIABLE} names no usable CUPTI: {e}")))
             }
             _ => Self::open_first(CUPTI_LIBRARY_CANDIDATES),
