@@ -141,7 +141,7 @@ mod tests {
             [
                 ("dram__bytes_read.sum".to_string(), f64::NAN),
                 ("dram__bytes_write.sum".to_string(), 5.0),
-                ("smsp__sass_inst_executed_op_shared_ld.sum".to_string(), 0.0),
+                ("smsp__inst_executed_op_shared_ld.sum".to_string(), 0.0),
                 ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum".to_string(), 4.0),
                 ("lts__t_bytes.sum".to_string(), -1.0),
             ],

@@ -1,6 +1,10 @@
 //! The hardware counters the suite asks CUPTI for, by their metric names
 //! (Nsight Compute's and CUPTI's names, on Volta and later GPUs), each with
-//! what it counts over one launch.
+//! what it counts over one launch. All are the SM's and the memory system's
+//! own counters: none of the `smsp__sass_*` metrics, which CUPTI counts
+//! outside the hardware's per-pass budget and the range profiler may refuse
+//! (their hardware twins, `smsp__inst_executed_op_shared_ld` and
+//! `smsp__thread_inst_executed`, count the same instructions).
 
 /// One counter of the set every collection asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -71,12 +75,12 @@ impl HardwareCounter {
             Self::SharedStoreWavefronts => "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
             Self::SharedLoadConflicts => "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
             Self::SharedStoreConflicts => "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
-            Self::SharedLoadRequests => "smsp__sass_inst_executed_op_shared_ld.sum",
-            Self::SharedStoreRequests => "smsp__sass_inst_executed_op_shared_st.sum",
+            Self::SharedLoadRequests => "smsp__inst_executed_op_shared_ld.sum",
+            Self::SharedStoreRequests => "smsp__inst_executed_op_shared_st.sum",
             Self::LocalLoadBytes => "l1tex__t_bytes_pipe_lsu_mem_local_op_ld.sum",
             Self::LocalStoreBytes => "l1tex__t_bytes_pipe_lsu_mem_local_op_st.sum",
             Self::WarpInstructions => "smsp__inst_executed.sum",
-            Self::ThreadInstructions => "smsp__sass_thread_inst_executed.sum",
+            Self::ThreadInstructions => "smsp__thread_inst_executed.sum",
             Self::WarpsLaunched => "smsp__warps_launched.sum",
             Self::SmCycles => "sm__cycles_elapsed.avg",
         }

@@ -17,7 +17,7 @@ use super::range_profiler::{RangeProfiler, range_count};
 pub const MAX_PASSES: usize = 64;
 
 /// The name of the one range each collection pushes.
-const RANGE_NAME: &str = "ptxsuite";
+const RANGE_NAME: &std::ffi::CStr = c"ptxsuite";
 
 /// What one collection gave.
 #[derive(Clone, Debug, PartialEq)]

@@ -3,7 +3,7 @@
 //! configuration image and a counter-data image, then collects the
 //! counters of every range pushed and popped between `start` and `stop`.
 
-use std::ffi::CString;
+use std::ffi::CStr;
 
 use super::cupti_error::{CuptiError, CuptiResult};
 use super::ffi::{
@@ -126,15 +126,14 @@ impl<'a> RangeProfiler<'a> {
         self.object_call("cuptiRangeProfilerStart", self.cupti.functions().range_start)
     }
 
-    /// Opens the range `name`.
-    pub fn push(&self, name: &str) -> CuptiResult<()> {
-        let name = CString::new(name.replace('\0', "")).expect("NULs removed");
+    /// Opens the range `name` (static: CUPTI may keep the pointer until the data is decoded).
+    pub fn push(&self, name: &'static CStr) -> CuptiResult<()> {
         let mut params = RangePush {
             head: Head::of(RANGE_PUSH_SIZE),
             range_profiler: self.object,
             range_name: name.as_ptr(),
         };
-        // SAFETY: a valid parameter struct; the name outlives the call.
+        // SAFETY: a valid parameter struct; the name is static.
         let status = unsafe { (self.cupti.functions().range_push)(&mut params) };
         self.cupti.check("cuptiRangeProfilerPushRange", status)
     }
