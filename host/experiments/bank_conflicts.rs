@@ -11,18 +11,16 @@ use std::fmt::Write;
 
 use kernels_gpu::shared_memory_banks::bank_shared_bytes;
 
-use super::counter_evidence::{counted, evidence};
+use super::bank_counters;
 use super::counter_launch::count_point;
 use super::launch_outputs::{LaunchOutputs, TimedLaunches, kept_reps, median_of, sample_means};
 use super::{Experiment, RunContext};
-use crate::counters::{CONFLICTS_PER_REQUEST, SharedAccess, WAVEFRONTS_PER_REQUEST};
 use crate::error::Result;
 use crate::gpu::DeviceBuffer;
 use crate::launchers::{BANK_BLOCK_THREADS, BankAccess, BankKernel, bank_kernel};
 use crate::reference::{bank_read_checksum, bank_write_checksum, conflict_degree, strided_lane_addresses};
 use crate::report::{
-    Axis, CounterCheck, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Scale, SectionHooks, Series,
-    Verdict, Work,
+    Axis, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Scale, SectionHooks, Series, Verdict, Work,
 };
 use crate::testbed::Implementation;
 use crate::timing::CudaTimer;
@@ -223,26 +221,19 @@ impl Experiment for BankConflicts {
                 }
                 point.set_extra(PASSES, model_passes(kernel, stride) as f64);
                 let counted = count_point(ctx, &mut result, plan.implementation, &mut point, &mut || {
+                    let shape = (BANK_BLOCK_THREADS, blocks);
                     bank_kernel(
                         dut,
                         plan.implementation,
                         kernel,
                         stride,
                         ROUNDS,
-                        (BANK_BLOCK_THREADS, blocks),
+                        shape,
                         &mut counter_cycles,
                         &mut checksums,
                     )
                 })?;
-                if let Some(counted) = counted {
-                    let access = shared_access(kernel);
-                    if let Some(w) = counted.wavefronts_per_request(access) {
-                        point.set_extra(WAVEFRONTS_PER_REQUEST, w);
-                    }
-                    if let Some(c) = counted.conflicts_per_request(access) {
-                        point.set_extra(CONFLICTS_PER_REQUEST, c);
-                    }
-                }
+                bank_counters::record(&mut point, counted.as_ref(), kernel);
                 result.series[plan.series].points.push(point);
             }
             ctx.progress.inc(1);
@@ -270,14 +261,6 @@ impl Experiment for BankConflicts {
             kept_reps(ctx.settings)
         ));
         Ok(result)
-    }
-}
-
-/// Which shared-memory accesses of `kernel` the counters judge: the write kernels' stores, else loads.
-fn shared_access(kernel: BankKernel) -> SharedAccess {
-    match kernel {
-        BankKernel::StridedWrite(_) => SharedAccess::Store,
-        _ => SharedAccess::Load,
     }
 }
 
@@ -393,10 +376,6 @@ impl SectionHooks for BankConflicts {
     /// series' GB/s, clocks per request and slow-down; then the tile.
     fn tables(&self, result: &ExperimentResult, _report: &Report) -> Option<String> {
         let mut out = String::new();
-        let counted_any = result
-            .series
-            .iter()
-            .any(|s| s.points.iter().any(|p| p.extra.contains_key(WAVEFRONTS_PER_REQUEST)));
         for access in BankAccess::ALL {
             let read = rust(result, BankKernel::StridedRead(access));
             let write = rust(result, BankKernel::StridedWrite(access));
@@ -404,17 +383,12 @@ impl SectionHooks for BankConflicts {
                 continue;
             };
             let _ = writeln!(out, "**{}-byte accesses** (Rust; stride in elements)\n", access.bytes());
-            let _ = write!(
+            let _ = writeln!(
                 out,
                 "| stride | passes (model) | read GB/s | read clk/request | read slow-down | write GB/s | write \
                  clk/request | write slow-down |"
             );
-            let _ = writeln!(out, "{}", counter_headers(counted_any));
-            let _ = writeln!(
-                out,
-                "|---:|---:|---:|---:|---:|---:|---:|---:|{}",
-                if counted_any { "---:|---:|" } else { "" }
-            );
+            let _ = writeln!(out, "|---:|---:|---:|---:|---:|---:|---:|---:|");
             for at in any.points.iter().filter_map(|p| p.at.value()) {
                 let _ = write!(out, "| {at} | {} |", cell(extra(any, at, PASSES), 0));
                 for series in [read, write] {
@@ -427,11 +401,6 @@ impl SectionHooks for BankConflicts {
                         cell(series.and_then(|s| extra(s, at, SLOW_DOWN)), 2)
                     );
                 }
-                if counted_any {
-                    for series in [read, write] {
-                        let _ = write!(out, " {} |", counter_cell(series, at));
-                    }
-                }
                 let _ = writeln!(out);
             }
             let _ = writeln!(out);
@@ -440,30 +409,18 @@ impl SectionHooks for BankConflicts {
             let _ = writeln!(out, "**Tile column read** (`[32][pitch]` words, Rust)\n");
             let _ = writeln!(
                 out,
-                "| pitch | passes (model) | GB/s | B/clk/SM | clk/request | slow-down vs pitch 33 |{}\n\
-                 |---:|---:|---:|---:|---:|---:|{}",
-                if counted_any {
-                    " wavefronts / conflicts per request (counters) |"
-                } else {
-                    ""
-                },
-                if counted_any { "---:|" } else { "" }
+                "| pitch | passes (model) | GB/s | B/clk/SM | clk/request | slow-down vs pitch 33 |\n|---:|---:|---:|---:|---:|---:|"
             );
             for p in &tile.points {
                 let Some(at) = p.at.value() else { continue };
                 let _ = writeln!(
                     out,
-                    "| {at} | {} | {} | {} | {} | {} |{}",
+                    "| {at} | {} | {} | {} | {} | {} |",
                     cell(extra(tile, at, PASSES), 0),
                     crate::report::point_cell(Some(p)),
                     cell(extra(tile, at, BYTES_PER_CLOCK), 1),
                     cell(extra(tile, at, CLOCKS_PER_REQUEST), 2),
-                    cell(extra(tile, at, SLOW_DOWN), 2),
-                    if counted_any {
-                        format!(" {} |", counter_cell(Some(tile), at))
-                    } else {
-                        String::new()
-                    }
+                    cell(extra(tile, at, SLOW_DOWN), 2)
                 );
             }
             let _ = writeln!(out);
@@ -471,71 +428,18 @@ impl SectionHooks for BankConflicts {
         let _ = writeln!(
             out,
             "GB/s cells: median (min–max over the samples). clk/request: SM clocks per warp request (one pass a \
-             clock would give the model's passes).{}",
-            if counted_any {
-                " Counters: the shared-memory wavefronts (passes through the banks) and bank conflicts the hardware \
-                 counted per warp request, over one more launch (CUPTI)."
-            } else {
-                ""
-            }
+             clock would give the model's passes)."
         );
+        out.push_str(&bank_counters::table(result));
         Some(out)
     }
 
     fn ledger(&self, result: &ExperimentResult, report: &Report) -> Vec<LedgerRow> {
         ledger_rows(result)
             .into_iter()
-            .map(|row| with_bank_counters(row, result, report))
+            .map(|row| bank_counters::with_counters(row, result, report))
             .collect()
     }
-}
-
-/// The counters' columns of the strided tables (read, then write), when there are counters.
-fn counter_headers(counted: bool) -> &'static str {
-    if counted {
-        " read wavefronts / conflicts per request (counters) | write wavefronts / conflicts per request (counters) |"
-    } else {
-        ""
-    }
-}
-
-/// "32.0 / 31.0": the counted wavefronts and bank conflicts per request at `at`.
-fn counter_cell(series: Option<&Series>, at: i64) -> String {
-    match (
-        series.and_then(|s| extra(s, at, WAVEFRONTS_PER_REQUEST)),
-        series.and_then(|s| extra(s, at, CONFLICTS_PER_REQUEST)),
-    ) {
-        (Some(w), Some(c)) => format!("{w:.2} / {c:.2}"),
-        (Some(w), None) => format!("{w:.2} / —"),
-        _ => "—".into(),
-    }
-}
-
-/// The model's passes against the counted wavefronts per request of 4-byte reads at `strides`.
-fn pass_checks(result: &ExperimentResult, strides: &[u32]) -> Vec<Option<CounterCheck>> {
-    let read = BankKernel::StridedRead(BankAccess::Bytes4);
-    strides
-        .iter()
-        .map(|&stride| {
-            let point = rust(result, read)?.at(stride as i64)?;
-            let counted = counted(point)?.wavefronts_per_request(SharedAccess::Load)?;
-            Some(CounterCheck::new(
-                format!("4-byte read passes per request at stride {stride}"),
-                model_passes(read, stride) as f64,
-                counted,
-            ))
-        })
-        .collect()
-}
-
-/// A bank row with the counters' word on the passes it rests on.
-fn with_bank_counters(row: LedgerRow, result: &ExperimentResult, report: &Report) -> LedgerRow {
-    let strides: &[u32] = match row.id.as_str() {
-        "bpg-3.2.2.1-bank-conflicts" => &[1, 2, 32],
-        "bpg-3.2.2.1-broadcast" => &[0, 1],
-        _ => return row,
-    };
-    row.with_counters(evidence(pass_checks(result, strides), result, report))
 }
 
 /// The ledger rows of a bank-conflicts result (pure: tested on synthetic results).

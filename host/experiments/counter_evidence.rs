@@ -231,4 +231,184 @@ mod tests {
         assert_eq!(rows[0].verdict, Verdict::CountersDisagree, "half the modelled passes");
         assert_eq!(rows[1].verdict, Verdict::Holds, "the broadcast's points agree");
     }
+
+    /// The ledger of `results` in a report that collected counters.
+    fn counted_ledger(results: Vec<crate::report::ExperimentResult>) -> Vec<crate::report::LedgerRow> {
+        let mut rep = report(results);
+        rep.settings.counters = true;
+        rep.compute_ledger(&crate::experiments::hooks)
+    }
+
+    #[test]
+    fn execution_rows_check_their_instruction_inferences() {
+        use crate::counters::{SASS_PER_ELEMENT, SASS_PER_WARP};
+        use crate::experiments::execution_fixtures::series as exec_series;
+        use crate::report::Verdict;
+        // Loop counters: PTX 9 vs 5 per element (1.8x); SASS 7 vs 4 (1.75x) agrees, 7 vs 7 does not.
+        let loops = |u32_sass: f64, unchecked_sass: f64| {
+            let counter = |kernel: &str, ptx: f64, sass: f64| {
+                exec_series(
+                    kernel,
+                    Implementation::Rust,
+                    ("f32", ""),
+                    &[(400, 1.0)],
+                    &[
+                        (400, "PTX instructions per element", ptx),
+                        (400, SASS_PER_ELEMENT, sass),
+                    ],
+                )
+            };
+            let series = vec![
+                counter("loop_counter_i32", 9.0, u32_sass),
+                counter("loop_counter_u32", 9.0, u32_sass),
+                counter("loop_counter_usize", 5.0, unchecked_sass),
+                counter("loop_counter_i32_unchecked", 5.0, unchecked_sass),
+            ];
+            counted_ledger(vec![result("loop-counters", Metric::Bandwidth, series)])
+        };
+        let rows = loops(7.0, 4.0);
+        assert!(rows[0].measured.contains("counters agree"), "{}", rows[0].measured);
+        assert_eq!(loops(7.0, 7.0)[0].verdict, Verdict::CountersDisagree);
+
+        // Divergence: warp instructions k times one path per lane, once per warp, the same split.
+        let divergence = |lane_at_32: f64, short_split: f64| {
+            let ks = [1i64, 2, 4, 8, 16, 32];
+            let times: Vec<(i64, f64)> = ks.iter().map(|&k| (k, k as f64)).collect();
+            let lane_sass: Vec<(i64, &str, f64)> = ks
+                .iter()
+                .map(|&k| (k, SASS_PER_WARP, if k == 32 { lane_at_32 } else { 100.0 * k as f64 }))
+                .collect();
+            let warp_sass: Vec<(i64, &str, f64)> = ks.iter().map(|&k| (k, SASS_PER_WARP, 100.0)).collect();
+            let flat: Vec<(i64, f64)> = ks.iter().map(|&k| (k, 1.0)).collect();
+            let short_extras = [
+                (0, "PTX selp in the loop", 4.0),
+                (0, "PTX predicated instructions in the loop (not branches)", 0.0),
+                (0, "PTX branches in the loop besides its back edge", 0.0),
+                (0, "PTX instructions in the loop", 20.0),
+                (0, SASS_PER_WARP, 50.0),
+                (1, SASS_PER_WARP, short_split),
+            ];
+            let series = vec![
+                exec_series(
+                    "divergent_lane_paths",
+                    Implementation::Rust,
+                    ("f32", ""),
+                    &times,
+                    &lane_sass,
+                ),
+                exec_series(
+                    "uniform_warp_paths",
+                    Implementation::Rust,
+                    ("f32", ""),
+                    &flat,
+                    &warp_sass,
+                ),
+                exec_series(
+                    "short_branch_predicated",
+                    Implementation::Rust,
+                    ("f32", ""),
+                    &[(0, 1.0), (1, 1.0)],
+                    &short_extras,
+                ),
+            ];
+            counted_ledger(vec![result("divergence", Metric::Time, series)])
+        };
+        let rows = divergence(3200.0, 50.0);
+        let ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
+        assert_eq!(
+            ids,
+            ["bpg-6.1-divergent-paths", "bpg-6.1-warp-aligned", "bpg-6.2-predication"]
+        );
+        assert!(rows.iter().all(|r| r.verdict != Verdict::CountersDisagree), "{rows:?}");
+        assert!(
+            rows[0]
+                .measured
+                .contains("32 paths per lane over one: modelled 32, counted 32"),
+            "{}",
+            rows[0].measured
+        );
+        let rows = divergence(1600.0, 75.0);
+        assert_eq!(
+            rows[0].verdict,
+            Verdict::CountersDisagree,
+            "16x the instructions for 32 paths"
+        );
+        assert_eq!(rows[1].verdict, Verdict::Holds);
+        assert_eq!(
+            rows[2].verdict,
+            Verdict::CountersDisagree,
+            "a split that costs 1.5x the instructions"
+        );
+    }
+
+    #[test]
+    fn the_local_memory_row_checks_the_bytes_it_models() {
+        use crate::report::Verdict;
+        let local = |counted_per_thread: f64| {
+            let mut dynamic = series(
+                "local_array_dynamic",
+                Implementation::Rust,
+                "",
+                &[(2048, 50.0)],
+                &[(2048, "x registers", 0.5), (2048, "local GB/s", 20000.0)],
+            );
+            let point = &mut dynamic.points[0];
+            point.elements = 1000;
+            point.bytes = 1000 * 33024;
+            point.counters.insert(
+                HardwareCounter::LocalLoadBytes.metric().into(),
+                500.0 * counted_per_thread,
+            );
+            point.counters.insert(
+                HardwareCounter::LocalStoreBytes.metric().into(),
+                500.0 * counted_per_thread,
+            );
+            counted_ledger(vec![result(
+                "local-memory",
+                Metric::custom("u", "G/s", true),
+                vec![dynamic],
+            )])
+        };
+        let rows = local(33024.0);
+        assert!(
+            rows[0]
+                .measured
+                .contains("local-memory bytes per launch at 2048 threads/SM"),
+            "{}",
+            rows[0].measured
+        );
+        assert_ne!(rows[0].verdict, Verdict::CountersDisagree);
+        assert_eq!(
+            local(256.0)[0].verdict,
+            Verdict::CountersDisagree,
+            "the array kept in registers after all"
+        );
+    }
+
+    #[test]
+    fn the_bank_section_shows_the_counted_passes_beside_the_model() {
+        let extras = [
+            (1, "passes (model)", 1.0),
+            (1, "shared wavefronts/request (counters)", 1.0),
+            (1, "bank conflicts/request (counters)", 0.0),
+            (32, "passes (model)", 32.0),
+            (32, "shared wavefronts/request (counters)", 32.0),
+            (32, "bank conflicts/request (counters)", 31.0),
+            (32, "slow-down", 30.5),
+        ];
+        let reads = series(
+            "bank_read_b32",
+            Implementation::Rust,
+            "",
+            &[(1, 8000.0), (32, 250.0)],
+            &extras,
+        );
+        let (markdown, _, _) =
+            crate::experiments::ledger_fixtures::rendered(result("bank-conflicts", Metric::Bandwidth, vec![reads]));
+        assert!(markdown.contains("**Hardware counters** (Rust; CUPTI"), "{markdown}");
+        assert!(
+            markdown.contains("| 4 bytes | 32 | 32 | 32.00 / 31.00 | 30.50 | — | — |"),
+            "{markdown}"
+        );
+    }
 }

@@ -21,6 +21,7 @@ use super::calibrated_launches::{calibrate, timed_launches};
 use super::chain_check::chain_mismatch;
 use super::claim_rules::{at_least, at_least_rule};
 use super::counter_launch::count_point;
+use super::instruction_counters;
 use super::{Experiment, RunContext};
 use crate::counters::SASS_PER_ELEMENT;
 use crate::error::Result;
@@ -418,46 +419,6 @@ fn twin_ratio(
         .unwrap_or_default()
 }
 
-/// The counters' table, where the run collected them: SASS instructions
-/// executed per operation (each thread's), beside the instructions per
-/// operation the published rates assume on their pipe.
-fn sass_table(result: &ExperimentResult, out: &mut String) {
-    let rows: Vec<String> = result
-        .series
-        .iter()
-        .filter(|s| s.key.variant.is_empty())
-        .filter_map(|s| {
-            Some((
-                s,
-                ThroughputKernel::ALL.into_iter().find(|k| k.entry() == s.key.kernel)?,
-            ))
-        })
-        .flat_map(|(series, kernel)| {
-            series.points.iter().filter_map(move |p| {
-                let per = p.extra.get(SASS_PER_ELEMENT)?;
-                Some(format!(
-                    "| {} | {} | {} | {per:.2} | {:.0} |",
-                    kernel.operation(),
-                    range_at(p.at)?.label(),
-                    series.key.implementation.label(),
-                    pipe_instructions_per_operation(kernel)
-                ))
-            })
-        })
-        .collect();
-    if rows.is_empty() {
-        return;
-    }
-    let _ = writeln!(
-        out,
-        "\n**Hardware counters**: SASS instructions executed per operation (each thread's, loop overhead \
-         included; CUPTI, one more launch of each point)\n\n| operation | arguments | implementation | SASS \
-         instructions per operation (counters) | pipe instructions per operation (published rates) |\n\
-         |---|---|---|---:|---:|\n{}",
-        rows.join("\n")
-    );
-}
-
 const SMALL: ArgumentRange = ArgumentRange::Small;
 const LARGE: ArgumentRange = ArgumentRange::Large;
 
@@ -716,7 +677,7 @@ impl SectionHooks for Instructions {
                 );
             }
         }
-        sass_table(result, &mut out);
+        instruction_counters::table(result, &mut out);
         let promoted = result
             .series
             .iter()

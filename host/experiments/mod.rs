@@ -8,6 +8,7 @@
 
 mod accuracy;
 mod bank_conflicts;
+mod bank_counters;
 mod calibrated_launches;
 mod ceiling;
 mod chain_check;
@@ -21,6 +22,7 @@ mod divergence;
 mod execution_fixtures;
 mod host_links;
 mod implementation_ptx;
+mod instruction_counters;
 mod instructions;
 mod jit_spill_report;
 mod kernel_records;
