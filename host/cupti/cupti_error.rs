@@ -3,11 +3,11 @@
 //! any other failure names the call, CUPTI's result code and its text.
 
 use super::ffi::{
-    CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED, CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED,
+    CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED, CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED, CUPTI_ERROR_HARDWARE_BUSY,
     CUPTI_ERROR_INSUFFICIENT_PRIVILEGES, CUPTI_ERROR_INVALID_METRIC_NAME, CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED,
-    CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED, CUPTI_ERROR_NOT_SUPPORTED, CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED,
-    CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES, CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED,
-    CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED, CuptiStatus,
+    CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED, CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED, CUPTI_ERROR_NOT_SUPPORTED,
+    CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED, CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES,
+    CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED, CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED, CuptiStatus,
 };
 
 /// A CUPTI failure, typed.
@@ -72,6 +72,15 @@ impl CuptiError {
             )
     }
 
+    /// Another tool holds the GPU's counters or CUPTI's callbacks (compute-sanitizer, Nsight, a
+    /// second profiler).
+    pub fn is_in_use(&self) -> bool {
+        matches!(
+            self.code(),
+            Some(CUPTI_ERROR_HARDWARE_BUSY | CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)
+        )
+    }
+
     /// A metric this chip does not have.
     pub fn is_unknown_metric(&self) -> bool {
         self.code() == Some(CUPTI_ERROR_INVALID_METRIC_NAME)
@@ -80,7 +89,7 @@ impl CuptiError {
     /// Whether this is a reason to waive the counters (no library, no permission, no support)
     /// rather than a failure of the suite's use of CUPTI.
     pub fn is_waiver(&self) -> bool {
-        matches!(self, Self::NotLoaded(_)) || self.is_permission_denied() || self.is_unsupported()
+        matches!(self, Self::NotLoaded(_)) || self.is_permission_denied() || self.is_unsupported() || self.is_in_use()
     }
 
     /// The reason a report gives when the counters are waived for this error.
@@ -91,6 +100,8 @@ impl CuptiError {
                  administrators (NVreg_RestrictProfilingToAdminUsers=1); run as root or set the module option to 0 \
                  ({self})"
             )
+        } else if self.is_in_use() {
+            format!("another tool holds the GPU's counters or CUPTI (compute-sanitizer, Nsight): {self}")
         } else {
             self.to_string()
         }
@@ -118,6 +129,8 @@ mod tests {
         assert!(call(40).is_permission_denied());
         assert!(call(27).is_unsupported() && call(27).is_waiver());
         assert!(call(43).is_unsupported(), "MIG");
+        assert!(call(39).is_in_use() && call(39).is_waiver(), "under compute-sanitizer");
+        assert!(call(26).waiver_reason().starts_with("another tool holds"));
         assert!(call(17).is_unknown_metric() && !call(17).is_waiver());
         assert!(
             !call(1).is_waiver(),
