@@ -106,7 +106,7 @@ fn the_layer_loads_the_fake_and_names_its_errors() {
     };
     let fake = Fake::open(&path);
     let text = path.display().to_string();
-    let cupti = Cupti::open_first(&["/nonexistent/libcupti.so", text.as_str()]).unwrap();
+    let cupti = Arc::new(Cupti::open_first(&["/nonexistent/libcupti.so", text.as_str()]).unwrap());
     assert_eq!(cupti.path(), text);
     assert_eq!(cupti.api_version(), Some(999));
     {
@@ -281,10 +281,25 @@ fn the_collector_keeps_its_metric_set_and_turns_a_denied_device_off() {
             &mut |_| {},
         )
     };
+    assert_eq!(
+        fake.count("fake_cupti_sessions"),
+        0,
+        "nothing initialized before the first collection"
+    );
     let first = run(&collector).unwrap();
     let inits = fake.count("fake_cupti_host_inits");
-    assert_eq!(fake.count("fake_cupti_sessions"), 0, "a session per collection");
+    assert_eq!(
+        fake.count("fake_cupti_sessions"),
+        1,
+        "the profiler interface stays initialized"
+    );
+    assert_eq!(
+        fake.count("fake_cupti_range_profilers"),
+        0,
+        "the range profiler does not"
+    );
     let second = run(&collector).unwrap();
+    assert_eq!(fake.count("fake_cupti_sessions"), 1, "initialized once");
     assert_eq!(first, second);
     assert_eq!(
         fake.count("fake_cupti_host_inits"),
@@ -335,7 +350,6 @@ fn the_collector_keeps_its_metric_set_and_turns_a_denied_device_off() {
         "no second try on a device turned off"
     );
     assert!(matches!(collector.off(0), Some(CuptiError::Call { code: 35, .. })));
-    assert_eq!(fake.count("fake_cupti_sessions"), 0);
 
     let Err(CollectError::Cupti(vgpu)) =
         collector.collect::<String>(1, context(), &metrics, &mut || Ok(()), &mut |_| {})
@@ -343,6 +357,17 @@ fn the_collector_keeps_its_metric_set_and_turns_a_denied_device_off() {
         panic!("device 1 is a vGPU with profiling disabled");
     };
     assert!(vgpu.is_waiver() && collector.off(1).is_some(), "{vgpu}");
+    drop(collector);
+    assert_eq!(
+        fake.count("fake_cupti_sessions"),
+        0,
+        "de-initialized with the collector"
+    );
+    assert_eq!(
+        fake.count("fake_cupti_host_objects"),
+        0,
+        "and every host object released"
+    );
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
 

@@ -13,6 +13,86 @@ use crate::error::{DriverResultExt, Error, Result};
 use crate::selftest::{CounterWorkload, counter_runs};
 use crate::testbed::{DeviceSelection, ImplementationSet, Testbed};
 
+/// Steps 3 to 8: what the profiler interface, the device and the host library say.
+fn setup_steps(
+    session: &ProfilerSession,
+    cupti: &std::sync::Arc<Cupti>,
+    dut: &crate::testbed::DeviceUnderTest,
+    step: Instant,
+) -> Result<()> {
+    let info = dut.info();
+    say(&format!(
+        "step 3 cuptiProfilerInitialize: ok in {:.0} ms",
+        step.elapsed().as_secs_f64() * 1e3
+    ));
+    match session.check_device(info.ordinal as i32) {
+        Ok(()) => say("step 4 cuptiProfilerDeviceSupported: supported (or not asked: an older CUPTI)"),
+        Err(e) => say(&format!("step 4 cuptiProfilerDeviceSupported: {e}")),
+    }
+    let chip = match session.chip_name(info.ordinal) {
+        Ok(chip) => chip,
+        Err(e) => {
+            say(&format!("step 5 cuptiDeviceGetChipName: FAILED: {e}"));
+            return Err(Error::Library(e.to_string()));
+        }
+    };
+    say(&format!("step 5 chip: {chip}"));
+    match session.counter_availability(dut.gpu().context().cu_ctx()) {
+        Ok(image) => say(&format!("step 6 counter availability image: {} bytes", image.len())),
+        Err(e) => say(&format!(
+            "step 6 counter availability: {e}{}",
+            if e.is_permission_denied() {
+                " (NO PERMISSION)"
+            } else {
+                ""
+            }
+        )),
+    }
+    match MetricHost::new(cupti, &chip).and_then(|host| host.base_counter_metrics()) {
+        Ok(base) => {
+            say(&format!(
+                "step 7 host object: {} base counter metrics on {chip}",
+                base.len()
+            ));
+            for counter in HardwareCounter::ALL {
+                let name = counter.metric();
+                let base_name = name.rsplit_once('.').map_or(name, |(b, _)| b);
+                say(&format!(
+                    "  {name}: {}",
+                    if base.iter().any(|b| b == base_name) {
+                        "listed"
+                    } else {
+                        "NOT LISTED"
+                    }
+                ));
+            }
+        }
+        Err(e) => say(&format!("step 7 host object: FAILED: {e}")),
+    }
+    let step = Instant::now();
+    let metrics = HardwareCounter::metrics();
+    match MetricSet::build(cupti, &chip, &metrics, &mut |line| say(&format!("  {line}"))) {
+        Ok(set) => {
+            say(&format!(
+                "step 8 metric set: {} of {} metrics, {} pass(es), {} refused, in {:.0} ms",
+                set.metrics.len(),
+                metrics.len(),
+                set.passes,
+                set.refused.len(),
+                step.elapsed().as_secs_f64() * 1e3
+            ));
+            for (metric, why) in &set.refused {
+                say(&format!("  refused {metric}: {why}"));
+            }
+            Ok(())
+        }
+        Err(e) => {
+            say(&format!("step 8 metric set: FAILED: {e}"));
+            Err(Error::Library(e.to_string()))
+        }
+    }
+}
+
 fn say(line: &str) {
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "{line}");
@@ -43,6 +123,7 @@ fn probe(device: usize) -> Result<()> {
         cupti.api_version().map_or("unknown".into(), |v| v.to_string()),
         started.elapsed().as_secs_f64() * 1e3
     ));
+    drop(cupti);
     let testbed = Testbed::open(
         &DeviceSelection::parse(&device.to_string())?,
         &ImplementationSet::parse("rust")?,
@@ -60,87 +141,25 @@ fn probe(device: usize) -> Result<()> {
         info.driver_version
     ));
     dut.gpu().context().bind_to_thread().during("cuCtxSetCurrent")?;
-    let cupti = std::sync::Arc::new(cupti);
-    {
-        let step = Instant::now();
-        let session = match ProfilerSession::begin(&cupti) {
-            Ok(session) => session,
-            Err(e) => {
-                say(&format!("step 3 cuptiProfilerInitialize: FAILED: {e}"));
-                return Err(Error::Library(e.to_string()));
-            }
-        };
-        say(&format!(
-            "step 3 cuptiProfilerInitialize: ok in {:.0} ms",
-            step.elapsed().as_secs_f64() * 1e3
-        ));
-        match session.check_device(info.ordinal as i32) {
-            Ok(()) => say("step 4 cuptiProfilerDeviceSupported: supported (or not asked: an older CUPTI)"),
-            Err(e) => say(&format!("step 4 cuptiProfilerDeviceSupported: {e}")),
+    let collector = match testbed.counters() {
+        Ok(collector) => collector,
+        Err(why) => {
+            say(&format!("step 3 the run's CUPTI: FAILED: {why}"));
+            return Err(Error::Library(why.to_string()));
         }
-        let chip = match session.chip_name(info.ordinal) {
-            Ok(chip) => chip,
-            Err(e) => {
-                say(&format!("step 5 cuptiDeviceGetChipName: FAILED: {e}"));
-                return Err(Error::Library(e.to_string()));
-            }
-        };
-        say(&format!("step 5 chip: {chip}"));
-        match session.counter_availability(dut.gpu().context().cu_ctx()) {
-            Ok(image) => say(&format!("step 6 counter availability image: {} bytes", image.len())),
-            Err(e) => say(&format!(
-                "step 6 counter availability: {e}{}",
-                if e.is_permission_denied() {
-                    " (NO PERMISSION)"
-                } else {
-                    ""
-                }
-            )),
-        }
-        match MetricHost::new(&cupti, &chip).and_then(|host| host.base_counter_metrics()) {
-            Ok(base) => {
-                say(&format!(
-                    "step 7 host object: {} base counter metrics on {chip}",
-                    base.len()
-                ));
-                for counter in HardwareCounter::ALL {
-                    let name = counter.metric();
-                    let base_name = name.rsplit_once('.').map_or(name, |(b, _)| b);
-                    say(&format!(
-                        "  {name}: {}",
-                        if base.iter().any(|b| b == base_name) {
-                            "listed"
-                        } else {
-                            "NOT LISTED"
-                        }
-                    ));
-                }
-            }
-            Err(e) => say(&format!("step 7 host object: FAILED: {e}")),
-        }
-        let step = Instant::now();
-        let metrics = HardwareCounter::metrics();
-        match MetricSet::build(&cupti, &chip, &metrics, &mut |line| say(&format!("  {line}"))) {
-            Ok(set) => {
-                say(&format!(
-                    "step 8 metric set: {} of {} metrics, {} pass(es), {} refused, in {:.0} ms",
-                    set.metrics.len(),
-                    metrics.len(),
-                    set.passes,
-                    set.refused.len(),
-                    step.elapsed().as_secs_f64() * 1e3
-                ));
-                for (metric, why) in &set.refused {
-                    say(&format!("  refused {metric}: {why}"));
-                }
-            }
-            Err(e) => {
-                say(&format!("step 8 metric set: FAILED: {e}"));
-                return Err(Error::Library(e.to_string()));
-            }
+    };
+    let step = Instant::now();
+    // The run's own collector and profiler session: the steps below are what its first collection does.
+    let setup = collector.with_session(|session| setup_steps(session, collector.cupti(), dut, step));
+    match setup {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => return Err(e),
+        Err(e) => {
+            say(&format!("step 3 cuptiProfilerInitialize: FAILED: {e}"));
+            return Err(Error::Library(e.to_string()));
         }
     }
-    say("step 9 collections (each: profiler session, range profiler, passes, decode, evaluate)");
+    say("step 9 collections (each: range profiler enabled, passes, decoded, evaluated, disabled)");
     let workloads = [
         CounterWorkload::StrideCopy(1),
         CounterWorkload::StrideCopy(2),

@@ -1,7 +1,10 @@
-//! What a run keeps of CUPTI between collections: the library, each
-//! device's chip, each chip's metric set and host object (built once), and
-//! the devices whose counters are off (no permission, no support, a failed
-//! setup) with the error, so that later collections on them fail at once.
+//! What a run keeps of CUPTI between collections: the library, the profiler
+//! interface (initialized at the first collection, de-initialized with the
+//! collector, as NVIDIA's samples and profilers keep it; the range profiler
+//! itself is enabled only during a collection), each device's chip, each
+//! chip's metric set and host object (built once), and the devices whose
+//! counters are off (no permission, no support, a failed setup) with the
+//! error, so that later collections on them fail at once.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -23,6 +26,8 @@ struct ChipMetrics {
 
 #[derive(Default)]
 struct State {
+    /// The profiler interface, from the first collection on.
+    session: Option<ProfilerSession>,
     /// CUDA ordinal → chip name.
     chips: BTreeMap<usize, String>,
     metrics: Vec<ChipMetrics>,
@@ -55,6 +60,16 @@ impl CounterCollector {
 
     fn state(&self) -> MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Runs `f` with the collector's profiler interface, initializing it if no
+    /// collection has yet (it then stays initialized, as for collections).
+    pub fn with_session<R>(&self, f: impl FnOnce(&ProfilerSession) -> R) -> CuptiResult<R> {
+        let mut state = self.state();
+        if state.session.is_none() {
+            state.session = Some(ProfilerSession::begin(&self.cupti)?);
+        }
+        Ok(f(state.session.as_ref().expect("initialized above")))
     }
 
     /// Why the counters of CUDA device `device` are off for the rest of the run, if they are.
@@ -93,19 +108,19 @@ impl CounterCollector {
         if let Some(error) = state.off.get(&device) {
             return Err(CollectError::Cupti(error.clone()));
         }
-        let session = match ProfilerSession::begin(&self.cupti) {
-            Ok(session) => session,
-            Err(e) => return Err(turn_off(&mut state, device, e)),
-        };
-        trace("profiler interface initialized");
-        let index = match self.chip_metrics(&mut state, &session, device, wanted, trace) {
+        if state.session.is_none() {
+            match ProfilerSession::begin(&self.cupti) {
+                Ok(session) => state.session = Some(session),
+                Err(e) => return Err(turn_off(&mut state, device, e)),
+            }
+            trace("profiler interface initialized (until the end of the run)");
+        }
+        let index = match self.chip_metrics(&mut state, device, wanted, trace) {
             Ok(index) => index,
             Err(e) => return Err(turn_off(&mut state, device, e)),
         };
         let chip = &state.metrics[index];
         let collected = collect(&self.cupti, &chip.host, &chip.set, context, workload, trace);
-        drop(session);
-        trace("profiler interface de-initialized");
         match collected {
             Err(CollectError::Cupti(e)) if e.is_waiver() => Err(turn_off(&mut state, device, e)),
             other => other,
@@ -116,7 +131,6 @@ impl CounterCollector {
     fn chip_metrics(
         &self,
         state: &mut State,
-        session: &ProfilerSession<'_>,
         device: usize,
         wanted: &[&str],
         trace: &mut dyn FnMut(&str),
@@ -124,7 +138,13 @@ impl CounterCollector {
         let chip = match state.chips.get(&device) {
             Some(chip) => chip.clone(),
             None => {
-                session.check_device(device as i32)?;
+                let session = state.session.as_ref().expect("initialized by collect");
+                match session.check_device(device as i32) {
+                    Err(unsupported @ CuptiError::Unsupported(_)) => return Err(unsupported),
+                    // The check is advice: a CUPTI that cannot answer it may still profile.
+                    Err(e) => trace(&format!("device {device}: support unknown ({e}); going on")),
+                    Ok(()) => {}
+                }
                 let chip = session.chip_name(device)?;
                 trace(&format!("device {device}: chip {chip}"));
                 state.chips.insert(device, chip.clone());

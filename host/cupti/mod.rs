@@ -12,13 +12,14 @@
 //! unsupported GPU) from a failure. It knows metric names, not what the
 //! suite makes of them (that is [`crate::counters`]).
 //!
-//! The sequence of one collection ([`collect`]): initialize the profiler
+//! The sequence of one collection ([`collect`]; [`CounterCollector`] keeps
+//! the first three steps for the rest of the run): initialize the profiler
 //! interface; the device's chip; a host object for the chip, the metrics
 //! scheduled into a configuration image; the range profiler enabled on the
 //! context, a counter-data image, the configuration (user range, user
 //! replay); per pass: the workload once outside the range, then start, push,
 //! the workload, pop, stop, until CUPTI says every pass is submitted; decode;
-//! evaluate the range into metric values; disable; de-initialize.
+//! evaluate the range into metric values; disable.
 
 mod collection;
 mod counter_collector;

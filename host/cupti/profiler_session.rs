@@ -2,6 +2,8 @@
 //! as long as a [`ProfilerSession`] lives, and what it says of a device:
 //! whether it can be profiled, its chip name and its counter availability.
 
+use std::sync::Arc;
+
 use super::cupti_error::{CuptiError, CuptiResult};
 use super::ffi::{
     API_RANGE_PROFILING, COUNTER_AVAILABILITY_SIZE, CounterAvailability, DEVICE_CHIP_NAME_SIZE, DEVICE_SUPPORTED_SIZE,
@@ -10,26 +12,25 @@ use super::ffi::{
 };
 use super::library::Cupti;
 
-/// The profiler interface, initialized; de-initialized when dropped, so that
-/// no CUPTI hook stays in the driver between collections.
-pub struct ProfilerSession<'a> {
-    cupti: &'a Cupti,
+/// The profiler interface, initialized; de-initialized when dropped.
+pub struct ProfilerSession {
+    cupti: Arc<Cupti>,
 }
 
-impl<'a> ProfilerSession<'a> {
+impl ProfilerSession {
     /// `cuptiProfilerInitialize`.
-    pub fn begin(cupti: &'a Cupti) -> CuptiResult<Self> {
+    pub fn begin(cupti: &Arc<Cupti>) -> CuptiResult<Self> {
         let mut params = ProfilerInitialize {
             head: Head::of(PROFILER_INITIALIZE_SIZE),
         };
         // SAFETY: a valid parameter struct of the declared size.
         let status = unsafe { (cupti.functions().profiler_initialize)(&mut params) };
         cupti.check("cuptiProfilerInitialize", status)?;
-        Ok(Self { cupti })
+        Ok(Self { cupti: cupti.clone() })
     }
 
-    pub fn cupti(&self) -> &'a Cupti {
-        self.cupti
+    pub fn cupti(&self) -> &Arc<Cupti> {
+        &self.cupti
     }
 
     /// Why CUPTI cannot profile CUDA device `device`, or `Ok` when it can (or
@@ -99,7 +100,7 @@ impl<'a> ProfilerSession<'a> {
     }
 }
 
-impl Drop for ProfilerSession<'_> {
+impl Drop for ProfilerSession {
     fn drop(&mut self) {
         let mut params = ProfilerInitialize {
             head: Head::of(PROFILER_INITIALIZE_SIZE),

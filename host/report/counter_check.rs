@@ -10,7 +10,8 @@ use super::{LedgerRow, Verdict};
 pub const COUNTERS_METHOD: &str = "**Hardware counters** (`--counters`). After each kernel point's timed samples and \
     its check, one more launch of the same kernel ran under CUPTI's range profiler (replayed once per pass the \
     counters need, each pass after one launch outside the range so that the caches start as between timed launches); \
-    the timed samples never include these launches. Figures marked \"(counters)\" come from them; every ledger row \
+    the timed samples never include these launches (CUPTI's profiler interface stays loaded from the first collection \
+    on; the range profiler is enabled only during a collection). Figures marked \"(counters)\" come from them; every ledger row \
     that rests on a model says whether the counters agree within 10%, and is not graded where they do not.";
 
 /// The largest relative difference between a modelled and a counted figure
