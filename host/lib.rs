@@ -28,6 +28,8 @@ pub mod bandwidth;
 pub mod commands;
 pub mod concurrent_timing;
 pub mod copy_element;
+pub mod counters;
+pub mod cupti;
 pub mod error;
 pub mod experiments;
 pub mod gl;

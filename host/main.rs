@@ -98,6 +98,18 @@ enum Command {
         /// stops (a partial report is written).
         #[arg(long, default_value_t = RunSettings::default().kernel_timeout_s, value_name = "SECONDS", value_parser = kernel_timeout, allow_negative_numbers = true)]
         kernel_timeout: f64,
+        /// Also read the GPU's hardware counters (CUPTI: libcupti.so on the loader path or in $PTXSUITE_CUPTI) for
+        /// every kernel point, in one more, untimed launch after its timed samples; the ledger checks the models
+        /// against them.
+        #[arg(long)]
+        counters: bool,
+    },
+    /// Print each step of CUPTI's setup and a few collections on one GPU (diagnoses `--counters`).
+    #[command(hide = true)]
+    CountersProbe {
+        /// CUDA device index.
+        #[arg(long, default_value_t = 0)]
+        device: usize,
     },
     /// Run every kernel and host path once at small sizes and check each against the CPU reference
     /// (quick; meant for compute-sanitizer too).
@@ -220,12 +232,14 @@ fn main() -> ExitCode {
             reps,
             samples,
             kernel_timeout,
+            counters,
         } => {
             let settings = RunSettings {
                 buffer_mib: size_mib,
                 reps,
                 samples,
                 kernel_timeout_s: kernel_timeout,
+                counters,
                 ..RunSettings::default()
             };
             if let Err(error) = commands::stop_on_ctrl_c(&settings.stop) {
@@ -291,6 +305,7 @@ fn main() -> ExitCode {
         }
         Command::List => (list(), Ok(())),
         Command::Claims { json } => (commands::claims(json), Ok(())),
+        Command::CountersProbe { device } => commands::counters_probe(device),
     };
     let code = emit(&text, ExitCode::SUCCESS);
     match outcome {

@@ -19,6 +19,10 @@ pub struct RunSettings {
     /// reports written before the limit existed load with the default.
     #[serde(default = "default_kernel_timeout_s")]
     pub kernel_timeout_s: f64,
+    /// Collect the GPU's hardware counters (CUPTI) for every kernel point, in one more,
+    /// untimed launch after its timed samples (`--counters`).
+    #[serde(default)]
+    pub counters: bool,
     /// Set by Ctrl-C: the measurement loops stop after the point in progress.
     #[serde(skip)]
     pub stop: StopSignal,
@@ -35,6 +39,7 @@ impl Default for RunSettings {
             reps: 20,
             samples: 11,
             kernel_timeout_s: default_kernel_timeout_s(),
+            counters: false,
             stop: StopSignal::new(),
         }
     }

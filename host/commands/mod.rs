@@ -2,6 +2,7 @@
 
 mod claims;
 mod compare;
+mod counters_probe;
 mod info;
 mod merge;
 mod render;
@@ -10,6 +11,7 @@ mod selftest;
 
 pub use claims::{all_claims, claims};
 pub use compare::{Comparison, compare};
+pub use counters_probe::counters_probe;
 pub use info::info;
 pub use merge::{Merged, merge};
 pub use render::render;

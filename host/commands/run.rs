@@ -5,7 +5,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use crate::error::{Error, Result};
 use crate::experiments::{self, Experiment, RunContext, Scope, kernel_records};
 use crate::nvml::{DEFAULT_SAMPLE_INTERVAL, TelemetrySampler};
-use crate::report::{ExperimentResult, ImplementationRecord, Report, Status};
+use crate::report::{ExperimentResult, ImplementationRecord, Report, Status, Verdict};
 use crate::run_settings::RunSettings;
 use crate::stop_signal::StopSignal;
 use crate::testbed::{DeviceSelection, Implementation, ImplementationSet, Testbed};
@@ -269,7 +269,28 @@ fn run_into(options: &RunOptions, printed: &mut String) -> Result<()> {
             detail: "results differ from the CPU reference; see report.md".into(),
         });
     }
+    let disputed = disputed_rows(&report);
+    if !disputed.is_empty() {
+        return Err(Error::Verification {
+            what: format!("the ledger rows {}", disputed.join(", ")),
+            detail: "the hardware counters contradict the model these rows rest on by more than 10%; the rows are \
+                     not graded (see report.md's ledger)"
+                .into(),
+        });
+    }
     Ok(())
+}
+
+/// The ledger rows the hardware counters failed (their ids).
+fn disputed_rows(report: &Report) -> Vec<String> {
+    report
+        .ledger
+        .iter()
+        .filter(|row| {
+            row.verdict == Verdict::Failed && row.check.as_deref().is_some_and(|c| c.contains("hardware counters"))
+        })
+        .map(|row| row.id.clone())
+        .collect()
 }
 
 /// The terminal summary: the median of every point of every series, the
@@ -328,6 +349,14 @@ fn summary(report: &Report, out_dir: &Path) -> String {
         for note in &result.notes {
             summary.push_str(&format!("  note: {note}\n"));
         }
+    }
+    for row in report.ledger.iter().filter(|row| {
+        row.verdict == Verdict::Failed && row.check.as_deref().is_some_and(|c| c.contains("hardware counters"))
+    }) {
+        summary.push_str(&format!(
+            "LEDGER ROW FAILED {} ({}): {}\n",
+            row.id, row.experiment, row.rule
+        ));
     }
     summary.push_str(&format!(
         "{}report written to {}\n",

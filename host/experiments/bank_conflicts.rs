@@ -16,6 +16,8 @@ use std::fmt::Write;
 use kernels_gpu::block_span::BLOCK_SPAN_WORDS;
 use kernels_gpu::shared_memory_banks::bank_shared_bytes;
 
+use super::bank_counters;
+use super::counter_launch::count_point;
 use super::launch_outputs::{LaunchOutputs, TimedLaunches, kept_reps};
 use super::sm_spans::{RequestClocks, SmTime, sm_time};
 use super::{Experiment, RunContext};
@@ -194,6 +196,8 @@ impl Experiment for BankConflicts {
         let mut outputs =
             LaunchOutputs::<u64>::for_settings(dut.gpu(), ctx.settings, BLOCK_SPAN_WORDS * max_blocks as usize)?;
         let mut checksums = DeviceBuffer::<u32>::uninit(dut.gpu(), (max_blocks * BANK_BLOCK_THREADS) as usize)?;
+        // The clocks of the counters pass's launches (--counters), read by no one.
+        let mut counter_cycles = DeviceBuffer::<u64>::uninit(dut.gpu(), max_blocks as usize)?;
         let mut timer = CudaTimer::new(dut.gpu())?;
         let points: Vec<(BankKernel, u32)> = BankKernel::ALL
             .into_iter()
@@ -257,6 +261,20 @@ impl Experiment for BankConflicts {
                 }
                 point.set_extra(ROUNDS_RUN, rounds as f64);
                 point.set_extra(PASSES, model_passes(kernel, stride) as f64);
+                let counted = count_point(ctx, &mut result, plan.implementation, &mut point, &mut || {
+                    let shape = (BANK_BLOCK_THREADS, blocks);
+                    bank_kernel(
+                        dut,
+                        plan.implementation,
+                        kernel,
+                        stride,
+                        rounds,
+                        shape,
+                        &mut counter_cycles,
+                        &mut checksums,
+                    )
+                })?;
+                bank_counters::record(&mut point, counted.as_ref(), kernel);
                 result.series[plan.series].points.push(point);
             }
             ctx.progress.inc(1);
@@ -456,6 +474,7 @@ impl SectionHooks for BankConflicts {
             "GB/s cells: median (min–max over the samples). clk/request: SM clocks per warp request (one pass a \
              clock would give the model's passes)."
         );
+        out.push_str(&bank_counters::table(result));
         Some(out)
     }
 
@@ -470,8 +489,11 @@ impl SectionHooks for BankConflicts {
         claims()
     }
 
-    fn ledger(&self, result: &ExperimentResult, _report: &Report) -> Vec<LedgerRow> {
+    fn ledger(&self, result: &ExperimentResult, report: &Report) -> Vec<LedgerRow> {
         ledger_rows(result)
+            .into_iter()
+            .map(|row| bank_counters::with_counters(row, result, report))
+            .collect()
     }
 }
 

@@ -8,12 +8,17 @@
 //! implementation sees the same clocks and temperature.
 
 use super::RunContext;
+use super::counter_launch::count_point;
 use super::sector_model::SectorModel;
 use crate::copy_element::{CopyElement, first_mismatch, pattern};
+use crate::counters::DRAM_GBPS;
 use crate::error::Result;
 use crate::launchers::{CopyKernel, CopyReference, copy_runners};
 use crate::report::{ExperimentResult, Metric, Point, PointKey, Series, Waiver, Work};
 use crate::testbed::Implementation;
+
+/// The modelled DRAM traffic over the measured time (the guide's actual bandwidth, from the addresses).
+pub const SECTOR_GBPS: &str = "DRAM-sector GB/s";
 
 /// How the copy experiments count bytes.
 pub const BYTE_COUNTING: &str = "Br + Bw = one element read + one element written per element copied \
@@ -129,7 +134,14 @@ pub fn measure<T: CopyElement + 'static>(
             }
             if let (Some(model), Some(ms)) = (sector_model, point.median_ms()) {
                 let sector_bytes = model(threads, value, elem_bytes);
-                point.set_extra("DRAM-sector GB/s", sector_bytes as f64 / 1e9 / (ms / 1e3));
+                point.set_extra(SECTOR_GBPS, sector_bytes as f64 / 1e9 / (ms / 1e3));
+            }
+            // After the timed samples and the check: the counters of one more launch (--counters).
+            let counted = count_point(ctx, result, implementation, &mut point, &mut || {
+                runner.launch(implementation, kernel, threads, value)
+            })?;
+            if let (Some(bytes), Some(ms)) = (counted.and_then(|c| c.dram_bytes()), point.median_ms()) {
+                point.set_extra(DRAM_GBPS, bytes / 1e9 / (ms / 1e3));
             }
             result.series[index].points.push(point);
         }

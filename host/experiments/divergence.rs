@@ -15,17 +15,20 @@ use std::fmt::Write;
 use kernels_gpu::divergence::{DIVERGENCE_BLOCK_THREADS, MAX_PATHS};
 
 use super::calibrated_launches::{calibrate, timed_launches};
+use super::counter_evidence::evidence;
+use super::counter_launch::count_point;
 use super::implementation_ptx::implementation_entry;
 use super::implementation_sass::{sass_for, sass_waiver};
 use super::{Experiment, RunContext};
+use crate::counters::SASS_PER_WARP;
 use crate::error::Result;
 use crate::gpu::DeviceBuffer;
 use crate::launchers::{branch, branch_kernel, divergent_paths, paths_kernel};
 use crate::ptx::{loops, opcode_of};
 use crate::reference::{BranchLength, PathChoice, branch_reference, paths_reference};
 use crate::report::{
-    Axis, Claim, ExperimentResult, LedgerRow, Metric, PlotKind, PlotLine, PlotPoint, PlotSpec, Point, PointKey, Report,
-    Rule, Scale, SectionHooks, Series, Verdict, Work, slower_by,
+    Axis, Claim, CounterCheck, ExperimentResult, LedgerRow, Metric, PlotKind, PlotLine, PlotPoint, PlotSpec, Point,
+    PointKey, Report, Rule, Scale, SectionHooks, Series, Verdict, Work, slower_by,
 };
 use crate::sass::{SassClass, SassCounts, SassFunction};
 use crate::testbed::Implementation;
@@ -185,6 +188,12 @@ impl Experiment for Divergence {
                         if let (PathChoice::ByLane, Some(ms)) = (choice, point.median()) {
                             point.set_extra(MS_PER_PATH, ms / paths as f64);
                         }
+                        let counted = count_point(ctx, &mut result, implementation, &mut point, &mut || {
+                            divergent_paths(dut, implementation, choice, &mut out, paths, iterations, blocks)
+                        })?;
+                        if let Some(per_warp) = counted.and_then(|c| c.instructions_per_warp()) {
+                            point.set_extra(SASS_PER_WARP, per_warp);
+                        }
                         series.points.push(point);
                     }
                     if Some(implementation) == first {
@@ -243,6 +252,12 @@ impl Experiment for Divergence {
                             point.set_extra(SASS_SIDE_BRANCHES, shape.side_branches() as f64);
                             point.set_extra(SASS_CONVERGENCE, shape.convergence as f64);
                             point.set_extra(SASS_LOOP_INSTRUCTIONS, shape.instructions as f64);
+                        }
+                        let counted = count_point(ctx, &mut result, implementation, &mut point, &mut || {
+                            branch(dut, implementation, length, &mut out, mask, iterations, blocks)
+                        })?;
+                        if let Some(per_warp) = counted.and_then(|c| c.instructions_per_warp()) {
+                            point.set_extra(SASS_PER_WARP, per_warp);
                         }
                         series.points.push(point);
                     }
@@ -642,6 +657,7 @@ impl SectionHooks for Divergence {
                 );
             }
         }
+        counters_table(result, &implementations, &mut out);
         Some(out)
     }
 
@@ -712,7 +728,7 @@ impl SectionHooks for Divergence {
         claims()
     }
 
-    fn ledger(&self, result: &ExperimentResult, _report: &Report) -> Vec<LedgerRow> {
+    fn ledger(&self, result: &ExperimentResult, report: &Report) -> Vec<LedgerRow> {
         [
             serialization_row(result),
             warp_aligned_row(result),
@@ -720,7 +736,127 @@ impl SectionHooks for Divergence {
         ]
         .into_iter()
         .flatten()
+        .map(|row| {
+            let check = instruction_check(result, &row.id);
+            row.with_counters(evidence(vec![check], result, report))
+        })
         .collect()
+    }
+}
+
+/// The SASS instructions per warp the counters saw for `kernel` (Rust) at `x`.
+fn per_warp(result: &ExperimentResult, kernel: &str, x: i64) -> Option<f64> {
+    result
+        .series_of(kernel, Implementation::Rust)?
+        .at(x)?
+        .extra
+        .get(SASS_PER_WARP)
+        .copied()
+}
+
+/// What each row infers from times, checked in instructions: k divergent paths
+/// issue k times one path's warp instructions, paths chosen per warp no more
+/// than one, and the predicated if/else as many split as uniform.
+fn instruction_check(result: &ExperimentResult, id: &str) -> Option<CounterCheck> {
+    let lane = paths_kernel(PathChoice::ByLane);
+    let warp = paths_kernel(PathChoice::ByWarp);
+    let short = branch_kernel(BranchLength::Short);
+    let k = largest_paths(result, Implementation::Rust)?;
+    let (what, modelled, kernel, x, base) = match id {
+        "bpg-6.1-divergent-paths" => (
+            format!("SASS instructions per warp, {k} paths per lane over one"),
+            k as f64,
+            lane,
+            k,
+            1,
+        ),
+        "bpg-6.1-warp-aligned" => (
+            format!("SASS instructions per warp, {k} paths per warp over one"),
+            1.0,
+            warp,
+            k,
+            1,
+        ),
+        "bpg-6.2-predication" => (
+            "SASS instructions per warp, short if/else split over uniform".to_string(),
+            1.0,
+            short,
+            1,
+            0,
+        ),
+        _ => return None,
+    };
+    Some(CounterCheck::new(
+        what,
+        modelled,
+        per_warp(result, kernel, x)? / per_warp(result, kernel, base)?,
+    ))
+}
+
+/// The counters' table: SASS instructions per warp of every path count and
+/// branch point, where the run collected them.
+fn counters_table(result: &ExperimentResult, implementations: &[Implementation], out: &mut String) {
+    let counted_any = result
+        .series
+        .iter()
+        .any(|s| s.points.iter().any(|p| p.extra.contains_key(SASS_PER_WARP)));
+    if !counted_any {
+        return;
+    }
+    let cell = |s: Option<&Series>, x: i64| {
+        s.and_then(|s| s.at(x))
+            .and_then(|p| p.extra.get(SASS_PER_WARP))
+            .map_or("—".into(), |v| format!("{v:.0}"))
+    };
+    let times = |s: Option<&Series>, x: i64, base: i64| {
+        let get = |x| {
+            s.and_then(|s| s.at(x))
+                .and_then(|p| p.extra.get(SASS_PER_WARP))
+                .copied()
+        };
+        match (get(x), get(base)) {
+            (Some(v), Some(b)) if b > 0.0 => format!("{:.2}", v / b),
+            _ => "—".into(),
+        }
+    };
+    let _ = writeln!(
+        out,
+        "\n**Hardware counters**: SASS instructions executed per warp (CUPTI, one more launch of each point)\n\n\
+         | k | implementation | per lane | × one path | per warp | × one path |\n|---:|---|---:|---:|---:|---:|"
+    );
+    for &implementation in implementations {
+        let lane = result.series_of(paths_kernel(PathChoice::ByLane), implementation);
+        let warp = result.series_of(paths_kernel(PathChoice::ByWarp), implementation);
+        for k in PATHS.map(i64::from) {
+            let _ = writeln!(
+                out,
+                "| {k} | {} | {} | {} | {} | {} |",
+                implementation.label(),
+                cell(lane, k),
+                times(lane, k, 1),
+                cell(warp, k),
+                times(warp, k, 1)
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\n| if/else | implementation | all one way (mask 0) | split in half (mask 1) | split / one way |\n\
+         |---|---|---:|---:|---:|"
+    );
+    for &implementation in implementations {
+        for length in [BranchLength::Short, BranchLength::Long] {
+            let series = result.series_of(branch_kernel(length), implementation);
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} |",
+                branch_kernel(length),
+                implementation.label(),
+                cell(series, 0),
+                cell(series, 1),
+                times(series, 1, 0)
+            );
+        }
     }
 }
 

@@ -19,9 +19,12 @@ use kernels_gpu::instruction_throughput::{THROUGHPUT_BLOCK_THREADS, THROUGHPUT_C
 
 use super::calibrated_launches::{calibrate, timed_launches};
 use super::chain_check::chain_mismatch;
+use super::counter_launch::count_point;
 use super::implementation_sass::sass_for;
+use super::instruction_counters;
 use super::throughput_sass::{self, SASS_CEILING, SASS_PER_CLOCK, stored_per_operation};
 use super::{Experiment, RunContext};
+use crate::counters::SASS_PER_ELEMENT;
 use crate::error::Result;
 use crate::launchers::{
     ThroughputOutputs, cc1_per_sm_per_clock, hopper_peak_per_sm_per_clock, suggested_params, throughput_wave_blocks,
@@ -283,6 +286,12 @@ impl Experiment for Instructions {
                             point.set_extra(DIFFERING_PERCENT, percent);
                             point.set_extra(MAX_DIFFERENCE_ULP, ulp);
                         }
+                    }
+                    let counted = count_point(ctx, &mut result, implementation, &mut point, &mut || {
+                        outputs.launch(dut, implementation, kernel, params, iterations, blocks)
+                    })?;
+                    if let Some(per) = counted.and_then(|c| c.thread_instructions_per(operations as f64)) {
+                        point.set_extra(SASS_PER_ELEMENT, per);
                     }
                     series.points.push(point);
                 }
@@ -886,6 +895,7 @@ impl SectionHooks for Instructions {
                 );
             }
         }
+        instruction_counters::table(result, &mut out);
         let promoted = result
             .series
             .iter()

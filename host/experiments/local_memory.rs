@@ -9,15 +9,18 @@ use std::fmt::Write;
 
 use kernels_gpu::local_memory::LOCAL_ARRAY_WORDS;
 
+use super::counter_evidence::{counted, evidence};
+use super::counter_launch::count_point;
 use super::jit_spill_report::spill_bytes;
 use super::{Experiment, RunContext};
+use crate::counters::LOCAL_BYTES_PER_THREAD;
 use crate::error::Result;
 use crate::gpu::DeviceBuffer;
 use crate::launchers::{LOCAL_ARRAY_BLOCK_THREADS, LocalArrayKernel, local_array};
 use crate::reference;
 use crate::report::{
-    Axis, Claim, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Rule, Scale, SectionHooks, Series,
-    Spread, Verdict, Work, point_cell,
+    Axis, Claim, CounterCheck, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Rule, Scale, SectionHooks,
+    Series, Spread, Verdict, Work, point_cell,
 };
 use crate::stats::Summary;
 use crate::testbed::Implementation;
@@ -143,6 +146,19 @@ impl Experiment for LocalMemory {
                     point.set_extra(SPILL_STORES, stores as f64);
                     point.set_extra(SPILL_LOADS, loads as f64);
                 }
+                let counted = count_point(ctx, &mut result, implementation, &mut point, &mut || {
+                    local_array(
+                        dut,
+                        implementation,
+                        kernel,
+                        (0, ROUNDS),
+                        (LOCAL_ARRAY_BLOCK_THREADS, blocks),
+                        &mut out,
+                    )
+                })?;
+                if let Some(bytes) = counted.and_then(|c| c.local_bytes()) {
+                    point.set_extra(LOCAL_BYTES_PER_THREAD, bytes / threads as f64);
+                }
                 result.series[index].points.push(point);
             }
             ctx.progress.inc(1);
@@ -261,18 +277,37 @@ impl SectionHooks for LocalMemory {
 
     fn tables(&self, result: &ExperimentResult, _report: &Report) -> Option<String> {
         let mut out = String::new();
+        let counted_any = result
+            .series
+            .iter()
+            .any(|s| s.points.iter().any(|p| p.extra.contains_key(LOCAL_BYTES_PER_THREAD)));
         let _ = writeln!(
             out,
             "| series | threads/SM | G updates/s | x registers | local GB/s | local B/thread (JIT) | spill stores / \
-             loads B (JIT) |\n|---|---:|---:|---:|---:|---:|---:|"
+             loads B (JIT) |{}\n|---|---:|---:|---:|---:|---:|---:|{}",
+            if counted_any {
+                " local B/thread moved (model / counters) |"
+            } else {
+                ""
+            },
+            if counted_any { "---:|" } else { "" }
         );
         for s in &result.series {
             for p in &s.points {
                 let get =
                     |name: &str, digits: usize| p.extra.get(name).map_or("—".into(), |v| format!("{v:.digits$}"));
+                let moved = if counted_any {
+                    let model = match p.elements {
+                        0 => "—".to_string(),
+                        threads => format!("{:.0}", p.bytes as f64 / threads as f64),
+                    };
+                    format!(" {model} / {} |", get(LOCAL_BYTES_PER_THREAD, 0))
+                } else {
+                    String::new()
+                };
                 let _ = writeln!(
                     out,
-                    "| {} | {} | {} | {} | {} | {} | {} / {} |",
+                    "| {} | {} | {} | {} | {} | {} | {} / {} |{moved}",
                     s.label,
                     p.at,
                     point_cell(Some(p)),
@@ -298,7 +333,27 @@ impl SectionHooks for LocalMemory {
             .and_then(|d| report.device(d))
             .map_or(f64::NAN, |d| d.theoretical_bandwidth_gbps);
         ledger_rows(result, peak)
+            .into_iter()
+            .map(|row| row.with_counters(evidence(vec![local_bytes_check(result)], result, report)))
+            .collect()
     }
+}
+
+/// The row's point (the dynamic-index kernel at the most threads per SM):
+/// its modelled local-memory bytes against the counted ones.
+fn local_bytes_check(result: &ExperimentResult) -> Option<CounterCheck> {
+    let dynamic = rust(result, LocalArrayKernel::DynamicIndex)?;
+    let (x, point) = dynamic
+        .points
+        .iter()
+        .filter_map(|p| Some((p.at.value()?, p)))
+        .filter(|(_, p)| p.extra.contains_key(RELATIVE) && p.extra.contains_key(LOCAL_GBPS))
+        .max_by_key(|(x, _)| *x)?;
+    Some(CounterCheck::new(
+        format!("local-memory bytes per launch at {x} threads/SM"),
+        point.bytes as f64,
+        counted(point)?.local_bytes()?,
+    ))
 }
 
 /// The ledger row of a local-memory result, given the device memory's

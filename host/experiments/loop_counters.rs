@@ -13,18 +13,21 @@ use std::fmt::Write;
 use kernels_gpu::loop_counters::LOOP_COUNTER_BLOCK_THREADS;
 
 use super::calibrated_launches::timed_launches;
+use super::counter_evidence::evidence;
+use super::counter_launch::count_point;
 use super::implementation_ptx::implementation_entry;
 use super::implementation_sass::{sass_for, sass_waiver};
 use super::{Experiment, RunContext};
 use crate::copy_element::{first_mismatch, pattern};
+use crate::counters::SASS_PER_ELEMENT as COUNTED_PER_ELEMENT;
 use crate::error::Result;
 use crate::gpu::DeviceBuffer;
 use crate::launchers::{LoopCounter, loop_counter};
 use crate::ptx::{PtxLoop, loop_with_most, opcode_of};
 use crate::reference::strided_loop;
 use crate::report::{
-    Axis, Claim, ExperimentResult, LedgerRow, Metric, PlotKind, Point, PointKey, Report, Rule, SectionHooks, Series,
-    Spread, Work, slower_by,
+    Axis, Claim, CounterCheck, ExperimentResult, LedgerRow, Metric, PlotKind, Point, PointKey, Report, Rule,
+    SectionHooks, Series, Spread, Work, slower_by,
 };
 use crate::sass::{SassCounts, SassFunction};
 use crate::testbed::Implementation;
@@ -212,6 +215,20 @@ impl Experiment for LoopCounters {
                             body.listing()
                         ));
                     }
+                    let counted = count_point(ctx, &mut result, implementation, &mut point, &mut || {
+                        loop_counter(
+                            dut,
+                            implementation,
+                            counter,
+                            &mut out,
+                            &inp,
+                            blocks,
+                            (n, OFFSET, stride),
+                        )
+                    })?;
+                    if let Some(per) = counted.and_then(|c| c.thread_instructions_per(elements as f64)) {
+                        point.set_extra(COUNTED_PER_ELEMENT, per);
+                    }
                     series.points.push(point);
                 }
                 result.series.push(series);
@@ -394,12 +411,25 @@ impl SectionHooks for LoopCounters {
 
     fn tables(&self, result: &ExperimentResult, _report: &Report) -> Option<String> {
         let mut out = String::new();
+        let counted_any = result
+            .series
+            .iter()
+            .any(|s| s.points.iter().any(|p| p.extra.contains_key(COUNTED_PER_ELEMENT)));
         let _ = writeln!(
             out,
             "| counter | implementation | ms (min–max) | GB/s (min–max) | SASS instructions per element | SASS loop \
-             instructions | PTX instructions per element | PTX loop instructions | elements per pass |"
+             instructions | PTX instructions per element | PTX loop instructions | elements per pass |{}",
+            if counted_any {
+                " SASS instructions per element (counters) |"
+            } else {
+                ""
+            }
         );
-        let _ = writeln!(out, "|---|---|---:|---:|---:|---:|---:|---:|---:|");
+        let _ = writeln!(
+            out,
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|{}",
+            if counted_any { "---:|" } else { "" }
+        );
         for series in &result.series {
             let Some(counter) = LoopCounter::ALL.into_iter().find(|c| c.kernel() == series.key.kernel) else {
                 continue;
@@ -421,7 +451,7 @@ impl SectionHooks for LoopCounters {
             };
             let _ = writeln!(
                 out,
-                "| {label} (`{}`) | {} | {ms} | {} | {} | {} | {} | {} | {} |",
+                "| {label} (`{}`) | {} | {ms} | {} | {} | {} | {} | {} | {} |{}",
                 counter.kernel(),
                 series.key.implementation.label(),
                 crate::report::point_cell(point),
@@ -430,6 +460,11 @@ impl SectionHooks for LoopCounters {
                 extra(PER_ELEMENT, 2),
                 extra(LOOP_INSTRUCTIONS, 0),
                 extra(ELEMENTS_PER_PASS, 0),
+                if counted_any {
+                    format!(" {} |", extra(COUNTED_PER_ELEMENT, 2))
+                } else {
+                    String::new()
+                }
             );
         }
         let _ = writeln!(
@@ -444,12 +479,43 @@ impl SectionHooks for LoopCounters {
         claims()
     }
 
-    fn ledger(&self, result: &ExperimentResult, _report: &Report) -> Vec<LedgerRow> {
-        [signed_counter_row(result), signed_counter_code_row(result)]
-            .into_iter()
-            .flatten()
-            .collect()
+    fn ledger(&self, result: &ExperimentResult, report: &Report) -> Vec<LedgerRow> {
+        [
+            signed_counter_row(result),
+            signed_counter_code_row(result)
+                .map(|row| row.with_counters(evidence(vec![instruction_ratio_check(result)], result, report))),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
     }
+}
+
+/// The inference the row's explanation rests on, the PTX's instructions per
+/// element of the wrapping u32 counter over the unchecked i32 one (Rust),
+/// against the same ratio of the SASS instructions the counters saw.
+fn instruction_ratio_check(result: &ExperimentResult) -> Option<CounterCheck> {
+    let rust = Implementation::Rust;
+    let figure = |counter: LoopCounter, name: &str| -> Option<f64> {
+        result
+            .series_of(counter.kernel(), rust)?
+            .points
+            .first()?
+            .extra
+            .get(name)
+            .copied()
+    };
+    let ratio = |name: &str| Some(figure(LoopCounter::U32, name)? / figure(LoopCounter::I32Unchecked, name)?);
+    // The model: the loop's static SASS (its PTX where the SASS tools were missing); the witness: instructions executed.
+    let (modelled, from) = match ratio(SASS_PER_ELEMENT) {
+        Some(sass) => (sass, "SASS"),
+        None => (ratio(PER_ELEMENT)?, "PTX"),
+    };
+    Some(CounterCheck::new(
+        format!("instructions per element, u32 over unchecked i32 ({from} loop / executed, counters)"),
+        modelled,
+        ratio(COUNTED_PER_ELEMENT)?,
+    ))
 }
 
 #[cfg(test)]

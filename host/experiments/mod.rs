@@ -8,17 +8,21 @@
 
 mod accuracy;
 mod bank_conflicts;
+mod bank_counters;
 mod calibrated_launches;
 mod ceiling;
 mod chain_check;
 mod constant_memory;
 mod copy_sweep;
+mod counter_evidence;
+mod counter_launch;
 mod divergence;
 #[cfg(test)]
 mod execution_fixtures;
 mod host_links;
 mod implementation_ptx;
 mod implementation_sass;
+mod instruction_counters;
 mod instructions;
 mod jit_spill_report;
 mod kernel_records;
@@ -60,6 +64,7 @@ pub use chain_check::chain_mismatch;
 pub use kernel_records::kernel_records;
 pub use overlap_model::chunk_ranges;
 pub use peer::{PeerBuffers, PeerTest, peer_sizes, source_value};
+pub use sector_model::stride_copy_bytes;
 pub use streams::{StagedPipeline, staged_once};
 pub use transfers::transfer_sizes;
 

@@ -1,6 +1,7 @@
 //! Guide §3.2.1.3 (Listing 3.5, Figure 3.7): sequential but misaligned copies.
 
 use super::copy_sweep::{BYTE_COUNTING, Planned, buffer_len, measure};
+use super::counter_evidence::{evidence, sector_checks};
 use super::sector_model;
 use super::{Experiment, RunContext};
 use crate::error::Result;
@@ -133,7 +134,7 @@ impl SectionHooks for Offset {
         }]
     }
 
-    fn ledger(&self, result: &ExperimentResult, _report: &Report) -> Vec<LedgerRow> {
+    fn ledger(&self, result: &ExperimentResult, report: &Report) -> Vec<LedgerRow> {
         let Some(series) = result.series_of("offset_copy", Implementation::Rust) else {
             return Vec::new();
         };
@@ -145,16 +146,29 @@ impl SectionHooks for Offset {
         };
         let gbps = |p: &crate::report::Point| p.median().unwrap_or(f64::NAN);
         let claim = &self.claims()[0];
-        vec![claim.grade(
-            factor,
-            format!(
-                "offset 0: {:.0} GB/s, worst offset ({}): {:.0} GB/s; {}x",
-                gbps(base),
-                worst.at,
-                gbps(worst),
-                factor.text(2)
-            ),
-            result.device,
-        )]
+        vec![
+            claim
+                .grade(
+                    factor,
+                    format!(
+                        "offset 0: {:.0} GB/s, worst offset ({}): {:.0} GB/s; {}x",
+                        gbps(base),
+                        worst.at,
+                        gbps(worst),
+                        factor.text(2)
+                    ),
+                    result.device,
+                )
+                .with_counters(evidence(
+                    sector_checks(
+                        series,
+                        &[0, worst.at.value().unwrap_or(0)],
+                        (sector_model::offset_copy_bytes, 4),
+                        "offset",
+                    ),
+                    result,
+                    report,
+                )),
+        ]
     }
 }

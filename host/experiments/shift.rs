@@ -2,6 +2,7 @@
 //! global loads and through the texture path, beside `offset_copy`.
 
 use super::copy_sweep::{BYTE_COUNTING, Planned, buffer_len, measure};
+use super::counter_evidence::{evidence, sector_checks};
 use super::sector_model;
 use super::{Experiment, RunContext};
 use crate::error::Result;
@@ -112,7 +113,7 @@ impl SectionHooks for Shift {
         ]
     }
 
-    fn ledger(&self, result: &ExperimentResult, _report: &Report) -> Vec<LedgerRow> {
+    fn ledger(&self, result: &ExperimentResult, report: &Report) -> Vec<LedgerRow> {
         let rust = |kernel| result.series_of(kernel, Implementation::Rust);
         let (Some(plain), Some(texture)) = (rust("shift_copy"), rust("texture_shift_copy")) else {
             return Vec::new();
@@ -126,14 +127,22 @@ impl SectionHooks for Shift {
             && let (Some(tex), Some(low), Some(factor)) =
                 (tex_point.median(), worst.median(), better_by(metric, tex_point, worst))
         {
-            rows.push(claims[0].grade(
-                factor,
-                format!(
-                    "shift {at}: texture {tex:.0} GB/s, plain loads {low:.0} GB/s; {}x",
-                    factor.text(2)
-                ),
-                result.device,
-            ));
+            rows.push(
+                claims[0]
+                    .grade(
+                        factor,
+                        format!(
+                            "shift {at}: texture {tex:.0} GB/s, plain loads {low:.0} GB/s; {}x",
+                            factor.text(2)
+                        ),
+                        result.device,
+                    )
+                    .with_counters(evidence(
+                        sector_checks(plain, &[0, at], (sector_model::shift_copy_bytes, 4), "shift"),
+                        result,
+                        report,
+                    )),
+            );
         }
         if let (Some(unshifted), Some(tex_worst)) = (plain.at(0), texture.worst(metric))
             && let (Some(base), Some(tex), Some(cost)) = (

@@ -29,6 +29,10 @@ pub struct Point {
     /// Further figures of the point, by name with unit ("DRAM-sector GB/s", "GFLOP/s", "% of peak").
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub extra: BTreeMap<String, f64>,
+    /// The GPU's hardware counters over one more, untimed launch (`run --counters`):
+    /// CUPTI metric name → value for that launch. Empty where none were collected.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub counters: BTreeMap<String, f64>,
 }
 
 /// The work one launch does, for deriving figures from its time.
@@ -81,6 +85,7 @@ impl Point {
             bytes: work.bytes,
             flops: work.flops,
             extra: BTreeMap::new(),
+            counters: BTreeMap::new(),
         };
         // The two derived figures every compute point can show beside its metric.
         if point.status.is_ok() {
@@ -111,6 +116,7 @@ impl Point {
             bytes: work.bytes,
             flops: work.flops,
             extra: BTreeMap::new(),
+            counters: BTreeMap::new(),
         })
     }
 
@@ -125,6 +131,7 @@ impl Point {
             bytes: 0,
             flops: None,
             extra: BTreeMap::new(),
+            counters: BTreeMap::new(),
         }
     }
 

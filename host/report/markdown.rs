@@ -153,6 +153,9 @@ fn header(report: &Report, out: &mut String) {
          the guide's `(Br + Bw) / 1e9 / seconds`.\n",
         report.settings.samples, report.settings.reps
     );
+    if report.settings.counters {
+        let _ = writeln!(out, "{}\n", super::counter_check::COUNTERS_METHOD);
+    }
 }
 
 fn kernels(report: &Report, out: &mut String) {

@@ -9,6 +9,7 @@
 mod axis;
 pub mod ceilings;
 pub mod comparison;
+mod counter_check;
 mod experiment_result;
 mod kernel_record;
 mod ledger;
@@ -37,6 +38,7 @@ use crate::testbed::Implementation;
 
 pub use axis::{Axis, Metric, PlotKind, ReferenceLine, Scale};
 pub use ceilings::{Bound, Ceiling, DeviceCeilings, Figure, Unit};
+pub use counter_check::{COUNTER_TOLERANCE, CounterCheck, CounterEvidence};
 pub use experiment_result::{Artifact, ExperimentResult, Point, Series, Waiver, Work, better_by, slower_by};
 pub use kernel_record::KernelRecord;
 pub use ledger::{Claim, DIRECTION_RULE, FACTOR_RULE, GONE_BAND, LedgerRow, Rule, Spread, UNDECIDED_RULE, Verdict};

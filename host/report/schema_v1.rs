@@ -145,6 +145,7 @@ fn point_of(metric: &Metric, p: &PointV1) -> Point {
         bytes: p.bytes_per_launch,
         flops: p.flops_per_launch,
         extra: Default::default(),
+        counters: Default::default(),
     };
     if let Some(g) = p.sector_gbps {
         point.set_extra("DRAM-sector GB/s", g);

@@ -59,6 +59,9 @@ pub fn validate(report: &Report) -> Result<(), String> {
                 if let Some((name, value)) = point.extra.iter().find(|(_, v)| !v.is_finite() || **v < 0.0) {
                     return Err(format!("{}: {name} is {value}", place()));
                 }
+                if let Some((name, value)) = point.counters.iter().find(|(_, v)| !v.is_finite() || **v < 0.0) {
+                    return Err(format!("{}: the counter {name} is {value}", place()));
+                }
             }
         }
         for line in &result.axis.reference_lines {

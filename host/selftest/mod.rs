@@ -7,6 +7,7 @@
 //! GPU only) and any other error or a panic fails. Add a check by adding a row.
 
 mod checks;
+mod counter_checks;
 mod execution_checks;
 mod matmul_checks;
 mod memory_claims_checks;
@@ -15,6 +16,8 @@ mod peer_checks;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Instant;
+
+pub use counter_checks::{CounterRun, CounterWorkload, counter_runs};
 
 use crate::error::{Error, Result};
 use crate::testbed::Testbed;
@@ -158,6 +161,10 @@ pub const SELF_TESTS: &[SelfTest] = &[
     SelfTest {
         name: "occupancy kernels (guarded copy, per-thread chase)",
         run: memory_claims_checks::occupancy_kernels,
+    },
+    SelfTest {
+        name: "hardware counters (CUPTI): stride_copy DRAM bytes, bank_read passes",
+        run: counter_checks::hardware_counters,
     },
 ];
 

@@ -20,6 +20,7 @@ pub use opencl_side::OpenClSide;
 
 use std::sync::OnceLock;
 
+use crate::cupti::CounterCollector;
 use crate::error::{Error, Result};
 use crate::gpu::Gpu;
 use crate::nvml::{CudaDeviceId, NvmlGpus};
@@ -30,6 +31,8 @@ pub struct Testbed {
     selected: ImplementationSet,
     /// NVML and the devices it matched, opened on first use, or why not.
     nvml: OnceLock<std::result::Result<NvmlGpus, String>>,
+    /// CUPTI for the hardware counters, opened on first use (`--counters`), or why not.
+    counters: OnceLock<std::result::Result<CounterCollector, String>>,
 }
 
 impl Testbed {
@@ -45,6 +48,7 @@ impl Testbed {
             devices,
             selected: selected.clone(),
             nvml: OnceLock::new(),
+            counters: OnceLock::new(),
         })
     }
 
@@ -57,6 +61,7 @@ impl Testbed {
             devices,
             selected,
             nvml: OnceLock::new(),
+            counters: OnceLock::new(),
         })
     }
 
@@ -97,6 +102,14 @@ impl Testbed {
                     .collect();
                 NvmlGpus::open(&ids).map_err(|e| e.to_string())
             })
+            .as_ref()
+            .map_err(String::as_str)
+    }
+
+    /// CUPTI for the hardware counters (opened on first use), or why there are none.
+    pub fn counters(&self) -> std::result::Result<&CounterCollector, &str> {
+        self.counters
+            .get_or_init(|| CounterCollector::open().map_err(|e| e.waiver_reason()))
             .as_ref()
             .map_err(String::as_str)
     }
