@@ -60,7 +60,7 @@
 //! | [`atomic`] | `AtomicF32/F64`, `BlockAtomicF32/F64`, `SystemAtomicF32/F64` | the low-level `atomic::mid`/`intrinsics` layers (use these types, or `core::sync::atomic` for integers, which rustc's target supports) |
 //! | [`GpuFloat`] | rounding, `abs`, `signum`, `copysign`, `mul_add`, `powi`, `sqrt`; for `f32` also `exp`, `exp2`, `sin` (the device layer's own, no libdevice) | every method that needs libdevice |
 //! | [`mem`] | `dynamic_smem_size`, `total_smem_size` (GPU) | `total_smem_size` on the host; the device `malloc` allocator |
-//! | [`misc`], [`io`], [`cfg`] | `clock`, `breakpoint`, `profiler_counter`, `print!`/`println!` (through `vprintf`, 255 bytes a line), `assert_eq!`/`assert_ne!`, `ComputeCapability` | — |
+//! | [`misc`], [`io`], [`cfg`](mod@cfg) | `clock`, `breakpoint`, `profiler_counter`, `print!`/`println!` (through `vprintf`, 255 bytes a line), `assert_eq!`/`assert_ne!`, `ComputeCapability` | — |
 //! | [`prelude`] | as Rust-CUDA's | on the GPU `Vec`, `Box`, `String`, `Rc`, `format!` (no heap: the PTX build links `core` only) |
 //!
 //! # In the emulator
