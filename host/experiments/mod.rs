@@ -13,6 +13,7 @@ mod ceiling;
 mod chain_check;
 mod constant_memory;
 mod copy_sweep;
+mod cuda_std_layer;
 mod divergence;
 #[cfg(test)]
 mod execution_fixtures;
@@ -97,6 +98,7 @@ pub static EXPERIMENTS: &[&dyn Experiment] = &[
     &offset_width::OffsetWidth,
     &stride_width::StrideWidth,
     &ceiling::Ceiling,
+    &cuda_std_layer::CudaStdLayer,
     &matvec::Matvec,
     &matmul::Matmul,
     &sgemm::Sgemm,
