@@ -344,6 +344,7 @@ mod selftest_registry {
             "staged fma_chain",
             "time limit",
             "CUDA C twins",
+            "cuda_std",
         ] {
             assert!(
                 names.iter().any(|n| n.contains(needed)),

@@ -7,6 +7,7 @@
 //! GPU only) and any other error or a panic fails. Add a check by adding a row.
 
 mod checks;
+mod cuda_std_checks;
 mod execution_checks;
 mod matmul_checks;
 mod memory_claims_checks;
@@ -58,6 +59,10 @@ pub const SELF_TESTS: &[SelfTest] = &[
     SelfTest {
         name: "cuMemcpyDtoDAsync (driver copy)",
         run: checks::driver_copy,
+    },
+    SelfTest {
+        name: "cuda_std kernels (vecadd, block_sum) and their ptx-device twins",
+        run: cuda_std_checks::compat_layer_kernels,
     },
     SelfTest {
         name: "matrix-vector, seven versions",
