@@ -344,6 +344,7 @@ mod selftest_registry {
             "staged fma_chain",
             "time limit",
             "CUDA C twins",
+            "cuda_std",
         ] {
             assert!(
                 names.iter().any(|n| n.contains(needed)),
@@ -408,6 +409,48 @@ fn nominal_shapes_are_the_launchers_blocks() {
     assert_eq!(shape("matvec_tree_sequential"), (256, 256 * 4));
     assert_eq!(shape("matvec_row_per_thread"), (256, 0));
     assert_eq!(shape("offset_copy"), (256, 0));
+    assert_eq!(shape("ptx_device_block_sum"), (256, 256 * 4));
+    assert_eq!(
+        shape("cuda_std_block_sum"),
+        (256, 0),
+        "its tile is a static .shared array"
+    );
+    assert_eq!(shape("cuda_std_vecadd"), (256, 0));
+}
+
+#[test]
+fn compat_layer_shapes_cover_every_index_the_kernels_touch() {
+    use ptxsuite::launchers::{CompatKernel, KernelLayer, block_sum_shape, vecadd_shape};
+    for layer in KernelLayer::ALL {
+        // 1000 elements: 4 blocks of 256, the last one partial.
+        let shape = vecadd_shape(layer, 1000, (1000, 1000, 1000)).unwrap();
+        assert_eq!((shape.grid.x, shape.block.x, shape.shared_bytes), (4, 256, 0));
+        for short in [(999, 1000, 1000), (1000, 999, 1000), (1000, 1000, 999)] {
+            assert!(vecadd_shape(layer, 1000, short).is_err(), "{short:?}");
+        }
+        assert!(vecadd_shape(layer, 0, (1, 1, 1)).is_err(), "no elements");
+        assert!(
+            vecadd_shape(layer, u32::MAX as u64 + 1, (usize::MAX, usize::MAX, usize::MAX)).is_err(),
+            "the thread index is 32-bit"
+        );
+        let shape = block_sum_shape(layer, 1000, 1000, 4).unwrap();
+        assert_eq!((shape.grid.x, shape.block.x), (4, 256));
+        assert!(block_sum_shape(layer, 1000, 1000, 3).is_err(), "4 sums need 4 slots");
+        assert!(block_sum_shape(layer, 1001, 1000, 4).is_err(), "past the input");
+        let error = block_sum_shape(layer, 1001, 1000, 4).unwrap_err().to_string();
+        assert!(error.contains(CompatKernel::BlockSum.entry(layer)), "{error}");
+    }
+    assert_eq!(
+        block_sum_shape(KernelLayer::PtxDevice, 1, 1, 1).unwrap().shared_bytes,
+        1024
+    );
+    assert_eq!(block_sum_shape(KernelLayer::CudaStd, 1, 1, 1).unwrap().shared_bytes, 0);
+    for kernel in CompatKernel::ALL {
+        for layer in KernelLayer::ALL {
+            assert_eq!(CompatKernel::of_entry(kernel.entry(layer)), Some((kernel, layer)));
+        }
+    }
+    assert_eq!(CompatKernel::of_entry("vector_copy"), None);
 }
 
 #[test]

@@ -52,6 +52,10 @@ fn ptx_has_every_kernel_entry_point() {
         "spin_wait",
         "particle_fountain",
         "particle_swarm",
+        "cuda_std_vecadd",
+        "ptx_device_vecadd",
+        "cuda_std_block_sum",
+        "ptx_device_block_sum",
     ]
     .into_iter()
     .chain(MEMORY_CLAIMS_ENTRIES)
@@ -236,6 +240,32 @@ fn wide_copies_use_single_vector_instructions() {
         assert!(body.contains("ld.global.v4"), "{name} has no 128-bit load");
         assert!(body.contains("st.global.v4"), "{name} has no 128-bit store");
         assert!(!body.contains("ld.global.b64"), "{name} splits its loads");
+    }
+}
+
+#[test]
+fn compat_layer_pairs_compile_to_the_same_memory_instructions() {
+    // The cuda_std kernels take each slice as two parameters (pointer, u64 length), Rust-CUDA's ABI.
+    let params = |name: &str| entry_body(name).matches(".param .u64").count();
+    assert_eq!(params("cuda_std_vecadd"), 5, "a, a.len(), b, b.len(), c");
+    assert_eq!(params("cuda_std_block_sum"), 3, "input, input.len(), partial");
+    // Both block sums reach their tiles with ld.shared/st.shared (a shared_array! is real
+    // .shared memory, not generic or global), and neither has local memory.
+    for name in ["cuda_std_block_sum", "ptx_device_block_sum"] {
+        let body = entry_body(name);
+        assert!(body.contains("ld.shared.") && body.contains("st.shared."), "{name}");
+        assert!(!body.contains(".local"), "{name} uses local memory");
+        assert_eq!(
+            body.matches("bar.sync").count(),
+            9,
+            "{name}: one barrier after the load, eight in the tree"
+        );
+    }
+    // Both vector adds load twice and store once per element, through global addresses.
+    for name in ["cuda_std_vecadd", "ptx_device_vecadd"] {
+        let body = entry_body(name);
+        assert_eq!(body.matches("ld.global.").count(), 2, "{name}");
+        assert_eq!(body.matches("st.global.").count(), 1, "{name}");
     }
 }
 

@@ -16,6 +16,7 @@ mod constant_memory;
 mod copy_sweep;
 mod counter_evidence;
 mod counter_launch;
+mod cuda_std_layer;
 mod divergence;
 #[cfg(test)]
 mod execution_fixtures;
@@ -104,6 +105,7 @@ pub static EXPERIMENTS: &[&dyn Experiment] = &[
     &offset_width::OffsetWidth,
     &stride_width::StrideWidth,
     &ceiling::Ceiling,
+    &cuda_std_layer::CudaStdLayer,
     &matvec::Matvec,
     &matmul::Matmul,
     &sgemm::Sgemm,

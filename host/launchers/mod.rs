@@ -7,6 +7,7 @@
 //! The shape checks are pure functions (`*_shape`) so they are tested without a GPU.
 
 mod block_grid;
+mod compat_layer;
 mod constant_memory;
 mod cublas;
 mod diagnostics;
@@ -34,6 +35,9 @@ mod throughput_outputs;
 mod throughput_params;
 mod throughput_table;
 
+pub use compat_layer::{
+    CompatKernel, KernelLayer, block_sum, block_sum_shape, block_sum_shared_bytes, compat_blocks, vecadd, vecadd_shape,
+};
 pub use constant_memory::{
     CONSTANT_CHASE_BLOCK_THREADS, CONSTANT_CHASE_TABLE_WORDS, ChaseTable, ConstantSpace, constant_chase,
     constant_chase_shape,

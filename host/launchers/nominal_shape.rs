@@ -1,13 +1,14 @@
 use kernels_gpu::block_span::BLOCK_SPAN_WORDS;
+use kernels_gpu::compat_layer::COMPAT_BLOCK_THREADS;
 use kernels_gpu::device::Dim3;
 use kernels_gpu::global_memory::COPY_BLOCK_THREADS;
 
 use super::{
-    BANK_BLOCK_THREADS, BankKernel, CONSTANT_CHASE_BLOCK_THREADS, CONSTANT_CHASE_TABLE_WORDS, ConstantSpace,
-    GuideMultiply, LOCAL_ARRAY_BLOCK_THREADS, LocalArrayKernel, MatVecVersion, OCCUPANCY_BLOCK_THREADS,
-    SHARED_CHASE_BLOCK_THREADS, SgemmKernel, bank_kernel_shape, constant_chase_shape, guide_multiply_shape,
-    hgemm_f16_storage_shape, local_array_shape, matvec_shape, occupancy_chase_shape, occupancy_copy_shape,
-    particle_shape, sgemm_shape, shared_pointer_chase_shape,
+    BANK_BLOCK_THREADS, BankKernel, CONSTANT_CHASE_BLOCK_THREADS, CONSTANT_CHASE_TABLE_WORDS, CompatKernel,
+    ConstantSpace, GuideMultiply, LOCAL_ARRAY_BLOCK_THREADS, LocalArrayKernel, MatVecVersion, OCCUPANCY_BLOCK_THREADS,
+    SHARED_CHASE_BLOCK_THREADS, SgemmKernel, bank_kernel_shape, block_sum_shape, constant_chase_shape,
+    guide_multiply_shape, hgemm_f16_storage_shape, local_array_shape, matvec_shape, occupancy_chase_shape,
+    occupancy_copy_shape, particle_shape, sgemm_shape, shared_pointer_chase_shape, vecadd_shape,
 };
 use crate::gpu::LaunchShape;
 use crate::particle_scene::{NOTES_GRID, ParticleSystem};
@@ -42,6 +43,14 @@ pub fn nominal_shape(kernel: &str) -> LaunchShape {
         }
         if let Some(version) = MatVecVersion::ALL.into_iter().find(|v| v.kernel() == kernel) {
             return matvec_shape(version, 1, 1, (1, 1, 1), 1).ok();
+        }
+        if let Some((compat, layer)) = CompatKernel::of_entry(kernel) {
+            let one_block = COMPAT_BLOCK_THREADS as usize;
+            return match compat {
+                CompatKernel::VectorAdd => vecadd_shape(layer, one_block as u64, (one_block, one_block, one_block)),
+                CompatKernel::BlockSum => block_sum_shape(layer, one_block as u64, one_block, 1),
+            }
+            .ok();
         }
         memory_claims_shape(kernel)
     };

@@ -5,6 +5,7 @@
 //! working sets and levels).
 
 mod bank_conflict_degree;
+mod block_tree_sum;
 mod constant_memory;
 mod divergence;
 mod dot_error_bound;
@@ -24,8 +25,10 @@ mod pointer_chase;
 mod shared_memory_banks;
 mod streams;
 mod ulp_error;
+mod vector_add;
 
 pub use bank_conflict_degree::{conflict_degree, strided_lane_addresses};
+pub use block_tree_sum::block_tree_sums;
 pub use constant_memory::{constant_chase_links, constant_chase_sum};
 pub use divergence::{BranchLength, PathChoice, branch_reference, path_of, paths_reference};
 pub use dot_error_bound::dot_error_bound;
@@ -54,3 +57,4 @@ pub use pointer_chase::{chase_successors, follow_successors};
 pub use shared_memory_banks::{bank_read_checksum, bank_write_checksum};
 pub use streams::fma_chain;
 pub use ulp_error::{ErrorStats, error_stats, f32_ulp_at, ulp_error};
+pub use vector_add::vector_add;

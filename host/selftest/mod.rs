@@ -8,6 +8,7 @@
 
 mod checks;
 mod counter_checks;
+mod cuda_std_checks;
 mod execution_checks;
 mod matmul_checks;
 mod memory_claims_checks;
@@ -61,6 +62,10 @@ pub const SELF_TESTS: &[SelfTest] = &[
     SelfTest {
         name: "cuMemcpyDtoDAsync (driver copy)",
         run: checks::driver_copy,
+    },
+    SelfTest {
+        name: "cuda_std kernels (vecadd, block_sum) and their ptx-device twins",
+        run: cuda_std_checks::compat_layer_kernels,
     },
     SelfTest {
         name: "matrix-vector, seven versions",

@@ -14,6 +14,11 @@
 //! `sync_threads`, dynamic shared memory, global-memory pointers, FMA and
 //! texture fetches have a GPU implementation (PTX special registers,
 //! intrinsics, inline `asm!`) and an emulator implementation.
+//!
+//! [`compat_layer`] is the one module also written another way: two
+//! algorithms in Rust-CUDA's `cuda_std` style (the `cuda_std` crate,
+//! `crates/cuda-std`, on top of the same device layer) beside their
+//! `ptx-device` twins, so that the suite measures what that layer costs.
 #![cfg_attr(target_arch = "nvptx64", no_std)]
 // Inline PTX in a kernel (divergence::path_divergence's path markers).
 #![cfg_attr(target_arch = "nvptx64", feature(asm_experimental_arch))]
@@ -24,6 +29,7 @@
 pub extern crate ptx_device as device;
 
 pub mod block_span;
+pub mod compat_layer;
 pub mod constant_memory;
 pub mod diagnostics;
 pub mod divergence;
@@ -45,3 +51,9 @@ pub mod streams;
 /// The CPU emulator (`ptx_device::emulator`), host only.
 #[cfg(not(target_arch = "nvptx64"))]
 pub use ptx_device::emulator;
+
+/// `cuda_std`'s emulator launch (host only): what runs the
+/// [`compat_layer`] kernels written in Rust-CUDA's style (their
+/// `shared_array!`s need it).
+#[cfg(not(target_arch = "nvptx64"))]
+pub use cuda_std::emulator as cuda_std_emulator;
