@@ -197,7 +197,7 @@ impl Experiment for BankConflicts {
             LaunchOutputs::<u64>::for_settings(dut.gpu(), ctx.settings, BLOCK_SPAN_WORDS * max_blocks as usize)?;
         let mut checksums = DeviceBuffer::<u32>::uninit(dut.gpu(), (max_blocks * BANK_BLOCK_THREADS) as usize)?;
         // The clocks of the counters pass's launches (--counters), read by no one.
-        let mut counter_cycles = DeviceBuffer::<u64>::uninit(dut.gpu(), max_blocks as usize)?;
+        let mut counter_cycles = DeviceBuffer::<u64>::uninit(dut.gpu(), BLOCK_SPAN_WORDS * max_blocks as usize)?;
         let mut timer = CudaTimer::new(dut.gpu())?;
         let points: Vec<(BankKernel, u32)> = BankKernel::ALL
             .into_iter()

@@ -1,11 +1,13 @@
 //! The copy ceiling: the suite's best-practice Rust copy, its twins and the
 //! driver's `cuMemcpyDtoDAsync`, on the same buffers in the same run.
 
+use super::copy_sweep::SECTOR_GBPS;
 use super::copy_sweep::{BYTE_COUNTING, Planned, buffer_len, measure};
 use super::{Experiment, RunContext};
 use crate::error::Result;
 use crate::launchers::CopyKernel;
 use crate::report::{Axis, ExperimentResult, Metric, PlotKind, Report, SectionHooks};
+use crate::report::{Bound, Series, Unit};
 use crate::testbed::Implementation;
 
 pub struct Ceiling;
@@ -36,6 +38,10 @@ impl Experiment for Ceiling {
 }
 
 impl SectionHooks for Ceiling {
+    fn bounds(&self, _result: &ExperimentResult, _series: &Series) -> Vec<Bound> {
+        vec![Bound::headline(Unit::Dram), Bound::extra(SECTOR_GBPS, Unit::Dram)]
+    }
+
     fn narrative(&self, result: &ExperimentResult, _report: &Report) -> Vec<String> {
         let Some(&value) = result.values().first() else {
             return Vec::new();

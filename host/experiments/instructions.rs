@@ -13,6 +13,7 @@
 //! to about [`TARGET_LAUNCH_MS`]; the f32 FMA is also measured at fewer
 //! warps per SM, to show where the configuration reaches the peak.
 
+use crate::report::Bound;
 use std::fmt::Write;
 
 use kernels_gpu::instruction_throughput::{THROUGHPUT_BLOCK_THREADS, THROUGHPUT_CHAINS, ThroughputKernel};
@@ -800,6 +801,11 @@ fn cell(x: Option<f64>) -> String {
 }
 
 impl SectionHooks for Instructions {
+    /// Each kernel's operations per clock per SM within what the issue rates of its SASS allow.
+    fn bounds(&self, _result: &ExperimentResult, _series: &Series) -> Vec<Bound> {
+        vec![Bound::stored(PER_SM_PER_CLOCK, SASS_CEILING)]
+    }
+
     fn narrative(&self, result: &ExperimentResult, report: &Report) -> Vec<String> {
         let mut out = vec![format!("**Clocks.** {}", clock_statement(result, report))];
         out.extend(above_published_paragraph(result, report));

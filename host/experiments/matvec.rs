@@ -2,6 +2,7 @@
 //! every version in every implementation, the vendor's SGEMV and the copy
 //! ceiling for the same bytes, in one run.
 
+use crate::report::{Bound, Unit};
 use std::fmt::Write;
 
 use super::copy_sweep::{Planned, measure};
@@ -181,6 +182,10 @@ impl Experiment for Matvec {
 }
 
 impl SectionHooks for Matvec {
+    fn bounds(&self, _result: &ExperimentResult, _series: &Series) -> Vec<Bound> {
+        vec![Bound::headline(Unit::Dram)]
+    }
+
     fn narrative(&self, result: &ExperimentResult, _report: &Report) -> Vec<String> {
         let ceiling = result.variant("vector_copy", Implementation::Rust, CEILING);
         result

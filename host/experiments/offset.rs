@@ -1,5 +1,6 @@
 //! Guide §3.2.1.3 (Listing 3.5, Figure 3.7): sequential but misaligned copies.
 
+use super::copy_sweep::SECTOR_GBPS;
 use super::copy_sweep::{BYTE_COUNTING, Planned, buffer_len, measure};
 use super::counter_evidence::{evidence, sector_checks};
 use super::sector_model;
@@ -11,6 +12,7 @@ use crate::report::{
     Axis, Claim, ExperimentResult, LedgerRow, Metric, PlotLine, PlotPoint, PlotSpec, Report, Rule, Scale, SectionHooks,
     better_by,
 };
+use crate::report::{Bound, Series, Unit};
 use crate::testbed::Implementation;
 
 pub struct Offset;
@@ -70,6 +72,10 @@ fn relative_to_aligned(result: &ExperimentResult) -> Option<Vec<PlotPoint>> {
 }
 
 impl SectionHooks for Offset {
+    fn bounds(&self, _result: &ExperimentResult, _series: &Series) -> Vec<Bound> {
+        vec![Bound::headline(Unit::Dram), Bound::extra(SECTOR_GBPS, Unit::Dram)]
+    }
+
     fn narrative(&self, result: &ExperimentResult, _report: &Report) -> Vec<String> {
         let Some(series) = result.series_of("offset_copy", Implementation::Rust) else {
             return Vec::new();

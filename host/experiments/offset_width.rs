@@ -1,6 +1,8 @@
 //! Guide §3.2.1.3 with the OpenCL guide's word sizes: misaligned copies of
 //! 2-, 4-, 8- and 16-byte elements.
 
+use super::copy_sweep::SECTOR_GBPS;
+use crate::report::{Bound, Series, Unit};
 use half::f16;
 use kernels_gpu::device::F32x4;
 
@@ -116,6 +118,10 @@ impl Experiment for OffsetWidth {
 }
 
 impl SectionHooks for OffsetWidth {
+    fn bounds(&self, _result: &ExperimentResult, _series: &Series) -> Vec<Bound> {
+        vec![Bound::headline(Unit::Dram), Bound::extra(SECTOR_GBPS, Unit::Dram)]
+    }
+
     fn narrative(&self, result: &ExperimentResult, _report: &Report) -> Vec<String> {
         width_summary(result, 0, 1)
     }

@@ -2,6 +2,7 @@
 //! register-blocked SGEMM and its f16-storage variant, in every
 //! implementation, against cuBLAS on square products from 1024³ to 8192³.
 
+use crate::report::{Bound, Unit};
 use std::fmt::Write;
 
 use half::f16;
@@ -242,6 +243,14 @@ fn ratio(numerator: Option<f64>, denominator: Option<f64>) -> String {
 }
 
 impl SectionHooks for Sgemm {
+    /// The suite's kernels run FP32 on the CUDA cores; a vendor call may use other units.
+    fn bounds(&self, _result: &ExperimentResult, series: &Series) -> Vec<Bound> {
+        match series.key.implementation {
+            Implementation::Rust | Implementation::CudaC | Implementation::OpenClC => vec![Bound::headline(Unit::Fp32)],
+            _ => Vec::new(),
+        }
+    }
+
     /// GFLOP/s of every series per size, then the ratios a reader looks for
     /// (against cuBLAS, against each twin).
     fn tables(&self, result: &ExperimentResult, _report: &Report) -> Option<String> {

@@ -1,6 +1,7 @@
 //! Guide §3.2.4.1 (Listings 3.12–3.13, Figure 3.12): shifted reads through
 //! global loads and through the texture path, beside `offset_copy`.
 
+use super::copy_sweep::SECTOR_GBPS;
 use super::copy_sweep::{BYTE_COUNTING, Planned, buffer_len, measure};
 use super::counter_evidence::{evidence, sector_checks};
 use super::sector_model;
@@ -8,6 +9,7 @@ use super::{Experiment, RunContext};
 use crate::error::Result;
 use crate::launchers::CopyKernel;
 use crate::report::{Axis, Claim, ExperimentResult, LedgerRow, Metric, Report, Rule, SectionHooks, better_by};
+use crate::report::{Bound, Series, Unit};
 use crate::testbed::Implementation;
 
 pub struct Shift;
@@ -55,6 +57,10 @@ impl Experiment for Shift {
 }
 
 impl SectionHooks for Shift {
+    fn bounds(&self, _result: &ExperimentResult, _series: &Series) -> Vec<Bound> {
+        vec![Bound::headline(Unit::Dram), Bound::extra(SECTOR_GBPS, Unit::Dram)]
+    }
+
     fn narrative(&self, result: &ExperimentResult, _report: &Report) -> Vec<String> {
         let rust = |kernel| result.series_of(kernel, Implementation::Rust);
         let (Some(plain), Some(texture)) = (rust("shift_copy"), rust("texture_shift_copy")) else {

@@ -1,5 +1,6 @@
 //! Guide §3.2.1.4 (Listing 3.6, Figure 3.9): strided copies.
 
+use super::copy_sweep::SECTOR_GBPS;
 use super::copy_sweep::{BYTE_COUNTING, Planned, buffer_len, measure};
 use super::counter_evidence::{counted, evidence, sector_checks};
 use super::sector_model;
@@ -7,6 +8,7 @@ use super::{Experiment, RunContext};
 use crate::error::Result;
 use crate::launchers::CopyKernel;
 use crate::report::{Axis, Claim, ExperimentResult, LedgerRow, Metric, Report, Rule, SectionHooks, Spread, better_by};
+use crate::report::{Bound, Series, Unit};
 use crate::testbed::Implementation;
 
 pub struct Stride;
@@ -48,6 +50,10 @@ impl Experiment for Stride {
 }
 
 impl SectionHooks for Stride {
+    fn bounds(&self, _result: &ExperimentResult, _series: &Series) -> Vec<Bound> {
+        vec![Bound::headline(Unit::Dram), Bound::extra(SECTOR_GBPS, Unit::Dram)]
+    }
+
     fn narrative(&self, result: &ExperimentResult, _report: &Report) -> Vec<String> {
         let Some(series) = result.series_of("stride_copy", Implementation::Rust) else {
             return Vec::new();

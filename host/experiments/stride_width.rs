@@ -2,11 +2,13 @@
 //! 2-, 4-, 8- and 16-byte elements.
 
 use super::copy_sweep::BYTE_COUNTING;
+use super::copy_sweep::SECTOR_GBPS;
 use super::offset_width::{all_widths, width_summary};
 use super::{Experiment, RunContext};
 use crate::error::Result;
 use crate::launchers::CopyKernel;
 use crate::report::{Axis, ExperimentResult, Metric, Report, SectionHooks};
+use crate::report::{Bound, Series, Unit};
 
 pub struct StrideWidth;
 
@@ -33,6 +35,10 @@ impl Experiment for StrideWidth {
 }
 
 impl SectionHooks for StrideWidth {
+    fn bounds(&self, _result: &ExperimentResult, _series: &Series) -> Vec<Bound> {
+        vec![Bound::headline(Unit::Dram), Bound::extra(SECTOR_GBPS, Unit::Dram)]
+    }
+
     fn narrative(&self, result: &ExperimentResult, _report: &Report) -> Vec<String> {
         width_summary(result, 1, 2)
     }

@@ -15,6 +15,7 @@ use crate::gpu::{DeviceBuffer, HostMemoryKind, PinnedBuffer};
 use crate::report::{
     Axis, ExperimentResult, Metric, Point, PointKey, Report, Scale, SectionHooks, Series, Waiver, Work,
 };
+use crate::report::{Bound, Unit};
 use crate::report::{Claim, LedgerRow, Rule, better_by};
 use crate::testbed::Implementation;
 use crate::timing::{CudaTimer, HostClock, SampleTimer, paced, probe_ms, time_per_launch};
@@ -344,6 +345,15 @@ fn timed_pageable(
 }
 
 impl SectionHooks for Transfers {
+    /// Host-to-device and device-to-host copies cross the host link; device-to-device ones stay in DRAM.
+    fn bounds(&self, _result: &ExperimentResult, series: &Series) -> Vec<Bound> {
+        match series.key.kernel.as_str() {
+            "cuMemcpyHtoD" | "cuMemcpyDtoH" => vec![Bound::headline(Unit::HostLink)],
+            "cuMemcpyDtoD" => vec![Bound::headline(Unit::Dram)],
+            _ => Vec::new(),
+        }
+    }
+
     fn narrative(&self, result: &ExperimentResult, _report: &Report) -> Vec<String> {
         // The guide's point: pinned memory is what lets the copy engines run at link speed.
         let at = 256 * 1024; // KiB

@@ -75,6 +75,9 @@ pub enum Unit {
     /// (MHz): at most the maximum, and within 5% of what NVML saw during the
     /// experiment where it watched (two measures of one clock).
     SmClock,
+    /// Operations per clock per SM, bounded by the issue rates of the
+    /// instructions the kernel's SASS issues per operation (stored on the point).
+    IssueRate,
 }
 
 impl Unit {
@@ -86,6 +89,7 @@ impl Unit {
             Unit::Fp32 => "FP32 arithmetic",
             Unit::HostLink => "the host link",
             Unit::SmClock => "the SM clock",
+            Unit::IssueRate => "the SASS issue rates",
         }
     }
 
@@ -95,6 +99,7 @@ impl Unit {
             Unit::SharedMemory => "B/clk/SM",
             Unit::Fp32 => "GFLOP/s",
             Unit::SmClock => "MHz",
+            Unit::IssueRate => "op/clk/SM",
         }
     }
 }
@@ -115,6 +120,9 @@ pub struct Bound {
     /// The unit; [`Unit::Dram`] becomes [`Unit::L2`] at a point whose bytes
     /// per launch fit in L2 (`Point::bytes`).
     pub unit: Unit,
+    /// A ceiling the point itself stores as an extra figure of this name (an
+    /// issue rate derived from the kernel's SASS), in place of the device's.
+    pub stored_ceiling: Option<&'static str>,
 }
 
 impl Bound {
@@ -122,6 +130,7 @@ impl Bound {
         Self {
             figure: Figure::Headline,
             unit,
+            stored_ceiling: None,
         }
     }
 
@@ -129,6 +138,17 @@ impl Bound {
         Self {
             figure: Figure::Extra(name),
             unit,
+            stored_ceiling: None,
+        }
+    }
+
+    /// The extra figure `name` bounded by the point's own extra figure `ceiling`
+    /// (an issue rate: the instructions the kernel's SASS issues per operation over the pipes' rates).
+    pub const fn stored(name: &'static str, ceiling: &'static str) -> Self {
+        Self {
+            figure: Figure::Extra(name),
+            unit: Unit::IssueRate,
+            stored_ceiling: Some(ceiling),
         }
     }
 }
@@ -253,6 +273,16 @@ impl DeviceCeilings {
     /// the experiment contradict by more than 5%.
     pub fn violation(&self, experiment: &str, bounds: &[Bound], point: &Point) -> Option<String> {
         for bound in bounds {
+            if let (Some(ceiling_name), Figure::Extra(name)) = (bound.stored_ceiling, bound.figure)
+                && let (Some(&figure), Some(&ceiling)) = (point.extra.get(name), point.extra.get(ceiling_name))
+                && figure > ceiling * (1.0 + CEILING_TOLERANCE)
+            {
+                return Some(format!(
+                    "{name} {} exceeds the {} its SASS allows ({ceiling_name}): a measurement error, not a finding",
+                    short(figure),
+                    short(ceiling)
+                ));
+            }
             if let (Unit::SmClock, Figure::Extra(name)) = (bound.unit, bound.figure)
                 && let Some(mhz) = point.extra.get(name)
                 && let Some((_, seen)) = self.experiment_clocks.iter().find(|(e, _)| e == experiment)
@@ -414,6 +444,30 @@ mod tests {
             c.violation("latency", &clock, &p),
             None,
             "NVML did not watch that experiment"
+        );
+    }
+
+    #[test]
+    fn an_issue_rate_is_bounded_by_the_ceiling_its_sass_gives() {
+        let c = h100_ceilings();
+        let bound = [Bound::stored("op/clk/SM", "ceiling")];
+        let mut p = point(1.0, 0);
+        p.set_extra("op/clk/SM", 112.8);
+        p.set_extra("ceiling", 113.8);
+        assert_eq!(
+            c.violation("instructions", &bound, &p),
+            None,
+            "i32 add: 112.8 within 113.8"
+        );
+        p.set_extra("op/clk/SM", 130.0);
+        let why = c.violation("instructions", &bound, &p).unwrap();
+        assert!(why.contains("130 exceeds the 114 its SASS allows"), "{why}");
+        let mut no_ceiling = point(1.0, 0);
+        no_ceiling.set_extra("op/clk/SM", 1e6);
+        assert_eq!(
+            c.violation("instructions", &bound, &no_ceiling),
+            None,
+            "no SASS: nothing to check against"
         );
     }
 

@@ -61,7 +61,7 @@ pub fn counter_runs(
     let len = (bytes / 4) as usize;
     let mut copies: Option<CudaCopyRunner<'_, f32>> = None;
     let sms = info.multiprocessors.max(1) as u32;
-    let mut cycles = DeviceBuffer::<u64>::uninit(dut.gpu(), sms as usize)?;
+    let mut cycles = DeviceBuffer::<u64>::uninit(dut.gpu(), kernels_gpu::block_span::BLOCK_SPAN_WORDS * sms as usize)?;
     let mut checksums = DeviceBuffer::<u32>::uninit(dut.gpu(), (sms * BANK_BLOCK_THREADS) as usize)?;
     let mut runs = Vec::new();
     for &workload in workloads {
