@@ -2,18 +2,20 @@ use std::path::Path;
 
 use crate::error::Result;
 use crate::experiments;
+use crate::output_files::OutputFiles;
 use crate::report::Report;
 
 /// `ptxsuite render`: writes report.md and the plots of a saved report.json
 /// into `out_dir` (default: the report's own folder). It never rewrites the
-/// report.json itself, and checks every file name before writing any.
+/// report.json itself, checks every file name before writing any, and refuses to
+/// write through a link or over the report it reads.
 pub fn render(report_path: &Path, out_dir: Option<&Path>) -> Result<String> {
     let report = Report::load(report_path)?;
     let rendered = report.render(&experiments::hooks)?;
     let dir = out_dir
         .or_else(|| report_path.parent().filter(|p| !p.as_os_str().is_empty()))
         .unwrap_or(Path::new("."));
-    let written = rendered.write(dir)?;
+    let written = rendered.write(dir, &OutputFiles::protecting(&[report_path]))?;
     Ok(format!(
         "wrote {} files (report.md and {} plots) to {}\n",
         written.len(),

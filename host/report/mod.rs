@@ -30,6 +30,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use crate::gpu::DeviceInfo;
 use crate::nvml::TelemetryRecord;
+use crate::output_files::OutputFiles;
 use crate::ptx;
 use crate::run_settings::RunSettings;
 use crate::testbed::Implementation;
@@ -267,35 +268,28 @@ impl Report {
         Ok(Rendered { files })
     }
 
-    /// Writes `report.json`, then report.md and the plots, into `dir` (created if needed).
-    pub fn write(&self, dir: &Path, hooks: HooksLookup<'_>) -> Result<Vec<PathBuf>> {
-        let rendered = self.render(hooks)?;
-        create_dir(dir)?;
-        let mut written = vec![write_file(dir, "report.json", &self.to_json())?];
-        written.extend(rendered.write(dir)?);
-        Ok(written)
+    /// Writes `report.json`, then report.md and the plots, into `dir` (created if needed), as
+    /// `outputs` allows (never through a link; every file checked before any is written).
+    pub fn write(&self, dir: &Path, hooks: HooksLookup<'_>, outputs: &OutputFiles) -> Result<Vec<PathBuf>> {
+        let mut rendered = self.render(hooks)?;
+        rendered.files.insert(0, ("report.json".to_string(), self.to_json()));
+        rendered.write(dir, outputs)
     }
 }
 
 impl Rendered {
-    /// Writes every file into `dir` (created if needed).
-    pub fn write(&self, dir: &Path) -> Result<Vec<PathBuf>> {
-        create_dir(dir)?;
-        self.files
+    /// Writes every file into `dir` (created if needed), as `outputs` allows: every
+    /// destination is checked before the first is written.
+    pub fn write(&self, dir: &Path, outputs: &OutputFiles) -> Result<Vec<PathBuf>> {
+        outputs.create_dir(dir)?;
+        let paths: Vec<PathBuf> = self.files.iter().map(|(name, _)| dir.join(name)).collect();
+        outputs.check_all(paths.iter().map(PathBuf::as_path))?;
+        paths
             .iter()
-            .map(|(name, text)| write_file(dir, name, text))
+            .zip(&self.files)
+            .map(|(path, (_, text))| outputs.write(path, text.as_bytes()))
             .collect()
     }
-}
-
-fn create_dir(dir: &Path) -> Result<()> {
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))
-}
-
-fn write_file(dir: &Path, name: &str, text: &str) -> Result<PathBuf> {
-    let path = dir.join(name);
-    std::fs::write(&path, text).map_err(|e| Error::io(format!("cannot write {}", path.display()), e))?;
-    Ok(path)
 }
 
 /// A file name made from a report's contents must stay a plain name in the output folder.
