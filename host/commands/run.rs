@@ -304,6 +304,7 @@ fn summary(report: &Report, out_dir: &Path) -> String {
             result.axis.parameter,
             result.axis.metric.unit()
         ));
+        let with_element = crate::report::element_matters(result);
         for series in &result.series {
             let figures: Vec<String> = series
                 .points
@@ -315,9 +316,8 @@ fn summary(report: &Report, out_dir: &Path) -> String {
                 })
                 .collect();
             summary.push_str(&format!(
-                "  {} [{}]: {}\n",
-                series.label,
-                series.key.element,
+                "  {}: {}\n",
+                crate::report::series_name(series, with_element),
                 figures.join(" ")
             ));
         }

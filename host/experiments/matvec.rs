@@ -2,6 +2,7 @@
 //! every version in every implementation, the vendor's SGEMV and the copy
 //! ceiling for the same bytes, in one run.
 
+use std::collections::HashMap;
 use std::fmt::Write;
 
 use super::copy_sweep::{Planned, measure};
@@ -13,7 +14,7 @@ use crate::published_figures::{MATVEC, WHITEPAPER_DEVICE, value_of};
 use crate::reference;
 use crate::report::LedgerRow;
 use crate::report::{
-    Axis, ExperimentResult, Metric, Point, PointKey, Report, SectionHooks, Series, Waiver, Work, point_cell,
+    Axis, ExperimentResult, Metric, Point, PointKey, Report, SectionHooks, Series, SeriesKey, Waiver, Work, point_cell,
 };
 use crate::testbed::Implementation;
 
@@ -190,8 +191,17 @@ impl SectionHooks for Matvec {
         let _ = writeln!(out);
         let per_height = 3 + twins.len();
         let _ = writeln!(out, "|---|---:|{}", "---:|".repeat(per_height * heights.len()));
+        // Series by key, and Listing 2 per implementation, found once (not once per row).
+        let mut by_key: HashMap<&SeriesKey, &Series> = HashMap::new();
+        let mut listing2s: HashMap<Implementation, &Series> = HashMap::new();
         for s in &result.series {
-            let listing2 = result.series_of("matvec_row_per_thread", s.key.implementation);
+            by_key.entry(&s.key).or_insert(s);
+            if s.key.kernel == "matvec_row_per_thread" {
+                listing2s.entry(s.key.implementation).or_insert(s);
+            }
+        }
+        for s in &result.series {
+            let listing2 = listing2s.get(&s.key.implementation).copied();
             let paper = value_of(MATVEC, &s.key.kernel, WHITEPAPER_DEVICE)
                 .filter(|_| s.key.variant.is_empty())
                 .map(|ms| format!("{ms}"))
@@ -213,7 +223,7 @@ impl SectionHooks for Matvec {
                 let _ = write!(out, " {ms} | {} | {speedup} |", point_cell(point));
                 for &t in &twins {
                     let ratio = (s.key.implementation == Implementation::Rust)
-                        .then(|| result.series(&s.key.with_implementation(t)))
+                        .then(|| by_key.get(&s.key.with_implementation(t)).copied())
                         .flatten()
                         .and_then(|twin| result.rust_over(s, twin, PointKey::Value(h)))
                         .map(|r| format!("{r:.3}"))

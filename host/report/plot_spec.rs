@@ -1,4 +1,6 @@
-use super::{ExperimentResult, PlotKind, PointKey, ReferenceLine, Scale};
+use std::collections::HashMap;
+
+use super::{ExperimentResult, PlotKind, PointKey, ReferenceLine, Scale, pair_gpus};
 use crate::testbed::Implementation;
 
 /// One point of a plotted line: x, the median and the min–max whisker.
@@ -26,9 +28,9 @@ pub struct PlotLine {
 #[derive(Clone, Debug, PartialEq)]
 pub struct HeatMap {
     pub title: String,
-    /// GPUs on each side.
-    pub size: usize,
-    /// `(source, destination, median)`; `None` where no figure exists.
+    /// The GPUs (ordinals) on each side, in order: the rows and the columns.
+    pub gpus: Vec<usize>,
+    /// `(source, destination, median)` by ordinal; `None` where no figure exists.
     pub cells: Vec<(usize, usize, Option<f64>)>,
 }
 
@@ -67,17 +69,16 @@ impl PlotSpec {
         match axis.plot {
             PlotKind::None => return None,
             PlotKind::Lines => {
-                let mut groups: Vec<(String, String, String)> = Vec::new();
+                let mut groups: HashMap<(&str, &str, &str), usize> = HashMap::new();
+                let with_element = super::markdown::element_matters(result);
                 for series in &result.series {
                     let group_key = (
-                        series.key.kernel.clone(),
-                        series.key.element.clone(),
-                        series.key.variant.clone(),
+                        series.key.kernel.as_str(),
+                        series.key.element.as_str(),
+                        series.key.variant.as_str(),
                     );
-                    let group = groups.iter().position(|g| *g == group_key).unwrap_or_else(|| {
-                        groups.push(group_key);
-                        groups.len() - 1
-                    });
+                    let next = groups.len();
+                    let group = *groups.entry(group_key).or_insert(next);
                     let points: Vec<PlotPoint> = series
                         .points
                         .iter()
@@ -94,7 +95,7 @@ impl PlotSpec {
                         .collect();
                     if !points.is_empty() {
                         spec.lines.push(PlotLine {
-                            label: format!("{} [{}]", series.label, series.key.element),
+                            label: super::markdown::series_name(series, with_element),
                             group,
                             implementation: series.key.implementation,
                             points,
@@ -107,22 +108,18 @@ impl PlotSpec {
             }
             PlotKind::HeatMap => {
                 for series in &result.series {
-                    let mut size = 0;
                     let cells: Vec<(usize, usize, Option<f64>)> = series
                         .points
                         .iter()
                         .filter_map(|p| match p.at {
-                            PointKey::Pair { src, dst } => {
-                                size = size.max(src + 1).max(dst + 1);
-                                Some((src, dst, p.median()))
-                            }
+                            PointKey::Pair { src, dst } => Some((src, dst, p.median())),
                             PointKey::Value(_) => None,
                         })
                         .collect();
                     if !cells.is_empty() {
                         spec.heat_maps.push(HeatMap {
                             title: series.label.clone(),
-                            size,
+                            gpus: pair_gpus(series),
                             cells,
                         });
                     }

@@ -91,8 +91,8 @@ fn marker(implementation: Implementation, x: f64, y: f64, colour: &str) -> Strin
     }
 }
 
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+fn escape(text: &str) -> std::borrow::Cow<'_, str> {
+    super::text_escape::xml(text)
 }
 
 /// A tick label: few digits, no float noise.
@@ -496,8 +496,8 @@ fn render_heat_maps(spec: &PlotSpec) -> String {
         .fold(0.0f64, f64::max);
     // Each panel as wide as its grid or its title, whichever is wider; panels wrap into rows.
     const ROW_WIDTH: f64 = 1400.0;
-    let panel_width = |h: &HeatMap| (CELL * h.size.min(64) as f64 + 90.0).max(text_width(&h.title) + 40.0);
-    let panel_height = |h: &HeatMap| CELL * h.size.min(64) as f64 + 90.0;
+    let panel_width = |h: &HeatMap| (CELL * h.gpus.len().min(64) as f64 + 90.0).max(text_width(&h.title) + 40.0);
+    let panel_height = |h: &HeatMap| CELL * h.gpus.len().min(64) as f64 + 90.0;
     let mut places: Vec<(f64, f64)> = Vec::new();
     let (mut left, mut top, mut row_height, mut width) = (60.0f64, 80.0f64, 0.0f64, 400.0f64);
     for map in &spec.heat_maps {
@@ -526,29 +526,33 @@ fn render_heat_maps(spec: &PlotSpec) -> String {
         escape(&spec.y_label)
     );
     for (map, &(left, top)) in spec.heat_maps.iter().zip(&places) {
-        let n = map.size.min(64);
+        let n = map.gpus.len().min(64);
         let _ = writeln!(
             svg,
             r#"<text x="{left:.0}" y="{:.0}">{}</text>"#,
             top - 24.0,
             escape(&map.title)
         );
-        for i in 0..n {
+        for (i, gpu) in map.gpus.iter().take(n).enumerate() {
             let _ = writeln!(
                 svg,
-                r#"<text x="{:.0}" y="{:.0}" text-anchor="middle">dst {i}</text>"#,
+                r#"<text x="{:.0}" y="{:.0}" text-anchor="middle">dst {gpu}</text>"#,
                 left + CELL * (i as f64 + 0.5),
                 top - 6.0
             );
             let _ = writeln!(
                 svg,
-                r#"<text x="{:.0}" y="{:.0}" text-anchor="end">src {i}</text>"#,
+                r#"<text x="{:.0}" y="{:.0}" text-anchor="end">src {gpu}</text>"#,
                 left - 4.0,
                 top + CELL * (i as f64 + 0.5) + 4.0
             );
         }
-        for &(src, dst, value) in map.cells.iter().filter(|c| c.0 < n && c.1 < n) {
-            let (x, y) = (left + CELL * dst as f64, top + CELL * src as f64);
+        let place = |gpu: usize| map.gpus.binary_search(&gpu).ok().filter(|&i| i < n);
+        for &(src, dst, value) in &map.cells {
+            let (Some(row), Some(column)) = (place(src), place(dst)) else {
+                continue;
+            };
+            let (x, y) = (left + CELL * column as f64, top + CELL * row as f64);
             let (fill, text) = match value {
                 Some(v) if v.is_finite() && largest > 0.0 => (heat_colour(v / largest), format_tick(v)),
                 _ => ("#dddddd".to_string(), "—".to_string()),
@@ -666,7 +670,7 @@ mod tests {
         let spec = PlotSpec {
             heat_maps: vec![HeatMap {
                 title: "CE copy".into(),
-                size: 2,
+                gpus: vec![0, 1],
                 cells: vec![(0, 1, Some(390.0)), (1, 0, Some(385.0)), (0, 0, None)],
             }],
             ..spec(vec![], Scale::Linear, Scale::Auto)
