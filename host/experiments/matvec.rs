@@ -14,7 +14,8 @@ use crate::published_figures::{MATVEC, WHITEPAPER_DEVICE, value_of};
 use crate::reference;
 use crate::report::LedgerRow;
 use crate::report::{
-    Axis, ExperimentResult, Metric, Point, PointKey, Report, SectionHooks, Series, SeriesKey, Waiver, Work, point_cell,
+    Axis, ExperimentResult, Metric, Panel, PlotLine, PlotSpec, Point, PointKey, Report, SectionHooks, Series,
+    SeriesKey, Waiver, Work, XTicks, point_cell,
 };
 use crate::testbed::Implementation;
 
@@ -44,7 +45,7 @@ impl Experiment for Matvec {
         let byte_counting = "M + V + W = (width x height + width + height) x 4 bytes per product, each read or \
                              written once; the copy ceiling counts 2 x 4 bytes per element of M (read + write)";
         let peak = ctx.device.info().theoretical_bandwidth_gbps;
-        let axis = Axis::lines("height", Metric::Bandwidth).reference("theoretical peak", peak);
+        let axis = Axis::lines("matrix height (rows)", Metric::Bandwidth).reference("theoretical peak", peak);
         let mut result = ctx.result(self, axis, byte_counting);
         let (mut runners, waived) = matvec_runners(ctx.device)?;
         for (implementation, reason) in waived {
@@ -146,7 +147,102 @@ impl Experiment for Matvec {
     }
 }
 
+/// The plot: a panel per matrix (they differ in shape, so no line joins them), the versions
+/// side by side on each, a marker per implementation (a dot plot: versions are cases, not
+/// points of a sweep).
+fn matvec_plot(result: &ExperimentResult) -> Option<PlotSpec> {
+    let mut spec = PlotSpec::of(result)?;
+    let version = |label: &str| {
+        let name = label.split(" · ").next().unwrap_or(label);
+        name.split(" (").next().unwrap_or(name).to_string()
+    };
+    let mut versions: Vec<String> = Vec::new();
+    for s in &result.series {
+        let v = version(&s.label);
+        if !versions.contains(&v) {
+            versions.push(v);
+        }
+    }
+    let mut implementations: Vec<Implementation> = Vec::new();
+    let mut panels: Vec<Panel> = Vec::new();
+    for height in result.values() {
+        let title = if height == WHITEPAPER_SHAPE.1 as i64 {
+            format!("{height} × {} (the whitepaper's)", WHITEPAPER_SHAPE.0)
+        } else {
+            format!("{height} × {LARGE_WIDTH}")
+        };
+        let mut panel = Panel {
+            title,
+            reference_lines: result.axis.reference_lines.clone(),
+            ..Panel::default()
+        };
+        for s in &result.series {
+            let (Some(point), Some(x)) = (
+                s.at(height).and_then(|p| p.value),
+                versions.iter().position(|v| *v == version(&s.label)),
+            ) else {
+                continue;
+            };
+            let group = implementations
+                .iter()
+                .position(|i| *i == s.key.implementation)
+                .unwrap_or_else(|| {
+                    implementations.push(s.key.implementation);
+                    implementations.len() - 1
+                });
+            let plotted = crate::report::PlotPoint::of(x as f64, &point);
+            match panel
+                .lines
+                .iter_mut()
+                .find(|l| l.implementation == s.key.implementation)
+            {
+                Some(line) => line.points.push(plotted),
+                None => panel.lines.push(PlotLine {
+                    label: s.key.implementation.label().to_string(),
+                    group,
+                    implementation: s.key.implementation,
+                    points: vec![plotted],
+                }),
+            }
+        }
+        if !panel.lines.is_empty() {
+            panels.push(panel);
+        }
+    }
+    if panels.is_empty() {
+        return None;
+    }
+    spec.panels = panels;
+    spec.x_label = "version (the copy ceiling: vector_copy over M's bytes)".into();
+    spec.x_ticks = XTicks::Categories(versions);
+    Some(spec)
+}
+
 impl SectionHooks for Matvec {
+    fn plot(&self, result: &ExperimentResult, _report: &Report) -> Option<PlotSpec> {
+        matvec_plot(result)
+    }
+
+    fn headline(&self, result: &ExperimentResult, _report: &Report) -> Option<String> {
+        let height = WHITEPAPER_SHAPE.1 as i64;
+        let copy = result
+            .variant("vector_copy", Implementation::Rust, CEILING)?
+            .median_at(height)?;
+        let (best, gbps) = result
+            .series
+            .iter()
+            .filter(|s| s.key.kernel.starts_with("matvec_") && s.key.implementation == Implementation::Rust)
+            .filter_map(|s| Some((s, s.median_at(height)?)))
+            .max_by(|a, b| a.1.total_cmp(&b.1))?;
+        Some(format!(
+            "on the whitepaper's {height} × {} matrix the best Rust version ({}) moves {gbps:.0} GB/s, {:.1}% of \
+             the copy ceiling ({copy:.0} GB/s)",
+            WHITEPAPER_SHAPE.0,
+            best.label,
+            100.0 * gbps / copy
+        ))
+    }
+
     fn narrative(&self, result: &ExperimentResult, _report: &Report) -> Vec<String> {
         let ceiling = result.variant("vector_copy", Implementation::Rust, CEILING);
         result

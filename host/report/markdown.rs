@@ -239,8 +239,8 @@ fn contents(report: &Report, has_ledger: bool, out: &mut String) {
 }
 
 /// The generic headline of an experiment: its best figure where higher is better, with the
-/// series and point it comes from (and the share of the theoretical bandwidth for GB/s).
-fn generic_headline(result: &ExperimentResult, report: &Report) -> Option<String> {
+/// series and point it comes from, and its share of the plot's theoretical peak where it has one.
+fn generic_headline(result: &ExperimentResult) -> Option<String> {
     let metric = &result.axis.metric;
     if !metric.higher_is_better() || matches!(metric, Metric::Time) {
         return None;
@@ -252,40 +252,60 @@ fn generic_headline(result: &ExperimentResult, report: &Report) -> Option<String
         .filter(|(_, _, v)| *v > 0.0)
         .max_by(|a, b| a.2.total_cmp(&b.2))?;
     let mut text = format!(
-        "best {} {} ({} at {} {})",
+        "best {} {} ({} at {})",
         figure(best),
         md(metric.unit()),
         md(&series.label),
-        md(&result.axis.parameter),
-        point.at
+        at_point(&result.axis.parameter, point.at)
     );
-    let peak = result
-        .device
-        .and_then(|d| report.device(d))
-        .map(|d| d.theoretical_bandwidth_gbps)
-        .filter(|p| *p > 0.0);
-    if let (Metric::Bandwidth, Some(peak)) = (metric, peak)
-        && best <= peak
+    if let Some(peak) = result
+        .axis
+        .reference_lines
+        .iter()
+        .find(|r| r.label.contains("theoretical") && r.value >= best)
     {
-        let _ = write!(text, ", {:.1}% of the theoretical {peak:.0} GB/s", 100.0 * best / peak);
+        let _ = write!(
+            text,
+            ", {:.1}% of the {} ({})",
+            100.0 * best / peak.value,
+            md(&peak.label),
+            figure(peak.value)
+        );
     }
     Some(text)
+}
+
+/// "offset 1 (elements)": a point of the axis `parameter` ("offset (elements)", "buffer MiB").
+fn at_point(parameter: &str, at: PointKey) -> String {
+    match parameter.rsplit_once(" (") {
+        Some((name, unit)) if unit.ends_with(')') => format!("{} {at} ({}", md(name), md(unit)),
+        _ => format!("{} {at}", md(parameter)),
+    }
+}
+
+/// The plural of a verdict for a count ("2 hold", "1 holds").
+fn verdicts(n: usize, verdict: Verdict) -> String {
+    match (verdict, n) {
+        (Verdict::Holds, 1) => "1 holds".into(),
+        (Verdict::Holds, n) => format!("{n} hold"),
+        (v, n) => format!("{n} {}", v.label()),
+    }
 }
 
 fn headline(report: &Report, hooks: HooksLookup<'_>, rows: &[super::LedgerRow], out: &mut String) {
     let _ = writeln!(out, "## {HEADLINE}\n");
     if !rows.is_empty() {
-        let verdicts: Vec<String> = [Verdict::Holds, Verdict::Weaker, Verdict::Gone, Verdict::Reversed]
+        let counts: Vec<String> = [Verdict::Holds, Verdict::Weaker, Verdict::Gone, Verdict::Reversed]
             .into_iter()
             .filter_map(|v| {
                 let n = rows.iter().filter(|r| r.verdict == v).count();
-                (n > 0).then(|| format!("{n} {}", v.label()))
+                (n > 0).then(|| verdicts(n, v))
             })
             .collect();
         let _ = writeln!(
             out,
             "**The documents' claims on this run:** {} of {} ([the ledger](#{})).\n",
-            verdicts.join(", "),
+            counts.join(", "),
             counted(rows.len(), "claim", "claims"),
             Anchors::default().anchor(LEDGER)
         );
@@ -295,9 +315,16 @@ fn headline(report: &Report, hooks: HooksLookup<'_>, rows: &[super::LedgerRow], 
         if !result.status.is_ok() && result.series.is_empty() {
             continue;
         }
+        // The experiment's own headline, else what its first ledger row measured, else its best figure.
+        let from_ledger = || {
+            rows.iter()
+                .find(|r| r.experiment == result.name && r.device == result.device)
+                .map(|r| format!("{} (the documents' claim: {})", md(&r.measured), r.verdict.label()))
+        };
         let line = hooks(&result.name)
             .and_then(|h| h.headline(result, report))
-            .or_else(|| generic_headline(result, report))
+            .or_else(from_ledger)
+            .or_else(|| generic_headline(result))
             .and_then(|line| finite_sentences(&line));
         if let Some(line) = line {
             let gpu = match result.device {

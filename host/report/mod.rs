@@ -46,11 +46,11 @@ pub use kernel_record::KernelRecord;
 pub use ledger::{FACTOR_RULE, LedgerRow, Verdict};
 pub use markdown::{element_matters, generic_table, point_cell, series_name, summary_cell};
 pub use pair_matrix::{pair_gpus, pair_matrix, pair_matrix_markdown};
-pub use plot_spec::{HeatMap, PlotLine, PlotPoint, PlotSpec};
+pub use plot_spec::{HeatMap, Panel, PlotLine, PlotPoint, PlotSpec, XTicks, series_points};
 pub use section_hooks::{HooksLookup, SectionHooks, main_plot, no_hooks};
 pub use series_key::{Devices, PointKey, SeriesKey};
 pub use status::Status;
-pub use svg_plot::format_tick;
+pub use svg_plot::{format_bytes, format_tick};
 pub use telemetry_lines::{
     figures as telemetry_figures, header_rows as telemetry_rows, slowdowns as telemetry_slowdowns,
 };

@@ -102,6 +102,22 @@ pub fn matrices_json(result: &ExperimentResult, gpus: usize, size_bytes: u64) ->
 }
 
 impl SectionHooks for Peer {
+    fn headline(&self, result: &ExperimentResult, _report: &Report) -> Option<String> {
+        let ce = copy_engine_matrix(result)?;
+        let figures: Vec<f64> = ce.points.iter().filter_map(|p| p.median()).collect();
+        let lo = figures.iter().copied().reduce(f64::min)?;
+        let hi = figures.iter().copied().reduce(f64::max)?;
+        let span = if hi - lo < 0.5 {
+            format!("{hi:.0}")
+        } else {
+            format!("{lo:.0}–{hi:.0}")
+        };
+        Some(format!(
+            "copy engines {span} GB/s between GPUs over {} pairs (largest size)",
+            figures.len()
+        ))
+    }
+
     fn narrative(&self, result: &ExperimentResult, _report: &Report) -> Vec<String> {
         let figure = |test: PeerTest| {
             matrix_series(result)
