@@ -17,9 +17,9 @@ pub fn render(report_path: &Path, out_dir: Option<&Path>) -> Result<String> {
         .unwrap_or(Path::new("."));
     let written = rendered.write(dir, &OutputFiles::protecting(&[report_path]))?;
     Ok(format!(
-        "wrote {} files (report.md and {} plots) to {}\n",
-        written.len(),
-        written.len() - 1,
+        "wrote {} (report.md and {}) to {}\n",
+        crate::report::counted(written.len(), "file", "files"),
+        crate::report::counted(written.len().saturating_sub(1), "plot", "plots"),
         dir.display()
     ))
 }

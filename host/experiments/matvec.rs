@@ -238,7 +238,7 @@ impl SectionHooks for Matvec {
             "on the whitepaper's {height} × {} matrix the best Rust version ({}) moves {gbps:.0} GB/s, {:.1}% of \
              the copy ceiling ({copy:.0} GB/s)",
             WHITEPAPER_SHAPE.0,
-            best.label,
+            best.label.trim_end_matches(" · Rust"),
             100.0 * gbps / copy
         ))
     }
