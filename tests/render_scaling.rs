@@ -38,8 +38,8 @@ fn wide_report(host: &str, series: usize) -> Report {
     node_report(host, results)
 }
 
-fn best_of_two(mut f: impl FnMut()) -> Duration {
-    (0..2)
+fn best_of_three(mut f: impl FnMut()) -> Duration {
+    (0..3)
         .map(|_| {
             let start = Instant::now();
             f();
@@ -60,17 +60,17 @@ fn render_compare_and_merge_grow_about_linearly() {
     for n in [small, large] {
         let a = wide_report("node-a", n);
         let b = wide_report("node-b", n);
-        let render = best_of_two(|| {
+        let render = best_of_three(|| {
             a.render(&hooks).unwrap();
         });
-        let compare = best_of_two(|| {
+        let compare = best_of_three(|| {
             ptxsuite::report::comparison::compare(&a, &b);
         });
         let inputs = vec![
             ("a/report.json".to_string(), a.clone()),
             ("b/report.json".to_string(), b.clone()),
         ];
-        let merge = best_of_two(|| {
+        let merge = best_of_three(|| {
             let merged = ptxsuite::merge::merge(&inputs, 5.0).unwrap();
             ptxsuite::merge::markdown(&merged);
         });
