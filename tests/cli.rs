@@ -186,6 +186,10 @@ fn every_skip_message_names_its_test() {
     files.extend(["support/mod.rs", "gpu_support/mod.rs"].map(|f| std::path::Path::new(dir).join(f)));
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap();
-        assert!(!text.contains(&bare), "{} prints a skip without its test's name", file.display());
+        assert!(
+            !text.contains(&bare),
+            "{} prints a skip without its test's name",
+            file.display()
+        );
     }
 }
