@@ -35,9 +35,13 @@ pub enum Error {
     /// A launch that would leave its buffers, or an invalid launch shape.
     #[error("refusing to launch {kernel}: {reason}")]
     InvalidLaunch { kernel: &'static str, reason: String },
-    /// Bad user input (sizes, names, options).
+    /// Bad user input (sizes, names, options, files).
     #[error("{0}")]
     InvalidInput(String),
+    /// A command line that cannot be carried out as given (an unknown experiment, an output that is one of
+    /// the inputs): the binary exits 2, as for the options its parser refuses.
+    #[error("{0}")]
+    Usage(String),
     /// Not enough device memory for what was asked.
     #[error("not enough device memory: {needed_mib} MiB needed, {free_mib} MiB free; use a smaller --size-mib")]
     OutOfDeviceMemory { needed_mib: u64, free_mib: u64 },

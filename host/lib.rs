@@ -41,6 +41,7 @@ pub mod merge;
 pub mod numa;
 pub mod nvml;
 pub mod opencl;
+pub mod output_files;
 pub mod particle_scene;
 pub mod picture;
 pub mod ptx;

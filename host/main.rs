@@ -190,12 +190,19 @@ fn emit(text: &str, code: ExitCode) -> ExitCode {
     }
 }
 
+/// Exit code of a usage error, as clap gives for the options it refuses.
+const USAGE_EXIT: u8 = 2;
+
 /// The exit code and message of an error.
 fn failure(error: &Error) -> ExitCode {
     match error {
         Error::Interrupted { .. } => {
             let _ = writeln!(std::io::stderr(), "{error}");
             ExitCode::from(commands::INTERRUPTED_EXIT as u8)
+        }
+        Error::Usage(_) => {
+            let _ = writeln!(std::io::stderr(), "error: {error}");
+            ExitCode::from(USAGE_EXIT)
         }
         _ => {
             let _ = writeln!(std::io::stderr(), "error: {error}");
@@ -217,7 +224,16 @@ fn main() -> ExitCode {
     let opencl_note = unsafe { ptxsuite::opencl::register_vendor_libraries() };
     // SAFETY: as above: no thread yet, no CUDA context yet.
     let queues_note = unsafe { ptxsuite::gpu::request_hardware_queues() };
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // --help and --version go to standard output like any other text (a full disk is an error);
+        // everything else the parser refuses is a usage error on standard error.
+        Err(error) if !error.use_stderr() => return emit(&error.render().to_string(), ExitCode::SUCCESS),
+        Err(error) => {
+            let _ = error.print();
+            return ExitCode::from(USAGE_EXIT);
+        }
+    };
     let (text, outcome) = match cli.command {
         Command::Info { device, json } => match commands::info(&device, json) {
             Ok(text) => (text, Ok(())),

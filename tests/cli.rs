@@ -143,7 +143,7 @@ fn gpu_commands_without_a_driver_say_so() {
     if ptxsuite::gpu::Gpu::driver_present() {
         let _ = writeln!(
             std::io::stderr(),
-            "SKIPPED: a CUDA driver is present, so the no-driver message cannot be observed"
+            "SKIPPED gpu_commands_without_a_driver_say_so: a CUDA driver is present, so the no-driver message cannot be observed"
         );
         return;
     }
@@ -171,4 +171,25 @@ fn help_documents_the_kernel_timeout_and_selftest() {
     assert!(run_help.contains("[default: 60]"), "{run_help}");
     let help = String::from_utf8_lossy(&ptxsuite(&["--help"]).stdout).into_owned();
     assert!(help.contains("selftest"), "{help}");
+}
+
+#[test]
+fn every_skip_message_names_its_test() {
+    // `SKIPPED <test>: why`, never a bare `SKIPPED:` a reader cannot place.
+    let bare = format!("\"SKIPPED{}", ":");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests");
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .collect();
+    files.extend(["support/mod.rs", "gpu_support/mod.rs"].map(|f| std::path::Path::new(dir).join(f)));
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert!(
+            !text.contains(&bare),
+            "{} prints a skip without its test's name",
+            file.display()
+        );
+    }
 }

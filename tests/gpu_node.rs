@@ -71,7 +71,7 @@ fn peer_copies_between_every_pair_pass_their_checks() {
     let Some(testbed) = all_gpus("peer_copies_between_every_pair_pass_their_checks", 2) else {
         return;
     };
-    let gpus = testbed.devices().len();
+    let gpus: Vec<usize> = testbed.devices().iter().map(|d| d.info().ordinal).collect();
     let result = run(&testbed, "peer");
     assert_points_pass(&result);
     let ce = result
@@ -79,7 +79,7 @@ fn peer_copies_between_every_pair_pass_their_checks() {
         .iter()
         .find(|s| s.key.devices == Devices::All && PeerTest::of_key(&s.key) == Some(PeerTest::CopyEngine))
         .expect("a copy-engine matrix");
-    let matrix = pair_matrix(ce, gpus);
+    let matrix = pair_matrix(ce, &gpus);
     for (src, row) in matrix.iter().enumerate() {
         for (dst, cell) in row.iter().enumerate() {
             assert_eq!(cell.is_some(), src != dst, "CE {src} → {dst}: {cell:?}");
@@ -100,7 +100,7 @@ fn peer_copies_between_every_pair_pass_their_checks() {
         .iter()
         .filter(|s| matches!(s.key.devices, Devices::One(_)))
         .count();
-    assert_eq!(hubs, PeerTest::HUB.len() * gpus);
+    assert_eq!(hubs, PeerTest::HUB.len() * gpus.len());
     for line in &result.setup {
         println!("peer setup: {line}");
     }

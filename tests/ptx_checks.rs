@@ -83,14 +83,14 @@ fn find_ptxas() -> Option<PathBuf> {
 }
 
 /// [`find_ptxas`], or `None` after saying (past the harness's capture) that
-/// the calling test is skipped; under CI a missing ptxas fails instead.
-fn ptxas_or_skip() -> Option<PathBuf> {
+/// `test` is skipped; under CI a missing ptxas fails instead.
+fn ptxas_or_skip(test: &str) -> Option<PathBuf> {
     let found = find_ptxas();
     if found.is_none() {
         assert!(std::env::var_os("CI").is_none(), "CI must provide ptxas (set PTXAS)");
         let _ = writeln!(
             std::io::stderr(),
-            "SKIPPED: ptxas not found (set PTXAS or put it on PATH; see README)"
+            "SKIPPED {test}: ptxas not found (set PTXAS or put it on PATH; see README)"
         );
     }
     found
@@ -120,7 +120,7 @@ fn spills(ptxas_log: &str) -> Vec<(String, u64, u64)> {
 
 #[test]
 fn ptxas_assembles_for_sm75_and_sm90_without_spills() {
-    let Some(ptxas) = ptxas_or_skip() else {
+    let Some(ptxas) = ptxas_or_skip("ptxas_assembles_for_sm75_and_sm90_without_spills") else {
         return;
     };
     for arch in ["sm_75", "sm_90"] {
@@ -179,7 +179,7 @@ fn registers(ptxas_log: &str, function: &str) -> Option<u32> {
 
 #[test]
 fn launch_bounds_fit_their_architectures_within_their_spill_allowance() {
-    let Some(ptxas) = ptxas_or_skip() else {
+    let Some(ptxas) = ptxas_or_skip("launch_bounds_fit_their_architectures_within_their_spill_allowance") else {
         return;
     };
     for bound in LAUNCH_BOUNDS {
@@ -408,7 +408,8 @@ fn local_memory_appears_only_where_the_kernel_means_it() {
 
 #[test]
 fn local_array_spilled_spills_under_its_launch_bound_on_every_listed_architecture() {
-    let Some(ptxas) = ptxas_or_skip() else {
+    let Some(ptxas) = ptxas_or_skip("local_array_spilled_spills_under_its_launch_bound_on_every_listed_architecture")
+    else {
         return;
     };
     let name = LAUNCH_BOUND_FOR_SPILLS.entry;
@@ -521,7 +522,10 @@ fn cuda_c_twins_of_the_memory_claims_kernels_compile_and_assemble() {
     let twins = match ptxsuite::testbed::compile_twins() {
         Ok(ptx) => ptx,
         Err(why) => {
-            let _ = writeln!(std::io::stderr(), "SKIPPED: CUDA C twins not compiled here: {why}");
+            let _ = writeln!(
+                std::io::stderr(),
+                "SKIPPED cuda_c_twins_of_the_memory_claims_kernels_compile_and_assemble: CUDA C twins not compiled here: {why}"
+            );
             return;
         }
     };
@@ -531,7 +535,7 @@ fn cuda_c_twins_of_the_memory_claims_kernels_compile_and_assemble() {
     }
     let constant = format!(".const .align 4 .b8 {CONSTANT_SYMBOL}[{}];", CONSTANT_WORDS * 4);
     assert!(twins.contains(&constant), "the twins lack {constant}");
-    let Some(ptxas) = ptxas_or_skip() else {
+    let Some(ptxas) = ptxas_or_skip("cuda_c_twins_of_the_memory_claims_kernels_compile_and_assemble") else {
         return;
     };
     let log = assemble(&ptxas, &ptx::with_launch_bounds(&twins, (9, 0)), "sm_90");

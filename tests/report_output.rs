@@ -220,7 +220,7 @@ fn figures_no_measurement_can_give_are_refused_on_load() {
     v["experiments"][0]["series"][1]["points"][0]["time_ms"]["min"] = serde_json::json!(0.0);
     let err = Report::from_json(&v.to_string(), "r.json").unwrap_err().to_string();
     assert!(
-        err.contains("times must be finite and above 0") && err.contains("offset"),
+        err.contains("times must be finite, above 0") && err.contains("offset"),
         "{err}"
     );
 }

@@ -2,6 +2,7 @@ use std::path::Path;
 
 use crate::error::{Error, Result};
 use crate::experiments;
+use crate::output_files::OutputFiles;
 use crate::report::Report;
 use crate::report::comparison::{compare as compare_reports, markdown, summary};
 
@@ -15,7 +16,8 @@ pub struct Comparison {
     pub lost_coverage: bool,
 }
 
-/// `ptxsuite compare OLD NEW`: per-point ratios by key; `markdown_out` receives the full table.
+/// `ptxsuite compare OLD NEW`: per-point ratios by key; `markdown_out` receives the full table
+/// (never written through a link, nor over OLD or NEW).
 pub fn compare(old: &Path, new: &Path, threshold_percent: f64, markdown_out: Option<&Path>) -> Result<Comparison> {
     if !(threshold_percent.is_finite() && (0.0..100.0).contains(&threshold_percent)) {
         return Err(Error::InvalidInput(format!(
@@ -36,8 +38,8 @@ pub fn compare(old: &Path, new: &Path, threshold_percent: f64, markdown_out: Opt
         )));
     }
     if let Some(path) = markdown_out {
-        std::fs::write(path, markdown(&old_report, &new_report, &comparison, threshold))
-            .map_err(|e| Error::io(format!("cannot write {}", path.display()), e))?;
+        let text = markdown(&old_report, &new_report, &comparison, threshold);
+        OutputFiles::protecting(&[old, new]).write(path, text.as_bytes())?;
     }
     Ok(Comparison {
         text: summary(&old_report, &new_report, &comparison, threshold),

@@ -5,6 +5,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use crate::error::{Error, Result};
 use crate::experiments::{self, Experiment, RunContext, Scope, kernel_records};
 use crate::nvml::{DEFAULT_SAMPLE_INTERVAL, TelemetrySampler};
+use crate::output_files::OutputFiles;
 use crate::report::{ExperimentResult, ImplementationRecord, Report, Status, Verdict};
 use crate::run_settings::RunSettings;
 use crate::stop_signal::StopSignal;
@@ -22,15 +23,14 @@ pub struct RunOptions {
 }
 
 /// Creates the output folder and proves it writable, once the GPUs are open
-/// (a machine that cannot run gets no empty folder) and before any measurement.
+/// (a machine that cannot run gets no empty folder) and before any measurement;
+/// a report.json or report.md there that could not be replaced (a link) is refused now,
+/// not after the run.
 fn prepare_output(dir: &Path) -> Result<()> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| Error::io(format!("cannot create output directory {}", dir.display()), e))?;
-    let probe = dir.join(".ptxsuite-write-test");
-    std::fs::write(&probe, b"")
-        .map_err(|e| Error::io(format!("output directory {} is not writable", dir.display()), e))?;
-    let _ = std::fs::remove_file(probe);
-    Ok(())
+    let outputs = OutputFiles::new();
+    outputs.create_dir(dir)?;
+    outputs.check_all([dir.join("report.json").as_path(), dir.join("report.md").as_path()])?;
+    outputs.probe(dir)
 }
 
 /// What the experiment loop ended with.
@@ -235,7 +235,7 @@ fn run_into(options: &RunOptions, printed: &mut String) -> Result<()> {
         // context would wait for it. The driver cleans up at process exit.
         std::mem::forget(testbed);
     }
-    let written = report.write(&options.out_dir, &experiments::hooks);
+    let written = report.write(&options.out_dir, &experiments::hooks, &OutputFiles::new());
     if let Some(error) = failure {
         match written {
             Ok(_) => printed.push_str(&summary(&report, &options.out_dir)),
@@ -326,6 +326,7 @@ fn summary(report: &Report, out_dir: &Path) -> String {
             result.axis.parameter,
             result.axis.metric.unit()
         ));
+        let with_element = crate::report::element_matters(result);
         for series in &result.series {
             let figures: Vec<String> = series
                 .points
@@ -337,9 +338,8 @@ fn summary(report: &Report, out_dir: &Path) -> String {
                 })
                 .collect();
             summary.push_str(&format!(
-                "  {} [{}]: {}\n",
-                series.label,
-                series.key.element,
+                "  {}: {}\n",
+                crate::report::series_name(series, with_element),
                 figures.join(" ")
             ));
         }

@@ -42,6 +42,30 @@ impl SectionHooks for Ceiling {
         vec![Bound::headline(Unit::Dram), Bound::extra(SECTOR_GBPS, Unit::Dram)]
     }
 
+    fn headline(&self, result: &ExperimentResult, report: &Report) -> Option<String> {
+        let at = *result.values().first()?;
+        let vector = result.series_of("vector_copy", Implementation::Rust)?.median_at(at)?;
+        let mut text = format!("the Rust `vector_copy` moves {vector:.0} GB/s");
+        if let Some(peak) = result
+            .device
+            .and_then(|d| report.device(d))
+            .map(|d| d.theoretical_bandwidth_gbps)
+            .filter(|p| *p >= vector)
+        {
+            text.push_str(&format!(
+                ", {:.1}% of the theoretical {peak:.0} GB/s",
+                100.0 * vector / peak
+            ));
+        }
+        if let Some(driver) = result
+            .series_of("cuMemcpyDtoDAsync", Implementation::CopyEngine)
+            .and_then(|s| s.median_at(at))
+        {
+            text.push_str(&format!("; the driver's copy {driver:.0} GB/s"));
+        }
+        Some(text)
+    }
+
     fn narrative(&self, result: &ExperimentResult, _report: &Report) -> Vec<String> {
         let Some(&value) = result.values().first() else {
             return Vec::new();

@@ -112,7 +112,7 @@ impl Experiment for ConstantMemory {
         (Load::ALL.len() * DISTINCT.len()) as u64
     }
     fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
-        let axis = Axis::lines("distinct addresses per warp request", metric())
+        let axis = Axis::lines("distinct addresses per warp request (count)", metric())
             .x_scale(Scale::Log2)
             .y_scale(Scale::Log10);
         let mut result = ctx.result(

@@ -26,6 +26,7 @@ use crate::gpu::DeviceBuffer;
 use crate::launchers::{branch, branch_kernel, divergent_paths, paths_kernel};
 use crate::ptx::{loops, opcode_of};
 use crate::reference::{BranchLength, PathChoice, branch_reference, paths_reference};
+use crate::report::Panel;
 use crate::report::{
     Axis, Claim, CounterCheck, ExperimentResult, LedgerRow, Metric, PlotKind, PlotLine, PlotPoint, PlotSpec, Point,
     PointKey, Report, Rule, Scale, SectionHooks, Series, Verdict, Work, slower_by,
@@ -668,15 +669,7 @@ impl SectionHooks for Divergence {
                 let points: Vec<PlotPoint> = series
                     .points
                     .iter()
-                    .filter_map(|p| {
-                        let v = p.value?;
-                        Some(PlotPoint {
-                            x: p.at.value()? as f64,
-                            y: v.median,
-                            lo: v.min,
-                            hi: v.max,
-                        })
-                    })
+                    .filter_map(|p| Some(PlotPoint::of(p.at.value()? as f64, p.value.as_ref()?)))
                     .collect();
                 if !points.is_empty() {
                     lines.push(PlotLine {
@@ -698,12 +691,7 @@ impl SectionHooks for Divergence {
                     .iter()
                     .map(|&k| {
                         let y = one * k as f64;
-                        PlotPoint {
-                            x: k as f64,
-                            y,
-                            lo: y,
-                            hi: y,
-                        }
+                        PlotPoint::new(k as f64, y, y, y)
                     })
                     .collect(),
             });
@@ -714,13 +702,12 @@ impl SectionHooks for Divergence {
         vec![PlotSpec {
             suffix: "paths".into(),
             title: "k distinct paths per warp: per lane (divergent) vs per warp (aligned)".into(),
-            x_label: "distinct paths k".into(),
+            x_label: "distinct paths per warp, k (count)".into(),
             y_label: "time per launch (ms)".into(),
             x_scale: Scale::Log2,
             y_scale: Scale::Log10,
-            lines,
-            reference_lines: Vec::new(),
-            heat_maps: Vec::new(),
+            panels: vec![Panel::of(lines, Vec::new())],
+            ..PlotSpec::default()
         }]
     }
 

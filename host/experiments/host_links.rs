@@ -384,6 +384,31 @@ fn alone_times(
 }
 
 impl SectionHooks for HostLinks {
+    fn headline(&self, result: &ExperimentResult, _report: &Report) -> Option<String> {
+        let figure = |test: HostTest, devices: Devices| {
+            result
+                .series(&test.key(devices))
+                .and_then(|s| s.points.first())
+                .and_then(Point::median)
+        };
+        let alone: Vec<(usize, f64)> = result
+            .series
+            .iter()
+            .filter_map(|s| match s.key.devices {
+                Devices::One(gpu) if s.key == HostTest::Upload.key(Devices::One(gpu)) => {
+                    Some((gpu, s.points.first()?.median()?))
+                }
+                _ => None,
+            })
+            .collect();
+        let first = alone.first()?;
+        let mut text = format!("host → GPU {}: {:.1} GB/s alone", first.0, first.1);
+        if let Some(all) = figure(HostTest::Upload, Devices::All) {
+            text.push_str(&format!("; all {} GPUs at once {all:.1} GB/s in all", alone.len()));
+        }
+        Some(text)
+    }
+
     fn narrative(&self, result: &ExperimentResult, report: &Report) -> Vec<String> {
         let mut out = Vec::new();
         let figure = |test: HostTest, devices: Devices| {
@@ -401,7 +426,7 @@ impl SectionHooks for HostLinks {
                 .iter()
                 .find(|r| r.name == "transfers" && r.device.unwrap_or(0) == ordinal);
             // `transfers` sweeps KiB, this experiment states MiB.
-            let size = result.values().into_iter().max().map(|mib| mib * 1024);
+            let size = result.values().into_iter().max().and_then(|mib| mib.checked_mul(1024));
             for (test, call) in [(HostTest::Upload, "cuMemcpyHtoD"), (HostTest::Download, "cuMemcpyDtoH")] {
                 let here = figure(test, Devices::One(ordinal));
                 let there = transfers

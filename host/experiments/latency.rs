@@ -32,6 +32,7 @@ use crate::report::{
     Axis, Bound, Claim, ExperimentResult, LedgerRow, Metric, PlotKind, PlotLine, PlotPoint, PlotSpec, Point, PointKey,
     ReferenceLine, Report, Rule, Scale, SectionHooks, Series, Spread, Unit, Work, summary_cell,
 };
+use crate::report::{Panel, XTicks};
 use crate::stats::Summary;
 use crate::testbed::Implementation;
 use crate::timing::CudaTimer;
@@ -666,15 +667,7 @@ impl SectionHooks for Latency {
                 let points: Vec<PlotPoint> = s
                     .points
                     .iter()
-                    .filter_map(|p| {
-                        let v = p.value?;
-                        Some(PlotPoint {
-                            x: p.at.value()? as f64 / 1024.0,
-                            y: v.median,
-                            lo: v.min,
-                            hi: v.max,
-                        })
-                    })
+                    .filter_map(|p| Some(PlotPoint::of(p.at.value()? as f64 / 1024.0, p.value.as_ref()?)))
                     .collect();
                 (!points.is_empty()).then(|| PlotLine {
                     label: s.label.clone(),
@@ -694,18 +687,21 @@ impl SectionHooks for Latency {
             y_label: "latency (SM clocks)".into(),
             x_scale: Scale::Log2,
             y_scale: Scale::Log10,
-            lines,
-            reference_lines: vec![
-                ReferenceLine {
-                    label: "the guide: 400 cycles".into(),
-                    value: 400.0,
-                },
-                ReferenceLine {
-                    label: "the guide: 600 cycles".into(),
-                    value: 600.0,
-                },
-            ],
-            heat_maps: Vec::new(),
+            x_ticks: XTicks::Bytes { unit_bytes: 1024 },
+            panels: vec![Panel::of(
+                lines,
+                vec![
+                    ReferenceLine {
+                        label: "the guide: 400 cycles".into(),
+                        value: 400.0,
+                    },
+                    ReferenceLine {
+                        label: "the guide: 600 cycles".into(),
+                        value: 600.0,
+                    },
+                ],
+            )],
+            ..PlotSpec::default()
         }]
     }
 

@@ -77,7 +77,7 @@ impl Experiment for LocalMemory {
         BLOCKS_PER_SM.len() as u64
     }
     fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
-        let axis = Axis::lines("threads launched per SM", metric()).x_scale(Scale::Log2);
+        let axis = Axis::lines("threads launched per SM (count)", metric()).x_scale(Scale::Log2);
         let mut result = ctx.result(
             self,
             axis,

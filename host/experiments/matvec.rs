@@ -2,6 +2,8 @@
 //! every version in every implementation, the vendor's SGEMV and the copy
 //! ceiling for the same bytes, in one run.
 
+use std::collections::HashMap;
+
 use crate::report::{Bound, Unit};
 use std::fmt::Write;
 
@@ -14,8 +16,8 @@ use crate::published_figures::{MATVEC, WHITEPAPER_DEVICE, value_of};
 use crate::reference;
 use crate::report::LedgerRow;
 use crate::report::{
-    Axis, Claim, ExperimentResult, Metric, Point, PointKey, Report, Rule, SectionHooks, Series, Waiver, Work,
-    point_cell, slower_by,
+    Axis, Claim, ExperimentResult, Metric, Panel, PlotLine, PlotSpec, Point, PointKey, Report, Rule, SectionHooks,
+    Series, SeriesKey, Waiver, Work, XTicks, point_cell, slower_by,
 };
 use crate::testbed::Implementation;
 
@@ -49,7 +51,7 @@ impl Experiment for Matvec {
         let byte_counting = "M + V + W = (width x height + width + height) x 4 bytes per product, each read or \
                              written once; the copy ceiling counts 2 x 4 bytes per element of M (read + write)";
         let peak = ctx.device.info().theoretical_bandwidth_gbps;
-        let axis = Axis::lines("height", Metric::Bandwidth).reference("theoretical peak", peak);
+        let axis = Axis::lines("matrix height (rows)", Metric::Bandwidth).reference("theoretical peak", peak);
         let mut result = ctx.result(self, axis, byte_counting);
         let (mut runners, waived) = matvec_runners(ctx.device)?;
         for (implementation, reason) in waived {
@@ -181,9 +183,104 @@ impl Experiment for Matvec {
     }
 }
 
+/// The plot: a panel per matrix (they differ in shape, so no line joins them), the versions
+/// side by side on each, a marker per implementation (a dot plot: versions are cases, not
+/// points of a sweep).
+fn matvec_plot(result: &ExperimentResult) -> Option<PlotSpec> {
+    let mut spec = PlotSpec::of(result)?;
+    let version = |label: &str| {
+        let name = label.split(" · ").next().unwrap_or(label);
+        name.split(" (").next().unwrap_or(name).to_string()
+    };
+    let mut versions: Vec<String> = Vec::new();
+    for s in &result.series {
+        let v = version(&s.label);
+        if !versions.contains(&v) {
+            versions.push(v);
+        }
+    }
+    let mut implementations: Vec<Implementation> = Vec::new();
+    let mut panels: Vec<Panel> = Vec::new();
+    for height in result.values() {
+        let title = if height == WHITEPAPER_SHAPE.1 as i64 {
+            format!("{height} × {} (the whitepaper's)", WHITEPAPER_SHAPE.0)
+        } else {
+            format!("{height} × {LARGE_WIDTH}")
+        };
+        let mut panel = Panel {
+            title,
+            reference_lines: result.axis.reference_lines.clone(),
+            ..Panel::default()
+        };
+        for s in &result.series {
+            let (Some(point), Some(x)) = (
+                s.at(height).and_then(|p| p.value),
+                versions.iter().position(|v| *v == version(&s.label)),
+            ) else {
+                continue;
+            };
+            let group = implementations
+                .iter()
+                .position(|i| *i == s.key.implementation)
+                .unwrap_or_else(|| {
+                    implementations.push(s.key.implementation);
+                    implementations.len() - 1
+                });
+            let plotted = crate::report::PlotPoint::of(x as f64, &point);
+            match panel
+                .lines
+                .iter_mut()
+                .find(|l| l.implementation == s.key.implementation)
+            {
+                Some(line) => line.points.push(plotted),
+                None => panel.lines.push(PlotLine {
+                    label: s.key.implementation.label().to_string(),
+                    group,
+                    implementation: s.key.implementation,
+                    points: vec![plotted],
+                }),
+            }
+        }
+        if !panel.lines.is_empty() {
+            panels.push(panel);
+        }
+    }
+    if panels.is_empty() {
+        return None;
+    }
+    spec.panels = panels;
+    spec.x_label = "version (the copy ceiling: vector_copy over M's bytes)".into();
+    spec.x_ticks = XTicks::Categories(versions);
+    Some(spec)
+}
+
 impl SectionHooks for Matvec {
     fn bounds(&self, _result: &ExperimentResult, _series: &Series) -> Vec<Bound> {
         vec![Bound::headline(Unit::Dram)]
+    }
+
+    fn plot(&self, result: &ExperimentResult, _report: &Report) -> Option<PlotSpec> {
+        matvec_plot(result)
+    }
+
+    fn headline(&self, result: &ExperimentResult, _report: &Report) -> Option<String> {
+        let height = WHITEPAPER_SHAPE.1 as i64;
+        let copy = result
+            .variant("vector_copy", Implementation::Rust, CEILING)?
+            .median_at(height)?;
+        let (best, gbps) = result
+            .series
+            .iter()
+            .filter(|s| s.key.kernel.starts_with("matvec_") && s.key.implementation == Implementation::Rust)
+            .filter_map(|s| Some((s, s.median_at(height)?)))
+            .max_by(|a, b| a.1.total_cmp(&b.1))?;
+        Some(format!(
+            "on the whitepaper's {height} × {} matrix the best Rust version ({}) moves {gbps:.0} GB/s, {:.1}% of \
+             the copy ceiling ({copy:.0} GB/s)",
+            WHITEPAPER_SHAPE.0,
+            best.label.trim_end_matches(" · Rust"),
+            100.0 * gbps / copy
+        ))
     }
 
     fn narrative(&self, result: &ExperimentResult, _report: &Report) -> Vec<String> {
@@ -230,8 +327,17 @@ impl SectionHooks for Matvec {
         let _ = writeln!(out);
         let per_height = 3 + twins.len();
         let _ = writeln!(out, "|---|---:|{}", "---:|".repeat(per_height * heights.len()));
+        // Series by key, and Listing 2 per implementation, found once (not once per row).
+        let mut by_key: HashMap<&SeriesKey, &Series> = HashMap::new();
+        let mut listing2s: HashMap<Implementation, &Series> = HashMap::new();
         for s in &result.series {
-            let listing2 = result.series_of("matvec_row_per_thread", s.key.implementation);
+            by_key.entry(&s.key).or_insert(s);
+            if s.key.kernel == "matvec_row_per_thread" {
+                listing2s.entry(s.key.implementation).or_insert(s);
+            }
+        }
+        for s in &result.series {
+            let listing2 = listing2s.get(&s.key.implementation).copied();
             let paper = value_of(MATVEC, &s.key.kernel, WHITEPAPER_DEVICE)
                 .filter(|_| s.key.variant.is_empty())
                 .map(|ms| format!("{ms}"))
@@ -253,7 +359,7 @@ impl SectionHooks for Matvec {
                 let _ = write!(out, " {ms} | {} | {speedup} |", point_cell(point));
                 for &t in &twins {
                     let ratio = (s.key.implementation == Implementation::Rust)
-                        .then(|| result.series(&s.key.with_implementation(t)))
+                        .then(|| by_key.get(&s.key.with_implementation(t)).copied())
                         .flatten()
                         .and_then(|twin| result.rust_over(s, twin, PointKey::Value(h)))
                         .map(|r| format!("{r:.3}"))

@@ -149,14 +149,14 @@ pub fn select(only: Option<&str>) -> Result<Vec<&'static dyn Experiment>> {
         }
         let experiment = find(name).ok_or_else(|| {
             let known: Vec<&str> = EXPERIMENTS.iter().map(|e| e.name()).collect();
-            Error::InvalidInput(format!("unknown experiment {name:?}; known: {}", known.join(", ")))
+            Error::Usage(format!("unknown experiment {name:?}; known: {}", known.join(", ")))
         })?;
         if !chosen.iter().any(|c| c.name() == experiment.name()) {
             chosen.push(experiment);
         }
     }
     if chosen.is_empty() {
-        return Err(Error::InvalidInput("--only names no experiment".into()));
+        return Err(Error::Usage("--only names no experiment".into()));
     }
     Ok(chosen)
 }
@@ -254,8 +254,7 @@ impl RunContext<'_> {
         if !plain {
             return Err(Error::InvalidInput(format!("{file:?} is not a plain file name")));
         }
-        let path = dir.join(file);
-        std::fs::write(&path, bytes).map_err(|e| Error::io(format!("cannot write {}", path.display()), e))?;
+        crate::output_files::OutputFiles::new().write(&dir.join(file), bytes)?;
         result.artifacts.push(crate::report::Artifact {
             file: file.into(),
             caption: caption.into(),

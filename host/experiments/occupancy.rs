@@ -17,6 +17,7 @@ use crate::launchers::{
     OCCUPANCY_BLOCK_THREADS, SlotRing, occupancy_chase, occupancy_copy, shared_bytes_for_resident_blocks,
 };
 use crate::reference::{chase_successors, follow_successors};
+use crate::report::Panel;
 use crate::report::{
     Axis, Claim, ExperimentResult, LedgerRow, Metric, PlotKind, PlotLine, PlotPoint, PlotSpec, Point, PointKey, Report,
     Rule, Scale, SectionHooks, Series, Spread, Verdict, Work, better_by, point_cell,
@@ -502,15 +503,7 @@ fn sweep_plot(
             let points: Vec<PlotPoint> = s
                 .points
                 .iter()
-                .filter_map(|p| {
-                    let v = p.value?;
-                    Some(PlotPoint {
-                        x: p.at.value()? as f64,
-                        y: v.median,
-                        lo: v.min,
-                        hi: v.max,
-                    })
-                })
+                .filter_map(|p| Some(PlotPoint::of(p.at.value()? as f64, p.value.as_ref()?)))
                 .collect();
             (!points.is_empty()).then(|| PlotLine {
                 label: s.label.clone(),
@@ -527,9 +520,8 @@ fn sweep_plot(
         y_label: "effective bandwidth (GB/s)".into(),
         x_scale,
         y_scale: Scale::Log10,
-        lines,
-        reference_lines: Vec::new(),
-        heat_maps: Vec::new(),
+        panels: vec![Panel::of(lines, Vec::new())],
+        ..PlotSpec::default()
     })
 }
 
@@ -635,7 +627,7 @@ impl SectionHooks for Occupancy {
                 BLOCK_SWEEP,
                 "blocks",
                 "Bandwidth against threads per block (§4.4)",
-                "threads per block",
+                "threads per block (count)",
                 Scale::Log2,
             ),
         ]

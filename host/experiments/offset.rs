@@ -8,6 +8,7 @@ use super::{Experiment, RunContext};
 use crate::error::Result;
 use crate::launchers::CopyKernel;
 use crate::published_figures::OFFSET;
+use crate::report::Panel;
 use crate::report::{
     Axis, Claim, ExperimentResult, LedgerRow, Metric, PlotLine, PlotPoint, PlotSpec, Report, Rule, Scale, SectionHooks,
     better_by,
@@ -32,7 +33,7 @@ impl Experiment for Offset {
     }
     fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
         let kernel = CopyKernel::Offset;
-        let mut result = ctx.result(self, Axis::lines("offset", Metric::Bandwidth), BYTE_COUNTING);
+        let mut result = ctx.result(self, Axis::lines("offset (elements)", Metric::Bandwidth), BYTE_COUNTING);
         let len = buffer_len::<f32>(ctx, kernel.room());
         result.setup.push(format!(
             "buffers of {} MiB each, 256 threads per block",
@@ -53,19 +54,19 @@ impl Experiment for Offset {
 /// The Rust series' median at each offset over its median at offset 0.
 fn relative_to_aligned(result: &ExperimentResult) -> Option<Vec<PlotPoint>> {
     let series = result.series_of("offset_copy", Implementation::Rust)?;
-    let base = series.median_at(0)?;
+    let base = series.median_at(0).filter(|b| *b > 0.0)?;
     Some(
         series
             .points
             .iter()
             .filter_map(|p| {
                 let v = p.value?;
-                Some(PlotPoint {
-                    x: p.at.value()? as f64,
-                    y: v.median / base,
-                    lo: v.min / base,
-                    hi: v.max / base,
-                })
+                Some(PlotPoint::new(
+                    p.at.value()? as f64,
+                    v.median / base,
+                    v.min / base,
+                    v.max / base,
+                ))
             })
             .collect(),
     )
@@ -104,27 +105,29 @@ impl SectionHooks for Offset {
         vec![PlotSpec {
             suffix: "relative".into(),
             title: "Offset copy relative to offset 0: then and now".into(),
-            x_label: "offset".into(),
+            x_label: "offset (elements)".into(),
             y_label: "bandwidth / bandwidth at offset 0".into(),
             x_scale: Scale::Linear,
             y_scale: Scale::Linear,
-            lines: vec![PlotLine {
-                label: "today: offset_copy · Rust".into(),
-                group: 0,
-                implementation: Implementation::Rust,
-                points,
-            }],
-            reference_lines: vec![
-                crate::report::ReferenceLine {
-                    label: "GTX 280, misaligned (guide)".into(),
-                    value: ratio(gtx280_aligned, gtx280_other),
-                },
-                crate::report::ReferenceLine {
-                    label: "8800 GTX, misaligned (guide)".into(),
-                    value: ratio(gtx8800_aligned, gtx8800_other),
-                },
-            ],
-            heat_maps: Vec::new(),
+            panels: vec![Panel::of(
+                vec![PlotLine {
+                    label: "today: offset_copy · Rust".into(),
+                    group: 0,
+                    implementation: Implementation::Rust,
+                    points,
+                }],
+                vec![
+                    crate::report::ReferenceLine {
+                        label: "GTX 280, misaligned (guide)".into(),
+                        value: ratio(gtx280_aligned, gtx280_other),
+                    },
+                    crate::report::ReferenceLine {
+                        label: "8800 GTX, misaligned (guide)".into(),
+                        value: ratio(gtx8800_aligned, gtx8800_other),
+                    },
+                ],
+            )],
+            ..PlotSpec::default()
         }]
     }
 

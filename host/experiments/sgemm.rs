@@ -14,7 +14,8 @@ use crate::input_values::matrix_value;
 use crate::launchers::{self, GemmEntry, cublas_sgemm, gemm_flops, gemm_runners};
 use crate::reference;
 use crate::report::{
-    Axis, ExperimentResult, Metric, Point, PointKey, Report, Scale, SectionHooks, Series, Waiver, Work, point_cell,
+    Axis, ExperimentResult, Metric, PlotSpec, Point, PointKey, Report, Scale, SectionHooks, Series, Waiver, Work,
+    point_cell,
 };
 use crate::run_settings::RunSettings;
 use crate::testbed::Implementation;
@@ -123,7 +124,7 @@ impl Experiment for Sgemm {
     fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
         let byte_counting = "compulsory bytes: A and B read once (4 or 2 bytes per element) and C written once (4 \
                              bytes); GFLOP/s counts 2·m·n·k operations per product";
-        let axis = Axis::lines("m = n = k", Metric::Gflops).x_scale(Scale::Log2);
+        let axis = Axis::lines("m = n = k (elements)", Metric::Gflops).x_scale(Scale::Log2);
         let mut result = ctx.result(self, axis, byte_counting);
         let (mut runners, waived) = gemm_runners(ctx.device)?;
         for (implementation, reason) in waived {
@@ -242,6 +243,34 @@ fn ratio(numerator: Option<f64>, denominator: Option<f64>) -> String {
     }
 }
 
+/// The plot: GFLOP/s against size, each series a line through the sizes made of whole
+/// 128 × 128 × 8 tiles; an unaligned size (4095³) is a different case on the same axis,
+/// drawn as a lone marker rather than a dip in the line.
+fn sgemm_plot(result: &ExperimentResult) -> Option<PlotSpec> {
+    let mut spec = PlotSpec::of(result)?;
+    let mut unaligned = Vec::new();
+    for line in spec.panels.iter_mut().flat_map(|p| p.lines.iter_mut()) {
+        for point in &mut line.points {
+            let n = point.x as u32;
+            if !launchers::whole_register_blocked_tiles((n, n, n)) {
+                point.alone = true;
+                if !unaligned.contains(&n) {
+                    unaligned.push(n);
+                }
+            }
+        }
+    }
+    if !unaligned.is_empty() {
+        let sizes: Vec<String> = unaligned.iter().map(u32::to_string).collect();
+        spec.x_label = format!(
+            "{}; {}: not whole tiles, marked apart from the lines",
+            spec.x_label,
+            sizes.join(", ")
+        );
+    }
+    Some(spec)
+}
+
 impl SectionHooks for Sgemm {
     /// The suite's kernels run FP32 on the CUDA cores; a vendor call may use other units.
     fn bounds(&self, _result: &ExperimentResult, series: &Series) -> Vec<Bound> {
@@ -249,6 +278,31 @@ impl SectionHooks for Sgemm {
             Implementation::Rust | Implementation::CudaC | Implementation::OpenClC => vec![Bound::headline(Unit::Fp32)],
             _ => Vec::new(),
         }
+    }
+
+    fn plot(&self, result: &ExperimentResult, _report: &Report) -> Option<PlotSpec> {
+        sgemm_plot(result)
+    }
+
+    fn headline(&self, result: &ExperimentResult, _report: &Report) -> Option<String> {
+        let at = 4096;
+        let blocked = result
+            .series_of("sgemm_register_blocked", Implementation::Rust)?
+            .median_at(at)?;
+        let mut text = format!("register-blocked Rust SGEMM {:.1} TFLOP/s at 4096³", blocked / 1e3);
+        if let Some(cublas) = result
+            .series_of("cublasSgemm", Implementation::Cublas)
+            .and_then(|s| s.median_at(at))
+        {
+            text.push_str(&format!(" ({:.3} of cuBLAS's {:.1})", blocked / cublas, cublas / 1e3));
+        }
+        if let Some(tiled) = result
+            .series_of("tiled_sgemm", Implementation::Rust)
+            .and_then(|s| s.median_at(at))
+        {
+            text.push_str(&format!("; the OpenCL guide's tiled kernel {:.1}", tiled / 1e3));
+        }
+        Some(text)
     }
 
     /// GFLOP/s of every series per size, then the ratios a reader looks for

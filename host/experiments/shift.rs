@@ -28,7 +28,7 @@ impl Experiment for Shift {
         CopyKernel::Shift.sweep().len() as u64
     }
     fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
-        let mut result = ctx.result(self, Axis::lines("shift", Metric::Bandwidth), BYTE_COUNTING);
+        let mut result = ctx.result(self, Axis::lines("shift (elements)", Metric::Bandwidth), BYTE_COUNTING);
         let room = CopyKernel::Shift.room();
         let mut len = buffer_len::<f32>(ctx, room);
         // A 1-D linear texture has a hardware size limit (2^27 texels today): cap the buffers to it.

@@ -242,7 +242,7 @@ impl Experiment for Streams {
         MAX_STREAMS as u64
     }
     fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
-        let axis = Axis::lines("streams", Metric::Time);
+        let axis = Axis::lines("streams (count)", Metric::Time);
         let mut result = ctx.result(
             self,
             axis,

@@ -29,7 +29,7 @@ impl Experiment for Stride {
     fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
         let kernel = CopyKernel::Stride;
         let peak = ctx.device.info().theoretical_bandwidth_gbps;
-        let axis = Axis::lines("stride", Metric::Bandwidth).reference("theoretical peak", peak);
+        let axis = Axis::lines("stride (elements)", Metric::Bandwidth).reference("theoretical peak", peak);
         let mut result = ctx.result(self, axis, BYTE_COUNTING);
         let len = buffer_len::<f32>(ctx, kernel.room());
         result.setup.push(format!(

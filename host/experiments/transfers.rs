@@ -13,7 +13,8 @@ use crate::copy_element::{first_mismatch, pattern};
 use crate::error::Result;
 use crate::gpu::{DeviceBuffer, HostMemoryKind, PinnedBuffer};
 use crate::report::{
-    Axis, ExperimentResult, Metric, Point, PointKey, Report, Scale, SectionHooks, Series, Waiver, Work,
+    Axis, ExperimentResult, Metric, Panel, PlotLine, PlotSpec, Point, PointKey, Report, Scale, SectionHooks, Series,
+    Waiver, Work,
 };
 use crate::report::{Bound, Unit};
 use crate::report::{Claim, LedgerRow, Rule, better_by};
@@ -344,6 +345,67 @@ fn timed_pageable(
     time_per_launch(clock, &settings, copy)
 }
 
+/// Which panel of the plot a transfer series belongs to, by its call.
+fn direction_of(kernel: &str) -> Option<usize> {
+    match kernel {
+        "cuMemcpyHtoD" | "clEnqueueWriteBuffer" => Some(0),
+        "cuMemcpyDtoH" | "clEnqueueReadBuffer" => Some(1),
+        "cuMemcpyDtoD" => Some(2),
+        _ => None,
+    }
+}
+
+/// The plot: a panel per direction (host → device, device → host, device ↔ device), each
+/// with a y axis of its own (D2D runs at device-memory speed, 50x the link), the lines
+/// named by host memory and coloured alike in both PCIe panels, the link's theoretical
+/// figure on those two only.
+fn transfers_plot(result: &ExperimentResult) -> Option<PlotSpec> {
+    let mut spec = PlotSpec::of(result)?;
+    let titles = ["host → device", "device → host", "device ↔ device"];
+    let mut panels: Vec<Panel> = titles
+        .iter()
+        .map(|t| Panel {
+            title: t.to_string(),
+            ..Panel::default()
+        })
+        .collect();
+    let mut kinds: Vec<String> = Vec::new();
+    for series in &result.series {
+        let Some(panel) = direction_of(&series.key.kernel) else {
+            continue;
+        };
+        let points = crate::report::series_points(series);
+        if points.is_empty() {
+            continue;
+        }
+        let label = match (panel, series.key.implementation) {
+            (2, _) => "device memory (cuMemcpyDtoD)".to_string(),
+            (_, Implementation::OpenClC) => format!("OpenCL, {}", series.key.variant),
+            _ => format!("{} memory", series.key.variant),
+        };
+        let group = kinds.iter().position(|k| *k == label).unwrap_or_else(|| {
+            kinds.push(label.clone());
+            kinds.len() - 1
+        });
+        panels[panel].lines.push(PlotLine {
+            label,
+            group,
+            implementation: series.key.implementation,
+            points,
+        });
+    }
+    for panel in &mut panels[..2] {
+        panel.reference_lines = result.axis.reference_lines.clone();
+    }
+    panels.retain(|p| !p.lines.is_empty());
+    if panels.is_empty() {
+        return None;
+    }
+    spec.panels = panels;
+    spec.x_label = "size of each copy".into();
+    Some(spec)
+}
+
 impl SectionHooks for Transfers {
     /// Host-to-device and device-to-host copies cross the host link; device-to-device ones stay in DRAM.
     fn bounds(&self, _result: &ExperimentResult, series: &Series) -> Vec<Bound> {
@@ -352,6 +414,39 @@ impl SectionHooks for Transfers {
             "cuMemcpyDtoD" => vec![Bound::headline(Unit::Dram)],
             _ => Vec::new(),
         }
+    }
+
+    fn plot(&self, result: &ExperimentResult, _report: &Report) -> Option<PlotSpec> {
+        transfers_plot(result)
+    }
+
+    fn headline(&self, result: &ExperimentResult, _report: &Report) -> Option<String> {
+        // The largest size measured in both directions, pinned.
+        let pinned = |call: &str| result.variant(call, Implementation::CopyEngine, "pinned");
+        let (h2d, d2h) = (pinned("cuMemcpyHtoD")?, pinned("cuMemcpyDtoH")?);
+        let (at, up, down) = h2d
+            .points
+            .iter()
+            .rev()
+            .find_map(|p| Some((p.at.value()?, p.median()?, d2h.point(p.at)?.median()?)))?;
+        let mut text = format!(
+            "pinned memory {up:.1} GB/s host → device and {down:.1} GB/s device → host at {}",
+            crate::report::format_bytes(at as f64 * 1024.0)
+        );
+        if let Some(link) = result.axis.reference_lines.first() {
+            text.push_str(&format!(
+                " ({:.0}% of the link's theoretical {:.1} GB/s)",
+                100.0 * up.max(down) / link.value,
+                link.value
+            ));
+        }
+        if let Some(pageable) = result
+            .variant("cuMemcpyHtoD", Implementation::CopyEngine, "pageable")
+            .and_then(|s| s.median_at(at))
+        {
+            text.push_str(&format!("; pageable {pageable:.1} GB/s host → device"));
+        }
+        Some(text)
     }
 
     fn narrative(&self, result: &ExperimentResult, _report: &Report) -> Vec<String> {

@@ -1,7 +1,7 @@
 //! Combines the reports of several nodes point by point: each point's
 //! figures across nodes, and each node's standing against the median.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 
 use super::slow_nodes::{below_threshold, geometric_mean, relative_figure, rule};
@@ -11,7 +11,7 @@ use crate::report::{PointKey, Report, SeriesKey, telemetry_figures, telemetry_sl
 use crate::stats::Summary;
 
 /// What identifies a point across reports.
-type PointId = (String, Option<usize>, SeriesKey, PointKey);
+type PointId<'a> = (&'a str, Option<usize>, &'a SeriesKey, PointKey);
 
 /// A point as gathered: its description and each node's figure (`None`: failed its check).
 struct Gathered {
@@ -63,21 +63,25 @@ pub fn merge(reports: &[(String, Report)], threshold_percent: f64) -> Result<Mer
     }
     let threshold = threshold_percent / 100.0;
     let names: Vec<String> = reports.iter().map(|(path, r)| node_name(path, r)).collect();
+    let mut first_of: HashMap<&str, usize> = HashMap::new();
     for (i, name) in names.iter().enumerate() {
-        if let Some(j) = names[..i].iter().position(|n| n == name) {
+        if let Some(&j) = first_of.get(name.as_str()) {
             return Err(Error::InvalidInput(format!(
-                "overlapping hosts: {} and {} both come from host {name}; give one report per node",
-                reports[j].0, reports[i].0
+                "overlapping hosts: {} and {} both come from host {}; give one report per node",
+                reports[j].0,
+                reports[i].0,
+                crate::report::text_escape::terminal(name)
             )));
         }
+        first_of.insert(name, i);
     }
     let mut notes = Vec::new();
     let mut gathered: Vec<Gathered> = Vec::new();
-    let mut index: HashMap<PointId, usize> = HashMap::new();
+    let mut index: HashMap<PointId<'_>, usize> = HashMap::new();
     for (node, (_, report)) in reports.iter().enumerate() {
-        let mut seen: Vec<(&str, Option<usize>)> = Vec::new();
+        let mut seen: HashSet<(&str, Option<usize>)> = HashSet::new();
         for result in &report.experiments {
-            if seen.contains(&(result.name.as_str(), result.device)) {
+            if !seen.insert((result.name.as_str(), result.device)) {
                 notes.push(format!(
                     "{}: experiment {} is listed twice; the first is merged",
                     names[node],
@@ -85,7 +89,6 @@ pub fn merge(reports: &[(String, Report)], threshold_percent: f64) -> Result<Mer
                 ));
                 continue;
             }
-            seen.push((&result.name, result.device));
             for series in &result.series {
                 for point in &series.points {
                     let figure = match (point.median(), point.status.is_failed()) {
@@ -94,7 +97,7 @@ pub fn merge(reports: &[(String, Report)], threshold_percent: f64) -> Result<Mer
                         // Waived or not run: the node does not have the point.
                         (None, false) => continue,
                     };
-                    let id: PointId = (result.name.clone(), result.device, series.key.clone(), point.at);
+                    let id: PointId<'_> = (&result.name, result.device, &series.key, point.at);
                     let slot = *index.entry(id).or_insert_with(|| {
                         gathered.push(Gathered {
                             point: MergedPoint {
@@ -114,17 +117,17 @@ pub fn merge(reports: &[(String, Report)], threshold_percent: f64) -> Result<Mer
                         });
                         gathered.len() - 1
                     });
-                    gathered[slot].figures.push((node, figure));
+                    // A point listed twice in one report counts once, as its first.
+                    if gathered[slot].figures.last().is_none_or(|(n, _)| *n != node) {
+                        gathered[slot].figures.push((node, figure));
+                    }
                 }
             }
         }
     }
     let points: Vec<MergedPoint> = gathered.into_iter().map(|g| judge(g, &names, threshold)).collect();
-    let nodes = reports
-        .iter()
-        .enumerate()
-        .map(|(node, (path, report))| summarise_node(&names[node], path, report, &points, threshold))
-        .collect();
+    let nodes = summarise_nodes(reports, &names, &points, threshold);
+    notes.extend(differences(reports, &names));
 
     let mut gpu_models: Vec<String> = reports
         .iter()
@@ -179,64 +182,126 @@ fn judge(gathered: Gathered, names: &[String], threshold: f64) -> MergedPoint {
             }
         })
         .collect();
+    let mut present = vec![false; names.len()];
+    for &(node, _) in &figures {
+        present[node] = true;
+    }
     point.missing = names
         .iter()
-        .enumerate()
-        .filter(|(node, _)| !figures.iter().any(|(n, _)| n == node))
-        .map(|(_, name)| name.clone())
+        .zip(present)
+        .filter(|(_, present)| !present)
+        .map(|(name, _)| name.clone())
         .collect();
     point
 }
 
-/// A node's standing: overall, and per series where it is slow.
-fn summarise_node(name: &str, path: &str, report: &Report, points: &[MergedPoint], threshold: f64) -> NodeSummary {
-    let mine = |p: &MergedPoint| p.nodes.iter().find(|f| f.node == name).cloned();
-    let relatives: Vec<f64> = points.iter().filter_map(|p| mine(p)?.relative).collect();
-    // Series in the order the points came.
-    let mut series: Vec<(&str, Option<usize>, &SeriesKey, &str)> = Vec::new();
+/// What one node's figures add up to, gathered in one pass over the points.
+#[derive(Default)]
+struct NodeTally<'a> {
+    relatives: Vec<f64>,
+    /// Per series, in the order the points came: its relative figures and failed points.
+    series: Vec<(&'a MergedPoint, Vec<f64>, usize)>,
+    index: HashMap<(&'a str, Option<usize>, &'a SeriesKey), usize>,
+}
+
+/// Every node's standing: overall, and per series where it is slow (linear in the points' figures).
+fn summarise_nodes(
+    reports: &[(String, Report)],
+    names: &[String],
+    points: &[MergedPoint],
+    threshold: f64,
+) -> Vec<NodeSummary> {
+    let node_of: HashMap<&str, usize> = names.iter().enumerate().map(|(i, n)| (n.as_str(), i)).collect();
+    let mut tallies: Vec<NodeTally<'_>> = names.iter().map(|_| NodeTally::default()).collect();
     for p in points {
-        if !series
-            .iter()
-            .any(|s| s.0 == p.experiment && s.1 == p.device && s.2 == &p.series)
-        {
-            series.push((&p.experiment, p.device, &p.series, &p.label));
+        for figure in &p.nodes {
+            let Some(&node) = node_of.get(figure.node.as_str()) else {
+                continue;
+            };
+            let tally = &mut tallies[node];
+            let next = tally.series.len();
+            let slot = *tally
+                .index
+                .entry((p.experiment.as_str(), p.device, &p.series))
+                .or_insert(next);
+            if slot == next {
+                tally.series.push((p, Vec::new(), 0));
+            }
+            if let Some(r) = figure.relative {
+                tally.relatives.push(r);
+                tally.series[slot].1.push(r);
+            }
+            if figure.value.is_none() {
+                tally.series[slot].2 += 1;
+            }
         }
     }
-    let slow_series = series
-        .into_iter()
-        .filter_map(|(experiment, device, key, label)| {
-            let figures: Vec<_> = points
+    reports
+        .iter()
+        .zip(names)
+        .zip(tallies)
+        .map(|(((path, report), name), tally)| {
+            let slow_series = tally
+                .series
                 .iter()
-                .filter(|p| p.experiment == experiment && p.device == device && &p.series == key)
-                .filter_map(mine)
+                .filter_map(|(p, relatives, failed)| {
+                    let relative = geometric_mean(relatives);
+                    let slow = *failed > 0 || relative.is_some_and(|r| below_threshold(r, threshold));
+                    slow.then(|| SlowSeries {
+                        experiment: p.experiment.clone(),
+                        device: p.device,
+                        label: p.label.clone(),
+                        relative,
+                        points: relatives.len(),
+                        failed: *failed,
+                    })
+                })
                 .collect();
-            let relatives: Vec<f64> = figures.iter().filter_map(|f| f.relative).collect();
-            let failed = figures.iter().filter(|f| f.value.is_none()).count();
-            let relative = geometric_mean(&relatives);
-            let slow = failed > 0 || relative.is_some_and(|r| below_threshold(r, threshold));
-            slow.then(|| SlowSeries {
-                experiment: experiment.to_string(),
-                device,
-                label: label.to_string(),
-                relative,
-                points: relatives.len(),
-                failed,
-            })
+            NodeSummary {
+                name: name.clone(),
+                report: path.clone(),
+                gpus: report
+                    .devices
+                    .iter()
+                    .map(|d| format!("GPU {}: {}", d.ordinal, d.name))
+                    .collect(),
+                tool_version: report.tool_version.clone(),
+                partial: report.partial,
+                telemetry: telemetry_lines(report),
+                compared_points: tally.relatives.len(),
+                relative: geometric_mean(&tally.relatives),
+                slow_series,
+            }
         })
-        .collect();
-    NodeSummary {
-        name: name.to_string(),
-        report: path.to_string(),
-        gpus: report
-            .devices
-            .iter()
-            .map(|d| format!("GPU {}: {}", d.ordinal, d.name))
-            .collect(),
-        tool_version: report.tool_version.clone(),
-        partial: report.partial,
-        telemetry: telemetry_lines(report),
-        compared_points: relatives.len(),
-        relative: geometric_mean(&relatives),
-        slow_series,
+        .collect()
+}
+
+/// Notes on what differs between the nodes' runs besides the nodes: the ptxsuite version and
+/// the PTX target the kernels were built for ("0.3.0 (node-a, node-b); 0.2.0 (node-c)").
+fn differences(reports: &[(String, Report)], names: &[String]) -> Vec<String> {
+    let grouped = |what: &dyn Fn(&Report) -> String| {
+        let mut groups: BTreeMap<String, Vec<&str>> = BTreeMap::new();
+        for ((_, report), name) in reports.iter().zip(names) {
+            groups.entry(what(report)).or_default().push(name);
+        }
+        (groups.len() > 1).then(|| {
+            groups
+                .iter()
+                .map(|(value, nodes)| format!("{value} ({})", nodes.join(", ")))
+                .collect::<Vec<_>>()
+                .join("; ")
+        })
+    };
+    let mut notes = Vec::new();
+    if let Some(versions) = grouped(&|r| r.tool_version.clone()) {
+        notes.push(format!(
+            "the reports come from different ptxsuite versions: {versions}; an experiment may measure or count              differently from one version to another"
+        ));
     }
+    if let Some(targets) = grouped(&|r| format!("{} (PTX ISA {})", r.ptx.target, r.ptx.isa_version)) {
+        notes.push(format!(
+            "the kernels were built for different PTX targets: {targets}; the driver compiles each for its GPU,              so the same kernel may run different code"
+        ));
+    }
+    notes
 }

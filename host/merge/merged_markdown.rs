@@ -5,6 +5,8 @@
 use std::fmt::Write;
 
 use super::{MergedPoint, MergedReport, NodeSummary};
+use crate::report::counted;
+use crate::report::text_escape::{markdown as md, markdown_code, terminal};
 
 /// Per-node columns up to this many nodes; past it the table names the nodes below the threshold.
 const MAX_NODE_COLUMNS: usize = 12;
@@ -38,11 +40,18 @@ fn slow_series_lines(node: &NodeSummary) -> Vec<String> {
         .map(|s| {
             let mut line = format!("{} / {}: ", section(&s.experiment, s.device), s.label);
             match s.relative {
-                Some(r) => line.push_str(&format!("{r:.3} of the median over {} points", s.points)),
+                Some(r) => line.push_str(&format!(
+                    "{r:.3} of the median over {}",
+                    counted(s.points, "point", "points")
+                )),
                 None => line.push_str("no figure"),
             }
             if s.failed > 0 {
-                line.push_str(&format!(", {} failed its check", s.failed));
+                line.push_str(&format!(
+                    ", {} failed {} check",
+                    s.failed,
+                    if s.failed == 1 { "its" } else { "their" }
+                ));
             }
             line
         })
@@ -52,6 +61,7 @@ fn slow_series_lines(node: &NodeSummary) -> Vec<String> {
 fn cell(point: &MergedPoint, node: &str) -> String {
     match point.nodes.iter().find(|f| f.node == node) {
         None => "—".into(),
+        Some(f) if f.value.is_some_and(|v| !v.is_finite()) => "—".into(),
         Some(f) => {
             let text = f.value.map_or_else(|| "FAILED".into(), figure);
             if f.slow { format!("**{text}**") } else { text }
@@ -65,13 +75,13 @@ pub fn markdown(merged: &MergedReport) -> String {
     let _ = writeln!(out, "# ptxsuite cluster report\n");
     let _ = writeln!(
         out,
-        "{} node(s); threshold {}%. Rule: {}.\n",
-        merged.nodes.len(),
+        "{}; threshold {}%. Rule: {}.\n",
+        counted(merged.nodes.len(), "node", "nodes"),
         merged.threshold_percent,
-        merged.rule
+        md(&merged.rule)
     );
     for note in &merged.notes {
-        let _ = writeln!(out, "*Note:* {note}\n");
+        let _ = writeln!(out, "*Note:* {}\n", md(note));
     }
     let _ = writeln!(out, "## Nodes\n");
     let _ = writeln!(
@@ -79,21 +89,28 @@ pub fn markdown(merged: &MergedReport) -> String {
         "| node | GPUs | points compared | relative figure (geometric mean) | slow series | telemetry | report |\n|---|---|---:|---:|---:|---|---|"
     );
     for node in &merged.nodes {
+        let lines = |lines: &[String]| {
+            lines
+                .iter()
+                .map(|l| md(l).into_owned())
+                .collect::<Vec<_>>()
+                .join("<br>")
+        };
         let _ = writeln!(
             out,
-            "| {}{} | {} | {} | {} | {} | {} | `{}`{} |",
+            "| {}{} | {} | {} | {} | {} | {} | {}{} |",
             if node.is_slow() { "**SLOW** " } else { "" },
-            node.name,
-            node.gpus.join("<br>"),
+            md(&node.name),
+            lines(&node.gpus),
             node.compared_points,
             relative(node.relative),
             node.slow_series.len(),
             if node.telemetry.is_empty() {
                 "—".to_string()
             } else {
-                node.telemetry.join("<br>")
+                crate::report::finite_cells(&lines(&node.telemetry))
             },
-            node.report,
+            markdown_code(&node.report),
             if node.partial { " (partial run)" } else { "" }
         );
     }
@@ -108,9 +125,9 @@ pub fn markdown(merged: &MergedReport) -> String {
         );
     }
     for node in slow {
-        let _ = writeln!(out, "- **{}**:", node.name);
+        let _ = writeln!(out, "- **{}**:", md(&node.name));
         for line in slow_series_lines(node) {
-            let _ = writeln!(out, "  - {line}");
+            let _ = writeln!(out, "  - {}", md(&line));
         }
     }
     let _ = writeln!(out);
@@ -120,11 +137,11 @@ pub fn markdown(merged: &MergedReport) -> String {
     for point in &merged.points {
         let here = (point.experiment.clone(), point.device);
         if current.as_ref() != Some(&here) {
-            let _ = writeln!(out, "\n## {}\n", section(&point.experiment, point.device));
-            let _ = write!(out, "| series | {} | unit | min | median | max |", point.parameter);
+            let _ = writeln!(out, "\n## {}\n", md(&section(&point.experiment, point.device)));
+            let _ = write!(out, "| series | {} | unit | min | median | max |", md(&point.parameter));
             if columns {
                 for name in &names {
-                    let _ = write!(out, " {name} |");
+                    let _ = write!(out, " {} |", md(name));
                 }
                 let _ = writeln!(out, "\n|---|---:|---|---:|---:|---:|{}", "---:|".repeat(names.len()));
             } else {
@@ -139,14 +156,21 @@ pub fn markdown(merged: &MergedReport) -> String {
         let _ = write!(
             out,
             "| {} | {} | {} | {min} | {median} | {max} |",
-            point.label, point.at, point.unit
+            md(&point.label),
+            point.at,
+            md(&point.unit)
         );
         if columns {
             for name in &names {
                 let _ = write!(out, " {} |", cell(point, name));
             }
         } else {
-            let slow: Vec<&str> = point.nodes.iter().filter(|f| f.slow).map(|f| f.node.as_str()).collect();
+            let slow: Vec<String> = point
+                .nodes
+                .iter()
+                .filter(|f| f.slow)
+                .map(|f| md(&f.node).into_owned())
+                .collect();
             let _ = write!(out, " {} |", slow.join(", "));
         }
         let _ = writeln!(out);
@@ -163,43 +187,47 @@ pub fn markdown(merged: &MergedReport) -> String {
 /// The terminal summary: one line per node, then the slow nodes and why.
 pub fn summary(merged: &MergedReport) -> String {
     let mut out = String::new();
-    let width = merged.nodes.iter().map(|n| n.name.len()).max().unwrap_or(4).max(4);
-    for node in &merged.nodes {
+    let names: Vec<String> = merged.nodes.iter().map(|n| terminal(&n.name).into_owned()).collect();
+    let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(4).max(4);
+    for (node, name) in merged.nodes.iter().zip(&names) {
         let _ = writeln!(
             out,
-            "{:<width$}  {} points compared, relative figure {}, {} slow series{}",
-            node.name,
-            node.compared_points,
+            "{name:<width$}  {} compared, relative figure {}, {} slow series{}",
+            counted(node.compared_points, "point", "points"),
             relative(node.relative),
             node.slow_series.len(),
             if node.partial { " (partial run)" } else { "" }
         );
     }
     for note in &merged.notes {
-        let _ = writeln!(out, "note: {note}");
+        let _ = writeln!(out, "note: {}", terminal(note));
     }
     for node in merged.slow_nodes() {
+        let name = terminal(&node.name);
         for line in slow_series_lines(node) {
-            let _ = writeln!(out, "SLOW {}: {line}", node.name);
+            let _ = writeln!(out, "SLOW {name}: {}", terminal(&line));
         }
         for telemetry in &node.telemetry {
-            let _ = writeln!(out, "  {} telemetry: {telemetry}", node.name);
+            let _ = writeln!(out, "  {name} telemetry: {}", terminal(telemetry));
         }
     }
     let slow = merged.slow_nodes();
     let _ = writeln!(
         out,
-        "{} node(s), {} point(s); {} slow node(s) beyond {}%{}",
-        merged.nodes.len(),
-        merged.points.len(),
-        slow.len(),
+        "{}, {}; {} beyond {}%{}",
+        counted(merged.nodes.len(), "node", "nodes"),
+        counted(merged.points.len(), "point", "points"),
+        counted(slow.len(), "slow node", "slow nodes"),
         merged.threshold_percent,
         if slow.is_empty() {
             String::new()
         } else {
             format!(
                 ": {}",
-                slow.iter().map(|n| n.name.as_str()).collect::<Vec<_>>().join(", ")
+                slow.iter()
+                    .map(|n| terminal(&n.name).into_owned())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )
         }
     );

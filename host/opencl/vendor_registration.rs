@@ -25,6 +25,38 @@ pub const NVIDIA_OPENCL_CANDIDATES: [&str; 4] = [
     "/usr/lib64/libnvidia-opencl.so.1",
 ];
 
+/// Creates `dir` with mode 0700, or accepts an existing one only if it is a folder (not a link)
+/// of user `uid` that no one else may write: the loader loads every library its `.icd` files
+/// name, so a folder another user made in the shared temporary directory must not be used.
+fn private_dir(dir: &Path, uid: u32) -> std::io::Result<()> {
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt};
+    match std::fs::DirBuilder::new().mode(0o700).create(dir) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(e),
+    }
+    let meta = std::fs::symlink_metadata(dir)?;
+    if !meta.is_dir() || meta.uid() != uid || meta.mode() & 0o022 != 0 {
+        return Err(std::io::Error::other(
+            "it exists and is not a private folder of this user (a link, another user's, or writable by others)",
+        ));
+    }
+    Ok(())
+}
+
+/// Writes `bytes` to `path`, never through a symbolic link.
+fn write_no_follow(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)?
+        .write_all(bytes)
+}
+
 /// The system's vendors directory (ocl-icd also reads `OPENCL_VENDOR_PATH`).
 const SYSTEM_VENDORS_DIR: &str = "/etc/OpenCL/vendors";
 
@@ -129,12 +161,12 @@ pub unsafe fn register_vendor_libraries() -> Option<String> {
     // SAFETY: getuid has no preconditions.
     let uid = unsafe { libc::getuid() };
     let dir = std::env::temp_dir().join(format!("ptxsuite-opencl-vendors-{uid}"));
-    let written = std::fs::create_dir_all(&dir).and_then(|()| {
+    let written = private_dir(&dir, uid).and_then(|()| {
         for (name, _) in registered_icd_files(&dir) {
             std::fs::remove_file(dir.join(name))?;
         }
         for (name, library) in &plan.icd_files {
-            std::fs::write(dir.join(name), format!("{library}\n"))?;
+            write_no_follow(&dir.join(name), format!("{library}\n").as_bytes())?;
         }
         Ok(())
     });
@@ -147,4 +179,37 @@ pub unsafe fn register_vendor_libraries() -> Option<String> {
     // SAFETY: the caller guarantees no other thread runs (the function's contract).
     unsafe { std::env::set_var("OCL_ICD_VENDORS", &dir) };
     Some(format!("{} ({})", plan.note, dir.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::private_dir;
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn only_a_private_folder_of_this_user_is_used() {
+        // SAFETY: getuid has no preconditions.
+        let uid = unsafe { libc::getuid() };
+        let base = std::env::temp_dir().join(format!("ptxsuite-private-dir-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        std::fs::create_dir_all(&base).unwrap();
+        let fresh = base.join("fresh");
+        private_dir(&fresh, uid).unwrap();
+        assert_eq!(std::fs::metadata(&fresh).unwrap().permissions().mode() & 0o777, 0o700);
+        let shared = base.join("shared");
+        std::fs::create_dir(&shared).unwrap();
+        std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o777)).unwrap();
+        assert!(
+            private_dir(&shared, uid).is_err(),
+            "a folder others may write is refused"
+        );
+        let link = base.join("link");
+        std::os::unix::fs::symlink(&fresh, &link).unwrap();
+        assert!(private_dir(&link, uid).is_err(), "a link is refused");
+        assert!(
+            private_dir(&fresh, uid + 1).is_err(),
+            "another user's folder is refused"
+        );
+        let _ = std::fs::remove_dir_all(base);
+    }
 }

@@ -1,9 +1,11 @@
 //! Point-by-point comparison of two reports (`ptxsuite compare`), by key:
 //! experiment and device, series key, point key. Display labels play no part.
 
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
-use super::{ExperimentResult, PointKey, Report, SeriesKey, section_name};
+use super::text_escape::{markdown as md, terminal};
+use super::{ExperimentResult, LedgerRow, Point, PointKey, Report, Series, SeriesKey, counted, section_name};
 
 /// One point present in both reports.
 #[derive(Clone, Debug, PartialEq)]
@@ -74,45 +76,63 @@ impl Comparison {
     }
 }
 
-/// The experiments of a report once each, by (name, device); later duplicates are listed.
-fn unique(report: &Report, which: &str, duplicates: &mut Vec<String>) -> Vec<(String, Option<usize>, usize)> {
-    let mut seen: Vec<(String, Option<usize>, usize)> = Vec::new();
-    for (i, e) in report.experiments.iter().enumerate() {
-        if seen.iter().any(|(n, d, _)| *n == e.name && *d == e.device) {
-            duplicates.push(format!("{} ({which} report)", section_name(e)));
+/// What identifies an experiment's result in a report: its name and GPU.
+type ResultId<'a> = (&'a str, Option<usize>);
+
+/// The experiments of a report once each, by (name, device), in report order; later duplicates are listed.
+fn unique<'a>(report: &'a Report, which: &str, duplicates: &mut Vec<String>) -> Vec<&'a ExperimentResult> {
+    let mut seen: HashSet<ResultId<'_>> = HashSet::new();
+    let mut results = Vec::new();
+    for e in &report.experiments {
+        if seen.insert((&e.name, e.device)) {
+            results.push(e);
         } else {
-            seen.push((e.name.clone(), e.device, i));
+            duplicates.push(format!("{} ({which} report)", section_name(e)));
         }
     }
-    seen
+    results
 }
 
-fn find<'a>(
-    report: &'a Report,
-    index: &[(String, Option<usize>, usize)],
-    e: &ExperimentResult,
-) -> Option<&'a ExperimentResult> {
+/// The series of a result by key, the first of each key.
+fn series_index(result: &ExperimentResult) -> HashMap<&SeriesKey, &Series> {
+    let mut index = HashMap::new();
+    for series in &result.series {
+        index.entry(&series.key).or_insert(series);
+    }
     index
-        .iter()
-        .find(|(n, d, _)| *n == e.name && *d == e.device)
-        .map(|(_, _, i)| &report.experiments[*i])
 }
 
-/// Matches every point of `new` with `old` by key, and lists what `new` lost.
+/// The points of a series by key, the first of each key.
+fn point_index(series: &Series) -> HashMap<PointKey, &Point> {
+    let mut index = HashMap::new();
+    for point in &series.points {
+        index.entry(point.at).or_insert(point);
+    }
+    index
+}
+
+/// Matches every point of `new` with `old` by key, and lists what `new` lost
+/// (every lookup through an index: linear in the reports' size).
 pub fn compare(old: &Report, new: &Report) -> Comparison {
     let mut comparison = Comparison {
         new_partial: new.partial,
         ..Comparison::default()
     };
-    let old_index = unique(old, "old", &mut comparison.duplicates);
-    let new_index = unique(new, "new", &mut comparison.duplicates);
-    for &(_, _, i) in &new_index {
-        let result = &new.experiments[i];
-        let old_result = find(old, &old_index, result);
+    let old_results = unique(old, "old", &mut comparison.duplicates);
+    let new_results = unique(new, "new", &mut comparison.duplicates);
+    let old_by_id: HashMap<ResultId<'_>, &ExperimentResult> =
+        old_results.iter().map(|e| ((e.name.as_str(), e.device), *e)).collect();
+    let new_by_id: HashMap<ResultId<'_>, &ExperimentResult> =
+        new_results.iter().map(|e| ((e.name.as_str(), e.device), *e)).collect();
+    for result in &new_results {
+        let old_series = old_by_id
+            .get(&(result.name.as_str(), result.device))
+            .map(|o| series_index(o))
+            .unwrap_or_default();
         for series in &result.series {
-            let old_series = old_result.and_then(|o| o.series(&series.key));
+            let old_points = old_series.get(&series.key).map(|s| point_index(s)).unwrap_or_default();
             for point in &series.points {
-                match old_series.and_then(|s| s.point(point.at)) {
+                match old_points.get(&point.at) {
                     Some(old_point) => comparison.points.push(PointComparison {
                         experiment: section_name(result),
                         series: series.key.clone(),
@@ -129,8 +149,14 @@ pub fn compare(old: &Report, new: &Report) -> Comparison {
             }
         }
     }
+    let old_verdicts: HashMap<(&str, Option<usize>), &LedgerRow> = old
+        .ledger
+        .iter()
+        .rev()
+        .map(|o| ((o.id.as_str(), o.device), o))
+        .collect();
     for row in &new.ledger {
-        if let Some(before) = old.ledger.iter().find(|o| o.id == row.id && o.device == row.device)
+        if let Some(before) = old_verdicts.get(&(row.id.as_str(), row.device))
             && before.verdict != row.verdict
         {
             comparison.verdicts.push(format!(
@@ -142,21 +168,22 @@ pub fn compare(old: &Report, new: &Report) -> Comparison {
             ));
         }
     }
-    for &(_, _, i) in &old_index {
-        let old_result = &old.experiments[i];
-        let Some(new_result) = find(new, &new_index, old_result) else {
+    for old_result in &old_results {
+        let Some(new_result) = new_by_id.get(&(old_result.name.as_str(), old_result.device)) else {
             comparison.lost.push(format!("experiment {}", section_name(old_result)));
             continue;
         };
+        let new_series = series_index(new_result);
         for series in &old_result.series {
-            let Some(new_series) = new_result.series(&series.key) else {
+            let Some(new_series) = new_series.get(&series.key) else {
                 comparison
                     .lost
                     .push(format!("{} / {}", section_name(old_result), series.key));
                 continue;
             };
+            let new_points = point_index(new_series);
             for point in &series.points {
-                if new_series.point(point.at).is_none() {
+                if !new_points.contains_key(&point.at) {
                     comparison.lost.push(format!(
                         "{} / {} at {} {}",
                         section_name(old_result),
@@ -178,15 +205,15 @@ fn figure(value: Option<f64>) -> String {
 /// The full comparison as a Markdown table, regressions in bold.
 pub fn markdown(old: &Report, new: &Report, comparison: &Comparison, threshold: f64) -> String {
     let mut out = String::new();
-    let name = |r: &Report| r.devices.first().map(|d| d.name.clone()).unwrap_or_default();
+    let name = |r: &Report| md(r.devices.first().map(|d| d.name.as_str()).unwrap_or_default()).into_owned();
     let _ = writeln!(out, "# ptxsuite comparison\n");
     let _ = writeln!(
         out,
         "Old: {} ({}), new: {} ({}).",
         name(old),
-        old.host,
+        md(&old.host),
         name(new),
-        new.host
+        md(&new.host)
     );
     let _ = writeln!(
         out,
@@ -208,19 +235,19 @@ pub fn markdown(old: &Report, new: &Report, comparison: &Comparison, threshold: 
         let _ = writeln!(
             out,
             "| {} | {} | {}={} | {} | {} | {} | {ratio} |",
-            p.experiment,
-            p.label,
-            p.parameter,
+            md(&p.experiment),
+            md(&p.label),
+            md(&p.parameter),
             p.at,
             figure(p.old),
             figure(p.new),
-            p.unit
+            md(&p.unit)
         );
     }
     if !comparison.lost.is_empty() {
         let _ = writeln!(out, "\n## Lost coverage\n");
         for lost in &comparison.lost {
-            let _ = writeln!(out, "- {lost}");
+            let _ = writeln!(out, "- {}", md(lost));
         }
     }
     out
@@ -231,8 +258,8 @@ pub fn markdown(old: &Report, new: &Report, comparison: &Comparison, threshold: 
 pub fn summary(old: &Report, new: &Report, comparison: &Comparison, threshold: f64) -> String {
     let mut out = String::new();
     let (old_gpu, new_gpu) = (
-        old.devices.first().map(|d| d.name.as_str()).unwrap_or(""),
-        new.devices.first().map(|d| d.name.as_str()).unwrap_or(""),
+        terminal(old.devices.first().map(|d| d.name.as_str()).unwrap_or("")),
+        terminal(new.devices.first().map(|d| d.name.as_str()).unwrap_or("")),
     );
     if old_gpu != new_gpu {
         let _ = writeln!(
@@ -240,27 +267,29 @@ pub fn summary(old: &Report, new: &Report, comparison: &Comparison, threshold: f
             "note: comparing different GPUs: {old_gpu} (old) and {new_gpu} (new)"
         );
     }
-    let mut keys: Vec<(&str, &SeriesKey, &str)> = Vec::new();
+    // Per series (in the order the points came): the range of new / old, in one pass.
+    let mut order: Vec<(&str, &SeriesKey)> = Vec::new();
+    let mut ranges: HashMap<(&str, &SeriesKey), (&str, f64, f64, usize)> = HashMap::new();
     for p in &comparison.points {
-        if !keys.iter().any(|k| k.0 == p.experiment && k.1 == &p.series) {
-            keys.push((&p.experiment, &p.series, &p.label));
+        let key = (p.experiment.as_str(), &p.series);
+        let entry = ranges.entry(key).or_insert_with(|| {
+            order.push(key);
+            (p.label.as_str(), f64::INFINITY, f64::NEG_INFINITY, 0)
+        });
+        if let Some(r) = p.speedup() {
+            entry.1 = entry.1.min(r);
+            entry.2 = entry.2.max(r);
+            entry.3 += 1;
         }
     }
-    for (experiment, series, label) in keys {
-        let ratios: Vec<f64> = comparison
-            .points
-            .iter()
-            .filter(|p| p.experiment == experiment && &p.series == series)
-            .filter_map(PointComparison::speedup)
-            .collect();
-        if let (Some(lo), Some(hi)) = (
-            ratios.iter().copied().reduce(f64::min),
-            ratios.iter().copied().reduce(f64::max),
-        ) {
+    for key in order {
+        let (label, lo, hi, n) = ranges[&key];
+        if n > 0 {
             let _ = writeln!(
                 out,
-                "{experiment:<16} {label:<48} new/old {lo:.3} .. {hi:.3} ({} points)",
-                ratios.len()
+                "{:<16} {label:<48} new/old {lo:.3} .. {hi:.3} ({})",
+                key.0,
+                counted(n, "point", "points")
             );
         }
     }
@@ -299,14 +328,14 @@ pub fn summary(old: &Report, new: &Report, comparison: &Comparison, threshold: f
         let _ = writeln!(
             out,
             "LOST COVERAGE: the new report is partial ({})",
-            new.stop_reason.as_deref().unwrap_or("interrupted")
+            terminal(new.stop_reason.as_deref().unwrap_or("interrupted"))
         );
     }
     for lost in &comparison.lost {
         let _ = writeln!(out, "LOST {lost}");
     }
     for verdict in &comparison.verdicts {
-        let _ = writeln!(out, "VERDICT {verdict}");
+        let _ = writeln!(out, "VERDICT {}", terminal(verdict));
     }
     for duplicate in &comparison.duplicates {
         let _ = writeln!(
@@ -316,11 +345,11 @@ pub fn summary(old: &Report, new: &Report, comparison: &Comparison, threshold: f
     }
     let _ = writeln!(
         out,
-        "{} points compared, {} regression(s) beyond {:.1}%, {} point(s) only in the new report, {} lost from the old",
-        comparison.points.len(),
-        regressions.len(),
+        "{} compared, {} beyond {:.1}%, {} only in the new report, {} lost from the old",
+        counted(comparison.points.len(), "point", "points"),
+        counted(regressions.len(), "regression", "regressions"),
         100.0 * threshold,
-        comparison.only_new,
+        counted(comparison.only_new, "point", "points"),
         comparison.lost.len()
     );
     out

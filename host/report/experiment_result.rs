@@ -310,15 +310,12 @@ impl ExperimentResult {
 
     /// The distinct point keys, in the order the series measured them.
     pub fn point_keys(&self) -> Vec<PointKey> {
-        let mut keys: Vec<PointKey> = Vec::new();
-        for series in &self.series {
-            for point in &series.points {
-                if !keys.contains(&point.at) {
-                    keys.push(point.at);
-                }
-            }
-        }
-        keys
+        let mut seen = std::collections::HashSet::new();
+        self.series
+            .iter()
+            .flat_map(|s| s.points.iter().map(|p| p.at))
+            .filter(|at| seen.insert(*at))
+            .collect()
     }
 
     /// The swept values of scalar points, in order.
@@ -338,16 +335,26 @@ impl ExperimentResult {
         self.status.is_failed() || self.failures().next().is_some()
     }
 
-    /// Pairs (Rust series, twin series) of every kernel that another implementation also ran.
+    /// Pairs (Rust series, twin series) of every kernel that another implementation also ran,
+    /// in the order of the Rust series, then of the twins (found through one index: linear in
+    /// the number of series).
     pub fn twin_pairs(&self) -> Vec<(&Series, &Series)> {
+        type Kernel<'a> = (&'a str, &'a str, &'a str, super::Devices);
+        fn kernel(s: &Series) -> Kernel<'_> {
+            (&s.key.kernel, &s.key.element, &s.key.variant, s.key.devices)
+        }
+        let mut by_kernel: std::collections::HashMap<Kernel<'_>, Vec<&Series>> = std::collections::HashMap::new();
+        for series in &self.series {
+            by_kernel.entry(kernel(series)).or_default().push(series);
+        }
         self.series
             .iter()
             .filter(|s| s.key.implementation == Implementation::Rust)
             .flat_map(|rust| {
-                self.series
+                by_kernel[&kernel(rust)]
                     .iter()
                     .filter(move |other| other.key.is_twin_of(&rust.key))
-                    .map(move |other| (rust, other))
+                    .map(move |other| (rust, *other))
             })
             .collect()
     }

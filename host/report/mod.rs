@@ -9,8 +9,10 @@
 mod axis;
 pub mod ceilings;
 pub mod comparison;
+mod counted;
 mod counter_check;
 mod experiment_result;
+mod finite_prose;
 mod kernel_record;
 mod ledger;
 mod markdown;
@@ -22,6 +24,7 @@ mod series_key;
 mod status;
 mod svg_plot;
 mod telemetry_lines;
+pub mod text_escape;
 mod twin_gaps;
 mod validation;
 
@@ -32,30 +35,36 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use crate::gpu::DeviceInfo;
 use crate::nvml::TelemetryRecord;
+use crate::output_files::OutputFiles;
 use crate::ptx;
 use crate::run_settings::RunSettings;
 use crate::testbed::Implementation;
 
 pub use axis::{Axis, Metric, PlotKind, ReferenceLine, Scale};
 pub use ceilings::{Bound, Ceiling, DeviceCeilings, Figure, Unit};
+pub use counted::counted;
 pub use counter_check::{COUNTER_TOLERANCE, CounterCheck, CounterEvidence};
 pub use experiment_result::{Artifact, ExperimentResult, Point, Series, Waiver, Work, better_by, slower_by};
+pub use finite_prose::{finite_cells, finite_sentences, has_nonfinite};
 pub use kernel_record::KernelRecord;
 pub use ledger::{Claim, DIRECTION_RULE, FACTOR_RULE, GONE_BAND, LedgerRow, Rule, Spread, UNDECIDED_RULE, Verdict};
-pub use markdown::{generic_table, point_cell, summary_cell};
-pub use pair_matrix::{pair_matrix, pair_matrix_markdown, pair_span};
-pub use plot_spec::{HeatMap, PlotLine, PlotPoint, PlotSpec};
-pub use section_hooks::{HooksLookup, SectionHooks, no_hooks};
+pub use markdown::{element_matters, generic_table, point_cell, series_name, summary_cell};
+pub use pair_matrix::{pair_gpus, pair_matrix, pair_matrix_markdown};
+pub use plot_spec::{HeatMap, Panel, PlotLine, PlotPoint, PlotSpec, XTicks, series_points};
+pub use section_hooks::{HooksLookup, SectionHooks, main_plot, no_hooks};
 pub use series_key::{Devices, PointKey, SeriesKey};
 pub use status::Status;
-pub use svg_plot::format_tick;
+pub use svg_plot::{format_bytes, format_tick};
 pub use telemetry_lines::{
     figures as telemetry_figures, header_rows as telemetry_rows, slowdowns as telemetry_slowdowns,
 };
 pub use twin_gaps::twin_gap;
+pub use validation::{MAX_FIGURE, MAX_GPUS};
 
 /// Identifies the file format.
 pub const SCHEMA: &str = "ptxsuite-report";
+/// The largest report.json `render`, `compare` and `merge` read.
+pub const MAX_REPORT_BYTES: u64 = 64 << 20;
 /// Bumped whenever a field changes meaning or is removed (added fields carry
 /// `#[serde(default)]`, so older reports of the same version still load).
 /// Version 1 reports are converted on load.
@@ -258,9 +267,10 @@ impl Report {
         Ok(report)
     }
 
-    /// Reads `path` (see [`from_json`](Self::from_json)).
+    /// Reads `path` (see [`from_json`](Self::from_json)); a file above [`MAX_REPORT_BYTES`] is refused
+    /// before it is parsed.
     pub fn load(path: &Path) -> Result<Self> {
-        let bytes = std::fs::read(path).map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+        let bytes = read_capped(path, MAX_REPORT_BYTES)?;
         let text = String::from_utf8(bytes)
             .map_err(|_| Error::InvalidInput(format!("{} is not UTF-8 text", path.display())))?;
         Self::from_json(&text, &path.display().to_string())
@@ -281,7 +291,7 @@ impl Report {
         let mut files = vec![("report.md".to_string(), self.markdown(hooks))];
         for result in &self.experiments {
             let base = plot_file_base(self, result);
-            if let Some(spec) = PlotSpec::of(result) {
+            if let Some(spec) = main_plot(result, self, hooks) {
                 files.push((format!("{base}.svg"), svg_plot::render(&spec)));
             }
             if let Some(h) = hooks(&result.name) {
@@ -294,47 +304,39 @@ impl Report {
         for (name, _) in &files {
             check_file_stem(name.trim_end_matches(".svg").trim_end_matches(".md"))?;
         }
-        let mut seen: Vec<&str> = Vec::new();
+        let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
         for (name, _) in &files {
-            if seen.contains(&name.as_str()) {
+            if !seen.insert(name.as_str()) {
                 return Err(Error::InvalidInput(format!(
                     "the report holds two sections that would both be written to {name} (duplicated experiments?)"
                 )));
             }
-            seen.push(name);
         }
         Ok(Rendered { files })
     }
 
-    /// Writes `report.json`, then report.md and the plots, into `dir` (created if needed).
-    pub fn write(&self, dir: &Path, hooks: HooksLookup<'_>) -> Result<Vec<PathBuf>> {
-        let rendered = self.render(hooks)?;
-        create_dir(dir)?;
-        let mut written = vec![write_file(dir, "report.json", &self.to_json())?];
-        written.extend(rendered.write(dir)?);
-        Ok(written)
+    /// Writes `report.json`, then report.md and the plots, into `dir` (created if needed), as
+    /// `outputs` allows (never through a link; every file checked before any is written).
+    pub fn write(&self, dir: &Path, hooks: HooksLookup<'_>, outputs: &OutputFiles) -> Result<Vec<PathBuf>> {
+        let mut rendered = self.render(hooks)?;
+        rendered.files.insert(0, ("report.json".to_string(), self.to_json()));
+        rendered.write(dir, outputs)
     }
 }
 
 impl Rendered {
-    /// Writes every file into `dir` (created if needed).
-    pub fn write(&self, dir: &Path) -> Result<Vec<PathBuf>> {
-        create_dir(dir)?;
-        self.files
+    /// Writes every file into `dir` (created if needed), as `outputs` allows: every
+    /// destination is checked before the first is written.
+    pub fn write(&self, dir: &Path, outputs: &OutputFiles) -> Result<Vec<PathBuf>> {
+        outputs.create_dir(dir)?;
+        let paths: Vec<PathBuf> = self.files.iter().map(|(name, _)| dir.join(name)).collect();
+        outputs.check_all(paths.iter().map(PathBuf::as_path))?;
+        paths
             .iter()
-            .map(|(name, text)| write_file(dir, name, text))
+            .zip(&self.files)
+            .map(|(path, (_, text))| outputs.write(path, text.as_bytes()))
             .collect()
     }
-}
-
-fn create_dir(dir: &Path) -> Result<()> {
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))
-}
-
-fn write_file(dir: &Path, name: &str, text: &str) -> Result<PathBuf> {
-    let path = dir.join(name);
-    std::fs::write(&path, text).map_err(|e| Error::io(format!("cannot write {}", path.display()), e))?;
-    Ok(path)
 }
 
 /// A file name made from a report's contents must stay a plain name in the output folder.
@@ -369,6 +371,24 @@ pub fn section_name(result: &ExperimentResult) -> String {
         Some(d) if d > 0 => format!("{} (GPU {d})", result.name),
         _ => result.name.clone(),
     }
+}
+
+/// Reads at most `limit` bytes of `path`: a larger file (or an endless stream) is refused.
+pub fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+    let mut bytes = Vec::new();
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+    if bytes.len() as u64 > limit {
+        return Err(Error::InvalidInput(format!(
+            "{} is larger than {} MiB, the most a report may be (a full run of an 8-GPU node writes a few MiB)",
+            path.display(),
+            limit >> 20
+        )));
+    }
+    Ok(bytes)
 }
 
 /// This machine's host name (`/proc/sys/kernel/hostname`, `$HOSTNAME`), or "unknown".

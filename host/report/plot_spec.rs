@@ -1,4 +1,10 @@
-use super::{ExperimentResult, PlotKind, PointKey, ReferenceLine, Scale};
+//! What a plot shows, independent of how it is drawn: panels of lines
+//! against a shared x axis (sizes, counts or named categories), or heat maps
+//! of GPU pairs.
+
+use std::collections::HashMap;
+
+use super::{ExperimentResult, PlotKind, PointKey, ReferenceLine, Scale, pair_gpus};
 use crate::testbed::Implementation;
 
 /// One point of a plotted line: x, the median and the min–max whisker.
@@ -8,11 +14,31 @@ pub struct PlotPoint {
     pub y: f64,
     pub lo: f64,
     pub hi: f64,
+    /// Drawn as a marker only, not joined to the points beside it (a different case on
+    /// the same axis: sgemm's unaligned 4095 between 2048 and 4096).
+    pub alone: bool,
 }
 
-/// One line of a plot. Lines of one kernel share a colour; the
-/// implementation sets the dash and the marker, so twins stay apart even
-/// where they lie on top of each other.
+impl PlotPoint {
+    pub fn new(x: f64, y: f64, lo: f64, hi: f64) -> Self {
+        Self {
+            x,
+            y,
+            lo,
+            hi,
+            alone: false,
+        }
+    }
+
+    /// The point at `x` of a median and its min–max.
+    pub fn of(x: f64, summary: &crate::stats::Summary) -> Self {
+        Self::new(x, summary.median, summary.min, summary.max)
+    }
+}
+
+/// One line of a plot. Lines of one group share a colour (twins of one
+/// kernel); the implementation sets the dash; every legend entry gets its own
+/// marker, so lines stay apart even where they lie on top of each other.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlotLine {
     pub label: String,
@@ -22,13 +48,46 @@ pub struct PlotLine {
     pub points: Vec<PlotPoint>,
 }
 
+/// One panel: lines against the plot's x axis, on a y axis of their own.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Panel {
+    /// Above the panel; empty for a plot of one panel.
+    pub title: String,
+    pub lines: Vec<PlotLine>,
+    /// Horizontal lines across this panel (a theoretical peak, a published figure).
+    pub reference_lines: Vec<ReferenceLine>,
+}
+
+impl Panel {
+    /// An untitled panel (the plot's only one).
+    pub fn of(lines: Vec<PlotLine>, reference_lines: Vec<ReferenceLine>) -> Self {
+        Self {
+            title: String::new(),
+            lines,
+            reference_lines,
+        }
+    }
+}
+
+/// How the x axis is labelled.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub enum XTicks {
+    /// Numbers (whole steps: the swept values are integers).
+    #[default]
+    Numbers,
+    /// Sizes: x counts units of `unit_bytes` bytes, labelled "4 KiB", "1 MiB", "1 GiB".
+    Bytes { unit_bytes: u64 },
+    /// Named cases: x is the index into these names; points are never joined across them.
+    Categories(Vec<String>),
+}
+
 /// One source × destination grid (a matrix of GPU pairs).
 #[derive(Clone, Debug, PartialEq)]
 pub struct HeatMap {
     pub title: String,
-    /// GPUs on each side.
-    pub size: usize,
-    /// `(source, destination, median)`; `None` where no figure exists.
+    /// The GPUs (ordinals) on each side, in order: the rows and the columns.
+    pub gpus: Vec<usize>,
+    /// `(source, destination, median)` by ordinal; `None` where no figure exists.
     pub cells: Vec<(usize, usize, Option<f64>)>,
 }
 
@@ -38,91 +97,125 @@ pub struct PlotSpec {
     /// Appended to the experiment's file name (`offset-relative.svg`); empty for the main plot.
     pub suffix: String,
     pub title: String,
+    /// The x axis' name and unit ("size", "offset (elements)").
     pub x_label: String,
     pub y_label: String,
     pub x_scale: Scale,
     pub y_scale: Scale,
-    pub lines: Vec<PlotLine>,
-    pub reference_lines: Vec<ReferenceLine>,
+    pub x_ticks: XTicks,
+    /// Side by side, sharing the x axis and the legend; one for most plots.
+    pub panels: Vec<Panel>,
     pub heat_maps: Vec<HeatMap>,
 }
 
+impl Default for PlotSpec {
+    fn default() -> Self {
+        Self {
+            suffix: String::new(),
+            title: String::new(),
+            x_label: String::new(),
+            y_label: String::new(),
+            x_scale: Scale::Linear,
+            y_scale: Scale::Auto,
+            x_ticks: XTicks::Numbers,
+            panels: Vec::new(),
+            heat_maps: Vec::new(),
+        }
+    }
+}
+
+/// How an axis parameter's unit reads as bytes: "size (KiB)" counts KiB.
+fn byte_unit(parameter: &str) -> Option<u64> {
+    let unit = parameter.rsplit_once('(')?.1.trim_end_matches(')').trim();
+    match unit {
+        "bytes" | "B" => Some(1),
+        "KiB" => Some(1 << 10),
+        "MiB" => Some(1 << 20),
+        "GiB" => Some(1 << 30),
+        _ => None,
+    }
+}
+
+/// `line`'s points as a plot's: each ok point's median and min–max at its swept value.
+pub fn series_points(series: &super::Series) -> Vec<PlotPoint> {
+    series
+        .points
+        .iter()
+        .filter_map(|p| Some(PlotPoint::of(p.at.value()? as f64, p.value.as_ref()?)))
+        .collect()
+}
+
 impl PlotSpec {
+    /// Every line of every panel.
+    pub fn lines(&self) -> impl Iterator<Item = &PlotLine> {
+        self.panels.iter().flat_map(|p| p.lines.iter())
+    }
+
+    /// The x axis of `parameter` ("size (KiB)" gets size labels).
+    pub fn x_ticks_of(parameter: &str) -> XTicks {
+        match byte_unit(parameter) {
+            Some(unit_bytes) => XTicks::Bytes { unit_bytes },
+            None => XTicks::Numbers,
+        }
+    }
+
     /// The experiment's main plot: every series against the swept value (or a
     /// heat map per series for matrices); `None` for table-only experiments.
     pub fn of(result: &ExperimentResult) -> Option<Self> {
         let axis = &result.axis;
         let y_label = format!("{} ({})", axis.metric.name(), axis.metric.unit());
         let mut spec = Self {
-            suffix: String::new(),
             title: result.title.clone(),
             x_label: axis.parameter.clone(),
             y_label,
             x_scale: axis.x_scale,
             y_scale: axis.y_scale,
-            lines: Vec::new(),
-            reference_lines: axis.reference_lines.clone(),
-            heat_maps: Vec::new(),
+            x_ticks: Self::x_ticks_of(&axis.parameter),
+            ..Self::default()
         };
         match axis.plot {
             PlotKind::None => return None,
             PlotKind::Lines => {
-                let mut groups: Vec<(String, String, String)> = Vec::new();
+                let mut groups: HashMap<(&str, &str, &str), usize> = HashMap::new();
+                let with_element = super::markdown::element_matters(result);
+                let mut lines = Vec::new();
                 for series in &result.series {
                     let group_key = (
-                        series.key.kernel.clone(),
-                        series.key.element.clone(),
-                        series.key.variant.clone(),
+                        series.key.kernel.as_str(),
+                        series.key.element.as_str(),
+                        series.key.variant.as_str(),
                     );
-                    let group = groups.iter().position(|g| *g == group_key).unwrap_or_else(|| {
-                        groups.push(group_key);
-                        groups.len() - 1
-                    });
-                    let points: Vec<PlotPoint> = series
-                        .points
-                        .iter()
-                        .filter_map(|p| {
-                            let x = p.at.value()? as f64;
-                            let v = p.value?;
-                            Some(PlotPoint {
-                                x,
-                                y: v.median,
-                                lo: v.min,
-                                hi: v.max,
-                            })
-                        })
-                        .collect();
+                    let next = groups.len();
+                    let group = *groups.entry(group_key).or_insert(next);
+                    let points = series_points(series);
                     if !points.is_empty() {
-                        spec.lines.push(PlotLine {
-                            label: format!("{} [{}]", series.label, series.key.element),
+                        lines.push(PlotLine {
+                            label: super::markdown::series_name(series, with_element),
                             group,
                             implementation: series.key.implementation,
                             points,
                         });
                     }
                 }
-                if spec.lines.is_empty() {
+                if lines.is_empty() {
                     return None;
                 }
+                spec.panels = vec![Panel::of(lines, axis.reference_lines.clone())];
             }
             PlotKind::HeatMap => {
                 for series in &result.series {
-                    let mut size = 0;
                     let cells: Vec<(usize, usize, Option<f64>)> = series
                         .points
                         .iter()
                         .filter_map(|p| match p.at {
-                            PointKey::Pair { src, dst } => {
-                                size = size.max(src + 1).max(dst + 1);
-                                Some((src, dst, p.median()))
-                            }
+                            PointKey::Pair { src, dst } => Some((src, dst, p.median())),
                             PointKey::Value(_) => None,
                         })
                         .collect();
                     if !cells.is_empty() {
                         spec.heat_maps.push(HeatMap {
                             title: series.label.clone(),
-                            size,
+                            gpus: pair_gpus(series),
                             cells,
                         });
                     }
@@ -133,5 +226,22 @@ impl PlotSpec {
             }
         }
         Some(spec)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{PlotSpec, XTicks, byte_unit};
+
+    #[test]
+    fn size_axes_are_told_by_their_unit() {
+        assert_eq!(byte_unit("size (KiB)"), Some(1024));
+        assert_eq!(byte_unit("working set (bytes)"), Some(1));
+        assert_eq!(byte_unit("offset (elements)"), None);
+        assert_eq!(byte_unit("buffer MiB"), None);
+        assert_eq!(
+            PlotSpec::x_ticks_of("size (MiB)"),
+            XTicks::Bytes { unit_bytes: 1 << 20 }
+        );
     }
 }

@@ -15,7 +15,20 @@ pub trait SectionHooks: Sync {
         None
     }
 
-    /// Plots beside the generic one (each written as `<name>-<suffix>.svg`).
+    /// The experiment's main plot (`<name>.svg`), or `None`; by default every series against
+    /// the swept value, or a heat map per series of GPU pairs ([`PlotSpec::of`]).
+    fn plot(&self, result: &ExperimentResult, _report: &Report) -> Option<PlotSpec> {
+        PlotSpec::of(result)
+    }
+
+    /// The figure a reader came for, as one sentence for the report's headline findings
+    /// ("the copy ceiling: 3000 GB/s, 89.5% of the theoretical 3352 GB/s"); `None` leaves
+    /// the generic one (the best figure of the experiment).
+    fn headline(&self, _result: &ExperimentResult, _report: &Report) -> Option<String> {
+        None
+    }
+
+    /// Plots beside the main one (each written as `<name>-<suffix>.svg`).
     fn extra_plots(&self, _result: &ExperimentResult, _report: &Report) -> Vec<PlotSpec> {
         Vec::new()
     }
@@ -48,4 +61,12 @@ pub type HooksLookup<'a> = &'a dyn Fn(&str) -> Option<&'static dyn SectionHooks>
 /// A lookup that knows no experiment: every section is generic.
 pub fn no_hooks(_: &str) -> Option<&'static dyn SectionHooks> {
     None
+}
+
+/// The main plot of `result`: its hooks' or the generic one.
+pub fn main_plot(result: &ExperimentResult, report: &Report, hooks: HooksLookup<'_>) -> Option<PlotSpec> {
+    match hooks(&result.name) {
+        Some(h) => h.plot(result, report),
+        None => PlotSpec::of(result),
+    }
 }

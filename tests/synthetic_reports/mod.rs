@@ -110,3 +110,5 @@ pub fn node_report(host: &str, experiments: Vec<ExperimentResult>) -> Report {
     report.host = host.into();
     report
 }
+
+pub mod full_run;

@@ -7,6 +7,7 @@ use super::tables::notes_rate;
 use super::{POPULATIONS, shape_of};
 use crate::particle_scene::NOTES_BLOCK_SHAPE_FPS;
 use crate::report::{ExperimentResult, PlotLine, PlotPoint, PlotSpec, ReferenceLine, Scale};
+use crate::report::{Panel, XTicks};
 
 /// The plot, or `None` when no block-shape point has a figure.
 pub fn block_shape_plot(result: &ExperimentResult) -> Option<PlotSpec> {
@@ -24,13 +25,8 @@ pub fn block_shape_plot(result: &ExperimentResult) -> Option<PlotSpec> {
             .iter()
             .filter_map(|p| {
                 shape_of(p.at)?;
-                let v = p.value?;
-                Some(PlotPoint {
-                    x: p.at.value()? as f64,
-                    y: v.median,
-                    lo: v.min,
-                    hi: v.max,
-                })
+                // The table's row r (1-based) is category r - 1.
+                Some(PlotPoint::of((p.at.value()? - 1) as f64, p.value.as_ref()?))
             })
             .collect();
         if !points.is_empty() {
@@ -52,15 +48,18 @@ pub fn block_shape_plot(result: &ExperimentResult) -> Option<PlotSpec> {
     Some(PlotSpec {
         suffix: "block-shapes".into(),
         title: "Particle updates per second by block shape".into(),
-        x_label: format!("row of the notes' table: {}", shapes.join(", ")),
+        x_label: "block shape (threads x × y), rows of the notes' table".into(),
         y_label: "G particle updates per second".into(),
         x_scale: Scale::Linear,
         y_scale: Scale::Log10,
-        lines,
-        reference_lines: vec![ReferenceLine {
-            label: "the notes: 75 fps × 256×256 particles".into(),
-            value: notes_rate(75.0),
-        }],
-        heat_maps: Vec::new(),
+        x_ticks: XTicks::Categories(shapes),
+        panels: vec![Panel::of(
+            lines,
+            vec![ReferenceLine {
+                label: "the notes: 75 fps × 256×256 particles".into(),
+                value: notes_rate(75.0),
+            }],
+        )],
+        ..PlotSpec::default()
     })
 }

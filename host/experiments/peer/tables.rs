@@ -10,7 +10,7 @@ use super::{BOTH_TOTAL, NATIVE_ATOMICS, NVLINK_GBPS, NVLINK_LINKS, OF_NVLINK, PE
 use super::{Peer, PeerTest};
 use crate::report::{
     Axis, Devices, ExperimentResult, Metric, PlotKind, PlotSpec, PointKey, Report, Scale, SectionHooks, Series,
-    generic_table, pair_matrix, pair_matrix_markdown, pair_span, point_cell,
+    generic_table, pair_gpus, pair_matrix, pair_matrix_markdown, point_cell,
 };
 use crate::testbed::Implementation;
 
@@ -37,8 +37,12 @@ fn copy_engine_matrix(result: &ExperimentResult) -> Option<&Series> {
     matrix_series(result).find(|s| PeerTest::of_key(&s.key) == Some(PeerTest::CopyEngine))
 }
 
-fn gpus(result: &ExperimentResult) -> usize {
-    matrix_series(result).map(pair_span).max().unwrap_or(0)
+/// The GPUs (ordinals) the matrices name, in order: every table has a row per GPU of these only.
+fn gpus(result: &ExperimentResult) -> Vec<usize> {
+    let mut gpus: Vec<usize> = matrix_series(result).flat_map(pair_gpus).collect();
+    gpus.sort_unstable();
+    gpus.dedup();
+    gpus
 }
 
 /// A fact of pair `src → dst` from the copy-engine matrix.
@@ -60,8 +64,10 @@ fn sweep_result(result: &ExperimentResult) -> ExperimentResult {
 }
 
 /// `peer-matrices.json`: `{"size_bytes", "unit", "gpus", "matrices": {test: [[src][dst]]}, "vectors": {test: [hub]}}`
-/// under nvbandwidth's test names (`null` where nothing was measured), twins under `<name>:<implementation>`.
+/// under nvbandwidth's test names (`null` where nothing was measured), twins under `<name>:<implementation>`;
+/// rows and columns are the ordinals `0..gpus` (the run's GPUs).
 pub fn matrices_json(result: &ExperimentResult, gpus: usize, size_bytes: u64) -> String {
+    let ordinals: Vec<usize> = (0..gpus).collect();
     let mut matrices = serde_json::Map::new();
     for series in matrix_series(result) {
         let Some(test) = PeerTest::of_key(&series.key) else {
@@ -71,7 +77,7 @@ pub fn matrices_json(result: &ExperimentResult, gpus: usize, size_bytes: u64) ->
         if test.is_kernel() && series.key.implementation != Implementation::Rust {
             let _ = write!(name, ":{}", series.key.implementation.label());
         }
-        matrices.insert(name, json!(pair_matrix(series, gpus)));
+        matrices.insert(name, json!(pair_matrix(series, &ordinals)));
     }
     let mut vectors = serde_json::Map::new();
     for test in PeerTest::HUB {
@@ -96,6 +102,22 @@ pub fn matrices_json(result: &ExperimentResult, gpus: usize, size_bytes: u64) ->
 }
 
 impl SectionHooks for Peer {
+    fn headline(&self, result: &ExperimentResult, _report: &Report) -> Option<String> {
+        let ce = copy_engine_matrix(result)?;
+        let figures: Vec<f64> = ce.points.iter().filter_map(|p| p.median()).collect();
+        let lo = figures.iter().copied().reduce(f64::min)?;
+        let hi = figures.iter().copied().reduce(f64::max)?;
+        let span = if hi - lo < 0.5 {
+            format!("{hi:.0}")
+        } else {
+            format!("{lo:.0}–{hi:.0}")
+        };
+        Some(format!(
+            "copy engines {span} GB/s between GPUs over {} pairs (largest size)",
+            figures.len()
+        ))
+    }
+
     fn narrative(&self, result: &ExperimentResult, _report: &Report) -> Vec<String> {
         let figure = |test: PeerTest| {
             matrix_series(result)
@@ -110,11 +132,16 @@ impl SectionHooks for Peer {
         ) else {
             return Vec::new();
         };
+        // Which way wins, in words only where the figures can say it (a tie is a tie).
+        let margin = 100.0 * (pull.max(push) / pull.min(push) - 1.0);
+        let winner = if !(margin.is_finite() && margin >= 0.05) {
+            "level".to_string()
+        } else {
+            format!("{} wins by {margin:.1}%", if pull > push { "pull" } else { "push" })
+        };
         let mut text = format!(
             "GPU 0 → GPU 1: the copy engine moves {ce:.0} GB/s; a Rust `vector_copy` on GPU 1 pulling from GPU 0 \
-             moves {pull:.0} GB/s and one on GPU 0 pushing into GPU 1 {push:.0} GB/s ({} wins by {:.1}%).",
-            if pull >= push { "pull" } else { "push" },
-            100.0 * (pull.max(push) / pull.min(push) - 1.0)
+             moves {pull:.0} GB/s and one on GPU 0 pushing into GPU 1 {push:.0} GB/s ({winner})."
         );
         if let Some(link) = fact(result, 0, 1, NVLINK_GBPS) {
             let links = fact(result, 0, 1, NVLINK_LINKS).unwrap_or(0.0);
@@ -156,8 +183,8 @@ impl SectionHooks for Peer {
             None => "—",
         };
         let number = |v: Option<f64>| v.map_or_else(|| "—".to_string(), |v| format!("{v:.0}"));
-        for src in 0..gpus {
-            for dst in (0..gpus).filter(|&d| d != src) {
+        for &src in &gpus {
+            for dst in gpus.iter().copied().filter(|&d| d != src) {
                 let _ = writeln!(
                     out,
                     "| GPU {src} → GPU {dst} | {} | {} | {} | {} | {} |",
@@ -179,7 +206,7 @@ impl SectionHooks for Peer {
                 "\n**{}**, {size} MiB, GB/s (rows: source, columns: destination)\n",
                 series.label
             );
-            out.push_str(&pair_matrix_markdown(series, gpus, &through_host));
+            out.push_str(&pair_matrix_markdown(series, &gpus, &through_host));
             let shares: Vec<f64> = series
                 .points
                 .iter()
@@ -200,7 +227,7 @@ impl SectionHooks for Peer {
                 let _ = write!(out, " {} |", test.label());
             }
             let _ = writeln!(out, "\n|---|{}", "---:|".repeat(PeerTest::HUB.len()));
-            for hub in 0..gpus {
+            for &hub in &gpus {
                 let _ = write!(out, "| GPU {hub} |");
                 for test in PeerTest::HUB {
                     let point = hubs
