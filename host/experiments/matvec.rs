@@ -199,7 +199,15 @@ fn matvec_plot(result: &ExperimentResult) -> Option<PlotSpec> {
             versions.push(v);
         }
     }
-    let mut implementations: Vec<Implementation> = Vec::new();
+    // One legend entry per implementation, the Rust versions on the whitepaper's own grid apart.
+    let legend = |s: &Series| {
+        if s.key.variant == PAPER_GRID {
+            format!("{} ({PAPER_GRID})", s.key.implementation.label())
+        } else {
+            s.key.implementation.label().to_string()
+        }
+    };
+    let mut entries: Vec<String> = Vec::new();
     let mut panels: Vec<Panel> = Vec::new();
     for height in result.values() {
         let title = if height == WHITEPAPER_SHAPE.1 as i64 {
@@ -219,22 +227,16 @@ fn matvec_plot(result: &ExperimentResult) -> Option<PlotSpec> {
             ) else {
                 continue;
             };
-            let group = implementations
-                .iter()
-                .position(|i| *i == s.key.implementation)
-                .unwrap_or_else(|| {
-                    implementations.push(s.key.implementation);
-                    implementations.len() - 1
-                });
+            let label = legend(s);
+            let group = entries.iter().position(|e| *e == label).unwrap_or_else(|| {
+                entries.push(label.clone());
+                entries.len() - 1
+            });
             let plotted = crate::report::PlotPoint::of(x as f64, &point);
-            match panel
-                .lines
-                .iter_mut()
-                .find(|l| l.implementation == s.key.implementation)
-            {
+            match panel.lines.iter_mut().find(|l| l.label == label) {
                 Some(line) => line.points.push(plotted),
                 None => panel.lines.push(PlotLine {
-                    label: s.key.implementation.label().to_string(),
+                    label,
                     group,
                     implementation: s.key.implementation,
                     points: vec![plotted],

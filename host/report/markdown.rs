@@ -295,13 +295,21 @@ fn verdicts(n: usize, verdict: Verdict) -> String {
 fn headline(report: &Report, hooks: HooksLookup<'_>, rows: &[super::LedgerRow], out: &mut String) {
     let _ = writeln!(out, "## {HEADLINE}\n");
     if !rows.is_empty() {
-        let counts: Vec<String> = [Verdict::Holds, Verdict::Weaker, Verdict::Gone, Verdict::Reversed]
-            .into_iter()
-            .filter_map(|v| {
-                let n = rows.iter().filter(|r| r.verdict == v).count();
-                (n > 0).then(|| verdicts(n, v))
-            })
-            .collect();
+        let counts: Vec<String> = [
+            Verdict::Stronger,
+            Verdict::Holds,
+            Verdict::Weaker,
+            Verdict::Gone,
+            Verdict::Reversed,
+            Verdict::Undecided,
+            Verdict::Failed,
+        ]
+        .into_iter()
+        .filter_map(|v| {
+            let n = rows.iter().filter(|r| r.verdict == v).count();
+            (n > 0).then(|| verdicts(n, v))
+        })
+        .collect();
         let _ = writeln!(
             out,
             "**The documents' claims on this run:** {} of {} ([the ledger](#{})).\n",
@@ -806,12 +814,12 @@ fn ledger(report: &Report, hooks: HooksLookup<'_>, out: &mut String) {
         out,
         "Each row: a claim of the source documents in our words, what this run measured (and where), and a verdict \
          computed from the measurement by the rule in the last column (`ptxsuite claims` lists every claim and what \
-         it reads). The {}. The {}. Where the documents give no factor, only the direction is graded. The \
-         verdict is **undecided** when {}. A row whose figures failed a check (a physical ceiling, two measures \
-         that disagree, a wrong result) is **failed** and not graded.\n",
+         it reads). The {}. The {}. Where the documents give no factor, only the direction is graded. Spread: \
+         {} (**undecided**). A row whose figures failed a check (a physical ceiling, two measures that disagree, \
+         a wrong result) is **failed** and not graded.\n",
         super::FACTOR_RULE,
         super::DIRECTION_RULE,
-        super::UNDECIDED_RULE.trim_start_matches("every figure is graded at ")
+        super::UNDECIDED_RULE
     );
     let counts: Vec<String> = [
         Verdict::Stronger,
