@@ -292,24 +292,29 @@ fn verdicts(n: usize, verdict: Verdict) -> String {
     }
 }
 
+/// "2 stronger, 5 hold, 1 undecided": the rows of each verdict, in the ledger's order of verdicts.
+fn verdict_counts(rows: &[super::LedgerRow]) -> Vec<String> {
+    [
+        Verdict::Stronger,
+        Verdict::Holds,
+        Verdict::Weaker,
+        Verdict::Gone,
+        Verdict::Reversed,
+        Verdict::Undecided,
+        Verdict::Failed,
+    ]
+    .into_iter()
+    .filter_map(|v| {
+        let n = rows.iter().filter(|r| r.verdict == v).count();
+        (n > 0).then(|| verdicts(n, v))
+    })
+    .collect()
+}
+
 fn headline(report: &Report, hooks: HooksLookup<'_>, rows: &[super::LedgerRow], out: &mut String) {
     let _ = writeln!(out, "## {HEADLINE}\n");
     if !rows.is_empty() {
-        let counts: Vec<String> = [
-            Verdict::Stronger,
-            Verdict::Holds,
-            Verdict::Weaker,
-            Verdict::Gone,
-            Verdict::Reversed,
-            Verdict::Undecided,
-            Verdict::Failed,
-        ]
-        .into_iter()
-        .filter_map(|v| {
-            let n = rows.iter().filter(|r| r.verdict == v).count();
-            (n > 0).then(|| verdicts(n, v))
-        })
-        .collect();
+        let counts = verdict_counts(rows);
         let _ = writeln!(
             out,
             "**The documents' claims on this run:** {} of {} ([the ledger](#{})).\n",
@@ -821,22 +826,12 @@ fn ledger(report: &Report, hooks: HooksLookup<'_>, out: &mut String) {
         super::DIRECTION_RULE,
         super::UNDECIDED_RULE
     );
-    let counts: Vec<String> = [
-        Verdict::Stronger,
-        Verdict::Holds,
-        Verdict::Weaker,
-        Verdict::Gone,
-        Verdict::Reversed,
-        Verdict::Undecided,
-        Verdict::Failed,
-    ]
-    .into_iter()
-    .filter_map(|v| {
-        let n = rows.iter().filter(|r| r.verdict == v).count();
-        (n > 0).then(|| format!("{n} {}", v.label()))
-    })
-    .collect();
-    let _ = writeln!(out, "{} claims graded: {}.\n", rows.len(), counts.join(", "));
+    let _ = writeln!(
+        out,
+        "{} graded: {}.\n",
+        counted(rows.len(), "claim", "claims"),
+        verdict_counts(rows).join(", ")
+    );
     let several = report.devices.len() > 1;
     let _ = writeln!(
         out,
