@@ -27,6 +27,7 @@
 pub mod bandwidth;
 pub mod commands;
 pub mod concurrent_timing;
+pub mod control_flow;
 pub mod copy_element;
 pub mod counters;
 pub mod cupti;

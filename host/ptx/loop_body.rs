@@ -3,6 +3,8 @@
 //! (e.g. the Best Practices Guide §6.3 loop with different counter types) and
 //! that a throughput kernel's loop still holds the instructions it measures.
 
+use crate::control_flow::natural_loops;
+
 /// One loop: its header's label and the instructions of all its blocks.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PtxLoop<'a> {
@@ -208,40 +210,6 @@ fn successors(blocks: &[Block<'_>]) -> Vec<Vec<usize>> {
         .collect()
 }
 
-/// `dominators[b][d]`: whether block `d` dominates block `b` (every path
-/// from the entry to `b` passes `d`); the classic iterative solution.
-fn dominators(successors: &[Vec<usize>]) -> Vec<Vec<bool>> {
-    let n = successors.len();
-    let mut predecessors = vec![vec![]; n];
-    for (from, tos) in successors.iter().enumerate() {
-        for &to in tos {
-            predecessors[to].push(from);
-        }
-    }
-    let mut dominated_by = vec![vec![true; n]; n];
-    if n > 0 {
-        dominated_by[0] = (0..n).map(|d| d == 0).collect();
-    }
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for b in 1..n {
-            let mut meet = vec![!predecessors[b].is_empty(); n];
-            for &p in &predecessors[b] {
-                for d in 0..n {
-                    meet[d] &= dominated_by[p][d];
-                }
-            }
-            meet[b] = true;
-            if meet != dominated_by[b] {
-                dominated_by[b] = meet;
-                changed = true;
-            }
-        }
-    }
-    dominated_by
-}
-
 /// Every loop of a function's PTX (e.g. [`entry_text`]'s result), one per
 /// loop header, in the order the headers appear: found from the control-flow
 /// graph (blocks, branches, fall-throughs), each back edge (a branch or
@@ -251,44 +219,13 @@ fn dominators(successors: &[Vec<usize>]) -> Vec<Vec<bool>> {
 pub fn loops(function_ptx: &str) -> Vec<PtxLoop<'_>> {
     let blocks = blocks(function_ptx);
     let successors = successors(&blocks);
-    let dominated_by = dominators(&successors);
-    let mut predecessors = vec![vec![]; blocks.len()];
-    for (from, tos) in successors.iter().enumerate() {
-        for &to in tos {
-            predecessors[to].push(from);
-        }
-    }
-    let mut members: Vec<(usize, Vec<bool>)> = vec![];
-    for (source, tos) in successors.iter().enumerate() {
-        for &header in tos.iter().filter(|&&h| dominated_by[source][h]) {
-            // The natural loop: the header, and every block that reaches `source` without passing it.
-            let index = match members.iter().position(|(h, _)| *h == header) {
-                Some(i) => i,
-                None => {
-                    let mut set = vec![false; blocks.len()];
-                    set[header] = true;
-                    members.push((header, set));
-                    members.len() - 1
-                }
-            };
-            let set = &mut members[index].1;
-            let mut work = vec![source];
-            while let Some(b) = work.pop() {
-                if !set[b] {
-                    set[b] = true;
-                    work.extend(predecessors[b].iter().copied());
-                }
-            }
-        }
-    }
-    members.sort_by_key(|(header, _)| *header);
-    members
+    natural_loops(&successors, &[0])
         .into_iter()
-        .map(|(header, set)| PtxLoop {
-            label: blocks[header].labels.first().copied().unwrap_or(""),
+        .map(|l| PtxLoop {
+            label: blocks[l.header].labels.first().copied().unwrap_or(""),
             instructions: blocks
                 .iter()
-                .zip(&set)
+                .zip(&l.members)
                 .filter(|(_, inside)| **inside)
                 .flat_map(|(block, _)| block.instructions.iter().copied())
                 .collect(),

@@ -4,6 +4,7 @@
 //! source; in ptxas's layout, a `BRA` to an earlier address).
 
 use super::instruction::{SassInstruction, immediate, register_name};
+use crate::control_flow::natural_loops;
 
 /// One loop of a function.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -124,46 +125,6 @@ fn blocks(instructions: &[SassInstruction]) -> Vec<Block> {
         .collect()
 }
 
-/// `dominated_by[b][d]`: whether every path from a root to block `b`
-/// passes block `d` (the iterative solution; blocks no root reaches are
-/// dominated by nothing but themselves).
-fn dominators(successors: &[Vec<usize>], roots: &[usize], reachable: &[bool]) -> Vec<Vec<bool>> {
-    let n = successors.len();
-    let mut predecessors = vec![vec![]; n];
-    for (from, tos) in successors.iter().enumerate() {
-        for &to in tos {
-            predecessors[to].push(from);
-        }
-    }
-    let mut dominated_by: Vec<Vec<bool>> = (0..n)
-        .map(|b| {
-            if roots.contains(&b) || !reachable[b] {
-                (0..n).map(|d| d == b).collect()
-            } else {
-                vec![true; n]
-            }
-        })
-        .collect();
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for b in (0..n).filter(|b| !roots.contains(b) && reachable[*b]) {
-            let mut meet = vec![true; n];
-            for &p in predecessors[b].iter().filter(|&&p| reachable[p]) {
-                for d in 0..n {
-                    meet[d] &= dominated_by[p][d];
-                }
-            }
-            meet[b] = true;
-            if meet != dominated_by[b] {
-                dominated_by[b] = meet;
-                changed = true;
-            }
-        }
-    }
-    dominated_by
-}
-
 /// Every loop of a function's instructions, one per header, in header
 /// order: the natural loop of each back edge among the blocks the entry or
 /// a `CALL` reaches (so the self-branch ptxas pads a function with is none).
@@ -178,57 +139,19 @@ pub fn loops(instructions: &[SassInstruction]) -> Vec<SassLoop<'_>> {
             .filter(|i| i.base() == "CALL")
             .filter_map(|i| i.target.and_then(block_at)),
     );
-    roots.retain(|&r| r < blocks.len());
-    let mut reachable = vec![false; blocks.len()];
-    let mut work = roots.clone();
-    while let Some(b) = work.pop() {
-        if !reachable[b] {
-            reachable[b] = true;
-            work.extend(successors[b].iter().copied());
-        }
-    }
-    let dominated_by = dominators(&successors, &roots, &reachable);
-    let mut predecessors = vec![vec![]; blocks.len()];
-    for (from, tos) in successors.iter().enumerate() {
-        for &to in tos {
-            predecessors[to].push(from);
-        }
-    }
-    let mut members: Vec<(usize, Vec<bool>)> = Vec::new();
-    for (source, tos) in successors.iter().enumerate().filter(|(s, _)| reachable[*s]) {
-        for &header in tos.iter().filter(|&&h| dominated_by[source][h]) {
-            let index = match members.iter().position(|(h, _)| *h == header) {
-                Some(i) => i,
-                None => {
-                    let mut set = vec![false; blocks.len()];
-                    set[header] = true;
-                    members.push((header, set));
-                    members.len() - 1
-                }
-            };
-            let set = &mut members[index].1;
-            let mut work = vec![source];
-            while let Some(b) = work.pop() {
-                if !set[b] {
-                    set[b] = true;
-                    work.extend(predecessors[b].iter().copied().filter(|&p| reachable[p]));
-                }
-            }
-        }
-    }
-    members.sort_by_key(|(header, _)| *header);
-    let headers: Vec<usize> = members.iter().map(|(h, _)| *h).collect();
-    members
+    let loops = natural_loops(&successors, &roots);
+    let headers: Vec<usize> = loops.iter().map(|l| l.header).collect();
+    loops
         .iter()
-        .map(|(header, set)| SassLoop {
-            header: instructions[blocks[*header].start].address,
+        .map(|l| SassLoop {
+            header: instructions[blocks[l.header].start].address,
             instructions: blocks
                 .iter()
-                .zip(set)
+                .zip(&l.members)
                 .filter(|(_, inside)| **inside)
                 .flat_map(|(block, _)| instructions[block.start..block.end].iter())
                 .collect(),
-            innermost: !headers.iter().any(|h| h != header && set[*h]),
+            innermost: !headers.iter().any(|&h| h != l.header && l.members[h]),
         })
         .collect()
 }
