@@ -419,12 +419,7 @@ fn rate(
     implementation: Implementation,
     range: ArgumentRange,
 ) -> Option<f64> {
-    result
-        .series
-        .iter()
-        .find(|s| s.key.kernel == kernel.entry() && s.key.implementation == implementation && s.key.variant.is_empty())?
-        .point(range_key(range))?
-        .median()
+    rate_point(result, kernel, implementation, range)?.median()
 }
 
 /// The point of `kernel` by `implementation` at `range` (the plain series, not a variant).
@@ -545,10 +540,7 @@ fn sass_per_operation(
     kernel: ThroughputKernel,
     implementation: Implementation,
 ) -> Option<PerOperation> {
-    let series = result.series.iter().find(|s| {
-        s.key.kernel == kernel.entry() && s.key.implementation == implementation && s.key.variant.is_empty()
-    })?;
-    stored_per_operation(series.point(range_key(SMALL))?)
+    stored_per_operation(rate_point(result, kernel, implementation, SMALL)?)
 }
 
 /// The SASS table: each kernel's steady loop per counted operation beside its rates.

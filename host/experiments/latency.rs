@@ -379,17 +379,19 @@ pub fn levels(result: &ExperimentResult, l2_bytes: u64) -> Vec<(MemoryLevel, Lat
 
 /// The median nanoseconds of the Rust chase's points within a plateau.
 fn plateau_ns(result: &ExperimentResult, plateau: &LatencyPlateau) -> Option<f64> {
-    let series = result.series_of(CHASE, Implementation::Rust)?;
-    let ns: Vec<f64> = series
-        .points
-        .iter()
-        .filter(|p| {
-            p.at.value()
-                .is_some_and(|x| (plateau.from_bytes as i64..=plateau.to_bytes as i64).contains(&x))
-        })
+    let ns: Vec<f64> = chase_points_within(result, (plateau.from_bytes, plateau.to_bytes))
         .filter_map(|p| p.extra.get(NANOSECONDS).copied())
         .collect();
     median_of(&ns)
+}
+
+/// The Rust chase's points whose working sets lie in `from..=to` bytes.
+fn chase_points_within(result: &ExperimentResult, (from, to): (u64, u64)) -> impl Iterator<Item = &Point> {
+    result
+        .series_of(CHASE, Implementation::Rust)
+        .into_iter()
+        .flat_map(|s| s.points.iter())
+        .filter(move |p| p.at.value().is_some_and(|x| (from as i64..=to as i64).contains(&x)))
 }
 
 /// Device memory's latency: the first device-memory plateau, else the
@@ -482,17 +484,8 @@ pub fn claims() -> Vec<Claim> {
 
 /// The spread of the Rust chase's points over `from..=to` bytes: the lowest
 /// sample, the given median, the highest sample.
-fn plateau_spread(result: &ExperimentResult, (from, to): (u64, u64), median: f64) -> Spread {
-    let points: Vec<&Point> = result
-        .series_of(CHASE, Implementation::Rust)
-        .map(|s| {
-            s.points
-                .iter()
-                .filter(|p| p.at.value().is_some_and(|x| (from as i64..=to as i64).contains(&x)))
-                .collect()
-        })
-        .unwrap_or_default();
-    let values: Vec<crate::stats::Summary> = points.iter().filter_map(|p| p.value).collect();
+fn plateau_spread(result: &ExperimentResult, range: (u64, u64), median: f64) -> Spread {
+    let values: Vec<crate::stats::Summary> = chase_points_within(result, range).filter_map(|p| p.value).collect();
     if values.is_empty() {
         return Spread::exact(median);
     }

@@ -20,8 +20,6 @@ pub struct SmTime {
     pub span_cycles: f64,
     /// The longest SM span: the launch lasts at least this long.
     pub max_span_cycles: f64,
-    /// Blocks that recorded a span.
-    pub blocks: usize,
     /// The SM clock (Hz) the blocks' cycles over their nanoseconds give;
     /// `None` when the global timer did not move.
     pub clock_hz: Option<f64>,
@@ -60,7 +58,6 @@ pub fn sm_time(words: &[u64], blocks: usize) -> Option<SmTime> {
             .iter()
             .map(|&(_, start, end)| (end - start) as f64)
             .fold(0.0, f64::max),
-        blocks,
         clock_hz: (ns > 0.0 && cycles > 0.0).then(|| cycles / ns * 1e9),
     })
 }
@@ -169,7 +166,7 @@ mod tests {
         // though each block saw only 100. SM 5: one block of 150.
         let w = words(&[(100, 200, 0, 50), (200, 300, 0, 50), (1000, 1150, 5, 75)]);
         let t = sm_time(&w, 3).unwrap();
-        assert_eq!((t.sms, t.blocks), (2, 3));
+        assert_eq!(t.sms, 2);
         assert_eq!(t.span_cycles, 350.0);
         assert_eq!(t.max_span_cycles, 200.0);
         assert_eq!(t.clock_hz, Some(350.0 / 175.0 * 1e9));
@@ -195,7 +192,6 @@ mod tests {
             sms: 2,
             span_cycles: 2000.0,
             max_span_cycles: 1000.0,
-            blocks: 4,
             clock_hz: Some(2e9),
         };
         let spans = vec![Some(t); 1 + 2 * 3];

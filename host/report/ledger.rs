@@ -46,12 +46,6 @@ impl Verdict {
             Self::Failed => "failed",
         }
     }
-
-    /// The verdict on a claimed factor (`claimed` ≥ 1: "A costs `claimed`
-    /// times B") from one measured value, by [`FACTOR_RULE`].
-    pub fn of_factor(claimed: f64, measured: f64) -> Self {
-        Rule::Factor { claimed }.verdict_at(measured)
-    }
 }
 
 /// A factor within `1 / GONE_BAND .. GONE_BAND` of 1 is no effect.
@@ -424,32 +418,29 @@ impl LedgerRow {
 mod tests {
     use super::{Rule, Spread, Verdict};
 
+    /// The factor rule's verdict on one measured value.
+    fn of_factor(claimed: f64, measured: f64) -> Verdict {
+        Rule::Factor { claimed }.verdict_at(measured)
+    }
+
     #[test]
     fn factors_are_graded_by_the_stated_rule() {
-        assert_eq!(Verdict::of_factor(8.0, 10.0), Verdict::Holds);
-        assert_eq!(Verdict::of_factor(8.0, 15.0), Verdict::Stronger, "effect 14 = 2 x 7");
-        assert_eq!(Verdict::of_factor(8.0, 14.9), Verdict::Holds);
-        assert_eq!(
-            Verdict::of_factor(8.0, 4.5),
-            Verdict::Holds,
-            "halfway from 1 to 8 is 4.5"
-        );
-        assert_eq!(Verdict::of_factor(8.0, 4.4), Verdict::Weaker);
-        assert_eq!(Verdict::of_factor(8.0, 1.06), Verdict::Weaker);
-        assert_eq!(Verdict::of_factor(8.0, 1.04), Verdict::Gone);
-        assert_eq!(Verdict::of_factor(8.0, 0.96), Verdict::Gone);
-        assert_eq!(Verdict::of_factor(8.0, 0.95), Verdict::Reversed);
-        assert_eq!(Verdict::of_factor(1.7, 1.35), Verdict::Holds);
-        assert_eq!(
-            Verdict::of_factor(1.53, 11.0),
-            Verdict::Stronger,
-            "the notes' 1x1 blocks"
-        );
-        assert_eq!(Verdict::of_factor(2.0, f64::NAN), Verdict::Failed);
+        assert_eq!(of_factor(8.0, 10.0), Verdict::Holds);
+        assert_eq!(of_factor(8.0, 15.0), Verdict::Stronger, "effect 14 = 2 x 7");
+        assert_eq!(of_factor(8.0, 14.9), Verdict::Holds);
+        assert_eq!(of_factor(8.0, 4.5), Verdict::Holds, "halfway from 1 to 8 is 4.5");
+        assert_eq!(of_factor(8.0, 4.4), Verdict::Weaker);
+        assert_eq!(of_factor(8.0, 1.06), Verdict::Weaker);
+        assert_eq!(of_factor(8.0, 1.04), Verdict::Gone);
+        assert_eq!(of_factor(8.0, 0.96), Verdict::Gone);
+        assert_eq!(of_factor(8.0, 0.95), Verdict::Reversed);
+        assert_eq!(of_factor(1.7, 1.35), Verdict::Holds);
+        assert_eq!(of_factor(1.53, 11.0), Verdict::Stronger, "the notes' 1x1 blocks");
+        assert_eq!(of_factor(2.0, f64::NAN), Verdict::Failed);
         // A claimed factor of about 1 (Table 1's Listing 2 → 3: 83.2 → 82.2 ms) claims no effect.
-        assert_eq!(Verdict::of_factor(1.012, 1.0), Verdict::Holds);
-        assert_eq!(Verdict::of_factor(1.012, 1.3), Verdict::Stronger);
-        assert_eq!(Verdict::of_factor(1.012, 0.9), Verdict::Reversed);
+        assert_eq!(of_factor(1.012, 1.0), Verdict::Holds);
+        assert_eq!(of_factor(1.012, 1.3), Verdict::Stronger);
+        assert_eq!(of_factor(1.012, 0.9), Verdict::Reversed);
     }
 
     #[test]

@@ -209,9 +209,8 @@ impl Report {
             let bounds: Vec<Vec<Bound>> = result.series.iter().map(|s| hook.bounds(result, s)).collect();
             failed += ceilings::check_result(result, ceilings, &bounds);
         }
-        let ledger = self.compute_ledger(hooks);
-        if !ledger.is_empty() || hooks_known(self, hooks) {
-            self.ledger = ledger;
+        if hooks_known(self, hooks) {
+            self.ledger = self.compute_ledger(hooks);
         }
         failed
     }

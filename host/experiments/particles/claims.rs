@@ -95,8 +95,7 @@ fn rate_ratio(series: &Series, a: (u32, u32), b: (u32, u32)) -> Option<Spread> {
 }
 
 fn rate(series: &Series, shape: (u32, u32)) -> Option<f64> {
-    let row = NOTES_BLOCK_SHAPE_FPS.iter().position(|&(s, _)| s == shape)?;
-    series.point(shape_key(row))?.median()
+    shape_point(series, shape)?.median()
 }
 
 fn notes_fps(shape: (u32, u32)) -> f64 {
