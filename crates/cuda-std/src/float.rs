@@ -13,30 +13,10 @@
 //! A method that would need libdevice keeps its signature and is a
 //! compile-time error that names it (see [`refusal::WithoutLibdevice`]).
 
-use crate::refusal::{WithoutLibdevice, math};
-
-mod private {
-    pub trait Sealed {}
-    impl Sealed for f32 {}
-    impl Sealed for f64 {}
-}
-
-macro_rules! refused {
-    ($($name:ident ( $($argument:ident : $ty:ty),* ) -> $output:ty;)*) => {$(
-        #[doc = concat!("Refused at compile time: `", stringify!($name), "` needs libdevice.")]
-        #[allow(unused_variables)]
-        #[track_caller]
-        fn $name(self $(, $argument: $ty)*) -> $output
-        where
-            Self: WithoutLibdevice<math::$name>,
-        {
-            unreachable!("refused at compile time")
-        }
-    )*};
-}
+use crate::refusal::{WithoutLibdevice, math, refused, sealed};
 
 /// Math methods of `f32` and `f64` that work in `no_std` GPU code.
-pub trait GpuFloat: Copy + PartialOrd + private::Sealed {
+pub trait GpuFloat: Copy + PartialOrd + sealed::Sealed {
     /// The largest integer at most `self` (PTX `cvt.rmi`).
     fn floor(self) -> Self;
     /// The smallest integer at least `self` (`cvt.rpi`).

@@ -1,30 +1,10 @@
 //! `FloatExt`: Rust-CUDA's extra float functions, all libdevice's but one.
 
-use crate::refusal::{WithoutLibdevice, math};
-
-mod private {
-    pub trait Sealed {}
-    impl Sealed for f32 {}
-    impl Sealed for f64 {}
-}
-
-macro_rules! refused {
-    ($($name:ident ( $($argument:ident : $ty:ty),* ) -> $output:ty;)*) => {$(
-        #[doc = concat!("Refused at compile time: `", stringify!($name), "` needs libdevice.")]
-        #[allow(unused_variables)]
-        #[track_caller]
-        fn $name(self $(, $argument: $ty)*) -> $output
-        where
-            Self: WithoutLibdevice<math::$name>,
-        {
-            unreachable!("refused at compile time")
-        }
-    )*};
-}
+use crate::refusal::{refused, sealed};
 
 /// Rust-CUDA's `FloatExt`: `saturate` is offered; every other method maps
 /// to a libdevice function there and is a compile-time error here.
-pub trait FloatExt: Sized + Copy + PartialOrd + private::Sealed {
+pub trait FloatExt: Sized + Copy + PartialOrd + sealed::Sealed {
     /// `self` clamped to [0, 1] (NaN becomes 0, as CUDA's `__saturatef`).
     fn saturate(self) -> Self;
     refused! {

@@ -156,3 +156,29 @@ pub trait KnownOnlyToTheGpu {}
 
 /// The type the host-side refusals bound (see [`KnownOnlyToTheGpu`]).
 pub struct Emulated;
+
+/// Seals the float traits ([`GpuFloat`](crate::GpuFloat), [`FloatExt`](crate::FloatExt)): only `f32` and
+/// `f64` implement them.
+pub(crate) mod sealed {
+    pub trait Sealed {}
+    impl Sealed for f32 {}
+    impl Sealed for f64 {}
+}
+
+/// Trait methods refused at compile time because they need libdevice: each
+/// keeps its signature and is bound by [`WithoutLibdevice`] on its
+/// [`math`] marker, which nothing implements.
+macro_rules! refused {
+    ($($name:ident ( $($argument:ident : $ty:ty),* ) -> $output:ty;)*) => {$(
+        #[doc = concat!("Refused at compile time: `", stringify!($name), "` needs libdevice.")]
+        #[allow(unused_variables)]
+        #[track_caller]
+        fn $name(self $(, $argument: $ty)*) -> $output
+        where
+            Self: $crate::refusal::WithoutLibdevice<$crate::refusal::math::$name>,
+        {
+            unreachable!("refused at compile time")
+        }
+    )*};
+}
+pub(crate) use refused;
