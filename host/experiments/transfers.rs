@@ -86,7 +86,7 @@ impl Experiment for Transfers {
         result
             .setup
             .push(format!("host thread and buffers: {}", placement.describe()));
-        let max_bytes = ctx.settings.buffer_mib.map_or(1 << 30, |mib| mib << 20).max(SMALLEST);
+        let max_bytes = ctx.settings.buffer_mib.map_or(256 << 20, |mib| mib << 20).max(SMALLEST);
         let sizes = transfer_sizes(max_bytes);
         let elements = (*sizes.last().expect("at least 4 KiB") / 4) as usize;
         let kinds: Vec<HostMemoryKind> = HostMemoryKind::ALL
