@@ -483,16 +483,16 @@ pub fn claims() -> Vec<Claim> {
 }
 
 /// The spread of the Rust chase's points over `from..=to` bytes: the lowest
-/// sample, the given median, the highest sample.
+/// low end of their medians' intervals, the given median, the highest high end.
 fn plateau_spread(result: &ExperimentResult, range: (u64, u64), median: f64) -> Spread {
     let values: Vec<crate::stats::Summary> = chase_points_within(result, range).filter_map(|p| p.value).collect();
     if values.is_empty() {
         return Spread::exact(median);
     }
     Spread {
-        low: values.iter().map(|v| v.min).fold(f64::INFINITY, f64::min),
+        low: values.iter().map(|v| v.median_interval().0).fold(f64::INFINITY, f64::min),
         median,
-        high: values.iter().map(|v| v.max).fold(f64::NEG_INFINITY, f64::max),
+        high: values.iter().map(|v| v.median_interval().1).fold(f64::NEG_INFINITY, f64::max),
     }
 }
 

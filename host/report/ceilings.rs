@@ -380,11 +380,7 @@ mod tests {
             ],
             experiment_clocks: vec![(
                 "bank-conflicts".into(),
-                Summary {
-                    min: 1970.0,
-                    median: 1980.0,
-                    max: 1980.0,
-                },
+                Summary::min_median_max(1970.0, 1980.0, 1980.0),
             )],
         }
     }

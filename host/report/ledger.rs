@@ -63,8 +63,9 @@ pub const DIRECTION_RULE: &str = "direction rule (no figure in the text): holds 
 
 /// How the undecided verdict comes about, as the ledger states it.
 pub const UNDECIDED_RULE: &str = "every figure is graded at the low and high ends of its spread over the samples \
-    (for a ratio of two measured points: the lower over the other's higher and the reverse) as well as at its \
-    median; when they fall under different verdicts the row is undecided";
+    (the median's 95% confidence interval, distribution-free, from the samples' order statistics; min–max where \
+    a point has fewer than 6 samples; for a ratio of two measured points: the lower over the other's higher and \
+    the reverse) as well as at its median; when they fall under different verdicts the row is undecided";
 
 /// The most figures [`Claim::grade_many`] grades at every combination of their ends.
 pub const MAX_COMBINED: usize = 6;
@@ -87,24 +88,28 @@ impl Spread {
         }
     }
 
-    /// The spread of one measured figure.
+    /// The spread of one measured figure: its median's confidence interval
+    /// ([`Summary::median_interval`]; min–max where there is none).
     pub fn of(summary: Summary) -> Self {
+        let (low, high) = summary.median_interval();
         Self {
-            low: summary.min,
+            low,
             median: summary.median,
-            high: summary.max,
+            high,
         }
     }
 
     /// `a / b` of two figures measured apart: the median over the median,
-    /// the lowest `a` over the highest `b` and the reverse (the ratio's
-    /// widest honest range; samples of different points are not paired).
+    /// the low end of `a`'s interval over the high end of `b`'s and the
+    /// reverse (the ratio's widest honest range; samples of different points
+    /// are not paired). The intervals are [`Summary::median_interval`].
     pub fn ratio(a: Summary, b: Summary) -> Self {
         let ratio = |x: f64, y: f64| if y != 0.0 { x / y } else { f64::NAN };
+        let ((a_low, a_high), (b_low, b_high)) = (a.median_interval(), b.median_interval());
         Self {
-            low: ratio(a.min, b.max),
+            low: ratio(a_low, b_high),
             median: ratio(a.median, b.median),
-            high: ratio(a.max, b.min),
+            high: ratio(a_high, b_low),
         }
     }
 
@@ -537,16 +542,8 @@ mod tests {
     #[test]
     fn ratios_carry_the_widest_honest_range() {
         use crate::stats::Summary;
-        let a = Summary {
-            min: 9.0,
-            median: 10.0,
-            max: 11.0,
-        };
-        let b = Summary {
-            min: 4.0,
-            median: 5.0,
-            max: 6.0,
-        };
+        let a = Summary::min_median_max(9.0, 10.0, 11.0);
+        let b = Summary::min_median_max(4.0, 5.0, 6.0);
         let r = Spread::ratio(a, b);
         assert_eq!((r.low, r.median, r.high), (1.5, 2.0, 11.0 / 4.0));
         let i = r.inverse();

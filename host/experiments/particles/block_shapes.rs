@@ -3,7 +3,8 @@
 //! simulation.
 //!
 //! Per point: the population back to its initial state (a device copy),
-//! one step to find how long a step takes ([`paced`]), the warm-up step and
+//! [`PROBES`] one-step probes, the shortest telling how long a step takes
+//! ([`paced`]) and whether it is launch-bound, the warm-up step and
 //! `samples × reps` steps between events ([`time_per_launch`]), frames
 //! counted on from 0; then the checked rows read back and compared, bit for
 //! bit, with the CPU simulation of as many steps. A point that took more
@@ -41,13 +42,16 @@ pub const GRAPH_BELOW_MS: f64 = 0.02;
 /// Steps one captured graph holds (frames 0 to this, checked bit for bit after one replay).
 pub const GRAPH_STEPS: u32 = 256;
 
+/// One-step probes per point, the shortest deciding whether the point is launch-bound.
+const PROBES: u32 = 5;
+
 /// The extra figure: the same point launched one step at a time from the host.
 pub const STREAM_RATE: &str = "G updates/s, one launch a step";
 
-/// Steps `time_per_launch` and the probe before it take with `settings`,
-/// at most: the probe's two, the warm-up, `samples × reps`.
+/// Steps `time_per_launch` and the probes before it take with `settings`,
+/// at most: two for each of the [`PROBES`], the warm-up, `samples × reps`.
 pub fn steps_per_point(samples: u32, reps: u32) -> u32 {
-    3u32.saturating_add(samples.saturating_mul(reps.max(1)))
+    (2 * PROBES + 1).saturating_add(samples.saturating_mul(reps.max(1)))
 }
 
 /// Measures every block shape of the notes' table on `population` for every
@@ -95,7 +99,13 @@ pub fn measure_block_shapes(
                 frame += 1;
                 Ok(())
             };
-            let one = probe_ms(&mut timer, &mut step)?;
+            // The shortest of a few one-step probes: one probe alone, hit by a host hiccup,
+            // once timed a 2 µs step at 26 µs, so it was timed by host launches, 7x below
+            // its graph-timed neighbours (which way a point is timed must not be chance).
+            let mut one = f64::INFINITY;
+            for _ in 0..PROBES {
+                one = one.min(probe_ms(&mut timer, &mut step)?);
+            }
             let times = time_per_launch(&mut timer, &paced(ctx.settings, one), &mut step)?;
             let mut steps = frame;
             if one < GRAPH_BELOW_MS {
@@ -145,8 +155,8 @@ mod tests {
 
     #[test]
     fn a_point_takes_the_probe_the_warm_up_and_the_samples() {
-        assert_eq!(steps_per_point(11, 20), 223);
-        assert_eq!(steps_per_point(1, 0), 4, "at least one launch per sample");
+        assert_eq!(steps_per_point(11, 20), 231);
+        assert_eq!(steps_per_point(1, 0), 12, "at least one launch per sample");
         assert_eq!(steps_per_point(u32::MAX, u32::MAX), u32::MAX);
     }
 }
