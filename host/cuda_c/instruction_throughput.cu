@@ -112,6 +112,13 @@ CHAIN_KERNEL(i32_add_throughput, int, I32_SEED, MIX_NEIGHBOURS(x + y))
 CHAIN_KERNEL(i32_mul_throughput, int, I32_SEED | 1, MIX_NEIGHBOURS(x * y))
 CHAIN_KERNEL(i32_mad_throughput, int, I32_SEED | 1, MIX_NEIGHBOURS(x * y + (unsigned)a))
 
+// C's short and char arithmetic: the operands promoted to int, the result
+// converted back (Best Practices Guide §5.1.3), and the 24-bit multiply.
+CHAIN_KERNEL(i16_mad_throughput, int, I32_SEED | 1, MIX_NEIGHBOURS((short)((short)x * (short)y + (short)a)))
+CHAIN_KERNEL(i8_mad_throughput, int, I32_SEED | 1,
+             MIX_NEIGHBOURS((signed char)((signed char)x * (signed char)y + (signed char)a)))
+CHAIN_KERNEL(mul24_throughput, int, I32_SEED | 1, MIX_NEIGHBOURS(__mul24((int)x, (int)y)))
+
 // Division and modulo by a run-time divisor, and their power-of-two forms.
 // A divisor of 0 divides by 1, as in the Rust kernels.
 #define U32_SEED start + k * step
@@ -126,6 +133,9 @@ CHAIN_KERNEL(rcp_rn_throughput, float, F32_SEED, EACH_CHAIN(__frcp_rn(x)))
 CHAIN_KERNEL(div_rn_throughput, float, F32_SEED, EACH_CHAIN(a / x))
 CHAIN_KERNEL(div_approx_throughput, float, F32_SEED, EACH_CHAIN(ptx_div_approx(a, x)))
 CHAIN_KERNEL(rsqrt_approx_throughput, float, F32_SEED, EACH_CHAIN(ptx_rsqrt_approx(x)))
+// Best Practices Guide §5.1.2: 1.0f / sqrtf(x) stays two IEEE operations under
+// NVRTC's default -prec-sqrt=true -prec-div=true.
+CHAIN_KERNEL(recip_sqrt_rn_throughput, float, F32_SEED, EACH_CHAIN(1.0f / sqrtf(x)))
 
 // Transcendentals: v = f(v) + b.
 CHAIN_KERNEL(sin_approx_throughput, float, F32_SEED, EACH_CHAIN(__sinf(x) + b))

@@ -21,7 +21,10 @@ use crate::launchers::math_function_values;
 use crate::reference::{
     ArgumentRange, ErrorBound, cuda_library_bound, documented_bound, error_stats, input_sweep, math_function_exact,
 };
-use crate::report::{Axis, ExperimentResult, Metric, PlotKind, Point, Report, Scale, SectionHooks, Series, Work};
+use crate::report::{
+    Axis, Claim, ExperimentResult, LedgerRow, Metric, PlotKind, Point, Report, Rule, Scale, SectionHooks, Series,
+    Spread, Work,
+};
 use crate::testbed::Implementation;
 
 pub struct Accuracy;
@@ -131,7 +134,9 @@ impl Experiment for Accuracy {
         "Fast and accurate math: measured error"
     }
     fn source(&self) -> &'static str {
-        "CUDA C Best Practices Guide 4.0, §5.1.4 (and §7.2); OpenCL Programming Guide 2.3, §3.1.1.1 and Table B-2"
+        "CUDA C Best Practices Guide 4.0, §5.1.4 (and §7.2); OpenCL Programming Guide 2.3, §3.1.1.1 and Appendix B \
+         (Tables C-1, standard single-precision functions, and C-3, native functions: the document labels \
+         Appendix B's tables C-1 to C-3)"
     }
     fn points(&self) -> u64 {
         (MathFunction::ALL.len() * ArgumentRange::ALL.len()) as u64
@@ -208,7 +213,73 @@ impl Experiment for Accuracy {
     }
 }
 
+/// The OpenCL guide's Table C-1 (Appendix B.1.1) bounds of the functions measured here, in ulp
+/// from the correctly rounded result: `sin`, `exp` and `rsqrt` 2 (full range); with the series
+/// (function, implementation) that holds each: NVIDIA's own `sinf` and `expf` (the CUDA C twin)
+/// and `rsqrt.approx.f32` (what `rsqrtf` is).
+const TABLE_C1: [(MathFunction, Implementation, f64); 3] = [
+    (MathFunction::SinAccurate, Implementation::CudaC, 2.0),
+    (MathFunction::ExpAccurate, Implementation::CudaC, 2.0),
+    (MathFunction::RsqrtApprox, Implementation::Rust, 2.0),
+];
+
+/// The claims the experiment grades.
+fn claims() -> Vec<Claim> {
+    vec![Claim {
+        id: "ocl-b.1.1-max-ulp",
+        source: "OpenCL Programming Guide Appendix B.1.1 (Table C-1)",
+        claim: "The library's single-precision sin, exp and rsqrt are within 2 ulp of the correctly rounded result \
+                over their full range"
+            .into(),
+        rule: Rule::NoExtraCost {
+            holds_within: 1.0,
+            weaker_within: 2.0,
+        },
+        reads: "sin_accurate and exp_accurate · CUDA C (sinf, expf) and rsqrt_approx · Rust, small and large \
+                arguments: max error in ulp of the exact value over the table's 2 ulp plus the half ulp of rounding \
+                (2.5); the worst of the six graded"
+            .into(),
+        experiment: "accuracy",
+    }]
+}
+
+/// The measured max ulp of every point [`TABLE_C1`] bounds, as (name, range, ulp, bound).
+fn table_c1_errors(result: &ExperimentResult) -> Vec<(&'static str, ArgumentRange, f64, f64)> {
+    TABLE_C1
+        .into_iter()
+        .flat_map(|(function, implementation, bound)| {
+            let series = result.series_of(function_name(function), implementation);
+            ArgumentRange::ALL.into_iter().filter_map(move |range| {
+                let point = series?.point(range_key(range))?;
+                let ulp = point.median().filter(|_| point.status.is_ok())?;
+                Some((function_label(function, implementation), range, ulp, bound + 0.5))
+            })
+        })
+        .collect()
+}
+
 impl SectionHooks for Accuracy {
+    fn claims(&self) -> Vec<Claim> {
+        claims()
+    }
+
+    fn ledger(&self, result: &ExperimentResult, _report: &Report) -> Vec<LedgerRow> {
+        let errors = table_c1_errors(result);
+        let Some(worst) = errors.iter().map(|e| e.2 / e.3).reduce(f64::max) else {
+            return Vec::new();
+        };
+        let measured = errors
+            .iter()
+            .map(|(name, range, ulp, _)| format!("{name} {ulp:.2} ulp ({})", range.label()))
+            .collect::<Vec<_>>()
+            .join(", ");
+        vec![claims()[0].grade(
+            Spread::exact(worst),
+            format!("{measured}; the worst is {worst:.2} of the 2.5 ulp allowed"),
+            result.device,
+        )]
+    }
+
     fn narrative(&self, _result: &ExperimentResult, _report: &Report) -> Vec<String> {
         vec![
             "**Then vs now.** The OpenCL guide documents `native_sin` within an absolute 2^-21.41 and `native_cos` \
@@ -361,5 +432,48 @@ mod tests {
             "{}",
             row.measured
         );
+    }
+
+    #[test]
+    fn the_library_functions_are_held_to_table_c1() {
+        use crate::experiments::execution_fixtures::{report, result, series};
+        use crate::report::{Metric, SectionHooks, Verdict};
+        let of = |expf: f64| {
+            let at = |f: MathFunction, implementation: Implementation, small: f64| {
+                series(
+                    function_name(f),
+                    implementation,
+                    ("f32", ""),
+                    &[(0, small), (1, 1.0)],
+                    &[],
+                )
+            };
+            let r = result(
+                "accuracy",
+                Metric::custom("max error", "ulp", false),
+                vec![
+                    at(MathFunction::SinAccurate, Implementation::CudaC, 1.4),
+                    at(MathFunction::ExpAccurate, Implementation::CudaC, expf),
+                    at(MathFunction::RsqrtApprox, Implementation::Rust, 1.5),
+                    at(MathFunction::SinApprox, Implementation::Rust, 1e7),
+                ],
+            );
+            super::Accuracy.ledger(&r, &report(vec![r.clone()]))
+        };
+        let rows = of(1.9);
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].verdict, Verdict::Holds, "{}", rows[0].measured);
+        assert!(
+            rows[0]
+                .measured
+                .contains("expf (CUDA's library) 1.90 ulp (small arguments)")
+                && rows[0].measured.contains("the worst is 0.76 of the 2.5 ulp allowed"),
+            "{}",
+            rows[0].measured
+        );
+        assert_eq!(of(3.0)[0].verdict, Verdict::Weaker, "3 ulp: past 2.5, within twice it");
+        assert_eq!(of(6.0)[0].verdict, Verdict::Gone);
+        let none = result("accuracy", Metric::custom("max error", "ulp", false), Vec::new());
+        assert!(super::Accuracy.ledger(&none, &report(vec![none.clone()])).is_empty());
     }
 }

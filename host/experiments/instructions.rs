@@ -1,8 +1,10 @@
 //! Instruction throughput (OpenCL Programming Guide §3.1.1, Best Practices
 //! Guide §5.1): every throughput kernel of `kernels-gpu/src/instruction_throughput/`
 //! (f32 add/multiply/FMA, f64 FMA, packed f16x2 FMA, i32 add/multiply/
-//! multiply-add, u32 division and modulo by a run-time divisor against the
-//! shift and mask, reciprocal and division exact and approximate, rsqrt, the
+//! multiply-add, the same multiply-add on i16 and i8 values, the 24-bit
+//! multiply, u32 division and modulo by a run-time divisor against the
+//! shift and mask, reciprocal and division exact and approximate, rsqrt
+//! against the IEEE `1/sqrt`, the
 //! SFU approximations, the device layer's accurate sine and exp, and the
 //! §5.1.3/§7.2.3 promotion pair), at small and (where the kernel's arguments
 //! matter) large arguments, Rust and CUDA C: operations per second for the
@@ -531,6 +533,37 @@ fn claims() -> Vec<Claim> {
                 .into(),
             experiment: "instructions",
         },
+        Claim {
+            id: "bpg-5.1.2-rsqrt",
+            source: "Best Practices Guide §5.1.2",
+            claim: "Call rsqrtf() explicitly: the compiler turns 1.0f/sqrtf(x) into the reciprocal square root \
+                    only where IEEE-754 semantics allow, so written out it stays the slower pair of IEEE operations"
+                .into(),
+            rule: Rule::Direction,
+            reads: "rsqrt_approx over recip_sqrt_rn · Rust, Gop/s at small arguments".into(),
+            experiment: "instructions",
+        },
+        Claim {
+            id: "bpg-5.1.3-short-integers",
+            source: "Best Practices Guide §5.1.3; OpenCL Programming Guide §3.1.1.1",
+            claim: "Arithmetic on char or short needs its operands converted to int: extra instructions that cost \
+                    time"
+                .into(),
+            rule: Rule::Direction,
+            reads: "i32_mad over i16_mad and over i8_mad · Rust, Gop/s at small arguments; the smaller ratio graded"
+                .into(),
+            experiment: "instructions",
+        },
+        Claim {
+            id: "ocl-3.1.1.1-mul24",
+            source: "OpenCL Programming Guide §3.1.1.1",
+            claim: "mul24 (8 per clock per SM on cc 1.x, against 2 for a 32-bit multiply) will be slower than 32-bit \
+                    integer multiplication on future architectures"
+                .into(),
+            rule: Rule::Direction,
+            reads: "i32_mul over mul24 · Rust, Gop/s at small arguments".into(),
+            experiment: "instructions",
+        },
     ]
 }
 
@@ -782,6 +815,89 @@ fn double_constant_row(result: &ExperimentResult) -> Option<LedgerRow> {
     Some(row)
 }
 
+/// "; SASS instructions per operation: a 1.0, b 2.0" for `kernels` where their SASS is known.
+fn sass_text(result: &ExperimentResult, kernels: &[(ThroughputKernel, &str)]) -> String {
+    kernels
+        .iter()
+        .map(|&(k, name)| {
+            Some(format!(
+                "{name} {:.2}",
+                sass_per_operation(result, k, Implementation::Rust)?.total
+            ))
+        })
+        .collect::<Option<Vec<_>>>()
+        .map(|ops| format!("; SASS instructions per operation: {}", ops.join(", ")))
+        .unwrap_or_default()
+}
+
+/// BPG §5.1.2: rsqrtf against 1.0f / sqrtf(x).
+fn rsqrt_row(result: &ExperimentResult) -> Option<LedgerRow> {
+    use ThroughputKernel::*;
+    let rust = Implementation::Rust;
+    let factor = rate_spread(result, rust, (RsqrtApprox, SMALL), (RecipSqrtRn, SMALL))?;
+    let gops = |k| rate(result, k, rust, SMALL).unwrap_or(f64::NAN);
+    Some(claims()[4].grade(
+        factor,
+        format!(
+            "Rust: rsqrt.approx {:.0} Gop/s vs 1/sqrt (sqrt.rn, rcp.rn) {:.0} Gop/s; {}x{}{}",
+            gops(RsqrtApprox),
+            gops(RecipSqrtRn),
+            factor.text(2),
+            twin_ratio(
+                result,
+                " (rsqrtf vs 1.0f / sqrtf)",
+                (RsqrtApprox, SMALL),
+                (RecipSqrtRn, SMALL)
+            ),
+            sass_text(result, &[(RsqrtApprox, "rsqrt"), (RecipSqrtRn, "1/sqrt")]),
+        ),
+        result.device,
+    ))
+}
+
+/// BPG §5.1.3: short and char arithmetic against int.
+fn short_integers_row(result: &ExperimentResult) -> Option<LedgerRow> {
+    use ThroughputKernel::*;
+    let rust = Implementation::Rust;
+    let short = rate_spread(result, rust, (I32Mad, SMALL), (I16Mad, SMALL))?;
+    let char = rate_spread(result, rust, (I32Mad, SMALL), (I8Mad, SMALL))?;
+    let gops = |k| rate(result, k, rust, SMALL).unwrap_or(f64::NAN);
+    Some(claims()[5].grade(
+        smaller(short, char),
+        format!(
+            "Rust multiply-adds: i32 {:.0} Gop/s, i16 {:.0} Gop/s ({}x), i8 {:.0} Gop/s ({}x){}{}",
+            gops(I32Mad),
+            gops(I16Mad),
+            short.text(2),
+            gops(I8Mad),
+            char.text(2),
+            twin_ratio(result, " (int vs short)", (I32Mad, SMALL), (I16Mad, SMALL)),
+            sass_text(result, &[(I32Mad, "i32"), (I16Mad, "i16"), (I8Mad, "i8")]),
+        ),
+        result.device,
+    ))
+}
+
+/// OpenCL guide §3.1.1.1: mul24 against the 32-bit multiply.
+fn mul24_row(result: &ExperimentResult) -> Option<LedgerRow> {
+    use ThroughputKernel::*;
+    let rust = Implementation::Rust;
+    let factor = rate_spread(result, rust, (I32Mul, SMALL), (Mul24, SMALL))?;
+    let gops = |k| rate(result, k, rust, SMALL).unwrap_or(f64::NAN);
+    Some(claims()[6].grade(
+        factor,
+        format!(
+            "Rust: mul.lo.s32 {:.0} Gop/s vs mul24.lo.s32 {:.0} Gop/s; {}x{}{}",
+            gops(I32Mul),
+            gops(Mul24),
+            factor.text(2),
+            twin_ratio(result, " (x * y vs __mul24)", (I32Mul, SMALL), (Mul24, SMALL)),
+            sass_text(result, &[(I32Mul, "mul"), (Mul24, "mul24")]),
+        ),
+        result.device,
+    ))
+}
+
 /// `x` with 3 significant figures (or "—").
 fn cell(x: Option<f64>) -> String {
     match x {
@@ -941,6 +1057,9 @@ impl SectionHooks for Instructions {
             fast_math_row(result, report),
             argument_reduction_row(result),
             double_constant_row(result),
+            rsqrt_row(result),
+            short_integers_row(result),
+            mul24_row(result),
         ]
         .into_iter()
         .flatten()
@@ -1302,5 +1421,66 @@ mod tests {
         assert!(table.contains("op/clk/SM at NVML's 1650 MHz"), "{table}");
         // 99 at 1980 MHz is 118.8 at 1650 MHz.
         assert!(table.contains("| 99.0 | 119 |"), "{table}");
+    }
+
+    #[test]
+    fn rsqrt_short_integers_and_mul24_are_graded_by_their_direction() {
+        use ThroughputKernel::*;
+        let int = |kernel: ThroughputKernel, gops: f64| {
+            series(kernel.entry(), Implementation::Rust, ("i32", ""), &[(0, gops)], &[])
+        };
+        let of = |rsqrt: f64, ieee: f64, i16: f64, i8: f64, mul24: f64| {
+            instructions(vec![
+                rates(RsqrtApprox, rsqrt, None),
+                rates(RecipSqrtRn, ieee, None),
+                int(I32Mad, 16_000.0),
+                int(I16Mad, i16),
+                int(I8Mad, i8),
+                int(I32Mul, 16_000.0),
+                int(Mul24, mul24),
+            ])
+        };
+        // What an H100 is expected to show: rsqrt well ahead, narrow integers and mul24 at par.
+        let today = of(4000.0, 1500.0, 15_900.0, 16_000.0, 15_600.0);
+        assert_eq!(verdict(&today, "bpg-5.1.2-rsqrt"), Some(Verdict::Holds), "2.7x");
+        assert_eq!(
+            verdict(&today, "bpg-5.1.3-short-integers"),
+            Some(Verdict::Gone),
+            "1.01x and 1.00x"
+        );
+        assert_eq!(verdict(&today, "ocl-3.1.1.1-mul24"), Some(Verdict::Gone), "1.03x");
+        // The guides' picture: conversions cost, mul24 emulated at a third of the rate.
+        let then = of(4000.0, 4100.0, 8000.0, 10_000.0, 5000.0);
+        assert_eq!(verdict(&then, "bpg-5.1.2-rsqrt"), Some(Verdict::Gone), "0.98x");
+        assert_eq!(
+            verdict(&then, "bpg-5.1.3-short-integers"),
+            Some(Verdict::Holds),
+            "2x and 1.6x: the smaller holds"
+        );
+        assert_eq!(verdict(&then, "ocl-3.1.1.1-mul24"), Some(Verdict::Holds), "3.2x");
+        let half = of(4000.0, 1500.0, 8000.0, 16_000.0, 20_000.0);
+        assert_eq!(
+            verdict(&half, "bpg-5.1.3-short-integers"),
+            Some(Verdict::Gone),
+            "the smaller ratio (i8's 1.0x) is graded"
+        );
+        assert_eq!(
+            verdict(&half, "ocl-3.1.1.1-mul24"),
+            Some(Verdict::Reversed),
+            "mul24 faster"
+        );
+        let report = report(vec![today.clone()]);
+        let rows = super::Instructions.ledger(&report.experiments[0], &report);
+        let row = rows.iter().find(|r| r.id == "bpg-5.1.3-short-integers").unwrap();
+        assert!(
+            row.measured
+                .contains("i32 16000 Gop/s, i16 15900 Gop/s (1.01x), i8 16000 Gop/s (1.00x)"),
+            "{}",
+            row.measured
+        );
+        assert_eq!(
+            verdict(&instructions(vec![rates(RsqrtApprox, 1.0, None)]), "bpg-5.1.2-rsqrt"),
+            None
+        );
     }
 }

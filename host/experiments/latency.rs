@@ -479,7 +479,37 @@ pub fn claims() -> Vec<Claim> {
             reads: "fma_latency · Rust, one thread: SM clocks per dependent FMA".into(),
             experiment: "latency",
         },
+        Claim {
+            id: "bpg-3.2.2-shared-latency",
+            source: "Best Practices Guide §3.2.2",
+            claim:
+                "Shared memory, being on chip, has a latency roughly 100 times lower than (uncached) device memory, \
+                    without bank conflicts"
+                    .into(),
+            rule: Rule::Factor { claimed: 100.0 },
+            reads: "pointer_chase · Rust, SM clocks per step on the device-memory plateau (as bpg-5.2-memory-latency) \
+                    over shared_pointer_chase · Rust, the median of its working sets' SM clocks per step"
+                .into(),
+            experiment: "latency",
+        },
     ]
+}
+
+/// The Rust shared-memory chase over all its working sets: the lowest
+/// sample, the median of the points' medians, the highest sample.
+fn shared_spread(result: &ExperimentResult) -> Option<Spread> {
+    let values: Vec<Summary> = result
+        .series_of(SHARED_CHASE, Implementation::Rust)?
+        .points
+        .iter()
+        .filter(|p| p.status.is_ok())
+        .filter_map(|p| p.value)
+        .collect();
+    Some(Spread {
+        low: values.iter().map(|v| v.min).fold(f64::INFINITY, f64::min),
+        median: median_of(&values.iter().map(|v| v.median).collect::<Vec<_>>())?,
+        high: values.iter().map(|v| v.max).fold(f64::NEG_INFINITY, f64::max),
+    })
 }
 
 /// The spread of the Rust chase's points over `from..=to` bytes: the lowest
@@ -513,6 +543,26 @@ pub fn ledger_rows(result: &ExperimentResult, l2_bytes: u64) -> Vec<LedgerRow> {
         rows.push(claims[1].grade(
             spread,
             format!("{} SM clocks per dependent FMA (Rust, one thread)", spread.text(2)),
+            result.device,
+        ));
+    }
+    if let (Some((cycles, range, _)), Some(shared)) = (device_memory_latency(result, l2_bytes), shared_spread(result)) {
+        let memory = plateau_spread(result, range, cycles);
+        let factor = Spread {
+            low: memory.low / shared.high,
+            median: memory.median / shared.median,
+            high: memory.high / shared.low,
+        };
+        rows.push(claims[2].grade(
+            factor,
+            format!(
+                "Rust chases: device memory {:.0} SM clocks ({} to {}), shared memory {:.0} SM clocks per step; {}x",
+                memory.median,
+                size_label(range.0),
+                size_label(range.1),
+                shared.median,
+                factor.text(1)
+            ),
             result.device,
         ));
     }
@@ -821,6 +871,37 @@ mod tests {
             !files.contains(&"latency.svg".to_string()),
             "the main plot is off: {files:?}"
         );
-        assert_eq!(rows.len(), 2);
+        assert_eq!(rows.len(), 3);
+        assert_eq!(rows[2].id, "bpg-3.2.2-shared-latency");
+    }
+
+    #[test]
+    fn shared_memory_is_graded_against_the_device_memory_plateau() {
+        let with_shared = |cycles: &[f64]| {
+            let mut r = latency_result(&staircase(), None);
+            let points: Vec<(i64, f64)> = cycles.iter().enumerate().map(|(i, &c)| (1024 << i, c)).collect();
+            r.series
+                .push(series(SHARED_CHASE, Implementation::Rust, "", &points, &[]));
+            ledger_rows(&r, 50 << 20)
+                .into_iter()
+                .find(|row| row.id == "bpg-3.2.2-shared-latency")
+        };
+        // Device memory 600 SM clocks: 6 is 100x, 12 is 50x (weaker below 50.5), 30 is 20x.
+        let row = with_shared(&[6.0, 6.0, 6.0]).unwrap();
+        assert_eq!(row.verdict, Verdict::Holds, "{}", row.measured);
+        assert!(row.measured.contains("shared memory 6 SM clocks"), "{}", row.measured);
+        assert_eq!(with_shared(&[3.0, 3.0]).unwrap().verdict, Verdict::Stronger, "200x");
+        assert_eq!(
+            with_shared(&[30.0, 29.0, 31.0]).unwrap().verdict,
+            Verdict::Weaker,
+            "20x"
+        );
+        assert_eq!(
+            with_shared(&[11.0, 13.0]).unwrap().verdict,
+            Verdict::Undecided,
+            "46x to 55x straddles 50.5"
+        );
+        assert_eq!(with_shared(&[600.0]).unwrap().verdict, Verdict::Gone);
+        assert!(with_shared(&[]).is_none(), "no shared chase, no row");
     }
 }

@@ -10,7 +10,7 @@ use super::copy_sweep::{BYTE_COUNTING, Planned, buffer_len, measure};
 use super::{Experiment, RunContext, sector_model};
 use crate::error::Result;
 use crate::launchers::CopyKernel;
-use crate::report::{Axis, ExperimentResult, Metric, Report, SectionHooks};
+use crate::report::{Axis, Claim, ExperimentResult, LedgerRow, Metric, Report, Rule, SectionHooks, better_by};
 use crate::testbed::Implementation;
 
 pub struct OffsetWidth;
@@ -95,6 +95,58 @@ pub fn width_summary(result: &ExperimentResult, first: i64, second: i64) -> Vec<
     )]
 }
 
+/// The Rust series of `element` ("f16", "f32", "f64", "f32x4") in a width result.
+pub fn width_series<'a>(result: &'a ExperimentResult, element: &str) -> Option<&'a Series> {
+    result
+        .series
+        .iter()
+        .find(|s| s.key.implementation == Implementation::Rust && s.key.element == element && s.key.variant.is_empty())
+}
+
+/// The OpenCL guide's cc 1.0/1.1 figures for non-coalesced words (§3.1.2.1): by how many times a
+/// non-coalesced access is slower than a coalesced one, by word width, with the elements measured.
+const UNCOALESCED: [(&str, &str, &str, &str, f64); 3] = [
+    (
+        "ocl-3.1.2.1-uncoalesced-4-byte",
+        "4-byte",
+        "f32",
+        "an order of magnitude",
+        10.0,
+    ),
+    (
+        "ocl-3.1.2.1-uncoalesced-8-byte",
+        "8-byte",
+        "f64",
+        "about four times",
+        4.0,
+    ),
+    (
+        "ocl-3.1.2.1-uncoalesced-16-byte",
+        "16-byte",
+        "f32x4",
+        "about two times",
+        2.0,
+    ),
+];
+
+/// The claims the experiment grades.
+fn claims() -> Vec<Claim> {
+    UNCOALESCED
+        .into_iter()
+        .map(|(id, width, element, words, factor)| Claim {
+            id,
+            source: "OpenCL Programming Guide §3.1.2.1",
+            claim: format!(
+                "On cc 1.0/1.1 a half-warp of {width} words that is not coalesced (here: misaligned) gets {words} \
+                 less bandwidth than a coalesced one"
+            ),
+            rule: Rule::Factor { claimed: factor },
+            reads: format!("offset_copy ({element}) · Rust: GB/s at offset 0 over GB/s at the worst offset"),
+            experiment: "offset-width",
+        })
+        .collect()
+}
+
 impl Experiment for OffsetWidth {
     fn name(&self) -> &'static str {
         "offset-width"
@@ -124,5 +176,93 @@ impl SectionHooks for OffsetWidth {
 
     fn narrative(&self, result: &ExperimentResult, _report: &Report) -> Vec<String> {
         width_summary(result, 0, 1)
+    }
+
+    fn claims(&self) -> Vec<Claim> {
+        claims()
+    }
+
+    fn ledger(&self, result: &ExperimentResult, _report: &Report) -> Vec<LedgerRow> {
+        claims()
+            .iter()
+            .zip(UNCOALESCED)
+            .filter_map(|(claim, (_, _, element, _, _))| {
+                let series = width_series(result, element)?;
+                let (aligned, worst) = (series.at(0)?, series.worst(&result.axis.metric)?);
+                let factor = better_by(&result.axis.metric, aligned, worst)?;
+                Some(claim.grade(
+                    factor,
+                    format!(
+                        "{element}: offset 0 {:.0} GB/s, worst offset ({}) {:.0} GB/s; {}x",
+                        aligned.median()?,
+                        worst.at,
+                        worst.median()?,
+                        factor.text(2)
+                    ),
+                    result.device,
+                ))
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::execution_fixtures::report;
+    use super::super::ledger_fixtures::{rendered, result, series};
+    use super::OffsetWidth;
+    use crate::report::{Metric, SectionHooks, Verdict};
+    use crate::testbed::Implementation;
+
+    /// A width series: `aligned` GB/s at offset 0, `misaligned` at offsets 1 to 3.
+    fn width(element: &str, aligned: f64, misaligned: f64) -> crate::report::Series {
+        let mut s = series(
+            &format!("offset_copy_{element}"),
+            Implementation::Rust,
+            "",
+            &[
+                (0, aligned),
+                (1, misaligned),
+                (2, misaligned * 1.1),
+                (3, misaligned * 1.2),
+            ],
+            &[],
+        );
+        s.key.element = element.into();
+        s
+    }
+
+    #[test]
+    fn each_width_is_graded_by_its_own_figure() {
+        let r = result(
+            "offset-width",
+            Metric::Bandwidth,
+            vec![
+                width("f32", 2400.0, 240.0),
+                width("f64", 2900.0, 2800.0),
+                width("f32x4", 3000.0, 1000.0),
+                width("f32", 1.0, 1.0),
+            ],
+        );
+        let rows = OffsetWidth.ledger(&r, &report(vec![r.clone()]));
+        let verdicts: Vec<(&str, Verdict)> = rows.iter().map(|row| (row.id.as_str(), row.verdict)).collect();
+        assert_eq!(
+            verdicts,
+            [
+                ("ocl-3.1.2.1-uncoalesced-4-byte", Verdict::Holds),
+                ("ocl-3.1.2.1-uncoalesced-8-byte", Verdict::Gone),
+                ("ocl-3.1.2.1-uncoalesced-16-byte", Verdict::Stronger),
+            ],
+            "10x of 10, 1.04x of 4, 3x of 2 (the first f32 series is read)"
+        );
+        assert!(
+            rows[0].measured.contains("worst offset (1) 240 GB/s; 10.00x"),
+            "{}",
+            rows[0].measured
+        );
+        let only_f64 = result("offset-width", Metric::Bandwidth, vec![width("f64", 2900.0, 725.0)]);
+        let (_, _, rows) = rendered(only_f64);
+        assert_eq!(rows.len(), 1, "{rows:?}");
+        assert_eq!(rows[0].verdict, Verdict::Holds, "4x, through the report's ledger");
     }
 }

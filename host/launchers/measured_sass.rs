@@ -6,7 +6,8 @@ use kernels_gpu::instruction_throughput::ThroughputKernel;
 /// its SASS. The i32 add is issued as `IADD3` or `IMAD.IADD` (or `VIADD`),
 /// the division and modulo sequences around one `IMAD.HI` each, the IEEE
 /// reciprocal and division around one `MUFU.RCP`, the accurate functions
-/// are `FFMA` polynomials.
+/// are `FFMA` polynomials; the narrow and 24-bit integer kernels build on
+/// `IMAD`, and `1/sqrt` on `MUFU.RSQ` and `MUFU.RCP`.
 pub fn measured_sass_opcodes(kernel: ThroughputKernel) -> &'static [&'static str] {
     use ThroughputKernel::*;
     match kernel {
@@ -16,12 +17,13 @@ pub fn measured_sass_opcodes(kernel: ThroughputKernel) -> &'static [&'static str
         F64Fma => &["DFMA"],
         F16x2Fma => &["HFMA2"],
         I32Add => &["IADD3", "IMAD.IADD", "VIADD", "IADD"],
-        I32Mul | I32Mad => &["IMAD"],
+        I32Mul | I32Mad | I16Mad | I8Mad | Mul24 => &["IMAD"],
         U32Div | U32Rem => &["IMAD.HI"],
         U32Shift => &["SHF"],
         U32Mask => &["LOP3"],
         RcpApprox | RcpRn | DivRn | DivApprox => &["MUFU.RCP"],
         RsqrtApprox => &["MUFU.RSQ"],
+        RecipSqrtRn => &["MUFU.RSQ", "MUFU.RCP"],
         SinApprox => &["MUFU.SIN"],
         CosApprox => &["MUFU.COS"],
         Ex2Approx | ExpFast => &["MUFU.EX2"],

@@ -31,9 +31,9 @@ fn f16_pair(x: f32) -> u32 {
 ///   (settles at 10), f64 FMA likewise, f16x2 FMA `fma(v, 0.9375, 0.0625)`
 ///   (settles at 1);
 /// * integers: seeds spread by the golden-ratio constant; division and
-///   modulo by 16, shift and mask by 4;
+///   modulo by 16, shift and mask by 4; multiply-adds add 12345;
 /// * reciprocal `v ↔ 1/v` from 1.5 up, division `v ↔ 3/v`, reciprocal square
-///   root from 0.5 (settles at 1);
+///   root (approximate and IEEE) from 0.5 (settles at 1);
 /// * `v ← f(v) + b`: sine b = 1, cosine b = 0, 2^x and e^x b = −2, log2 b = 2
 ///   from 4 (each a contracting map);
 /// * the promotion pair: `· 1.02 · (1/1.02)`.
@@ -59,7 +59,7 @@ pub fn suggested_params(kernel: ThroughputKernel, arguments: ArgumentRange) -> A
             a: f16_pair(0.9375),
             b: f16_pair(0.0625),
         }),
-        I32Add | I32Mul | I32Mad => AnyChainParams::I32(ChainParams {
+        I32Add | I32Mul | I32Mad | I16Mad | I8Mad | Mul24 => AnyChainParams::I32(ChainParams {
             start: 1,
             step: golden as i32,
             a: 12_345,
@@ -73,7 +73,7 @@ pub fn suggested_params(kernel: ThroughputKernel, arguments: ArgumentRange) -> A
         }),
         RcpApprox | RcpRn => f32_params(1.5, 2f32.powi(-12), 0.0, 0.0),
         DivRn | DivApprox => f32_params(1.5, 2f32.powi(-12), 3.0, 0.0),
-        RsqrtApprox => f32_params(0.5, 2f32.powi(-12), 0.0, 0.0),
+        RsqrtApprox | RecipSqrtRn => f32_params(0.5, 2f32.powi(-12), 0.0, 0.0),
         SinApprox | SinAccurate if large => f32_params(1.0e6, 0.0625, 0.0, 1.0e6),
         SinApprox | SinAccurate => f32_params(0.0, spread, 0.0, 1.0),
         CosApprox if large => f32_params(1.0e6, 0.0625, 0.0, 1.0e6),

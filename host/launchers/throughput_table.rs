@@ -36,7 +36,8 @@ pub fn hopper_peak_per_sm_per_clock(kernel: ThroughputKernel) -> Option<f64> {
         F16x2Fma => Some(128.0),
         I32Add | I32Mul | I32Mad | U32Shift | U32Mask => Some(64.0),
         RcpApprox | RsqrtApprox | SinApprox | CosApprox | Ex2Approx | Lg2Approx => Some(16.0),
-        U32Div | U32Rem | RcpRn | DivRn | DivApprox | ExpFast | SinAccurate | ExpAccurate | F64PromotedMul => None,
+        U32Div | U32Rem | RcpRn | DivRn | DivApprox | ExpFast | SinAccurate | ExpAccurate | F64PromotedMul | I16Mad
+        | I8Mad | Mul24 | RecipSqrtRn => None,
     }
 }
 
@@ -46,7 +47,7 @@ pub fn hopper_peak_per_sm_per_clock(kernel: ThroughputKernel) -> Option<f64> {
 /// multiply-add 8; reciprocal 2; division 0.88 and `native_divide` 1.6;
 /// reciprocal square root 2; `native_log` 2 (set beside `lg2.approx`, which
 /// it is built on); `native_sin`, `native_cos` and `native_exp` 1; integer
-/// add 8, 32-bit multiply 2, bitwise operations 8. `None` where the guide
+/// add 8, 32-bit multiply 2, `mul24` 8, bitwise operations 8. `None` where the guide
 /// states no figure (integer division and modulo it only calls "particularly costly").
 pub fn cc1_per_sm_per_clock(kernel: ThroughputKernel) -> Option<f64> {
     use ThroughputKernel::*;
@@ -58,7 +59,9 @@ pub fn cc1_per_sm_per_clock(kernel: ThroughputKernel) -> Option<f64> {
         SinApprox | CosApprox | Ex2Approx | ExpFast => Some(1.0),
         I32Add | U32Shift | U32Mask => Some(8.0),
         I32Mul => Some(2.0),
-        F64Fma | F16x2Fma | I32Mad | U32Div | U32Rem | RcpRn | SinAccurate | ExpAccurate | F64PromotedMul => None,
+        Mul24 => Some(8.0),
+        F64Fma | F16x2Fma | I32Mad | U32Div | U32Rem | RcpRn | SinAccurate | ExpAccurate | F64PromotedMul | I16Mad
+        | I8Mad | RecipSqrtRn => None,
     }
 }
 

@@ -55,6 +55,7 @@ fn f32_step(kernel: ThroughputKernel, ChainParams { a, b, .. }: ChainParams<f32>
         DivRn => Box::new(move |v| a / v),
         DivApprox => Box::new(move |v| (a as f64 / v as f64) as f32),
         RsqrtApprox => Box::new(|v| rounded(v, |x| 1.0 / x.sqrt())),
+        RecipSqrtRn => Box::new(|v| 1.0 / v.sqrt()),
         SinApprox | SinAccurate => Box::new(move |v| rounded(v, f64::sin) + b),
         CosApprox => Box::new(move |v| rounded(v, f64::cos) + b),
         Ex2Approx => Box::new(move |v| rounded(v, f64::exp2) + b),
@@ -62,7 +63,10 @@ fn f32_step(kernel: ThroughputKernel, ChainParams { a, b, .. }: ChainParams<f32>
         ExpFast | ExpAccurate => Box::new(move |v| rounded(v, f64::exp) + b),
         F32LiteralMul => Box::new(move |v| (v * PROMOTION_CONSTANT as f32) * a),
         F64PromotedMul => Box::new(move |v| ((v as f64 * PROMOTION_CONSTANT) as f32) * a),
-        F64Fma | F16x2Fma | I32Add | I32Mul | I32Mad | U32Div | U32Rem | U32Shift | U32Mask => return None,
+        F64Fma | F16x2Fma | I32Add | I32Mul | I32Mad | I16Mad | I8Mad | Mul24 | U32Div | U32Rem | U32Shift
+        | U32Mask => {
+            return None;
+        }
     };
     Some(step)
 }
@@ -166,6 +170,14 @@ pub fn i32_throughput_reference(
         ThroughputKernel::I32Add => |x, y, _| x.wrapping_add(y),
         ThroughputKernel::I32Mul => |x, y, _| x.wrapping_mul(y),
         ThroughputKernel::I32Mad => |x, y, a| x.wrapping_mul(y).wrapping_add(a),
+        // The narrow kernels: the product's and sum's low 16 (8) bits, sign-extended.
+        ThroughputKernel::I16Mad => |x, y, a| ((x.wrapping_mul(y).wrapping_add(a) as u32) << 16) as i32 >> 16,
+        ThroughputKernel::I8Mad => |x, y, a| ((x.wrapping_mul(y).wrapping_add(a) as u32) << 24) as i32 >> 24,
+        // mul24.lo.s32: the low 32 bits of the 48-bit product of the sign-extended low 24 bits.
+        ThroughputKernel::Mul24 => |x, y, _| {
+            let low24 = |v: i32| (((v as u32) << 8) as i32 >> 8) as i64;
+            (low24(x) * low24(y)) as i32
+        },
         _ => return None,
     };
     let odd = kernel != ThroughputKernel::I32Add;

@@ -120,6 +120,7 @@ pub mod fast_trig;
 pub mod global_ptr;
 pub mod half_float;
 pub mod index;
+pub mod integer24;
 pub mod math;
 pub mod packed_half;
 pub mod shared_memory;
@@ -150,6 +151,7 @@ pub use index::{
     block_dim_x, block_dim_y, block_dim_z, block_idx_x, block_idx_y, block_idx_z, grid_dim_x, grid_dim_y, grid_dim_z,
     thread_idx_x, thread_idx_y, thread_idx_z,
 };
+pub use integer24::mul24_lo;
 pub use math::{fma, fma_f64, sqrt};
 pub use packed_half::{fma_f16x2, pack_f16x2};
 pub use shared_memory::{SharedPtr, dynamic_shared_memory};

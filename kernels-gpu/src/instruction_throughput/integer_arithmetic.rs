@@ -14,7 +14,7 @@ use crate::instruction_throughput::THROUGHPUT_CHAINS;
 /// One round of `v[c] ← combine(v[c], v[(c + 1) mod 8])` with old values
 /// throughout (destructured, so the values stay in registers).
 #[inline(always)]
-fn mix_neighbours(values: &mut [i32; THROUGHPUT_CHAINS], combine: impl Fn(i32, i32) -> i32) {
+pub(crate) fn mix_neighbours(values: &mut [i32; THROUGHPUT_CHAINS], combine: impl Fn(i32, i32) -> i32) {
     let [v0, v1, v2, v3, v4, v5, v6, v7] = *values;
     *values = [
         combine(v0, v1),

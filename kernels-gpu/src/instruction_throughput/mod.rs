@@ -15,6 +15,7 @@ mod double_promotion;
 mod float_arithmetic;
 mod integer_arithmetic;
 mod integer_division;
+mod narrow_integers;
 mod packed_half_fma;
 mod reciprocal;
 mod special_functions;
@@ -25,9 +26,11 @@ pub use double_promotion::{PROMOTION_CONSTANT, f32_literal_mul_throughput, f64_p
 pub use float_arithmetic::{f32_add_throughput, f32_fma_throughput, f32_mul_throughput, f64_fma_throughput};
 pub use integer_arithmetic::{i32_add_throughput, i32_mad_throughput, i32_mul_throughput};
 pub use integer_division::{u32_div_throughput, u32_mask_throughput, u32_rem_throughput, u32_shift_throughput};
+pub use narrow_integers::{i8_mad_throughput, i16_mad_throughput, mul24_throughput};
 pub use packed_half_fma::{F16X2_SEED_PERIOD, f16x2_fma_throughput};
 pub use reciprocal::{
-    div_approx_throughput, div_rn_throughput, rcp_approx_throughput, rcp_rn_throughput, rsqrt_approx_throughput,
+    div_approx_throughput, div_rn_throughput, rcp_approx_throughput, rcp_rn_throughput, recip_sqrt_rn_throughput,
+    rsqrt_approx_throughput,
 };
 pub use special_functions::{
     cos_approx_throughput, ex2_approx_throughput, exp_accurate_throughput, exp_fast_throughput, lg2_approx_throughput,

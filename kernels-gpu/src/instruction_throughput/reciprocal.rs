@@ -5,7 +5,7 @@
 //!
 //! Chain `k` starts at `fma(k, step, start)`; the host picks positive starts.
 
-use crate::device::{GlobalMutPtr, div_approx, fma, rcp_approx, rsqrt_approx};
+use crate::device::{GlobalMutPtr, div_approx, fma, rcp_approx, rsqrt_approx, sqrt};
 use crate::instruction_throughput::chains::each_chain;
 
 chain_kernel! {
@@ -80,5 +80,24 @@ chain_kernel! {
     seed: |k| fma(k as f32, step, start),
     round: |values| {
         each_chain(values, rsqrt_approx)
+    }
+}
+
+chain_kernel! {
+    /// **Demonstrates** what the Best Practices Guide §5.1.2 warns about:
+    /// `v ← 1 / sqrt(v)` written out, IEEE-rounded (`sqrt.rn.f32` then
+    /// `rcp.rn.f32`, CUDA C's `1.0f / sqrtf(x)` under the default
+    /// `-prec-sqrt=true -prec-div=true`), which the compiler may not turn into
+    /// `rsqrt.approx` because the results would differ. Values converge to 1.
+    ///
+    /// **Indexing** and **launch**: as `f32_add_throughput`.
+    ///
+    /// **Expected**: two IEEE sequences (each an SFU estimate refined by
+    /// FMAs) against [`rsqrt_approx_throughput`]'s one SFU instruction, so a
+    /// few times slower. To be measured.
+    recip_sqrt_rn_throughput(f32; start, step, _a, _b),
+    seed: |k| fma(k as f32, step, start),
+    round: |values| {
+        each_chain(values, |v| 1.0 / sqrt(v))
     }
 }
