@@ -115,7 +115,10 @@ mod tests {
         assert_eq!(median_ci_rank(33), Some(11));
         let samples: Vec<f64> = (1..=11).map(f64::from).collect();
         let s = Summary::of(&samples).unwrap();
-        assert_eq!((s.min, s.median, s.max, s.median_ci), (1.0, 6.0, 11.0, Some([2.0, 10.0])));
+        assert_eq!(
+            (s.min, s.median, s.max, s.median_ci),
+            (1.0, 6.0, 11.0, Some([2.0, 10.0]))
+        );
         assert_eq!(s.median_interval(), (2.0, 10.0));
         let bandwidth = s.map_decreasing(|t| 1.0 / t);
         assert_eq!(bandwidth.median_ci, Some([0.1, 0.5]));

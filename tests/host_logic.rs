@@ -170,7 +170,11 @@ fn matvec_shapes_follow_the_versions() {
     let warp = matvec_shape(MatVecVersion::WarpShuffle, 1100, 60989, lens, 1056).unwrap();
     assert_eq!((warp.grid.x, warp.shared_bytes), (1056, 256 * 4));
     let per_row = matvec_shape(MatVecVersion::WarpPerRow, 1100, 60989, lens, 1056).unwrap();
-    assert_eq!((per_row.grid.x, per_row.shared_bytes), (1056, 0));
+    assert_eq!(
+        (per_row.grid.x, per_row.shared_bytes),
+        (7624, 0),
+        "one row per warp, 8 warps a block"
+    );
     let small = matvec_shape(MatVecVersion::WarpPerRow, 1100, 20, (22000, 1100, 20), 1056).unwrap();
     assert_eq!(small.grid.x, 3, "8 warps per block: 20 rows need 3 blocks");
     let few_rows = matvec_shape(MatVecVersion::TreeSequential, 1100, 10, (11000, 1100, 10), 1056).unwrap();

@@ -150,7 +150,17 @@ extern "C" __global__ void matvec_warp_per_row(const float *m, unsigned int widt
         if (vectorized) {
             const float4 *m4 = reinterpret_cast<const float4 *>(m) + row / 4;
             const float4 *v4 = reinterpret_cast<const float4 *>(v);
-            for (unsigned int x = lane; x < width / 4; x += 32) {
+            unsigned int x = lane, n4 = width / 4;
+            for (; x + 3 * 32 < n4; x += 4 * 32) {  // four loads of M in flight per lane
+                float4 a[4];
+                for (int k = 0; k < 4; k++)
+                    a[k] = m4[x + k * 32];
+                for (int k = 0; k < 4; k++) {
+                    float4 b = v4[x + k * 32];
+                    sum = fmaf(a[k].w, b.w, fmaf(a[k].z, b.z, fmaf(a[k].y, b.y, fmaf(a[k].x, b.x, sum))));
+                }
+            }
+            for (; x < n4; x += 32) {
                 float4 a = m4[x], b = v4[x];
                 sum = fmaf(a.w, b.w, fmaf(a.z, b.z, fmaf(a.y, b.y, fmaf(a.x, b.x, sum))));
             }

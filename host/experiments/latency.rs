@@ -520,9 +520,15 @@ fn plateau_spread(result: &ExperimentResult, range: (u64, u64), median: f64) -> 
         return Spread::exact(median);
     }
     Spread {
-        low: values.iter().map(|v| v.median_interval().0).fold(f64::INFINITY, f64::min),
+        low: values
+            .iter()
+            .map(|v| v.median_interval().0)
+            .fold(f64::INFINITY, f64::min),
         median,
-        high: values.iter().map(|v| v.median_interval().1).fold(f64::NEG_INFINITY, f64::max),
+        high: values
+            .iter()
+            .map(|v| v.median_interval().1)
+            .fold(f64::NEG_INFINITY, f64::max),
     }
 }
 

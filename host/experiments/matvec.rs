@@ -159,7 +159,7 @@ impl Experiment for Matvec {
         result.setup.push(format!(
             "shapes (height x width): {} x {} (the whitepaper's) and {large_height} x {LARGE_WIDTH} (M fills the \
              run's buffer size); {MATVEC_BLOCK_THREADS} threads per block; grid-stride versions launch one full wave \
-             of blocks; the Rust versions also on the whitepaper's grid ({PAPER_WORK_GROUPS} blocks for Listings \
+             of blocks, the warp-per-row version one block per 8 rows (one row per warp); the Rust versions also on the whitepaper's grid ({PAPER_WORK_GROUPS} blocks for Listings \
              3–7, one thread per row for Listing 2) at its shape",
             WHITEPAPER_SHAPE.1, WHITEPAPER_SHAPE.0
         ));

@@ -218,7 +218,17 @@ float warp_row_partial(__global const float *m, uint width, uint y, __global con
     if (width % 4 == 0) {
         __global const float4 *m4 = (__global const float4 *)(m + row);
         __global const float4 *v4 = (__global const float4 *)v;
-        for (uint x = lane; x < width / 4; x += lanes) {
+        uint x = lane, n4 = width / 4;
+        for (; x + 3 * lanes < n4; x += 4 * lanes) {  // four loads of M in flight per lane
+            float4 a[4];
+            for (int k = 0; k < 4; k++)
+                a[k] = m4[x + k * lanes];
+            for (int k = 0; k < 4; k++) {
+                float4 b = v4[x + k * lanes];
+                sum = fma(a[k].w, b.w, fma(a[k].z, b.z, fma(a[k].y, b.y, fma(a[k].x, b.x, sum))));
+            }
+        }
+        for (; x < n4; x += lanes) {
             float4 a = m4[x], b = v4[x];
             sum = fma(a.w, b.w, fma(a.z, b.z, fma(a.y, b.y, fma(a.x, b.x, sum))));
         }

@@ -378,10 +378,7 @@ mod tests {
                     source: "test".into(),
                 },
             ],
-            experiment_clocks: vec![(
-                "bank-conflicts".into(),
-                Summary::min_median_max(1970.0, 1980.0, 1980.0),
-            )],
+            experiment_clocks: vec![("bank-conflicts".into(), Summary::min_median_max(1970.0, 1980.0, 1980.0))],
         }
     }
 

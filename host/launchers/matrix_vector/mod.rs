@@ -119,7 +119,8 @@ pub fn matvec_shape(
     let (grid, shared_bytes) = match version {
         MatVecVersion::RowPerThread => (thread_blocks, 0),
         MatVecVersion::GridStrideRows => (thread_blocks.min(wave), 0),
-        MatVecVersion::WarpPerRow => (height.div_ceil(block / 32).min(wave), 0),
+        // One row per warp: the block scheduler balances the rows (see the kernel's documentation).
+        MatVecVersion::WarpPerRow => (height.div_ceil(block / 32), 0),
         _ => (height.min(wave), block * 4),
     };
     Ok(LaunchShape {

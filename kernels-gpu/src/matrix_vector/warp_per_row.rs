@@ -16,10 +16,14 @@ kernel! {
     /// **Indexing**: warp `k` of the grid (`blockIdx.x * warps_per_block +
     /// threadIdx.x / 32`) handles rows `k, k + K, ...` (`K` = warps in the
     /// grid); lane `l` reads `float4`s `l, l + 32, ...` of the row when
-    /// `width % 4 == 0` (rows then start 16-byte aligned), else floats.
+    /// `width % 4 == 0` (rows then start 16-byte aligned), four at a time
+    /// (four loads in flight per lane), else floats.
     ///
     /// **Launch**: 1-D, `blockDim.x` a multiple of 32; the suite uses 256
-    /// threads and `min(one full wave, ceil(height / 8))` blocks; no shared memory.
+    /// threads and `ceil(height / 8)` blocks, one row per warp, so that the
+    /// block scheduler balances the rows (a grid of one full wave striding over
+    /// the rows left a 12800-row matrix at 1.5 rows per warp: the second round
+    /// ran half the warps); no shared memory.
     ///
     /// **Expected**: close to the copy ceiling for the bytes of `M`: on an H100
     /// 0.095 ms at 60989 × 1100 (2814 GB/s, 94.5% of the copy ceiling, faster
@@ -42,6 +46,19 @@ kernel! {
             if vectorized {
                 let (row4, n4) = (row / 4, width / 4);
                 let mut x = lane;
+                // Four float4 loads of M in flight per lane before the FMAs need them.
+                while x + 3 * WARP_SIZE < n4 {
+                    // SAFETY: x + 96 < width / 4 and y < height: inside M and V, 16-byte aligned (width % 4 == 0).
+                    let a = unsafe {
+                        [0, 1, 2, 3].map(|k| m4.load(row4 + (x + k * WARP_SIZE) as isize).to_array())
+                    };
+                    for (k, a) in a.into_iter().enumerate() {
+                        // SAFETY: as above.
+                        let b = unsafe { v4.load((x + k as u32 * WARP_SIZE) as isize).to_array() };
+                        sum = fma(a[3], b[3], fma(a[2], b[2], fma(a[1], b[1], fma(a[0], b[0], sum))));
+                    }
+                    x += 4 * WARP_SIZE;
+                }
                 while x < n4 {
                     // SAFETY: x < width / 4 and y < height: inside M and V, 16-byte aligned (width % 4 == 0).
                     let (a, b) = unsafe { (m4.load(row4 + x as isize).to_array(), v4.load(x as isize).to_array()) };
