@@ -1,4 +1,4 @@
-use super::register_blocked::register_blocked;
+use super::register_blocked::{Tile128x64, Tile128x128, register_blocked};
 use crate::device::{GlobalMutPtr, GlobalPtr};
 
 kernel! {
@@ -45,7 +45,7 @@ kernel! {
     /// `a`: `m * k`, `b`: `k * n`, `c`: `m * n` floats, each 16-byte aligned; the launch shape above.
     pub unsafe fn sgemm_register_blocked(a: GlobalPtr<f32>, b: GlobalPtr<f32>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract.
-        unsafe { register_blocked::<f32, false>(a, b, c, m, n, k) }
+        unsafe { register_blocked::<f32, Tile128x128, false>(a, b, c, m, n, k) }
     }
 }
 
@@ -75,6 +75,63 @@ kernel! {
     /// As [`sgemm_register_blocked`], and the multiples above.
     pub unsafe fn sgemm_register_blocked_whole_tiles(a: GlobalPtr<f32>, b: GlobalPtr<f32>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract.
-        unsafe { register_blocked::<f32, true>(a, b, c, m, n, k) }
+        unsafe { register_blocked::<f32, Tile128x128, true>(a, b, c, m, n, k) }
+    }
+}
+
+kernel! {
+    /// [`sgemm_register_blocked`] with a 128 × 64 block tile
+    /// ([`SGEMM_TILE_128X64`](super::SGEMM_TILE_128X64)): the same 256
+    /// threads, each accumulating 8 × 4 outputs, `k` staged 16 deep.
+    ///
+    /// **Demonstrates** choosing the tile by problem size, as libraries do:
+    /// 128 × 128 tiles give a 1024² `C` only 64 blocks, half of an H100's 132
+    /// SMs idle (0.52 of cuBLAS at 1024³); this tile gives 128. Per `k` step a
+    /// thread reads two `float4`s of `A` and one of `B` from shared memory for
+    /// 32 FMAs (3 loads per 32, against 4 per 64), and stages two `float4`s of
+    /// `A` (two 8-deep halves of its row) and one of `B` per tile; a barrier
+    /// still covers 512 FMAs a thread. The transposing `A` stores stay
+    /// conflict-free: a warp's 32 threads write 16 rows × 2 strips.
+    ///
+    /// **Indexing**: block `(bx, by)` computes `C[128·by ..][64·bx ..]` (128 × 64);
+    /// thread `t` (`tx = t % 16`, `ty = t / 16`) owns rows `128·by + 4·ty + {0..4, 64..68}`
+    /// and columns `64·bx + 4·tx + {0..4}`; it stages `A[row t/2][4·(t%2) + {0, 8} ..][..4]`
+    /// and `B[k t/16][4·(t%16) ..][..4]` of each 128 × 16 / 16 × 64 tile pair.
+    ///
+    /// **Launch**: 1-D blocks of [`SGEMM_THREADS`](super::SGEMM_THREADS) (256) threads,
+    /// a grid of `(ceil(n / 64), ceil(m / 128))`, `SGEMM_TILE_128X64.shared_bytes()`
+    /// (25 088 B) of dynamic shared memory. The host picks this tile by the rule in
+    /// `host/launchers/sgemm/tile_choice.rs` (at 1024³ on an H100; 128 × 128 from 2048³).
+    ///
+    /// **Expected**: where it is chosen, the busiest SM has half the work it
+    /// has with 128 × 128 tiles, at somewhat lower efficiency per FMA (more
+    /// shared loads and staging per FMA). Measured on an H100 at 1024³:
+    /// _(to fill from the GPU run: TFLOP/s, ratio to cuBLAS, to the CUDA C twin,
+    /// and what limits it from ncu)_.
+    ///
+    /// # Safety
+    /// As [`sgemm_register_blocked`], with this tile's launch shape.
+    pub unsafe fn sgemm_register_blocked_128x64(a: GlobalPtr<f32>, b: GlobalPtr<f32>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
+        // SAFETY: forwarded contract.
+        unsafe { register_blocked::<f32, Tile128x64, false>(a, b, c, m, n, k) }
+    }
+}
+
+kernel! {
+    /// [`sgemm_register_blocked_128x64`] for problems made of whole tiles:
+    /// `m` a multiple of 128, `n` of 64 and `k` of 16. No edge guards, two
+    /// tiles per trip of the main loop, as
+    /// [`sgemm_register_blocked_whole_tiles`] is to [`sgemm_register_blocked`].
+    ///
+    /// **Indexing** and **Launch**: as [`sgemm_register_blocked_128x64`]; the
+    /// host picks this entry whenever the shape allows.
+    ///
+    /// **Expected**: see [`sgemm_register_blocked_128x64`] (1024³ runs this entry).
+    ///
+    /// # Safety
+    /// As [`sgemm_register_blocked_128x64`], and the multiples above.
+    pub unsafe fn sgemm_register_blocked_128x64_whole_tiles(a: GlobalPtr<f32>, b: GlobalPtr<f32>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
+        // SAFETY: forwarded contract.
+        unsafe { register_blocked::<f32, Tile128x64, true>(a, b, c, m, n, k) }
     }
 }
