@@ -140,11 +140,8 @@ __device__ __forceinline__ void register_blocked_tiles(const E *a, const E *b, f
         for (int j = 0; j < T::TN; ++j)
             acc[i][j] = 0.0f;
 
-    // Every tile of a WholeTiles problem lies inside A and B; the prefetch past the last one loads the last one
-    // again (never multiplied), so each load stays an unconditional 128-bit load.
+    // Every tile of a WholeTiles problem lies inside A and B (the caller clamps the prefetch past the last one).
     auto fetch = [&](size_t k0, float4 *a_strips, float4 *b_strips) {
-        if (WholeTiles)
-            k0 = k0 < k - T::BK ? k0 : k - T::BK;
 #pragma unroll
         for (int s = 0; s < T::A_STRIPS; ++s) {
             size_t a_at = k0 + a_k + 8 * s, a_index = (block_row + a_row) * k + a_at;
@@ -164,9 +161,11 @@ __device__ __forceinline__ void register_blocked_tiles(const E *a, const E *b, f
     size_t tiles = (k + T::BK - 1) / T::BK;
     // One tile: fetch the next one, multiply this stage, store the next into the other stage.
     auto step = [&](size_t tile, size_t stage) {
-        // Past the last tile every strip is outside A and B: zeros, no loads.
+        // Guarded: past the last tile every strip is outside A and B (zeros, no loads). Whole tiles: the
+        // prefetch past the last tile loads the last one again (never multiplied), so no branch skips loads.
+        size_t next = WholeTiles && tile + 1 >= tiles ? tiles - 1 : tile + 1;
         float4 next_a[T::A_STRIPS], next_b[T::B_STRIPS];
-        fetch((tile + 1) * T::BK, next_a, next_b);
+        fetch(next * T::BK, next_a, next_b);
         const float4 *a_frags = shared4 + (stage * T::STAGE + 4 * ty) / 4;
         const float4 *b_frags = shared4 + (stage * T::STAGE + T::A_TILE + 4 * tx) / 4;
 #pragma unroll

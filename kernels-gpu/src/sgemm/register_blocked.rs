@@ -280,15 +280,12 @@ pub(crate) unsafe fn register_blocked<E: Staged, T: TileShape, const WHOLE_TILES
     let (b_k, b_col) = (tid / (T::BN / 4), tid % (T::BN / 4) * 4);
     let a_row_inside = block_row + a_row < m;
     let fetch = |k0: usize| {
-        // Every tile of a whole-tile problem lies inside A and B; the prefetch past the last one loads the
-        // last one again (never multiplied). Clamping the offset keeps each load a plain 128-bit global
-        // load: skipping it under a branch, LLVM turned the loads into generic ones from a selected pointer.
-        let k0 = if WHOLE_TILES { k0.min(k - T::BK) } else { k0 };
         let (mut a_strips, mut b_strips) = ([[0.0f32; 4]; 2], [[0.0f32; 4]; 2]);
         unroll!(for s in 0..T::A_STRIPS, at most 2 {
             let a_at = k0 + a_k + 8 * s;
             let a_index = (block_row + a_row) * k + a_at;
-            // SAFETY: rows < m of A, positions < k: inside A (load_strip's guards; whole tiles: k0 < k).
+            // SAFETY: rows < m of A, positions < k: inside A (load_strip's guards;
+            // whole tiles: the caller keeps k0 + BK <= k).
             a_strips[s] = unsafe {
                 if WHOLE_TILES {
                     E::load4(a, a_index)
@@ -300,7 +297,8 @@ pub(crate) unsafe fn register_blocked<E: Staged, T: TileShape, const WHOLE_TILES
         unroll!(for s in 0..T::B_STRIPS, at most 2 {
             let b_at = k0 + b_k + T::B_PASS_ROWS * s;
             let b_index = b_at * n + block_col + b_col;
-            // SAFETY: rows < k of B, positions < n: inside B (load_strip's guards; whole tiles: k0 < k).
+            // SAFETY: rows < k of B, positions < n: inside B (load_strip's guards;
+            // whole tiles: the caller keeps k0 + BK <= k).
             b_strips[s] = unsafe {
                 if WHOLE_TILES {
                     E::load4(b, b_index)
@@ -370,14 +368,19 @@ pub(crate) unsafe fn register_blocked<E: Staged, T: TileShape, const WHOLE_TILES
         // Two tiles per trip, so each stage's shared-memory offsets are constants
         // (written out twice: through one closure called with stage 0 and 1,
         // LLVM merges the two calls back into one body with a run-time stage).
+        // Every tile lies inside A and B; the prefetch past the last tile loads
+        // the last one again (never multiplied), so no branch skips loads:
+        // skipping them cost 40 bytes of spills (ptxas 13, sm_90), and a choice
+        // between a load and zeros became a load through a generic pointer to
+        // either A/B or a stack array of zeros.
         let mut tile = 0;
         while tile < tiles {
-            let next = fetch((tile + 1) * T::BK);
+            let next = fetch((tile + 1).min(tiles - 1) * T::BK);
             multiply_stage(0, &mut acc);
             stage_tiles(1, next);
             sync_threads();
             if tile + 1 < tiles {
-                let next = fetch((tile + 2) * T::BK);
+                let next = fetch((tile + 2).min(tiles - 1) * T::BK);
                 multiply_stage(1, &mut acc);
                 stage_tiles(0, next);
                 sync_threads();
