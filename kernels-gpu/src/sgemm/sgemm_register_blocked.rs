@@ -55,6 +55,18 @@ kernel! {
     /// The ratios to cuBLAS are of the same run; cuBLAS SGEMM ran 36.0, 49.7,
     /// 49.1, 51.7 and 51.5 TFLOP/s (about 77% of the FP32 peak at 1980 MHz from 2048³).
     ///
+    /// Ruled out from the SASS (ptxas 13, sm_90, under the launch bound):
+    /// local memory and spills (none in any entry, Rust or CUDA C); narrow
+    /// accesses on the whole-tile path (`LDG.128`, `LDS.128`, `STS.128` for
+    /// `B`, `STG.128`); shared-memory bank conflicts (a warp's transposing
+    /// stores of `A` cover 16 rows × 2 `k` strips, rows 4 banks apart; its
+    /// fragment loads read 2 distinct `float4`s of `A`, broadcast, and 16
+    /// contiguous ones of `B`, the minimum two wavefronts); and the grid's
+    /// fill from 2048³ (the busiest SM has about 3% more blocks than the
+    /// average). What remains is per-SM: issue slots and stalls on shared
+    /// memory and barriers, which `gpu-checks/sgemm_tiles.sh` with `NCU=1`
+    /// measures at 1024³ and 4096³.
+    ///
     /// # Safety
     /// `a`: `m * k`, `b`: `k * n`, `c`: `m * n` floats, each 16-byte aligned; the launch shape above.
     pub unsafe fn sgemm_register_blocked(a: GlobalPtr<f32>, b: GlobalPtr<f32>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
