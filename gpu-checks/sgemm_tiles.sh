@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # GPU check of the register-blocked SGEMM's tile choice (issue #29, goal 1):
-# runs the sgemm experiment, prints per size the Rust, CUDA C and cuBLAS
+# runs the self-test (every tile against the CPU reference), then the sgemm experiment, prints per size the Rust, CUDA C and cuBLAS
 # GFLOP/s and the ratios Rust / cuBLAS (goal >= 0.90) and Rust / CUDA C
 # (goal >= 0.97), the tile each size ran and the register-blocked kernels'
 # registers and local memory as the driver's JIT compiled them; copies
@@ -12,6 +12,12 @@ cd "$(dirname "$0")/.."
 out=/tmp/sg
 rm -rf "$out"; mkdir -p "$out"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:/usr/local/cuda/targets/x86_64-linux/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# The self-test runs every register-blocked tile (not only the one the rule picks) on
+# ragged and whole-tile shapes in Rust and CUDA C, against the CPU reference.
+start=$(date +%s)
+./.gpu/ptxsuite selftest >"$out/selftest.log" 2>&1
+echo "selftest: exit $? in $(( $(date +%s) - start )) s"
+grep -iE "sgemm|register-blocked|fail|error" "$out/selftest.log" | head -n 20
 start=$(date +%s)
 ./.gpu/ptxsuite run --only sgemm --out "$out" ${RUN_ARGS:-} >"$out/run.log" 2>&1
 echo "run --only sgemm: exit $? in $(( $(date +%s) - start )) s"
@@ -68,6 +74,7 @@ PY
 if [ -n "${OUT:-}" ]; then
     cp "$out/report.json" "$OUT/sgemm.json"
     cp "$out/run.log" "$OUT/sgemm.log"
+    cp "$out/selftest.log" "$OUT/selftest.log"
     [ -f "$out/report.md" ] && cp "$out/report.md" "$OUT/sgemm.md"
 fi
 

@@ -185,6 +185,34 @@ pub fn sgemm(
     }
 }
 
+/// `C = A · B` (row-major, any shape) with the register-blocked kernel on
+/// `choice`'s tile, whatever the rule would pick (the self-test runs every
+/// tile this way); its `_whole_tiles` entry where the shape allows.
+pub fn sgemm_register_blocked_with_tile(
+    dut: &DeviceUnderTest,
+    implementation: Implementation,
+    choice: TileChoice,
+    a: &DeviceBuffer<f32>,
+    b: &DeviceBuffer<f32>,
+    c: &mut DeviceBuffer<f32>,
+    dims: (u32, u32, u32),
+) -> Result<()> {
+    check_gemm_buffers(choice.entry, dims, (a.len(), b.len(), c.len()))?;
+    let shape = register_blocked_shape((dims.0, dims.1), choice.tile);
+    // SAFETY: the check proved A, B and C hold m·k, k·n and m·n floats; the shape is the tile's
+    // grid for m × n; the guarded entry guards its edges, and the whole-tile one runs only on whole tiles.
+    unsafe {
+        launch_gemm(
+            dut,
+            implementation,
+            choice.entry_for(dims),
+            shape,
+            (a.as_global(), b.as_global(), c),
+            dims,
+        )
+    }
+}
+
 /// `C = A · B` with `A` and `B` stored as `f16` and `C` in `f32`
 /// (`hgemm_f16_storage`: f32 arithmetic on the register-blocked design).
 pub fn hgemm_f16_storage(
