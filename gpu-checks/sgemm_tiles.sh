@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # GPU check of the register-blocked SGEMM's tile choice (issue #29, goal 1):
-# runs the self-test (every tile against the CPU reference), then the sgemm experiment, prints per size the Rust, CUDA C and cuBLAS
-# GFLOP/s and the ratios Rust / cuBLAS (goal >= 0.90) and Rust / CUDA C
+# runs the self-test (every tile against the CPU reference), then the sgemm
+# experiment; prints per size the Rust, CUDA C and cuBLAS GFLOP/s and the ratios Rust / cuBLAS (goal >= 0.90) and Rust / CUDA C
 # (goal >= 0.97), the tile each size ran and the register-blocked kernels'
 # registers and local memory as the driver's JIT compiled them; copies
 # report.json to $OUT/sgemm.json. With NCU=1, also profiles the Rust kernel
