@@ -10,13 +10,14 @@ mod support;
 use half::f16;
 use kernels_gpu::device::{F32x4, f16_bits_to_f32};
 use kernels_gpu::sgemm::{
-    SGEMM_BK, SGEMM_BM, SGEMM_BN, SGEMM_THREADS, TILED_SGEMM_TILE, hgemm_f16_storage, hgemm_f16_storage_whole_tiles,
-    sgemm_register_blocked, sgemm_register_blocked_whole_tiles, sgemm_shared_bytes, tiled_sgemm,
+    SGEMM_BK, SGEMM_BM, SGEMM_BN, SGEMM_THREADS, SGEMM_TILE_128X64, SgemmTile, TILED_SGEMM_TILE, hgemm_f16_storage,
+    hgemm_f16_storage_whole_tiles, sgemm_register_blocked, sgemm_register_blocked_128x64,
+    sgemm_register_blocked_128x64_whole_tiles, sgemm_register_blocked_whole_tiles, sgemm_shared_bytes, tiled_sgemm,
     tiled_sgemm_shared_bytes,
 };
 use ptxsuite::device::{Dim3, GlobalMutPtr, GlobalPtr};
 use ptxsuite::emulator::{Emulator, FaultKind, LaunchConfig};
-use ptxsuite::launchers::whole_register_blocked_tiles;
+use ptxsuite::launchers::{register_blocked_tile_of_entry, whole_register_blocked_tiles};
 use ptxsuite::reference::matmul;
 use support::aligned_floats;
 
@@ -70,6 +71,11 @@ fn register_blocked_config(m: usize, n: usize) -> LaunchConfig {
         Dim3::x(SGEMM_THREADS),
         sgemm_shared_bytes(),
     )
+}
+
+fn tile_config(tile: SgemmTile, m: usize, n: usize) -> LaunchConfig {
+    let (x, y) = tile.grid(m as u32, n as u32);
+    LaunchConfig::new(Dim3::xy(x, y), Dim3::x(SGEMM_THREADS), tile.shared_bytes())
 }
 
 /// Runs an f32 kernel on `m×k` and `k×n` inputs from [`value`]; returns `C` and the inputs.
@@ -135,6 +141,78 @@ fn sgemm_register_blocked_matches_the_reference_on_every_shape() {
         }
     }
     assert_eq!(whole_shapes, 4, "the whole-tile shapes of SHAPES");
+}
+
+/// `(m, n, k)` for the 128 × 64 × 16 tile: ragged in every dimension (scalar
+/// and `float4` paths, one and several `k` tiles, a partial last one), and
+/// whole tiles (one block, two blocks each way, odd and even `k` tile counts).
+const SHAPES_128X64: [(usize, usize, usize); 10] = [
+    (1, 1, 1),
+    (67, 67, 67),
+    (130, 70, 33),
+    (129, 65, 17),
+    (200, 68, 48),
+    (128, 64, 20),
+    (128, 64, 16),
+    (256, 128, 48),
+    (128, 192, 32),
+    (384, 64, 64),
+];
+
+#[test]
+fn sgemm_register_blocked_128x64_matches_the_reference_on_every_shape() {
+    let tile = SGEMM_TILE_128X64;
+    let choice = register_blocked_tile_of_entry("sgemm_register_blocked_128x64").expect("a launcher tile");
+    assert_eq!(choice.tile, tile, "the launchers run this entry with this tile");
+    let mut whole_shapes = 0;
+    for (m, n, k) in SHAPES_128X64 {
+        let (c, a, b) = run_f32(sgemm_register_blocked_128x64, tile_config(tile, m, n), (m, n, k));
+        let (expected, scale) = matmul(&a, &b, m, k, n);
+        assert_close(
+            &c,
+            &expected,
+            &scale,
+            &format!("sgemm_register_blocked_128x64 {m}×{n}×{k}"),
+        );
+        // The launchers send whole-tile shapes (and only those) to the unguarded entry.
+        let whole = tile.whole_tiles(m as u32, n as u32, k as u32);
+        assert_eq!(
+            choice.entry_for((m as u32, n as u32, k as u32)) == "sgemm_register_blocked_128x64_whole_tiles",
+            whole
+        );
+        if whole {
+            whole_shapes += 1;
+            let (unguarded, _, _) = run_f32(
+                sgemm_register_blocked_128x64_whole_tiles,
+                tile_config(tile, m, n),
+                (m, n, k),
+            );
+            // Same products in the same order: the two entries agree bit for bit.
+            assert!(
+                unguarded.iter().zip(&c).all(|(x, y)| x.to_bits() == y.to_bits()),
+                "sgemm_register_blocked_128x64_whole_tiles {m}×{n}×{k} differs from the guarded entry"
+            );
+        }
+    }
+    assert_eq!(whole_shapes, 4, "the whole-tile shapes of SHAPES_128X64");
+}
+
+#[test]
+fn the_two_register_blocked_tiles_agree_bit_for_bit() {
+    // Each output is the same FMAs in the same k order whatever the tile: the
+    // choice of tile changes the speed, never the result.
+    for (m, n, k) in [(67, 67, 67), (130, 70, 33), (256, 128, 64)] {
+        let (small, _, _) = run_f32(
+            sgemm_register_blocked_128x64,
+            tile_config(SGEMM_TILE_128X64, m, n),
+            (m, n, k),
+        );
+        let (large, _, _) = run_f32(sgemm_register_blocked, register_blocked_config(m, n), (m, n, k));
+        assert!(
+            small.iter().zip(&large).all(|(x, y)| x.to_bits() == y.to_bits()),
+            "{m}×{n}×{k}: the 128 × 64 and 128 × 128 tiles differ"
+        );
+    }
 }
 
 /// `len` binary16 values in 16-byte-aligned storage (viewed as `u16`s by [`halves`]).
@@ -205,6 +283,30 @@ fn f16_bits_to_f32_is_exact_for_every_half() {
             assert_eq!(got.to_bits(), expected.to_bits(), "{bits:#06x}: {got} vs {expected}");
         }
     }
+}
+
+#[test]
+fn the_128x64_tile_needs_all_of_its_shared_memory() {
+    // Half its shared memory: the second stage runs past it.
+    let tile = SGEMM_TILE_128X64;
+    let (m, n, k) = (8, 8, 2 * tile.depth as usize);
+    let a = aligned_floats(m * k, |i| value(i, 5));
+    let b = aligned_floats(k * n, |i| value(i, 6));
+    let mut c = aligned_floats(m * n, |_| 0.0);
+    let mut emu = Emulator::new();
+    let (pa, pb) = (emu.global(F32x4::as_floats(&a)), emu.global(F32x4::as_floats(&b)));
+    let pc = emu.global_mut(F32x4::as_floats_mut(&mut c));
+    let config = LaunchConfig::new(Dim3::xy(1, 1), Dim3::x(SGEMM_THREADS), tile.shared_bytes() / 2);
+    // SAFETY: the global buffers are large enough; only the shared memory is short, which the emulator checks.
+    let err = emu
+        .launch(config, || unsafe {
+            sgemm_register_blocked_128x64(pa, pb, pc, m as u32, n as u32, k as u32)
+        })
+        .unwrap_err();
+    assert!(
+        err.has_fault(|k| matches!(k, FaultKind::SharedOutOfBounds { .. })),
+        "{err}"
+    );
 }
 
 #[test]

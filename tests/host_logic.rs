@@ -409,6 +409,14 @@ fn nominal_shapes_are_the_launchers_blocks() {
     for whole in ["sgemm_register_blocked_whole_tiles", "hgemm_f16_storage_whole_tiles"] {
         assert_eq!(shape(whole), (SGEMM_THREADS as u64, sgemm_shared_bytes() as u32));
     }
+    let narrow = kernels_gpu::sgemm::SGEMM_TILE_128X64.shared_bytes() as u32;
+    assert_eq!(narrow, 2 * (16 * 132 + 16 * 64) * 4);
+    for entry in [
+        "sgemm_register_blocked_128x64",
+        "sgemm_register_blocked_128x64_whole_tiles",
+    ] {
+        assert_eq!(shape(entry), (SGEMM_THREADS as u64, narrow), "{entry}");
+    }
     assert_eq!(shape("tiled_sgemm"), (16 * 16, 2 * 16 * 16 * 4));
     assert_eq!(shape("matvec_tree_sequential"), (256, 256 * 4));
     assert_eq!(shape("matvec_row_per_thread"), (256, 0));
@@ -494,6 +502,88 @@ fn only_whole_tile_shapes_take_the_unguarded_register_blocked_entries() {
     ] {
         assert!(!whole_register_blocked_tiles(dims), "{dims:?}");
     }
+}
+
+#[test]
+fn the_register_blocked_tile_fills_an_h100_at_every_measured_size() {
+    use kernels_gpu::sgemm::{SGEMM_TILE_128X64, SGEMM_TILE_128X128};
+    use ptxsuite::launchers::register_blocked_tile;
+    const H100_SMS: u32 = 132;
+    // 1024³: 64 blocks of 128 × 128 would leave 68 SMs idle; 128 × 64 makes 128.
+    let choice = register_blocked_tile((1024, 1024, 1024), H100_SMS);
+    assert_eq!(choice.tile, SGEMM_TILE_128X64);
+    assert_eq!(choice.blocks((1024, 1024)), 128);
+    assert_eq!(
+        choice.entry_for((1024, 1024, 1024)),
+        "sgemm_register_blocked_128x64_whole_tiles"
+    );
+    // From 2048³ the large tile gives every SM at least one block and keeps the busiest SM's work least.
+    for size in [2048, 4095, 4096, 8192] {
+        let choice = register_blocked_tile((size, size, size), H100_SMS);
+        assert_eq!(choice.tile, SGEMM_TILE_128X128, "{size}³");
+        assert!(choice.blocks((size, size)) >= 2 * H100_SMS as u64 - 8, "{size}³");
+    }
+    assert_eq!(
+        register_blocked_tile((4095, 4095, 4095), H100_SMS).entry_for((4095, 4095, 4095)),
+        "sgemm_register_blocked",
+        "4095³ has ragged edges: the guarded entry"
+    );
+    // The rule, computed here from first principles: the tile whose busiest SM has the fewest
+    // outputs (the 128 × 64 tile's counted 1/0.9), ties to 128 × 128.
+    for sms in [1u32, 28, 46, 80, 108, 114, 132, 144] {
+        for size in [
+            64u32, 100, 256, 500, 512, 768, 1000, 1024, 1536, 2048, 3000, 4095, 4096, 8192,
+        ] {
+            let s = size as u64;
+            let work = |rows: u64, cols: u64| (s.div_ceil(rows) * s.div_ceil(cols)).div_ceil(sms as u64) * rows * cols;
+            let (large, narrow) = (work(128, 128) as f64, work(128, 64) as f64 / 0.9);
+            let expected = if narrow < large {
+                SGEMM_TILE_128X64
+            } else {
+                SGEMM_TILE_128X128
+            };
+            assert_eq!(
+                register_blocked_tile((size, size, size), sms).tile,
+                expected,
+                "{size}³ on {sms} SMs"
+            );
+        }
+    }
+    // One SM: the larger tile (ties go to it); a skinny C with few block rows takes the narrow tile.
+    assert_eq!(register_blocked_tile((4096, 4096, 64), 1).tile, SGEMM_TILE_128X128);
+    assert_eq!(
+        register_blocked_tile((128, 8192, 4096), H100_SMS).tile,
+        SGEMM_TILE_128X64
+    );
+}
+
+#[test]
+fn the_register_blocked_launch_matches_the_chosen_tile_and_checks_buffers() {
+    use ptxsuite::launchers::{SgemmKernel, register_blocked_tile, sgemm_launch};
+    for (dims, sms) in [
+        ((1024, 1024, 1024), 132),
+        ((4095, 4095, 4095), 132),
+        ((67, 67, 67), 132),
+        ((130, 70, 33), 8),
+    ] {
+        let (m, n, k) = dims;
+        let lens = ((m * k) as usize, (k * n) as usize, (m * n) as usize);
+        let (entry, shape) = sgemm_launch(SgemmKernel::RegisterBlocked, dims, lens, sms).unwrap();
+        let choice = register_blocked_tile(dims, sms);
+        assert_eq!(entry, choice.entry_for(dims));
+        let (x, y) = choice.tile.grid(m, n);
+        assert_eq!((shape.grid.x, shape.grid.y, shape.block.x), (x, y, 256), "{dims:?}");
+        assert_eq!(shape.shared_bytes as usize, choice.tile.shared_bytes());
+        // Every C element is covered by the grid.
+        assert!(x * choice.tile.cols >= n && y * choice.tile.rows >= m);
+        let short = (lens.0, lens.1, lens.2 - 1);
+        assert!(
+            sgemm_launch(SgemmKernel::RegisterBlocked, dims, short, sms).is_err(),
+            "{dims:?}"
+        );
+    }
+    let (entry, _) = sgemm_launch(SgemmKernel::Tiled, (64, 64, 64), (4096, 4096, 4096), 132).unwrap();
+    assert_eq!(entry, "tiled_sgemm");
 }
 
 /// README's experiment table lists every experiment once, in the order `list` prints them.

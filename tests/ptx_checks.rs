@@ -46,6 +46,8 @@ fn ptx_has_every_kernel_entry_point() {
         "tiled_sgemm",
         "sgemm_register_blocked",
         "sgemm_register_blocked_whole_tiles",
+        "sgemm_register_blocked_128x64",
+        "sgemm_register_blocked_128x64_whole_tiles",
         "hgemm_f16_storage",
         "hgemm_f16_storage_whole_tiles",
         "fma_chain",
@@ -273,14 +275,27 @@ fn compat_layer_pairs_compile_to_the_same_memory_instructions() {
 fn register_blocked_gemms_keep_accumulators_in_registers_and_use_128_bit_shared_loads() {
     // A loop that indexes the 8 × 8 accumulator array with a counter puts it
     // in local memory (a stack frame, not a "spill"): there must be none.
+    // Every tile step is 512 FMAs a thread: 8 × 8 × 8 (128 × 128 tile) or 8 × 4 × 16 (128 × 64).
     for (name, global_load, tile_steps) in [
         ("sgemm_register_blocked", "ld.global.v4", 1),
         ("sgemm_register_blocked_whole_tiles", "ld.global.v4", 2),
+        ("sgemm_register_blocked_128x64", "ld.global.v4", 1),
+        ("sgemm_register_blocked_128x64_whole_tiles", "ld.global.v4", 2),
         ("hgemm_f16_storage", "ld.global.b64", 1),
         ("hgemm_f16_storage_whole_tiles", "ld.global.b64", 2),
     ] {
         let body = entry_body(name);
         assert!(!body.contains(".local"), "{name} uses local memory");
+        // Every load names its state space: a generic `ld.` (LLVM selecting between a global
+        // pointer and a stack array of zeros) costs the 128-bit loads and registers.
+        let generic = body
+            .lines()
+            .map(str::trim_start)
+            .filter(|l| {
+                l.starts_with("ld.") && !["ld.global", "ld.shared", "ld.param"].iter().any(|s| l.starts_with(s))
+            })
+            .count();
+        assert_eq!(generic, 0, "{name} has generic loads");
         assert!(
             body.contains("ld.shared.v4"),
             "{name} has no 128-bit shared-memory loads"
@@ -293,7 +308,7 @@ fn register_blocked_gemms_keep_accumulators_in_registers_and_use_128_bit_shared_
         assert_eq!(
             body.matches("fma.rn.f32").count(),
             tile_steps * 512,
-            "{name}: {tile_steps} unrolled 8 × 8 × 8 tile step(s) (two: the whole-tile loop runs two tiles a trip)"
+            "{name}: {tile_steps} unrolled tile step(s) of 512 FMAs (two: the whole-tile loop runs two tiles a trip)"
         );
     }
     assert!(entry_body("hgemm_f16_storage").contains("cvt.f32.f16"));

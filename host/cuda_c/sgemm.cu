@@ -29,17 +29,30 @@ extern "C" __global__ void tiled_sgemm(const float *a, const float *b, float *c,
         c[row * n + col] = sum;
 }
 
-// The register-blocked kernels: a 128 x 128 tile of C per block of 256 threads,
-// 8 x 8 per thread (two 4-row strips 64 apart times two 4-column strips 64 apart),
-// k-steps of 8; A's tile transposed and padded (As[kk][row], 132 floats a row),
-// two shared-memory stages; 1-D block of 256, grid (ceil(n / 128), ceil(m / 128)),
-// 2 * (8 * 132 + 8 * 128) * 4 = 16640 bytes of dynamic shared memory.
-#define SGEMM_BM 128
-#define SGEMM_BN 128
-#define SGEMM_BK 8
-#define SGEMM_A_PITCH (SGEMM_BM + 4)
-#define SGEMM_A_TILE (SGEMM_BK * SGEMM_A_PITCH)
-#define SGEMM_STAGE (SGEMM_A_TILE + SGEMM_BK * SGEMM_BN)
+// The register-blocked kernels, one template over the tile (the Rust SgemmTile / TileShape): a BM x BN tile
+// of C per block of 256 threads, TM x TN per thread (one strip of 4, or two strips half a tile apart, each
+// way), k-steps of BK; A's tile transposed and padded (As[kk][row], BM + 4 floats a row), two shared-memory
+// stages; 1-D block of 256, grid (ceil(n / BN), ceil(m / BM)), 2 * (BK * (BM + 4) + BK * BN) * 4 bytes of
+// dynamic shared memory. A is staged by two threads a row (one float4 per 8 of depth), B by BN / 4 threads a
+// row (one float4 per 4 * 256 / BN rows of depth).
+#define SGEMM_THREADS 256
+
+template <int BM_, int BN_, int BK_, int TM_, int TN_> struct SgemmTile {
+    static constexpr int BM = BM_, BN = BN_, BK = BK_, TM = TM_, TN = TN_;
+    static constexpr int A_PITCH = BM + 4;
+    static constexpr int A_TILE = BK * A_PITCH;
+    static constexpr int STAGE = A_TILE + BK * BN;
+    static constexpr int A_STRIPS = BK / 8;
+    static constexpr int B_PASS_ROWS = 4 * SGEMM_THREADS / BN;
+    static constexpr int B_STRIPS = BK / B_PASS_ROWS;
+    static constexpr int THREAD_COLS = BN / TN;
+    static_assert(2 * BM == SGEMM_THREADS && (BK == 8 || BK == 16), "A: two threads a row, 1 or 2 strips");
+    static_assert(B_STRIPS >= 1 && B_STRIPS <= 2 && B_PASS_ROWS * B_STRIPS == BK, "B: one or two strips");
+    static_assert((BM / TM) * (BN / TN) == SGEMM_THREADS && (TM == 4 || TM == 8) && (TN == 4 || TN == 8),
+                  "register tile");
+};
+typedef SgemmTile<128, 128, 8, 8, 8> Tile128x128;
+typedef SgemmTile<128, 64, 16, 8, 4> Tile128x64;
 
 __device__ __forceinline__ float f16_bits_to_f32(unsigned short bits)
 {
@@ -82,74 +95,101 @@ __device__ __forceinline__ float4 load_strip(const E *from, size_t index, bool r
     return make_float4(strip[0], strip[1], strip[2], strip[3]);
 }
 
-// Writes one thread's staged strips into stage `stage`: A transposed, B as one float4.
+// Writes one thread's staged strips into stage `stage`: A transposed, B as float4s.
+template <typename T>
 __device__ __forceinline__ void stage_tiles(float *shared, size_t stage, size_t a_row, size_t a_k, size_t b_k,
-                                            size_t b_col, float4 a_strip, float4 b_strip)
+                                            size_t b_col, const float4 *a_strips, const float4 *b_strips)
 {
-    float *a_tile = shared + stage * SGEMM_STAGE;
-    a_tile[(a_k + 0) * SGEMM_A_PITCH + a_row] = a_strip.x;
-    a_tile[(a_k + 1) * SGEMM_A_PITCH + a_row] = a_strip.y;
-    a_tile[(a_k + 2) * SGEMM_A_PITCH + a_row] = a_strip.z;
-    a_tile[(a_k + 3) * SGEMM_A_PITCH + a_row] = a_strip.w;
-    *reinterpret_cast<float4 *>(a_tile + SGEMM_A_TILE + b_k * SGEMM_BN + b_col) = b_strip;
+    float *a_tile = shared + stage * T::STAGE;
+#pragma unroll
+    for (int s = 0; s < T::A_STRIPS; ++s) {
+        a_tile[(a_k + 8 * s + 0) * T::A_PITCH + a_row] = a_strips[s].x;
+        a_tile[(a_k + 8 * s + 1) * T::A_PITCH + a_row] = a_strips[s].y;
+        a_tile[(a_k + 8 * s + 2) * T::A_PITCH + a_row] = a_strips[s].z;
+        a_tile[(a_k + 8 * s + 3) * T::A_PITCH + a_row] = a_strips[s].w;
+    }
+#pragma unroll
+    for (int s = 0; s < T::B_STRIPS; ++s)
+        *reinterpret_cast<float4 *>(a_tile + T::A_TILE + (b_k + T::B_PASS_ROWS * s) * T::BN + b_col) = b_strips[s];
 }
 
-// The body for one kind of problem (see the Rust tiles_body): WholeTiles when m, n and k are multiples of
-// the tile sizes (no guards, float4 throughout, tile loop unrolled 2x), otherwise guarded at every edge.
-template <typename E, bool WholeTiles>
+// The body for one tile and one kind of problem (see the Rust register_blocked): WholeTiles when m, n and k
+// are multiples of the tile sizes (no guards, float4 throughout, tile loop unrolled 2x), otherwise guarded at
+// every edge.
+template <typename E, typename T, bool WholeTiles>
 __device__ __forceinline__ void register_blocked_tiles(const E *a, const E *b, float *c, unsigned int m_,
                                                        unsigned int n_, unsigned int k_)
 {
     extern __shared__ float4 shared4[];
     float *shared = reinterpret_cast<float *>(shared4);
     size_t tid = threadIdx.x, m = m_, n = n_, k = k_;
-    size_t block_row = (size_t)blockIdx.y * SGEMM_BM, block_col = (size_t)blockIdx.x * SGEMM_BN;
+    size_t block_row = (size_t)blockIdx.y * T::BM, block_col = (size_t)blockIdx.x * T::BN;
     // Row starts are 16-byte aligned only when the row length is a multiple of 4.
     bool vector_a = k % 4 == 0, vector_b = n % 4 == 0, vector_c = n % 4 == 0;
 
-    // Staging: A[block_row + a_row][k0 + a_k ..][..4] and B[k0 + b_k][block_col + b_col ..][..4].
-    size_t a_row = tid / (SGEMM_BK / 4), a_k = tid % (SGEMM_BK / 4) * 4;
-    size_t b_k = tid / (SGEMM_BN / 4), b_col = tid % (SGEMM_BN / 4) * 4;
+    // Staging: A[block_row + a_row][k0 + a_k + 8 s ..][..4] and B[k0 + b_k + B_PASS_ROWS s][block_col + b_col ..][..4].
+    size_t a_row = tid / 2, a_k = tid % 2 * 4;
+    size_t b_k = tid / (T::BN / 4), b_col = tid % (T::BN / 4) * 4;
     bool a_row_inside = block_row + a_row < m;
-    // Compute: rows {0..4, 64..68} + 4 ty and columns {0..4, 64..68} + 4 tx of the block's tile.
-    size_t tx = tid % 16, ty = tid / 16;
-    float acc[8][8];
+    // Compute: rows 4 ty + {0..4} (+ BM / 2 when TM = 8) and columns 4 tx + {0..4} (+ BN / 2 when TN = 8).
+    size_t tx = tid % T::THREAD_COLS, ty = tid / T::THREAD_COLS;
+    float acc[T::TM][T::TN];
 #pragma unroll
-    for (int i = 0; i < 8; ++i)
+    for (int i = 0; i < T::TM; ++i)
 #pragma unroll
-        for (int j = 0; j < 8; ++j)
+        for (int j = 0; j < T::TN; ++j)
             acc[i][j] = 0.0f;
 
-    // Every tile of a WholeTiles problem lies inside A and B; only the prefetch past the last one loads nothing.
-#define SGEMM_FETCH_A(k0)                                                                                              \
-    (WholeTiles ? ((k0) < k ? load4(a, (block_row + a_row) * k + (k0) + a_k) : make_float4(0.0f, 0.0f, 0.0f, 0.0f))  \
-                : load_strip(a, (block_row + a_row) * k + (k0) + a_k, a_row_inside, (k0) + a_k, k, vector_a))
-#define SGEMM_FETCH_B(k0)                                                                                              \
-    (WholeTiles ? ((k0) < k ? load4(b, ((k0) + b_k) * n + block_col + b_col) : make_float4(0.0f, 0.0f, 0.0f, 0.0f))  \
-                : load_strip(b, ((k0) + b_k) * n + block_col + b_col, (k0) + b_k < k, block_col + b_col, n, vector_b))
-    stage_tiles(shared, 0, a_row, a_k, b_k, b_col, SGEMM_FETCH_A(0), SGEMM_FETCH_B(0));
+    // Every tile of a WholeTiles problem lies inside A and B (the caller clamps the prefetch past the last one).
+    auto fetch = [&](size_t k0, float4 *a_strips, float4 *b_strips) {
+#pragma unroll
+        for (int s = 0; s < T::A_STRIPS; ++s) {
+            size_t a_at = k0 + a_k + 8 * s, a_index = (block_row + a_row) * k + a_at;
+            a_strips[s] = WholeTiles ? load4(a, a_index) : load_strip(a, a_index, a_row_inside, a_at, k, vector_a);
+        }
+#pragma unroll
+        for (int s = 0; s < T::B_STRIPS; ++s) {
+            size_t b_at = k0 + b_k + T::B_PASS_ROWS * s, b_index = b_at * n + block_col + b_col;
+            b_strips[s] = WholeTiles ? load4(b, b_index)
+                                     : load_strip(b, b_index, b_at < k, block_col + b_col, n, vector_b);
+        }
+    };
+    float4 a_strips[T::A_STRIPS], b_strips[T::B_STRIPS];
+    fetch(0, a_strips, b_strips);
+    stage_tiles<T>(shared, 0, a_row, a_k, b_k, b_col, a_strips, b_strips);
     __syncthreads();
-    size_t tiles = (k + SGEMM_BK - 1) / SGEMM_BK;
+    size_t tiles = (k + T::BK - 1) / T::BK;
     // One tile: fetch the next one, multiply this stage, store the next into the other stage.
     auto step = [&](size_t tile, size_t stage) {
-        // Past the last tile every strip is outside A and B: zeros, no loads.
-        float4 next_a = SGEMM_FETCH_A((tile + 1) * SGEMM_BK);
-        float4 next_b = SGEMM_FETCH_B((tile + 1) * SGEMM_BK);
-        const float4 *a_frags = shared4 + (stage * SGEMM_STAGE + 4 * ty) / 4;
-        const float4 *b_frags = shared4 + (stage * SGEMM_STAGE + SGEMM_A_TILE + 4 * tx) / 4;
+        // Guarded: past the last tile every strip is outside A and B (zeros, no loads). Whole tiles: the
+        // prefetch past the last tile loads the last one again (never multiplied), so no branch skips loads.
+        size_t next = WholeTiles && tile + 1 >= tiles ? tiles - 1 : tile + 1;
+        float4 next_a[T::A_STRIPS], next_b[T::B_STRIPS];
+        fetch(next * T::BK, next_a, next_b);
+        const float4 *a_frags = shared4 + (stage * T::STAGE + 4 * ty) / 4;
+        const float4 *b_frags = shared4 + (stage * T::STAGE + T::A_TILE + 4 * tx) / 4;
 #pragma unroll
-        for (int kk = 0; kk < SGEMM_BK; ++kk) {
-            float4 a_lo = a_frags[kk * SGEMM_A_PITCH / 4], a_hi = a_frags[(kk * SGEMM_A_PITCH + SGEMM_BM / 2) / 4];
-            float4 b_lo = b_frags[kk * SGEMM_BN / 4], b_hi = b_frags[(kk * SGEMM_BN + SGEMM_BN / 2) / 4];
-            float a_frag[8] = {a_lo.x, a_lo.y, a_lo.z, a_lo.w, a_hi.x, a_hi.y, a_hi.z, a_hi.w};
-            float b_frag[8] = {b_lo.x, b_lo.y, b_lo.z, b_lo.w, b_hi.x, b_hi.y, b_hi.z, b_hi.w};
+        for (int kk = 0; kk < T::BK; ++kk) {
+            float a_frag[T::TM], b_frag[T::TN];
 #pragma unroll
-            for (int i = 0; i < 8; ++i)
+            for (int s = 0; s < T::TM / 4; ++s) {
+                float4 strip = a_frags[(kk * T::A_PITCH + s * T::BM / 2) / 4];
+                a_frag[4 * s] = strip.x, a_frag[4 * s + 1] = strip.y, a_frag[4 * s + 2] = strip.z,
+                           a_frag[4 * s + 3] = strip.w;
+            }
 #pragma unroll
-                for (int j = 0; j < 8; ++j)
+            for (int s = 0; s < T::TN / 4; ++s) {
+                float4 strip = b_frags[(kk * T::BN + s * T::BN / 2) / 4];
+                b_frag[4 * s] = strip.x, b_frag[4 * s + 1] = strip.y, b_frag[4 * s + 2] = strip.z,
+                           b_frag[4 * s + 3] = strip.w;
+            }
+#pragma unroll
+            for (int i = 0; i < T::TM; ++i)
+#pragma unroll
+                for (int j = 0; j < T::TN; ++j)
                     acc[i][j] = fmaf(a_frag[i], b_frag[j], acc[i][j]);
         }
-        stage_tiles(shared, 1 - stage, a_row, a_k, b_k, b_col, next_a, next_b);
+        stage_tiles<T>(shared, 1 - stage, a_row, a_k, b_k, b_col, next_a, next_b);
         __syncthreads();
     };
     if (WholeTiles) {
@@ -163,15 +203,13 @@ __device__ __forceinline__ void register_blocked_tiles(const E *a, const E *b, f
         for (size_t tile = 0; tile < tiles; ++tile)
             step(tile, tile % 2);
     }
-#undef SGEMM_FETCH_A
-#undef SGEMM_FETCH_B
 
 #pragma unroll
-    for (int i = 0; i < 8; ++i) {
-        size_t row = block_row + 4 * ty + i % 4 + (i / 4) * (SGEMM_BM / 2);
+    for (int i = 0; i < T::TM; ++i) {
+        size_t row = block_row + 4 * ty + i % 4 + (i / 4) * (T::BM / 2);
 #pragma unroll
-        for (int half = 0; half < 2; ++half) {
-            size_t col = block_col + 4 * tx + half * (SGEMM_BN / 2);
+        for (int half = 0; half < T::TN / 4; ++half) {
+            size_t col = block_col + 4 * tx + half * (T::BN / 2);
             size_t index = row * n + col;
             if (WholeTiles || vector_c) {
                 if (WholeTiles || (row < m && col < n))
@@ -190,25 +228,39 @@ __device__ __forceinline__ void register_blocked_tiles(const E *a, const E *b, f
 extern "C" __global__ void sgemm_register_blocked(const float *a, const float *b, float *c, unsigned int m,
                                                   unsigned int n, unsigned int k)
 {
-    register_blocked_tiles<float, false>(a, b, c, m, n, k);
+    register_blocked_tiles<float, Tile128x128, false>(a, b, c, m, n, k);
 }
 
 // m, n multiples of 128 and k of 8 (the host picks it whenever the shape allows).
 extern "C" __global__ void sgemm_register_blocked_whole_tiles(const float *a, const float *b, float *c, unsigned int m,
                                                               unsigned int n, unsigned int k)
 {
-    register_blocked_tiles<float, true>(a, b, c, m, n, k);
+    register_blocked_tiles<float, Tile128x128, true>(a, b, c, m, n, k);
+}
+
+// The 128 x 64 x 16 tile, 8 x 4 per thread: twice the blocks, for problems where 128 x 128 leaves SMs idle.
+extern "C" __global__ void sgemm_register_blocked_128x64(const float *a, const float *b, float *c, unsigned int m,
+                                                         unsigned int n, unsigned int k)
+{
+    register_blocked_tiles<float, Tile128x64, false>(a, b, c, m, n, k);
+}
+
+// m a multiple of 128, n of 64 and k of 16.
+extern "C" __global__ void sgemm_register_blocked_128x64_whole_tiles(const float *a, const float *b, float *c,
+                                                                     unsigned int m, unsigned int n, unsigned int k)
+{
+    register_blocked_tiles<float, Tile128x64, true>(a, b, c, m, n, k);
 }
 
 // A and B stored as IEEE binary16 bits, widened to float when staged; float accumulation and C.
 extern "C" __global__ void hgemm_f16_storage(const unsigned short *a, const unsigned short *b, float *c,
                                              unsigned int m, unsigned int n, unsigned int k)
 {
-    register_blocked_tiles<unsigned short, false>(a, b, c, m, n, k);
+    register_blocked_tiles<unsigned short, Tile128x128, false>(a, b, c, m, n, k);
 }
 
 extern "C" __global__ void hgemm_f16_storage_whole_tiles(const unsigned short *a, const unsigned short *b, float *c,
                                                          unsigned int m, unsigned int n, unsigned int k)
 {
-    register_blocked_tiles<unsigned short, true>(a, b, c, m, n, k);
+    register_blocked_tiles<unsigned short, Tile128x128, true>(a, b, c, m, n, k);
 }

@@ -225,12 +225,28 @@ impl Experiment for Sgemm {
             reference::dot_error_bound(8192),
             ctx.settings.reps
         ));
+        let sms = ctx.device.info().multiprocessors.max(1) as u32;
+        let tiles: Vec<String> = SIZES
+            .iter()
+            .map(|&s| {
+                let choice = launchers::register_blocked_tile((s, s, s), sms);
+                format!(
+                    "{s}³: {} ({} blocks, `{}`)",
+                    choice.label(),
+                    choice.blocks((s, s)),
+                    choice.entry_for((s, s, s))
+                )
+            })
+            .collect();
+        result.setup.push(format!(
+            "register-blocked SGEMM, Rust and CUDA C alike: the block tile whose busiest SM has the least work on              {sms} SMs (host/launchers/sgemm/tile_choice.rs), with the unguarded `_whole_tiles` entry where the              shape is made of whole tiles: {}",
+            tiles.join("; ")
+        ));
         let (whole, guarded): (Vec<u32>, Vec<u32>) = SIZES
             .iter()
             .partition(|&&s| launchers::whole_register_blocked_tiles((s, s, s)));
         result.setup.push(format!(
-            "register-blocked and f16-storage kernels: sizes made of whole 128 × 128 × 8 tiles ({whole:?}) run the \
-             unguarded `_whole_tiles` entries, the others ({guarded:?}) the guarded ones"
+            "f16-storage kernels (128 × 128 tile at every size): sizes made of whole 128 × 128 × 8 tiles              ({whole:?}) run the unguarded `_whole_tiles` entries, the others ({guarded:?}) the guarded ones"
         ));
         Ok(result)
     }

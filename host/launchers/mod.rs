@@ -75,8 +75,10 @@ pub use occupancy::{
 pub use particles::{particle_shape, particle_step, particle_step_global};
 pub use pointer_ring::{PointerRing, pointer_ring_words};
 pub use sgemm::{
-    CudaGemmRunner, GemmEntry, GemmOp, GemmRunner, SgemmKernel, check_gemm_buffers, gemm_flops, gemm_runners,
-    hgemm_f16_storage, hgemm_f16_storage_shape, sgemm, sgemm_shape, whole_register_blocked_tiles,
+    CudaGemmRunner, GemmEntry, GemmOp, GemmRunner, REGISTER_BLOCKED_TILES, SgemmKernel, TileChoice, check_gemm_buffers,
+    gemm_flops, gemm_runners, hgemm_f16_storage, hgemm_f16_storage_shape, register_blocked_tile,
+    register_blocked_tile_of_entry, sgemm, sgemm_launch, sgemm_register_blocked_with_tile, sgemm_shape,
+    whole_register_blocked_tiles,
 };
 pub use shared_memory_banks::{BANK_BLOCK_THREADS, BankAccess, BankKernel, bank_kernel, bank_kernel_shape};
 pub use slot_ring::{SlotRing, check_slot_links};

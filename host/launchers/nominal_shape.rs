@@ -2,13 +2,15 @@ use kernels_gpu::block_span::BLOCK_SPAN_WORDS;
 use kernels_gpu::compat_layer::COMPAT_BLOCK_THREADS;
 use kernels_gpu::device::Dim3;
 use kernels_gpu::global_memory::COPY_BLOCK_THREADS;
+use kernels_gpu::sgemm::SGEMM_THREADS;
 
 use super::{
     BANK_BLOCK_THREADS, BankKernel, CONSTANT_CHASE_BLOCK_THREADS, CONSTANT_CHASE_TABLE_WORDS, CompatKernel,
     ConstantSpace, GuideMultiply, LOCAL_ARRAY_BLOCK_THREADS, LocalArrayKernel, MatVecVersion, OCCUPANCY_BLOCK_THREADS,
     SHARED_CHASE_BLOCK_THREADS, SgemmKernel, bank_kernel_shape, block_sum_shape, constant_chase_shape,
     guide_multiply_shape, hgemm_f16_storage_shape, local_array_shape, matvec_shape, occupancy_chase_shape,
-    occupancy_copy_shape, particle_shape, sgemm_shape, shared_pointer_chase_shape, vecadd_shape,
+    occupancy_copy_shape, particle_shape, register_blocked_tile_of_entry, sgemm_shape, shared_pointer_chase_shape,
+    vecadd_shape,
 };
 use crate::gpu::LaunchShape;
 use crate::particle_scene::{NOTES_GRID, ParticleSystem};
@@ -26,6 +28,14 @@ pub fn nominal_shape(kernel: &str) -> LaunchShape {
         }
         if let Some(general) = SgemmKernel::ALL.into_iter().find(|g| g.kernel() == kernel) {
             return sgemm_shape(general, (1, 1, 1), (1, 1, 1)).ok();
+        }
+        if let Some(choice) = register_blocked_tile_of_entry(kernel) {
+            let (x, y) = choice.tile.grid(1, 1);
+            return Some(LaunchShape {
+                grid: Dim3::xy(x, y),
+                block: Dim3::x(SGEMM_THREADS),
+                shared_bytes: choice.tile.shared_bytes() as u32,
+            });
         }
         if let Some(system) = ParticleSystem::ALL.into_iter().find(|s| s.kernel() == kernel) {
             let grid = NOTES_GRID;

@@ -119,6 +119,36 @@ fn gemm_entries(testbed: &Testbed, library: bool) -> Result<()> {
     }
 }
 
+/// The register-blocked SGEMM on every tile (not only the one the rule picks
+/// for these shapes on this GPU), in every implementation, on [`GEMM_SHAPES`]:
+/// ragged edges, and whole tiles of one tile but not of the other.
+pub(super) fn register_blocked_tiles(testbed: &Testbed) -> Result<()> {
+    let dut = first(testbed);
+    let gpu = dut.gpu();
+    for (m, n, k) in GEMM_SHAPES {
+        let dims = (m as u32, n as u32, k as u32);
+        let (a_host, b_host) = (values(m * k, 5), values(k * n, 6));
+        let expected = Expected::of(&a_host, &b_host, (m, n, k));
+        let (a, b) = (
+            DeviceBuffer::from_host(gpu, &a_host)?,
+            DeviceBuffer::from_host(gpu, &b_host)?,
+        );
+        let mut c = DeviceBuffer::<f32>::uninit(gpu, m * n)?;
+        for choice in launchers::REGISTER_BLOCKED_TILES {
+            for imp in dut.ptx_implementations().0 {
+                c.fill(f32::NAN)?;
+                launchers::sgemm_register_blocked_with_tile(dut, imp, choice, &a, &b, &mut c, dims)?;
+                gpu.synchronize()?;
+                expected.check(
+                    format!("{} · {} {m}x{n}x{k}", choice.entry_for(dims), imp.label()),
+                    &c.to_host()?,
+                )?;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The tiled and register-blocked SGEMMs and the f16-storage variant, in every implementation.
 pub(super) fn general_multiplies(testbed: &Testbed) -> Result<()> {
     gemm_entries(testbed, false)

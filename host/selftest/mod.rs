@@ -84,6 +84,10 @@ pub const SELF_TESTS: &[SelfTest] = &[
         run: matmul_checks::general_multiplies,
     },
     SelfTest {
+        name: "register-blocked SGEMM on every tile (128 × 128, 128 × 64)",
+        run: matmul_checks::register_blocked_tiles,
+    },
+    SelfTest {
         name: "cuBLAS SGEMM and GemmEx",
         run: matmul_checks::cublas_sgemm_checks,
     },

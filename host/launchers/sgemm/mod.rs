@@ -6,18 +6,18 @@ mod cuda_runner;
 pub mod opencl;
 mod opencl_runner;
 mod runner;
+mod tile_choice;
 
 pub use cuda_runner::CudaGemmRunner;
 pub use opencl_runner::OpenClGemmRunner;
 pub use runner::{GemmEntry, GemmOp, GemmRunner, gemm_runners};
+pub use tile_choice::{REGISTER_BLOCKED_TILES, TileChoice, register_blocked_tile, register_blocked_tile_of_entry};
 
 use std::ffi::c_void;
 
 use half::f16;
 use kernels_gpu::device::{Dim3, GlobalPtr};
-use kernels_gpu::sgemm::{
-    SGEMM_BK, SGEMM_BM, SGEMM_BN, SGEMM_THREADS, TILED_SGEMM_TILE, sgemm_shared_bytes, tiled_sgemm_shared_bytes,
-};
+use kernels_gpu::sgemm::{SGEMM_THREADS, SGEMM_TILE_128X128, SgemmTile, TILED_SGEMM_TILE, tiled_sgemm_shared_bytes};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
@@ -71,7 +71,8 @@ impl SgemmKernel {
         }
     }
 
-    fn shape(self, (m, n): (u32, u32)) -> LaunchShape {
+    /// The launch shape for an `m × n` `C`; the register-blocked kernel's with `tile`.
+    fn shape(self, (m, n): (u32, u32), tile: SgemmTile) -> LaunchShape {
         match self {
             Self::Tiled => {
                 let t = TILED_SGEMM_TILE;
@@ -81,25 +82,27 @@ impl SgemmKernel {
                     shared_bytes: tiled_sgemm_shared_bytes() as u32,
                 }
             }
-            Self::RegisterBlocked => register_blocked_shape((m, n)),
+            Self::RegisterBlocked => register_blocked_shape((m, n), tile),
         }
     }
 }
 
-/// The launch shape of the register-blocked kernels (f32 and f16 storage).
-fn register_blocked_shape((m, n): (u32, u32)) -> LaunchShape {
+/// The launch shape of the register-blocked kernels (f32 and f16 storage) with `tile`.
+fn register_blocked_shape((m, n): (u32, u32), tile: SgemmTile) -> LaunchShape {
+    let (x, y) = tile.grid(m, n);
     LaunchShape {
-        grid: Dim3::xy(n.div_ceil(SGEMM_BN), m.div_ceil(SGEMM_BM)),
+        grid: Dim3::xy(x, y),
         block: Dim3::x(SGEMM_THREADS),
-        shared_bytes: sgemm_shared_bytes() as u32,
+        shared_bytes: tile.shared_bytes() as u32,
     }
 }
 
-/// Whether an `m × n × k` product is made of whole register-blocked tiles
-/// (`m`, `n` multiples of 128, `k` of 8): then the register-blocked launchers
-/// use the `_whole_tiles` entries, which have no edge guards.
+/// Whether an `m × n × k` product is made of whole 128 × 128 × 8 tiles (the
+/// f16-storage kernels' tile): then those launchers use the `_whole_tiles`
+/// entries, which have no edge guards. The f32 kernels' tile and entry come from
+/// [`register_blocked_tile`].
 pub fn whole_register_blocked_tiles((m, n, k): (u32, u32, u32)) -> bool {
-    m % SGEMM_BM == 0 && n % SGEMM_BN == 0 && k % SGEMM_BK == 0
+    SGEMM_TILE_128X128.whole_tiles(m, n, k)
 }
 
 /// The register-blocked entry for a product: `guarded`, or its `_whole_tiles` twin where the shape allows.
@@ -116,23 +119,47 @@ pub fn gemm_flops((m, n, k): (u32, u32, u32)) -> u64 {
     2 * m as u64 * n as u64 * k as u64
 }
 
-/// The launch shape of `kernel` for an `m × n × k` product, after checking the buffers.
+/// The launch shape of `kernel` for an `m × n × k` product, after checking the
+/// buffers; the register-blocked kernel's for its 128 × 128 tile (see
+/// [`sgemm_launch`] for the tile chosen per problem).
 pub fn sgemm_shape(
     kernel: SgemmKernel,
     (m, n, k): (u32, u32, u32),
     lens: (usize, usize, usize),
 ) -> Result<LaunchShape> {
     check_gemm_buffers(kernel.kernel(), (m, n, k), lens)?;
-    Ok(kernel.shape((m, n)))
+    Ok(kernel.shape((m, n), SGEMM_TILE_128X128))
+}
+
+/// The entry and launch shape that run `kernel` for an `m × n × k` product on
+/// a GPU of `sm_count` SMs, after checking the buffers: for the
+/// register-blocked kernel, the tile of [`register_blocked_tile`] and its
+/// `_whole_tiles` entry where the shape allows.
+pub fn sgemm_launch(
+    kernel: SgemmKernel,
+    dims: (u32, u32, u32),
+    lens: (usize, usize, usize),
+    sm_count: u32,
+) -> Result<(&'static str, LaunchShape)> {
+    check_gemm_buffers(kernel.kernel(), dims, lens)?;
+    Ok(match kernel {
+        SgemmKernel::Tiled => (kernel.kernel(), kernel.shape((dims.0, dims.1), SGEMM_TILE_128X128)),
+        SgemmKernel::RegisterBlocked => {
+            let choice = register_blocked_tile(dims, sm_count);
+            (choice.entry_for(dims), kernel.shape((dims.0, dims.1), choice.tile))
+        }
+    })
 }
 
 /// The launch shape of `hgemm_f16_storage` for an `m × n × k` product, after checking the buffers.
 pub fn hgemm_f16_storage_shape((m, n, k): (u32, u32, u32), lens: (usize, usize, usize)) -> Result<LaunchShape> {
     check_gemm_buffers("hgemm_f16_storage", (m, n, k), lens)?;
-    Ok(register_blocked_shape((m, n)))
+    Ok(register_blocked_shape((m, n), SGEMM_TILE_128X128))
 }
 
-/// `C = A · B` (row-major, any shape) with one of the f32 kernels.
+/// `C = A · B` (row-major, any shape) with one of the f32 kernels; the
+/// register-blocked one with the tile [`register_blocked_tile`] picks for this
+/// GPU's SM count (the same for the Rust kernel and its CUDA C twin).
 pub fn sgemm(
     dut: &DeviceUnderTest,
     implementation: Implementation,
@@ -142,13 +169,8 @@ pub fn sgemm(
     c: &mut DeviceBuffer<f32>,
     dims: (u32, u32, u32),
 ) -> Result<()> {
-    let shape = sgemm_shape(kernel, dims, (a.len(), b.len(), c.len()))?;
-    let name = match kernel {
-        SgemmKernel::RegisterBlocked => {
-            register_blocked_entry(kernel.kernel(), "sgemm_register_blocked_whole_tiles", dims)
-        }
-        SgemmKernel::Tiled => kernel.kernel(),
-    };
+    let sm_count = dut.info().multiprocessors.max(1) as u32;
+    let (name, shape) = sgemm_launch(kernel, dims, (a.len(), b.len(), c.len()), sm_count)?;
     // SAFETY: the shape check proved A, B and C hold m·k, k·n and m·n floats; the kernel guards
     // its edges, or (whole-tile entry) the shape has none.
     unsafe {
@@ -156,6 +178,34 @@ pub fn sgemm(
             dut,
             implementation,
             name,
+            shape,
+            (a.as_global(), b.as_global(), c),
+            dims,
+        )
+    }
+}
+
+/// `C = A · B` (row-major, any shape) with the register-blocked kernel on
+/// `choice`'s tile, whatever the rule would pick (the self-test runs every
+/// tile this way); its `_whole_tiles` entry where the shape allows.
+pub fn sgemm_register_blocked_with_tile(
+    dut: &DeviceUnderTest,
+    implementation: Implementation,
+    choice: TileChoice,
+    a: &DeviceBuffer<f32>,
+    b: &DeviceBuffer<f32>,
+    c: &mut DeviceBuffer<f32>,
+    dims: (u32, u32, u32),
+) -> Result<()> {
+    check_gemm_buffers(choice.entry, dims, (a.len(), b.len(), c.len()))?;
+    let shape = register_blocked_shape((dims.0, dims.1), choice.tile);
+    // SAFETY: the check proved A, B and C hold m·k, k·n and m·n floats; the shape is the tile's
+    // grid for m × n; the guarded entry guards its edges, and the whole-tile one runs only on whole tiles.
+    unsafe {
+        launch_gemm(
+            dut,
+            implementation,
+            choice.entry_for(dims),
             shape,
             (a.as_global(), b.as_global(), c),
             dims,

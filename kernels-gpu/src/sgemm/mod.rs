@@ -14,7 +14,11 @@
 //! aligned (as `cuMemAlloc` gives). The launch shape of each is in its docs.
 
 /// `for $i in 0..N $body` with the loop unrolled in the source, for `N` of
-/// 2, 4 or 8 (`$i` is a constant `usize` in each copy of `$body`).
+/// 2, 4 or 8 (`$i` is a constant `usize` in each copy of `$body`); or
+/// `for $i in 0..LIMIT, at most N $body` for a `LIMIT` known only after
+/// monomorphization (a tile's associated constant, at most 2, 8 or 16): `N`
+/// copies, each behind `if i < LIMIT`, which folds away — CUDA C's
+/// `#pragma unroll` over a template parameter.
 ///
 /// Rust has no `#pragma unroll`, and LLVM's size heuristic (like ptxas) keeps
 /// a loop of 64 FMAs rolled; worse, an accumulator array indexed by a loop
@@ -30,8 +34,23 @@ macro_rules! unroll {
     (for $i:ident in 0..8 $body:block) => {
         unroll!(@copies $i [0 1 2 3 4 5 6 7] $body)
     };
+    (for $i:ident in 0..$limit:expr, at most 2 $body:block) => {
+        unroll!(@bounded $i ($limit) [0 1] $body)
+    };
+    (for $i:ident in 0..$limit:expr, at most 8 $body:block) => {
+        unroll!(@bounded $i ($limit) [0 1 2 3 4 5 6 7] $body)
+    };
+    (for $i:ident in 0..$limit:expr, at most 16 $body:block) => {
+        unroll!(@bounded $i ($limit) [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15] $body)
+    };
     (@copies $i:ident [$($n:literal)*] $body:block) => {
         $({
+            let $i: usize = $n;
+            $body
+        })*
+    };
+    (@bounded $i:ident $limit:tt [$($n:literal)*] $body:block) => {
+        $(if $n < $limit {
             let $i: usize = $n;
             $body
         })*
@@ -44,6 +63,11 @@ mod sgemm_register_blocked;
 mod tiled_sgemm;
 
 pub use hgemm_f16_storage::{hgemm_f16_storage, hgemm_f16_storage_whole_tiles};
-pub use register_blocked::{SGEMM_BK, SGEMM_BM, SGEMM_BN, SGEMM_THREADS, sgemm_shared_bytes};
-pub use sgemm_register_blocked::{sgemm_register_blocked, sgemm_register_blocked_whole_tiles};
+pub use register_blocked::{
+    SGEMM_BK, SGEMM_BM, SGEMM_BN, SGEMM_THREADS, SGEMM_TILE_128X64, SGEMM_TILE_128X128, SgemmTile, sgemm_shared_bytes,
+};
+pub use sgemm_register_blocked::{
+    sgemm_register_blocked, sgemm_register_blocked_128x64, sgemm_register_blocked_128x64_whole_tiles,
+    sgemm_register_blocked_whole_tiles,
+};
 pub use tiled_sgemm::{TILED_SGEMM_TILE, tiled_sgemm, tiled_sgemm_shared_bytes};

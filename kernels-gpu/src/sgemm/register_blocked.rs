@@ -1,6 +1,7 @@
 //! The register-blocked SGEMM body shared by [`sgemm_register_blocked`] (f32
 //! storage) and [`hgemm_f16_storage`] (binary16 storage): only the staging
-//! loads differ, through [`Staged`].
+//! loads differ, through [`Staged`]; and its block tiles ([`SgemmTile`]), each
+//! a type ([`TileShape`]) the body is monomorphized for.
 //!
 //! [`sgemm_register_blocked`]: super::sgemm_register_blocked
 //! [`hgemm_f16_storage`]: super::hgemm_f16_storage
@@ -10,46 +11,153 @@ use crate::device::{
     sync_threads, thread_idx_x,
 };
 
-/// Threads per block (1-D) of the register-blocked kernels.
+/// Threads per block (1-D) of the register-blocked kernels, every tile.
 pub const SGEMM_THREADS: u32 = 256;
-/// Rows of `C` per block.
-pub const SGEMM_BM: u32 = 128;
-/// Columns of `C` per block.
-pub const SGEMM_BN: u32 = 128;
-/// Depth (`k`) of the tiles of `A` and `B` staged per step.
-pub const SGEMM_BK: u32 = 8;
+/// Rows of `C` per block of the 128 × 128 tile ([`SGEMM_TILE_128X128`]).
+pub const SGEMM_BM: u32 = SGEMM_TILE_128X128.rows;
+/// Columns of `C` per block of the 128 × 128 tile.
+pub const SGEMM_BN: u32 = SGEMM_TILE_128X128.cols;
+/// Depth (`k`) of the tiles of `A` and `B` staged per step, 128 × 128 tile.
+pub const SGEMM_BK: u32 = SGEMM_TILE_128X128.depth;
+
+/// One configuration of the register-blocked kernels: the block tile of `C`
+/// (`rows × cols`, BM × BN), the depth of `k` staged per step (BK) and each
+/// thread's register tile (`thread_rows × thread_cols`, TM × TN), always for
+/// [`SGEMM_THREADS`] threads.
+///
+/// A thread's `TM` rows are one strip of 4 (`TM = 4`) or two strips of 4
+/// half a block tile apart (`TM = 8`); its `TN` columns likewise. `A` is
+/// staged by two threads a row (so `rows` is half the threads), each
+/// loading one 4-float strip per 8 of depth; `B` by `cols / 4` threads a
+/// row, one strip each per `4 · THREADS / cols` rows of depth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SgemmTile {
+    /// Rows of `C` per block (BM).
+    pub rows: u32,
+    /// Columns of `C` per block (BN).
+    pub cols: u32,
+    /// Depth (`k`) of the `A` and `B` tiles staged per step (BK).
+    pub depth: u32,
+    /// Rows of `C` per thread (TM): 4 or 8.
+    pub thread_rows: u32,
+    /// Columns of `C` per thread (TN): 4 or 8.
+    pub thread_cols: u32,
+}
+
+/// 128 × 128 × 8, 8 × 8 per thread: the most arithmetic per byte staged (64
+/// FMAs per four `float4` shared loads), for problems with enough blocks.
+pub const SGEMM_TILE_128X128: SgemmTile = SgemmTile {
+    rows: 128,
+    cols: 128,
+    depth: 8,
+    thread_rows: 8,
+    thread_cols: 8,
+};
+
+/// 128 × 64 × 16, 8 × 4 per thread: twice the blocks of the 128 × 128 tile
+/// for the same threads per block, so a 1024² `C` makes 128 blocks instead of
+/// 64 (32 FMAs per three `float4` shared loads); `k` staged 16 deep so each
+/// barrier still covers 512 FMAs a thread.
+pub const SGEMM_TILE_128X64: SgemmTile = SgemmTile {
+    rows: 128,
+    cols: 64,
+    depth: 16,
+    thread_rows: 8,
+    thread_cols: 4,
+};
+
+impl SgemmTile {
+    /// Row length (floats) of the transposed `A` tile, `As[kk][row]`: the 4
+    /// floats of padding make the transposing stores conflict-free (rows 4
+    /// banks apart) and keep each row 16-byte aligned for `float4` reads.
+    pub const fn a_pitch(self) -> u32 {
+        self.rows + 4
+    }
+
+    /// Floats of one stage: a transposed, padded `A` tile, then a `B` tile.
+    pub const fn stage_floats(self) -> u32 {
+        self.depth * self.a_pitch() + self.depth * self.cols
+    }
+
+    /// Dynamic shared memory of a block: two stages (double buffering), `f32`.
+    pub const fn shared_bytes(self) -> usize {
+        2 * self.stage_floats() as usize * size_of::<f32>()
+    }
+
+    /// The grid `(x, y)` for an `m × n` `C`: `(ceil(n / cols), ceil(m / rows))`.
+    pub const fn grid(self, m: u32, n: u32) -> (u32, u32) {
+        (n.div_ceil(self.cols), m.div_ceil(self.rows))
+    }
+
+    /// Whether an `m × n × k` product is made of whole tiles (the `_whole_tiles` entries' condition).
+    pub const fn whole_tiles(self, m: u32, n: u32, k: u32) -> bool {
+        m.is_multiple_of(self.rows) && n.is_multiple_of(self.cols) && k.is_multiple_of(self.depth)
+    }
+
+    /// The constraints the kernel body is written for (checked at compile time for each tile).
+    const fn is_supported(self) -> bool {
+        let threads = SGEMM_THREADS;
+        (self.thread_rows == 4 || self.thread_rows == 8)
+            && (self.thread_cols == 4 || self.thread_cols == 8)
+            && (self.rows / self.thread_rows) * (self.cols / self.thread_cols) == threads
+            && self.rows.is_multiple_of(self.thread_rows)
+            && self.cols.is_multiple_of(self.thread_cols)
+            // A: two threads a row, one strip per 8 of depth, at most two strips.
+            && 2 * self.rows == threads
+            && (self.depth == 8 || self.depth == 16)
+            // B: cols / 4 threads a row, one or two strips.
+            && threads.is_multiple_of(self.cols / 4)
+            && (self.depth * self.cols).is_multiple_of(4 * threads)
+            && (self.depth * self.cols) / (4 * threads) >= 1
+            && (self.depth * self.cols) / (4 * threads) <= 2
+            && self.a_pitch().is_multiple_of(4)
+            && self.stage_floats().is_multiple_of(4)
+    }
+}
+
+const _: () = assert!(SGEMM_TILE_128X128.is_supported() && SGEMM_TILE_128X64.is_supported());
+
+/// Dynamic shared memory of the 128 × 128 register-blocked kernels
+/// ([`SgemmTile::shared_bytes`] of [`SGEMM_TILE_128X128`]).
+pub const fn sgemm_shared_bytes() -> usize {
+    SGEMM_TILE_128X128.shared_bytes()
+}
+
+/// A tile as a type, so the kernel body is monomorphized per tile with its
+/// sizes as constants (the CUDA C twin: a template parameter).
+pub(crate) trait TileShape {
+    const TILE: SgemmTile;
+    const BM: usize = Self::TILE.rows as usize;
+    const BN: usize = Self::TILE.cols as usize;
+    const BK: usize = Self::TILE.depth as usize;
+    const TM: usize = Self::TILE.thread_rows as usize;
+    const TN: usize = Self::TILE.thread_cols as usize;
+    const A_PITCH: usize = Self::TILE.a_pitch() as usize;
+    /// Floats of one `A` tile; the `B` tile follows it.
+    const A_TILE: usize = Self::BK * Self::A_PITCH;
+    const STAGE: usize = Self::TILE.stage_floats() as usize;
+    /// `A` strips a thread stages per step (one per 8 of depth).
+    const A_STRIPS: usize = Self::BK / 8;
+    /// Rows of the `B` tile one pass of the block stages, and the passes.
+    const B_PASS_ROWS: usize = 4 * THREADS / Self::BN;
+    const B_STRIPS: usize = Self::BK / Self::B_PASS_ROWS;
+    /// Threads along a row of the block's thread grid.
+    const THREAD_COLS: usize = Self::BN / Self::TN;
+}
+
+/// [`SGEMM_TILE_128X128`] as a type.
+pub(crate) struct Tile128x128;
+impl TileShape for Tile128x128 {
+    const TILE: SgemmTile = SGEMM_TILE_128X128;
+}
+
+/// [`SGEMM_TILE_128X64`] as a type.
+pub(crate) struct Tile128x64;
+impl TileShape for Tile128x64 {
+    const TILE: SgemmTile = SGEMM_TILE_128X64;
+}
 
 const THREADS: usize = SGEMM_THREADS as usize;
-const BM: usize = SGEMM_BM as usize;
-const BN: usize = SGEMM_BN as usize;
-const BK: usize = SGEMM_BK as usize;
-/// Outputs per thread: `TM × TN`, as two 4-row strips `BM / 2` apart times
-/// two 4-column strips `BN / 2` apart.
-const TM: usize = 8;
-const TN: usize = 8;
-/// Threads along a row of the block's thread grid (16 × 16 threads).
-const THREAD_COLS: usize = BN / TN;
-/// Row length (floats) of the transposed `A` tile, `As[kk][row]`: the 4
-/// floats of padding make the transposing stores conflict-free (rows 4 banks
-/// apart) and keep each row 16-byte aligned for `float4` reads.
-const A_PITCH: usize = BM + 4;
-/// Floats of one staged `A` tile, and of one `B` tile (`Bs[kk][col]`, unpadded).
-const A_TILE: usize = BK * A_PITCH;
-const B_TILE: usize = BK * BN;
-/// Floats of one stage (an `A` tile, then a `B` tile); there are two stages.
-const STAGE: usize = A_TILE + B_TILE;
-
-// Each thread stages one 4-element strip of A and one of B per tile, and owns an 8 × 8 block of C.
-const _: () = assert!(BM * BK == 4 * THREADS && BK * BN == 4 * THREADS);
-// The unrolled loops below are written for BK = TM = TN = 8.
-const _: () = assert!((BM / TM) * (BN / TN) == THREADS && TM == 8 && TN == 8 && BK == 8);
-const _: () = assert!(A_TILE % 4 == 0 && STAGE % 4 == 0 && BK % 4 == 0);
-
-/// Dynamic shared memory of the register-blocked kernels: two stages
-/// (double buffering) of one transposed, padded `A` tile and one `B` tile, in `f32`.
-pub const fn sgemm_shared_bytes() -> usize {
-    2 * STAGE * size_of::<f32>()
-}
 
 /// An element type the kernels stage from global memory as `f32`.
 pub(crate) trait Staged: Copy {
@@ -135,20 +243,20 @@ unsafe fn load_strip<E: Staged>(
 }
 
 /// The body of the register-blocked kernels (see [`super::sgemm_register_blocked`]),
-/// for one kind of problem. With `WHOLE_TILES` (`m`, `n` and `k` multiples of
-/// `BM`, `BN` and `BK`) it has no guards, uses 128-bit accesses throughout and
-/// runs two tiles per trip of its loop, so each stage's shared-memory offsets
-/// are constants; otherwise every edge is guarded. The two are separate
-/// entries because ptxas allocates registers per kernel: in one kernel, the
-/// guarded path lost 10% at 4095³ (H100).
+/// for one tile `T` and one kind of problem. With `WHOLE_TILES` (`m`, `n` and
+/// `k` multiples of the tile's `BM`, `BN` and `BK`) it has no guards, uses
+/// 128-bit accesses throughout and runs two tiles per trip of its loop, so
+/// each stage's shared-memory offsets are constants; otherwise every edge is
+/// guarded. The two are separate entries because ptxas allocates registers
+/// per kernel: in one kernel, the guarded path lost 10% at 4095³ (H100).
 ///
 /// # Safety
 /// `a`: `m * k`, `b`: `k * n` elements, `c`: `m * n` floats, all three
 /// 16-byte aligned; blocks of [`SGEMM_THREADS`] threads, a grid of
-/// `(ceil(n / BN), ceil(m / BM))`, [`sgemm_shared_bytes`] of dynamic shared
-/// memory; with `WHOLE_TILES`, the multiples above.
+/// [`SgemmTile::grid`], [`SgemmTile::shared_bytes`] of dynamic shared
+/// memory (both of `T::TILE`); with `WHOLE_TILES`, the multiples above.
 #[inline(always)]
-pub(crate) unsafe fn register_blocked<E: Staged, const WHOLE_TILES: bool>(
+pub(crate) unsafe fn register_blocked<E: Staged, T: TileShape, const WHOLE_TILES: bool>(
     a: GlobalPtr<E>,
     b: GlobalPtr<E>,
     c: GlobalMutPtr<f32>,
@@ -156,71 +264,94 @@ pub(crate) unsafe fn register_blocked<E: Staged, const WHOLE_TILES: bool>(
     n: u32,
     k: u32,
 ) {
+    const { assert!(T::TILE.is_supported()) };
     let shared: SharedPtr<f32> = dynamic_shared_memory();
     let shared4: SharedPtr<F32x4> = dynamic_shared_memory();
     let tid = thread_idx_x() as usize;
     let (m, n, k) = (m as usize, n as usize, k as usize);
-    let block_row = block_idx_y() as usize * BM;
-    let block_col = block_idx_x() as usize * BN;
+    let block_row = block_idx_y() as usize * T::BM;
+    let block_col = block_idx_x() as usize * T::BN;
     // Row starts are 16-byte aligned only when the row length is a multiple of 4.
     let (vector_a, vector_b, vector_c) = (k % 4 == 0, n % 4 == 0, n % 4 == 0);
 
-    // Staging: this thread loads A[block_row + a_row][k0 + a_k ..][..4] and B[k0 + b_k][block_col + b_col ..][..4].
-    let (a_row, a_k) = (tid / (BK / 4), tid % (BK / 4) * 4);
-    let (b_k, b_col) = (tid / (BN / 4), tid % (BN / 4) * 4);
+    // Staging: this thread loads A[block_row + a_row][k0 + a_k + 8·s ..][..4] for each A strip s,
+    // and B[k0 + b_k + B_PASS_ROWS·s][block_col + b_col ..][..4] for each B strip s.
+    let (a_row, a_k) = (tid / 2, tid % 2 * 4);
+    let (b_k, b_col) = (tid / (T::BN / 4), tid % (T::BN / 4) * 4);
     let a_row_inside = block_row + a_row < m;
     let fetch = |k0: usize| {
-        let a_index = (block_row + a_row) * k + k0 + a_k;
-        let b_index = (k0 + b_k) * n + block_col + b_col;
-        // SAFETY: rows < m of A and rows < k of B, positions < k and < n: inside A and B (load_strip's guards).
-        unsafe {
-            if WHOLE_TILES {
-                // Every tile lies inside A and B; only the prefetch past the last one loads nothing.
-                if k0 < k {
-                    (E::load4(a, a_index), E::load4(b, b_index))
+        let (mut a_strips, mut b_strips) = ([[0.0f32; 4]; 2], [[0.0f32; 4]; 2]);
+        unroll!(for s in 0..T::A_STRIPS, at most 2 {
+            let a_at = k0 + a_k + 8 * s;
+            let a_index = (block_row + a_row) * k + a_at;
+            // SAFETY: rows < m of A, positions < k: inside A (load_strip's guards;
+            // whole tiles: the caller keeps k0 + BK <= k).
+            a_strips[s] = unsafe {
+                if WHOLE_TILES {
+                    E::load4(a, a_index)
                 } else {
-                    ([0.0; 4], [0.0; 4])
+                    load_strip(a, a_index, a_row_inside, a_at, k, vector_a)
                 }
-            } else {
-                (
-                    load_strip(a, a_index, a_row_inside, k0 + a_k, k, vector_a),
-                    load_strip(b, b_index, k0 + b_k < k, block_col + b_col, n, vector_b),
-                )
-            }
-        }
+            };
+        });
+        unroll!(for s in 0..T::B_STRIPS, at most 2 {
+            let b_at = k0 + b_k + T::B_PASS_ROWS * s;
+            let b_index = b_at * n + block_col + b_col;
+            // SAFETY: rows < k of B, positions < n: inside B (load_strip's guards;
+            // whole tiles: the caller keeps k0 + BK <= k).
+            b_strips[s] = unsafe {
+                if WHOLE_TILES {
+                    E::load4(b, b_index)
+                } else {
+                    load_strip(b, b_index, b_at < k, block_col + b_col, n, vector_b)
+                }
+            };
+        });
+        (a_strips, b_strips)
     };
-    let stage_tiles = |stage: usize, (a_strip, b_strip): ([f32; 4], [f32; 4])| {
-        let base = stage * STAGE;
-        // SAFETY: a_k + j < BK and a_row < BM, b_k < BK and b_col + 4 <= BN: inside the stage's tiles;
-        // the B tile and b_col are 4-aligned.
+    let stage_tiles = |stage: usize, (a_strips, b_strips): ([[f32; 4]; 2], [[f32; 4]; 2])| {
+        let base = stage * T::STAGE;
+        // SAFETY: a_k + 8·s + j < BK and a_row < BM, b_k + B_PASS_ROWS·s < BK and b_col + 4 <= BN:
+        // inside the stage's tiles; the B tile and b_col are 4-aligned.
         unsafe {
-            unroll!(for j in 0..4 {
-                shared.store(base + (a_k + j) * A_PITCH + a_row, a_strip[j]);
+            unroll!(for s in 0..T::A_STRIPS, at most 2 {
+                unroll!(for j in 0..4 {
+                    shared.store(base + (a_k + 8 * s + j) * T::A_PITCH + a_row, a_strips[s][j]);
+                });
             });
-            shared4.store((base + A_TILE + b_k * BN + b_col) / 4, F32x4::from_array(b_strip));
+            unroll!(for s in 0..T::B_STRIPS, at most 2 {
+                let at = base + T::A_TILE + (b_k + T::B_PASS_ROWS * s) * T::BN + b_col;
+                shared4.store(at / 4, F32x4::from_array(b_strips[s]));
+            });
         }
     };
 
-    // Compute: this thread owns rows {0..4, BM/2..BM/2+4} + 4·ty and columns {0..4, BN/2..BN/2+4} + 4·tx.
-    let (tx, ty) = (tid % THREAD_COLS, tid / THREAD_COLS);
-    let mut acc = [[0.0f32; TN]; TM];
-    let multiply_stage = |stage: usize, acc: &mut [[f32; TN]; TM]| {
-        let (a_base, b_base) = (stage * STAGE + 4 * ty, stage * STAGE + A_TILE + 4 * tx);
-        unroll!(for kk in 0..8 {
-            let (a_at, b_at) = (a_base + kk * A_PITCH, b_base + kk * BN);
-            // SAFETY: 4·ty + BM/2 + 4 <= BM and 4·tx + BN/2 + 4 <= BN, kk < BK: inside the stage; all 4-aligned.
-            let (a_lo, a_hi, b_lo, b_hi) = unsafe {
-                (
-                    shared4.load(a_at / 4).to_array(),
-                    shared4.load((a_at + BM / 2) / 4).to_array(),
-                    shared4.load(b_at / 4).to_array(),
-                    shared4.load((b_at + BN / 2) / 4).to_array(),
-                )
-            };
-            let a_frag = [a_lo[0], a_lo[1], a_lo[2], a_lo[3], a_hi[0], a_hi[1], a_hi[2], a_hi[3]];
-            let b_frag = [b_lo[0], b_lo[1], b_lo[2], b_lo[3], b_hi[0], b_hi[1], b_hi[2], b_hi[3]];
-            unroll!(for i in 0..8 {
-                unroll!(for j in 0..8 {
+    // Compute: this thread owns rows 4·ty + {0..4} (and + BM/2 when TM = 8)
+    // and columns 4·tx + {0..4} (and + BN/2 when TN = 8) of the block's tile.
+    let (tx, ty) = (tid % T::THREAD_COLS, tid / T::THREAD_COLS);
+    // Sized for the largest register tile; a smaller tile's unused entries are never touched and fold away.
+    let mut acc = [[0.0f32; 8]; 8];
+    let multiply_stage = |stage: usize, acc: &mut [[f32; 8]; 8]| {
+        let (a_base, b_base) = (stage * T::STAGE + 4 * ty, stage * T::STAGE + T::A_TILE + 4 * tx);
+        unroll!(for kk in 0..T::BK, at most 16 {
+            let (a_at, b_at) = (a_base + kk * T::A_PITCH, b_base + kk * T::BN);
+            let (mut a_frag, mut b_frag) = ([0.0f32; 8], [0.0f32; 8]);
+            unroll!(for s in 0..T::TM / 4, at most 2 {
+                // SAFETY: 4·ty + s·BM/2 + 4 <= BM, kk < BK: inside the stage's A tile; 4-aligned.
+                let strip = unsafe { shared4.load((a_at + s * T::BM / 2) / 4).to_array() };
+                unroll!(for j in 0..4 {
+                    a_frag[4 * s + j] = strip[j];
+                });
+            });
+            unroll!(for s in 0..T::TN / 4, at most 2 {
+                // SAFETY: 4·tx + s·BN/2 + 4 <= BN, kk < BK: inside the stage's B tile; 4-aligned.
+                let strip = unsafe { shared4.load((b_at + s * T::BN / 2) / 4).to_array() };
+                unroll!(for j in 0..4 {
+                    b_frag[4 * s + j] = strip[j];
+                });
+            });
+            unroll!(for i in 0..T::TM, at most 8 {
+                unroll!(for j in 0..T::TN, at most 8 {
                     acc[i][j] = fma(a_frag[i], b_frag[j], acc[i][j]);
                 });
             });
@@ -230,21 +361,26 @@ pub(crate) unsafe fn register_blocked<E: Staged, const WHOLE_TILES: bool>(
     // Double buffering: while the block multiplies one stage, each thread's
     // loads for the next tile are in flight; they are written to the other
     // stage afterwards, and one barrier per tile separates the two.
-    let tiles = k.div_ceil(BK);
+    let tiles = k.div_ceil(T::BK);
     stage_tiles(0, fetch(0));
     sync_threads();
     if WHOLE_TILES {
         // Two tiles per trip, so each stage's shared-memory offsets are constants
         // (written out twice: through one closure called with stage 0 and 1,
         // LLVM merges the two calls back into one body with a run-time stage).
+        // Every tile lies inside A and B; the prefetch past the last tile loads
+        // the last one again (never multiplied), so no branch skips loads:
+        // skipping them cost 40 bytes of spills (ptxas 13, sm_90), and a choice
+        // between a load and zeros became a load through a generic pointer to
+        // either A/B or a stack array of zeros.
         let mut tile = 0;
         while tile < tiles {
-            let next = fetch((tile + 1) * BK);
+            let next = fetch((tile + 1).min(tiles - 1) * T::BK);
             multiply_stage(0, &mut acc);
             stage_tiles(1, next);
             sync_threads();
             if tile + 1 < tiles {
-                let next = fetch((tile + 2) * BK);
+                let next = fetch((tile + 2).min(tiles - 1) * T::BK);
                 multiply_stage(1, &mut acc);
                 stage_tiles(0, next);
                 sync_threads();
@@ -255,17 +391,17 @@ pub(crate) unsafe fn register_blocked<E: Staged, const WHOLE_TILES: bool>(
         for tile in 0..tiles {
             let stage = tile % 2;
             // Past the last tile every strip is outside A and B: zeros, no loads.
-            let next = fetch((tile + 1) * BK);
+            let next = fetch((tile + 1) * T::BK);
             multiply_stage(stage, &mut acc);
             stage_tiles(1 - stage, next);
             sync_threads();
         }
     }
 
-    unroll!(for i in 0..8 {
-        let row = block_row + 4 * ty + i % 4 + (i / 4) * (BM / 2);
-        unroll!(for half in 0..2 {
-            let col = block_col + 4 * tx + half * (BN / 2);
+    unroll!(for i in 0..T::TM, at most 8 {
+        let row = block_row + 4 * ty + i % 4 + (i / 4) * (T::BM / 2);
+        unroll!(for half in 0..T::TN / 4, at most 2 {
+            let col = block_col + 4 * tx + half * (T::BN / 2);
             let values = [
                 acc[i][4 * half],
                 acc[i][4 * half + 1],

@@ -1,4 +1,4 @@
-use super::register_blocked::register_blocked;
+use super::register_blocked::{Tile128x64, Tile128x128, register_blocked};
 use crate::device::{GlobalMutPtr, GlobalPtr};
 
 kernel! {
@@ -30,22 +30,48 @@ kernel! {
     /// [`sgemm_shared_bytes`](super::sgemm_shared_bytes) (16 640 B) of dynamic shared memory.
     ///
     /// **Expected**: compute-bound at large sizes; small or skinny problems
-    /// have too few blocks to fill the GPU. Unbounded, ptxas gives it 157
-    /// registers at sm_90 (one block per SM); on sm_90 the host adds the
-    /// [`crate::launch_bounds`] `.maxntid 256, 1, 1` / `.minnctapersm 2`
-    /// (CUDA C's `__launch_bounds__(256, 2)`), which fits it in 128 registers
-    /// without spills, two blocks per SM. Measured on an H100 (sm_90, JIT from
-    /// sm_75 PTX) at 4095³, where this guarded entry runs: 40.1 TFLOP/s,
-    /// 0.82 of cuBLAS SGEMM (FP32), 0.96 of its CUDA C twin. Shapes made of whole tiles take
-    /// [`sgemm_register_blocked_whole_tiles`] (this entry ran 41.6 TFLOP/s
-    /// at 4096³, 0.81 of cuBLAS and 0.96 of its CUDA C twin; 0.77 of cuBLAS
-    /// without the launch bounds).
+    /// have too few blocks to fill the GPU, which is why the host runs
+    /// [`sgemm_register_blocked_128x64`] where that tile leaves the busiest SM
+    /// less work (`host/launchers/sgemm/tile_choice.rs`; on an H100, 1024³).
+    /// Unbounded, ptxas gives this entry 157 registers at sm_90 (one block per
+    /// SM); on sm_90 the host adds the [`crate::launch_bounds`] `.maxntid 256,
+    /// 1, 1` / `.minnctapersm 2` (CUDA C's `__launch_bounds__(256, 2)`), which
+    /// fits it in 128 registers without spills, two blocks per SM. Shapes made
+    /// of whole tiles take [`sgemm_register_blocked_whole_tiles`].
+    ///
+    /// What limits the register-blocked SGEMM, per size of the `sgemm`
+    /// experiment (H100 SXM, 132 SMs; "before": one run of 2026-11-25, every
+    /// size on the 128 × 128 tile, its whole-tile entry spilling 40 bytes
+    /// under the driver's JIT; "after": _to fill from `gpu-checks/sgemm_tiles.sh`_):
+    ///
+    /// | m = n = k | tile, entry, blocks | before: TFLOP/s, / cuBLAS, / CUDA C | after | what limits it |
+    /// |---:|---|---|---|---|
+    /// | 1024 | 128 × 64, `_128x64_whole_tiles`, 128 | 19.3, 0.536, 0.945 (64 blocks) | _TBD_ | before: 64 blocks on 132 SMs, half the GPU idle; after: one block (8 warps) on 128 SMs, two warps per scheduler to hide shared-memory and barrier latency; _ncu: TBD_ |
+    /// | 2048 | 128 × 128, `_whole_tiles`, 256 | 43.1, 0.867, 0.966 | _TBD_ | a single wave (264 slots of two blocks per SM); per-SM issue and latency as at 4096³ |
+    /// | 4095 | 128 × 128, guarded, 1024 | 40.2, 0.820, 0.954 | _TBD_ | rows not 16-byte aligned: scalar global loads (8 instead of 2 per tile) and guarded edges, on top of 4096³'s limits |
+    /// | 4096 | 128 × 128, `_whole_tiles`, 1024 | 44.7, 0.864, 0.972 | _TBD_ | issue and latency: per tile 512 FFMAs among about 600 instructions (32 `LDS.128`, staging, addresses), so issue alone caps it near 85% of the FP32 peak; four warps per scheduler (two blocks of 128 registers) and a barrier every 8 `k` steps; _ncu: TBD_ |
+    /// | 8192 | 128 × 128, `_whole_tiles`, 4096 | 45.2, 0.877, 0.975 | _TBD_ | as 4096³ |
+    ///
+    /// The ratios to cuBLAS are of the same run; cuBLAS SGEMM ran 36.0, 49.7,
+    /// 49.1, 51.7 and 51.5 TFLOP/s (about 77% of the FP32 peak at 1980 MHz from 2048³).
+    ///
+    /// Ruled out from the SASS (ptxas 13, sm_90, under the launch bound):
+    /// local memory and spills (none in any entry, Rust or CUDA C); narrow
+    /// accesses on the whole-tile path (`LDG.128`, `LDS.128`, `STS.128` for
+    /// `B`, `STG.128`); shared-memory bank conflicts (a warp's transposing
+    /// stores of `A` cover 16 rows × 2 `k` strips, rows 4 banks apart; its
+    /// fragment loads read 2 distinct `float4`s of `A`, broadcast, and 16
+    /// contiguous ones of `B`, the minimum two wavefronts); and the grid's
+    /// fill from 2048³ (the busiest SM has about 3% more blocks than the
+    /// average). What remains is per-SM: issue slots and stalls on shared
+    /// memory and barriers, which `gpu-checks/sgemm_tiles.sh` with `NCU=1`
+    /// measures at 1024³ and 4096³.
     ///
     /// # Safety
     /// `a`: `m * k`, `b`: `k * n`, `c`: `m * n` floats, each 16-byte aligned; the launch shape above.
     pub unsafe fn sgemm_register_blocked(a: GlobalPtr<f32>, b: GlobalPtr<f32>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract.
-        unsafe { register_blocked::<f32, false>(a, b, c, m, n, k) }
+        unsafe { register_blocked::<f32, Tile128x128, false>(a, b, c, m, n, k) }
     }
 }
 
@@ -59,22 +85,86 @@ kernel! {
     /// fallback, and the tile loop unrolled 2x so that the two shared-memory
     /// stages sit at constant offsets instead of `stage * STAGE`. The smaller
     /// guard-free body is what lets ptxas take the 2x unroll within 128
-    /// registers (the CUDA 13.0 JIT still spills 40 bytes of loop-invariant
-    /// values, reloaded a few times per two tiles); in the guarded kernel the
-    /// same unroll gained nothing.
+    /// registers; in the guarded kernel the same unroll gained nothing. The
+    /// prefetch past the last tile reloads the last tile (never multiplied)
+    /// rather than skipping its loads under a branch: the branch kept its
+    /// predicate and the zeros' registers alive across the FMAs, and ptxas
+    /// spilled 40 bytes of loop-invariant values (ptxas 13 and the CUDA 13.0
+    /// JIT), reloaded four times per two tiles; without it, the loop body is
+    /// straight-line and fits in 128 registers with no spills (ptxas 13).
     ///
     /// **Indexing** and **Launch**: as [`sgemm_register_blocked`]; the host
-    /// picks this entry whenever the shape allows.
+    /// picks this entry whenever the shape allows and the rule picks the
+    /// 128 × 128 tile (on an H100: 2048³, 4096³, 8192³).
     ///
-    /// **Expected**: on an H100, 44.5 TFLOP/s at 4096³ and 45.1 at 8192³:
-    /// 0.86-0.88 of cuBLAS SGEMM (FP32), 0.97 of its CUDA C twin
-    /// (41.2 TFLOP/s, 0.80, before this entry); the same ratios on an H200.
-    /// 0.75 of cuBLAS without the launch bounds (157 registers, one block per SM).
+    /// **Expected**: on an H100 with the branching prefetch, 44.5 TFLOP/s at
+    /// 4096³ and 45.1 at 8192³: 0.86-0.88 of cuBLAS SGEMM (FP32), 0.97 of its
+    /// CUDA C twin (41.2 TFLOP/s, 0.80, before this entry); the same ratios on
+    /// an H200; 0.75 of cuBLAS without the launch bounds (157 registers, one
+    /// block per SM). Without the spills: _to fill from the GPU run_ (see the
+    /// table in [`sgemm_register_blocked`]).
     ///
     /// # Safety
     /// As [`sgemm_register_blocked`], and the multiples above.
     pub unsafe fn sgemm_register_blocked_whole_tiles(a: GlobalPtr<f32>, b: GlobalPtr<f32>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract.
-        unsafe { register_blocked::<f32, true>(a, b, c, m, n, k) }
+        unsafe { register_blocked::<f32, Tile128x128, true>(a, b, c, m, n, k) }
+    }
+}
+
+kernel! {
+    /// [`sgemm_register_blocked`] with a 128 × 64 block tile
+    /// ([`SGEMM_TILE_128X64`](super::SGEMM_TILE_128X64)): the same 256
+    /// threads, each accumulating 8 × 4 outputs, `k` staged 16 deep.
+    ///
+    /// **Demonstrates** choosing the tile by problem size, as libraries do:
+    /// 128 × 128 tiles give a 1024² `C` only 64 blocks, half of an H100's 132
+    /// SMs idle (0.52 of cuBLAS at 1024³); this tile gives 128. Per `k` step a
+    /// thread reads two `float4`s of `A` and one of `B` from shared memory for
+    /// 32 FMAs (3 loads per 32, against 4 per 64), and stages two `float4`s of
+    /// `A` (two 8-deep halves of its row) and one of `B` per tile; a barrier
+    /// still covers 512 FMAs a thread. The transposing `A` stores stay
+    /// conflict-free: a warp's 32 threads write 16 rows × 2 strips.
+    ///
+    /// **Indexing**: block `(bx, by)` computes `C[128·by ..][64·bx ..]` (128 × 64);
+    /// thread `t` (`tx = t % 16`, `ty = t / 16`) owns rows `128·by + 4·ty + {0..4, 64..68}`
+    /// and columns `64·bx + 4·tx + {0..4}`; it stages `A[row t/2][4·(t%2) + {0, 8} ..][..4]`
+    /// and `B[k t/16][4·(t%16) ..][..4]` of each 128 × 16 / 16 × 64 tile pair.
+    ///
+    /// **Launch**: 1-D blocks of [`SGEMM_THREADS`](super::SGEMM_THREADS) (256) threads,
+    /// a grid of `(ceil(n / 64), ceil(m / 128))`, `SGEMM_TILE_128X64.shared_bytes()`
+    /// (25 088 B) of dynamic shared memory. The host picks this tile by the rule in
+    /// `host/launchers/sgemm/tile_choice.rs` (at 1024³ on an H100; 128 × 128 from 2048³).
+    ///
+    /// **Expected**: where it is chosen, the busiest SM has half the work it
+    /// has with 128 × 128 tiles, at somewhat lower efficiency per FMA (more
+    /// shared loads and staging per FMA). Measured on an H100 at 1024³:
+    /// _(to fill from the GPU run: TFLOP/s, ratio to cuBLAS, to the CUDA C twin,
+    /// and what limits it from ncu)_.
+    ///
+    /// # Safety
+    /// As [`sgemm_register_blocked`], with this tile's launch shape.
+    pub unsafe fn sgemm_register_blocked_128x64(a: GlobalPtr<f32>, b: GlobalPtr<f32>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
+        // SAFETY: forwarded contract.
+        unsafe { register_blocked::<f32, Tile128x64, false>(a, b, c, m, n, k) }
+    }
+}
+
+kernel! {
+    /// [`sgemm_register_blocked_128x64`] for problems made of whole tiles:
+    /// `m` a multiple of 128, `n` of 64 and `k` of 16. No edge guards, two
+    /// tiles per trip of the main loop, as
+    /// [`sgemm_register_blocked_whole_tiles`] is to [`sgemm_register_blocked`].
+    ///
+    /// **Indexing** and **Launch**: as [`sgemm_register_blocked_128x64`]; the
+    /// host picks this entry whenever the shape allows.
+    ///
+    /// **Expected**: see [`sgemm_register_blocked_128x64`] (1024³ runs this entry).
+    ///
+    /// # Safety
+    /// As [`sgemm_register_blocked_128x64`], and the multiples above.
+    pub unsafe fn sgemm_register_blocked_128x64_whole_tiles(a: GlobalPtr<f32>, b: GlobalPtr<f32>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
+        // SAFETY: forwarded contract.
+        unsafe { register_blocked::<f32, Tile128x64, true>(a, b, c, m, n, k) }
     }
 }

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# GPU check of the register-blocked SGEMM's tile choice (issue #29, goal 1):
+# runs the self-test (every tile against the CPU reference), then the sgemm
+# experiment; prints per size the Rust, CUDA C and cuBLAS GFLOP/s and the ratios Rust / cuBLAS (goal >= 0.90) and Rust / CUDA C
+# (goal >= 0.97), the tile each size ran and the register-blocked kernels'
+# registers and local memory as the driver's JIT compiled them; copies
+# report.json to $OUT/sgemm.json. With NCU=1, also profiles the Rust kernel
+# at 1024³ (128 × 64 tile) and 4096³ (128 × 128) with ncu, clocks unlocked.
+# Run from the repository root with .gpu/ptxsuite (a stripped release build).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=/tmp/sg
+rm -rf "$out"; mkdir -p "$out"
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64:/usr/local/cuda/targets/x86_64-linux/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# The self-test runs every register-blocked tile (not only the one the rule picks) on
+# ragged and whole-tile shapes in Rust and CUDA C, against the CPU reference.
+start=$(date +%s)
+./.gpu/ptxsuite selftest >"$out/selftest.log" 2>&1
+echo "selftest: exit $? in $(( $(date +%s) - start )) s"
+grep -iE "sgemm|register-blocked|fail|error" "$out/selftest.log" | head -n 20
+start=$(date +%s)
+./.gpu/ptxsuite run --only sgemm --out "$out" ${RUN_ARGS:-} >"$out/run.log" 2>&1
+echo "run --only sgemm: exit $? in $(( $(date +%s) - start )) s"
+tail -n 5 "$out/run.log"
+python3 - "$out/report.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for d in r.get("devices", []):
+    print(f"device {d['ordinal']}: {d['name']}, {d['multiprocessors']} SMs, sm_{d['compute_capability'][0]}{d['compute_capability'][1]}")
+for e in r["experiments"]:
+    if e.get("name") != "sgemm":
+        continue
+    print(f"sgemm: {e['status']['state']}")
+    for line in e.get("setup", []):
+        print("  setup:", line)
+    med, failed = {}, []
+    for s in e["series"]:
+        key = (s["key"]["kernel"], s["key"]["implementation"])
+        for p in s["points"]:
+            if p["status"]["state"] == "ok":
+                med[key + (p["at"],)] = p["value"]["median"]
+            else:
+                failed.append(f"{s['label']} @ {p['at']}: {p['status'].get('reason', '')[:300]}")
+    sizes = sorted({k[2] for k in med})
+    def g(kernel, imp, at):
+        return med.get((kernel, imp, at))
+    def ratio(a, b):
+        return f"{a / b:.3f}" if a and b else "-"
+    def gf(x):
+        return f"{x:9.0f}" if x else "        -"
+    print("  size   Rust GFLOP/s  CUDA C GFLOP/s  cuBLAS GFLOP/s  Rust/cuBLAS  Rust/CUDA C  CUDA C/cuBLAS  f16 Rust/cuBLAS f16")
+    worst = (9.0, 9.0)
+    for at in sizes:
+        rust = g("sgemm_register_blocked", "rust", at)
+        cuda = g("sgemm_register_blocked", "cuda-c", at)
+        cub = g("cublasSgemm", "cublas", at)
+        h = ratio(g("hgemm_f16_storage", "rust", at), g("cublasGemmEx_f16", "cublas", at))
+        print(f"  {at:5d}  {gf(rust)}     {gf(cuda)}       {gf(cub)}       {ratio(rust, cub):>7}      {ratio(rust, cuda):>7}      {ratio(cuda, cub):>7}      {h:>7}")
+        if rust and cub and cuda:
+            worst = (min(worst[0], rust / cub), min(worst[1], rust / cuda))
+    print(f"  worst Rust/cuBLAS {worst[0]:.3f} (goal >= 0.90, aim 0.95); worst Rust/CUDA C {worst[1]:.3f} (goal >= 0.97)")
+    for f in failed:
+        print("  FAILED", f)
+    for note in e.get("notes", []):
+        if note.startswith("skipped"):
+            print("  note:", note)
+for k in r.get("kernels", []):
+    if "register_blocked" in k["name"] or "hgemm" in k["name"]:
+        res = k["resources"]
+        print(f"  kernel {k['name']:45s} {k['implementation']:7s} {res['registers_per_thread']:4d} registers, "
+              f"{res['local_bytes_per_thread']:3d} B local, {k.get('active_blocks_per_sm')} blocks/SM, "
+              f"{k.get('dynamic_shared_bytes')} B shared")
+PY
+if [ -n "${OUT:-}" ]; then
+    cp "$out/report.json" "$OUT/sgemm.json"
+    cp "$out/run.log" "$OUT/sgemm.log"
+    cp "$out/selftest.log" "$OUT/selftest.log"
+    [ -f "$out/report.md" ] && cp "$out/report.md" "$OUT/sgemm.md"
+fi
+
+# ncu, clocks unlocked (as the timed run): one Rust kernel at 1024³ and one at 4096³.
+# With --reps 1 --samples 1 each series launches its kernel 4 times per size (probe:
+# warm-up + timed; samples: warm-up + 1), and --impl rust,cublas leaves only the Rust
+# entries: the 128 × 128 whole-tile entry's 5th launch is the first at 4096³ (2048³
+# runs it 4 times before; 4095³ runs the guarded entry). "Grid Size" in the launch
+# statistics tells: 128 blocks at 1024³ (128 × 64 tile), 1024 at 4096³.
+if [ "${NCU:-0}" = 1 ]; then
+    ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+    sections="--section SpeedOfLight --section LaunchStats --section Occupancy --section ComputeWorkloadAnalysis \
+--section MemoryWorkloadAnalysis --section SchedulerStats --section WarpStateStats --section InstructionStats"
+    for case in "1024 sgemm_register_blocked_128x64_whole_tiles 0" "4096 sgemm_register_blocked_whole_tiles 4"; do
+        set -- $case
+        size=$1 kernel=$2 skip=$3
+        log="$out/ncu_${size}.txt"
+        start=$(date +%s)
+        timeout 300 "$ncu" --clock-control none $sections -k "regex:^${kernel}\$" -s "$skip" -c 1 \
+            ./.gpu/ptxsuite run --only sgemm --impl rust,cublas --reps 1 --samples 1 --out "$out/ncu_run_$size" \
+            >"$log" 2>&1
+        echo "== ncu $kernel at ${size}³ (exit $?, $(( $(date +%s) - start )) s)"
+        grep -E "==PROF==|==ERROR==|==WARNING==" "$log" | head -n 5
+        grep -E "sgemm_register_blocked|Grid Size|Registers Per|Block Limit|Achieved Occupancy|Compute \(SM\) Throughput|Memory Throughput|DRAM Throughput|L1/TEX Hit|L2 Hit|Duration|SM Frequency|Issue Slots Busy|Executed Ipc A|No Eligible|Warp Cycles Per Issued|Bank Conflicts|Stall|One or More Eligible" "$log" | head -n 40
+        [ -n "${OUT:-}" ] && cp "$log" "$OUT/ncu_${size}.txt"
+    done
+fi
+exit 0
