@@ -297,8 +297,12 @@ impl SectionHooks for LocalMemory {
                 let get =
                     |name: &str, digits: usize| p.extra.get(name).map_or("—".into(), |v| format!("{v:.digits$}"));
                 let moved = if counted_any {
+                    // No model where the local traffic is the JIT's spilling (the point counts no local bytes
+                    // of its own, yet the JIT gave the kernel local memory): only the counters know it.
+                    let spills = p.bytes == 0 && p.extra.get(LOCAL_BYTES).is_some_and(|&b| b > 0.0);
                     let model = match p.elements {
                         0 => "—".to_string(),
+                        _ if spills => "— (spills)".to_string(),
                         threads => format!("{:.0}", p.bytes as f64 / threads as f64),
                     };
                     format!(" {model} / {} |", get(LOCAL_BYTES_PER_THREAD, 0))
