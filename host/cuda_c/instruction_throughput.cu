@@ -133,8 +133,9 @@ CHAIN_KERNEL(cos_approx_throughput, float, F32_SEED, EACH_CHAIN(__cosf(x) + b))
 CHAIN_KERNEL(ex2_approx_throughput, float, F32_SEED, EACH_CHAIN(ptx_ex2_approx(x) + b))
 CHAIN_KERNEL(lg2_approx_throughput, float, F32_SEED, EACH_CHAIN(ptx_lg2_approx(x) + b))
 CHAIN_KERNEL(exp_fast_throughput, float, F32_SEED, EACH_CHAIN(__expf(x) + b))
-CHAIN_KERNEL(sin_accurate_throughput, float, F32_SEED, EACH_CHAIN(sinf(x) + b))
+CHAIN_KERNEL(sin_throughput, float, F32_SEED, EACH_CHAIN(sinf(x) + b))
 CHAIN_KERNEL(exp_accurate_throughput, float, F32_SEED, EACH_CHAIN(expf(x) + b))
+CHAIN_KERNEL(exp_throughput, float, F32_SEED, EACH_CHAIN(expf(x) + b))
 
 // Best Practices Guide §7.2.3: the same multiply by 1.02, once with a float
 // constant and once with C's default double constant, which silently promotes

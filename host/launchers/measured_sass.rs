@@ -12,7 +12,7 @@ pub fn measured_sass_opcodes(kernel: ThroughputKernel) -> &'static [&'static str
     match kernel {
         F32Add => &["FADD"],
         F32Mul | F32LiteralMul => &["FMUL"],
-        F32Fma | SinAccurate | ExpAccurate => &["FFMA"],
+        F32Fma | Sin | ExpAccurate => &["FFMA"],
         F64Fma => &["DFMA"],
         F16x2Fma => &["HFMA2"],
         I32Add => &["IADD3", "IMAD.IADD", "VIADD", "IADD"],
@@ -24,7 +24,7 @@ pub fn measured_sass_opcodes(kernel: ThroughputKernel) -> &'static [&'static str
         RsqrtApprox => &["MUFU.RSQ"],
         SinApprox => &["MUFU.SIN"],
         CosApprox => &["MUFU.COS"],
-        Ex2Approx | ExpFast => &["MUFU.EX2"],
+        Ex2Approx | ExpFast | Exp => &["MUFU.EX2"],
         Lg2Approx => &["MUFU.LG2"],
         F64PromotedMul => &["DMUL"],
     }
