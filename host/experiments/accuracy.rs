@@ -104,7 +104,8 @@ pub fn bound_text(bound: ErrorBound) -> String {
     }
 }
 
-/// The CPU's value of the Rust accurate functions (the same code the GPU runs), if `function` is one.
+/// The CPU's value of the Rust FMA-only functions (the same code the GPU runs), if `function` is one:
+/// not `exp`, whose `ex2.approx` the emulator rounds correctly where the GPU does not.
 fn host_value(function: MathFunction) -> Option<fn(f32) -> f32> {
     match function {
         MathFunction::Sin => Some(sin),
@@ -365,6 +366,16 @@ impl SectionHooks for Accuracy {
              100π for the sines: their large-argument errors below are what the hardware does there. The \
              device layer's sine keeps its bound at every argument (Payne–Hanek reduction past 2^17); \
              CUDA C's `sinf` does the same in NVIDIA's library."
+                .into(),
+            "**The device layer against CUDA's library.** `sin` is the sine to call (one compare, a Cody–Waite \
+             reduction and one polynomial chosen by the quadrant up to 2^17, no conversion instruction; \
+             Payne–Hanek beyond). `exp` is the exponential to call: CUDA's `expf` instruction for instruction \
+             (a saturating FMA and one rounded down clamp and split x·log2 e, `ex2.approx.ftz` on the fraction, \
+             the power of two from the bits), so it should give `expf`'s bits. `exp_accurate` is the tighter \
+             variant (FMAs only); the table shows what its bound costs. In the `instructions` chains \
+             `v ← f(v) + b`, nvcc fuses `expf`'s last multiply with the add (its default `-fmad=true`), while \
+             rustc keeps Rust's add separate (`add.rn.f32`): one more instruction per `exp` in the Rust loop, \
+             not in the function."
                 .into(),
         ]
     }

@@ -5,8 +5,8 @@ use kernels_gpu::instruction_throughput::ThroughputKernel;
 /// `HFMA2` matches `HFMA2.MMA`): what picks the kernel's steady loop out of
 /// its SASS. The i32 add is issued as `IADD3` or `IMAD.IADD` (or `VIADD`),
 /// the division and modulo sequences around one `IMAD.HI` each, the IEEE
-/// reciprocal and division around one `MUFU.RCP`, the accurate functions
-/// are `FFMA` polynomials.
+/// reciprocal and division around one `MUFU.RCP`, the FMA-only functions
+/// (`sin`, `exp_accurate`) are `FFMA` polynomials; `exp` is one `MUFU.EX2`.
 pub fn measured_sass_opcodes(kernel: ThroughputKernel) -> &'static [&'static str] {
     use ThroughputKernel::*;
     match kernel {
