@@ -3,8 +3,10 @@
 // (out, start, step, a, b, iterations), same 8 chains per thread seeded from
 // k = thread * 8 + chain, same rounds, same stores at out[chain * threads + thread].
 // The approximate instructions are written as inline PTX where CUDA C has no
-// intrinsic that is exactly that one instruction; the accurate functions are
-// CUDA's own sinf and expf (NVIDIA's implementations, not the Rust ones).
+// intrinsic that is exactly that one instruction; the device layer's sin,
+// exp and exp_accurate are set against CUDA's own sinf and expf (NVIDIA's
+// implementations, not the Rust ones; exp_throughput and
+// exp_accurate_throughput both run expf).
 
 #define THROUGHPUT_CHAINS 8
 
