@@ -65,10 +65,11 @@ const COS_C3: f32 = 2.443_315_7e-5;
 /// integer with the 1.5·2^23 shift, an add recovers q, three FMAs subtract
 /// q·π/2), then one polynomial whose coefficients are chosen by q's parity
 /// (the sine's for even q, the cosine's for odd q), and q's second bit flips
-/// the sign. In SASS for sm_90 that is about 20 instructions, all on the FP32
-/// and integer pipes: no `f64`, no conversion instruction (CUDA's `sinf`
-/// rounds with `F2I`/`I2F`, which issue at a quarter of the FP32 rate), no
-/// branch besides the path's. Beyond the limit, and for ±∞ (NaN): the
+/// the sign. In SASS for sm_90 (ptxas 13.5) that is 22 instructions: the
+/// compare, branch and reconvergence (4), the reduction (6), the polynomial
+/// with its selects (12); all on the FP32 and integer pipes, no `f64`, no
+/// conversion (CUDA 13.5's `sinf` takes about 24 here, rounding q with
+/// `F2I`/`I2FP`, and loads some of its coefficients per call). Beyond the limit, and for ±∞ (NaN): the
 /// Payne–Hanek reduction ([`payne_hanek`]), then the same polynomial.
 ///
 /// Plain `f32` arithmetic with FMAs (the large-argument path adds integer

@@ -86,15 +86,18 @@ chain_kernel! {
 chain_kernel! {
     /// **Demonstrates** the device layer's sine (`sinf`'s counterpart,
     /// `sin`, ≤ 1.6 ulp): `v ← sin(v) + b`. With |b| ≤ 10^5 every argument
-    /// takes the Cody–Waite path (about 20 SASS instructions, FP32 and
+    /// takes the Cody–Waite path (22 SASS instructions for sm_90, FP32 and
     /// integer pipes only); with b = 10^6 the Payne–Hanek path (about 100,
     /// integer and one `f64` multiply).
     ///
     /// **Indexing** and **launch**: as `f32_add_throughput`.
     ///
-    /// **Expected**: several times slower than [`sin_approx_throughput`] for
-    /// small arguments and about an order of magnitude more for large ones
-    /// (the guides' claim for CUDA's `sinf`). To be measured.
+    /// **Expected**: about 5x slower than [`sin_approx_throughput`] for small
+    /// arguments (23 issued instructions per round and chain against its 3)
+    /// and at least as fast as the CUDA C twin's `sinf` (about 24, two of them
+    /// conversions); for large ones about 3x slower than for small, where
+    /// the guides claim an order of magnitude for `sinf` (the H100 measured
+    /// 10x for CUDA's). To be measured.
     sin_throughput(f32; start, step, _a, b),
     seed: |k| fma(k as f32, step, start),
     round: |values| {
