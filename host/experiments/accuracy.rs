@@ -17,9 +17,8 @@
 
 use std::fmt::Write;
 
-use kernels_gpu::math_accuracy::MathFunction;
-
 use kernels_gpu::instruction_throughput::ThroughputKernel;
+use kernels_gpu::math_accuracy::MathFunction;
 
 use super::instructions::{range_at, range_key, rate_point};
 use super::{Experiment, RunContext};
@@ -27,7 +26,6 @@ use crate::device::{exp_accurate, sin};
 use crate::error::Result;
 use crate::gpu::DeviceBuffer;
 use crate::launchers::math_function_values;
-use crate::reference::ArgumentRange as Range;
 use crate::reference::{
     ArgumentRange, ErrorBound, cuda_library_bound, documented_bound, error_stats, input_sweep, math_function_exact,
 };
@@ -206,10 +204,10 @@ fn device_math_table(result: &ExperimentResult, report: &Report) -> String {
         .experiments
         .iter()
         .find(|e| e.name == "instructions" && e.device == result.device);
-    let gops = |row: &DeviceMathRow, range: Range| {
+    let gops = |row: &DeviceMathRow, range: ArgumentRange| {
         instructions.and_then(|i| rate_point(i, row.kernel, row.implementation, range)?.median())
     };
-    let max_ulp = |row: &DeviceMathRow, range: Range| {
+    let max_ulp = |row: &DeviceMathRow, range: ArgumentRange| {
         result
             .series
             .iter()
@@ -233,7 +231,7 @@ fn device_math_table(result: &ExperimentResult, report: &Report) -> String {
     );
     let _ = writeln!(out, "|---|---|---:|---:|---:|---:|---|---:|");
     for family in device_math_rows() {
-        for range in Range::ALL {
+        for range in ArgumentRange::ALL {
             let cuda = &family[0];
             for row in &family {
                 let rate = gops(row, range);
