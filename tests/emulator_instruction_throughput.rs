@@ -38,8 +38,9 @@ fn f32_kernel(kernel: ThroughputKernel) -> Kernel<f32> {
         Ex2Approx => throughput::ex2_approx_throughput,
         Lg2Approx => throughput::lg2_approx_throughput,
         ExpFast => throughput::exp_fast_throughput,
-        SinAccurate => throughput::sin_accurate_throughput,
+        Sin => throughput::sin_throughput,
         ExpAccurate => throughput::exp_accurate_throughput,
+        Exp => throughput::exp_throughput,
         F32LiteralMul => throughput::f32_literal_mul_throughput,
         F64PromotedMul => throughput::f64_promoted_mul_throughput,
         other => panic!("{other:?} is not an f32 kernel"),
@@ -99,7 +100,7 @@ fn f32_params(kernel: ThroughputKernel, range: ArgumentRange) -> ChainParams<f32
 fn exact_in_emulator(kernel: ThroughputKernel) -> bool {
     !matches!(
         kernel,
-        ThroughputKernel::ExpFast | ThroughputKernel::SinAccurate | ThroughputKernel::ExpAccurate
+        ThroughputKernel::ExpFast | ThroughputKernel::Sin | ThroughputKernel::Exp | ThroughputKernel::ExpAccurate
     )
 }
 
@@ -303,7 +304,7 @@ fn the_promoted_constant_changes_the_result() {
 fn large_sine_arguments_stay_large_and_bounded() {
     // v ← sin(v) + 10^6 is chaotic at f32 resolution: check the range, and that
     // the accurate sine's (Payne–Hanek) results are those of the device layer.
-    for kernel in [ThroughputKernel::SinAccurate, ThroughputKernel::SinApprox] {
+    for kernel in [ThroughputKernel::Sin, ThroughputKernel::SinApprox] {
         let params = f32_params(kernel, ArgumentRange::Large);
         let got = emulate(f32_kernel(kernel), params, ITERATIONS);
         for v in got {

@@ -55,7 +55,7 @@ fn throughput_table_has_one_row_per_kernel_with_the_published_peaks() {
     assert_eq!(peak(ThroughputKernel::F64Fma), Some(64.0));
     assert_eq!(peak(ThroughputKernel::SinApprox), Some(16.0));
     assert_eq!(peak(ThroughputKernel::U32Div), None);
-    assert_eq!(peak(ThroughputKernel::SinAccurate), None);
+    assert_eq!(peak(ThroughputKernel::Sin), None);
 }
 
 #[test]
@@ -72,7 +72,7 @@ fn suggested_params_have_each_kernels_element_type() {
             assert!(matches, "{kernel:?}");
         }
     }
-    let AnyChainParams::F32(large) = suggested_params(ThroughputKernel::SinAccurate, ArgumentRange::Large) else {
+    let AnyChainParams::F32(large) = suggested_params(ThroughputKernel::Sin, ArgumentRange::Large) else {
         panic!("f32 parameters expected");
     };
     assert!(large.b > 131_072.0, "large sine arguments pass the Cody–Waite limit");
@@ -186,7 +186,7 @@ fn sweeps_are_deterministic_and_stay_in_their_intervals() {
         }
     }
     // The large sine sweep reaches past the accurate sine's Cody–Waite limit.
-    let large = input_sweep(MathFunction::SinAccurate, ArgumentRange::Large, 1000);
+    let large = input_sweep(MathFunction::Sin, ArgumentRange::Large, 1000);
     assert!(large.iter().any(|x| x.abs() > 131_072.0));
 }
 

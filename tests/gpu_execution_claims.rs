@@ -13,7 +13,7 @@ use std::io::Write;
 use gpu_support::{gpu_or_skip, note_skipped};
 use kernels_gpu::instruction_throughput::{ChainParams, THROUGHPUT_BLOCK_THREADS, THROUGHPUT_CHAINS, ThroughputKernel};
 use kernels_gpu::math_accuracy::MathFunction;
-use ptxsuite::device::{exp_accurate, sin_accurate};
+use ptxsuite::device::{exp_accurate, sin};
 use ptxsuite::gpu::DeviceBuffer;
 use ptxsuite::launchers::{self, AnyChainParams, ChainValue, LoopCounter, suggested_params};
 use ptxsuite::reference::{
@@ -68,7 +68,8 @@ fn bit_exact(kernel: ThroughputKernel) -> bool {
             | Ex2Approx
             | Lg2Approx
             | ExpFast
-            | SinAccurate
+            | Sin
+            | Exp
             | ExpAccurate
     )
 }
@@ -81,7 +82,7 @@ fn check_f32(what: &str, kernel: ThroughputKernel, params: ChainParams<f32>, ran
     let chaotic = range == ArgumentRange::Large
         && matches!(
             kernel,
-            ThroughputKernel::SinApprox | ThroughputKernel::CosApprox | ThroughputKernel::SinAccurate
+            ThroughputKernel::SinApprox | ThroughputKernel::CosApprox | ThroughputKernel::Sin
         );
     for (i, (&g, &e)) in got.iter().zip(&expected).enumerate() {
         let ok = if chaotic {
@@ -230,7 +231,7 @@ fn gpu_function_values_stay_within_their_bounds() {
             // The Rust accurate functions compute on the GPU exactly what they compute on the CPU.
             let rust = &by_implementation[0].1;
             let host: Option<fn(f32) -> f32> = match function {
-                MathFunction::SinAccurate => Some(sin_accurate),
+                MathFunction::Sin => Some(sin),
                 MathFunction::ExpAccurate => Some(exp_accurate),
                 _ => None,
             };

@@ -627,11 +627,12 @@ mod execution_claims {
             SinApprox => ("sin.approx.f32", 1),
             CosApprox => ("cos.approx.f32", 1),
             Ex2Approx | ExpFast => ("ex2.approx.f32", 1),
+            Exp => ("ex2.approx.ftz.f32", 1),
             Lg2Approx => ("lg2.approx.f32", 1),
             // Two multiplies per chain: by the constant and by the run-time factor.
             F32LiteralMul => ("mul.rn.f32", 2),
             F64PromotedMul => ("mul.rn.f64", 1),
-            SinAccurate | ExpAccurate => return None,
+            Sin | ExpAccurate => return None,
         })
     }
 
@@ -707,7 +708,7 @@ mod execution_claims {
 
     #[test]
     fn accurate_functions_are_software_with_no_local_memory() {
-        for name in ["sin_accurate_throughput", "exp_accurate_throughput"] {
+        for name in ["sin_throughput", "exp_accurate_throughput"] {
             let body = entry(name);
             assert!(!body.contains(".local"), "{name} uses local memory");
             assert!(!body.contains(".approx"), "{name} uses an approximate instruction");
@@ -718,9 +719,30 @@ mod execution_claims {
             );
         }
         // The sine's Payne–Hanek path: the 2/π table read and one f64 multiply per chain.
-        let sine = entry("sin_accurate_throughput");
+        let sine = entry("sin_throughput");
         assert!(sine.contains("ld.global.nc"), "the 2/π table read");
         assert_eq!(sine.matches("mul.rn.f64").count(), THROUGHPUT_CHAINS);
+    }
+
+    #[test]
+    fn exp_is_expf_s_sequence_with_no_branch() {
+        // CUDA's expf: fma.rn.sat, fma.rm, add, two fma, ex2.approx.ftz, shl, mul; per chain, no branch.
+        let steady = loop_with_most(entry("exp_throughput"), "ex2.approx.ftz.f32").unwrap();
+        for (opcode, per_chain) in [
+            ("ex2.approx.ftz.f32", 1),
+            ("fma.rn.sat.f32", 1),
+            ("fma.rm.f32", 1),
+            ("shl.b32", 1),
+            ("mul.rn.f32", 1),
+        ] {
+            assert_eq!(
+                steady.count(opcode),
+                THROUGHPUT_CHAINS * per_chain,
+                "{opcode}: {steady:#?}"
+            );
+        }
+        assert_eq!(steady.count("bra"), 1, "only the back edge branches:\n{steady:#?}");
+        assert_eq!(steady.count("setp"), 1, "only the loop's own compare:\n{steady:#?}");
     }
 
     #[test]

@@ -3,8 +3,10 @@
 // (out, start, step, a, b, iterations), same 8 chains per thread seeded from
 // k = thread * 8 + chain, same rounds, same stores at out[chain * threads + thread].
 // The approximate instructions are written as inline PTX where CUDA C has no
-// intrinsic that is exactly that one instruction; the accurate functions are
-// CUDA's own sinf and expf (NVIDIA's implementations, not the Rust ones).
+// intrinsic that is exactly that one instruction; the device layer's sin,
+// exp and exp_accurate are set against CUDA's own sinf and expf (NVIDIA's
+// implementations, not the Rust ones; exp_throughput and
+// exp_accurate_throughput both run expf).
 
 #define THROUGHPUT_CHAINS 8
 
@@ -143,8 +145,9 @@ CHAIN_KERNEL(cos_approx_throughput, float, F32_SEED, EACH_CHAIN(__cosf(x) + b))
 CHAIN_KERNEL(ex2_approx_throughput, float, F32_SEED, EACH_CHAIN(ptx_ex2_approx(x) + b))
 CHAIN_KERNEL(lg2_approx_throughput, float, F32_SEED, EACH_CHAIN(ptx_lg2_approx(x) + b))
 CHAIN_KERNEL(exp_fast_throughput, float, F32_SEED, EACH_CHAIN(__expf(x) + b))
-CHAIN_KERNEL(sin_accurate_throughput, float, F32_SEED, EACH_CHAIN(sinf(x) + b))
+CHAIN_KERNEL(sin_throughput, float, F32_SEED, EACH_CHAIN(sinf(x) + b))
 CHAIN_KERNEL(exp_accurate_throughput, float, F32_SEED, EACH_CHAIN(expf(x) + b))
+CHAIN_KERNEL(exp_throughput, float, F32_SEED, EACH_CHAIN(expf(x) + b))
 
 // Best Practices Guide §7.2.3: the same multiply by 1.02, once with a float
 // constant and once with C's default double constant, which silently promotes

@@ -5,16 +5,24 @@
 //! arguments and compared with an `f64` CPU reference: the error in ulp (max
 //! and mean), the largest absolute error, and how many inputs lie past the
 //! documented bound (the PTX ISA's for the instructions, the exhaustive
-//! bounds of `device::accurate_math` for the Rust accurate functions,
+//! bounds of `device::accurate_math` for the Rust sine and tighter exp,
+//! CUDA's 2 ulp for the Rust `exp`, which is `expf`'s algorithm, and
 //! NVIDIA's 2 ulp for the CUDA C twin's `sinf` and `expf`).
+//!
+//! Its report also sets the device layer's sine and exponentials beside
+//! CUDA's `sinf` and `expf`: Gop/s (from the `instructions` experiment of the
+//! same run, where it ran) and max error per argument range, each as a
+//! ratio to CUDA's; and for `exp` how many inputs give other bits than
+//! `expf` (none where the hardware runs the same instructions).
 
 use std::fmt::Write;
 
+use kernels_gpu::instruction_throughput::ThroughputKernel;
 use kernels_gpu::math_accuracy::MathFunction;
 
-use super::instructions::{range_at, range_key};
+use super::instructions::{range_at, range_key, rate_point};
 use super::{Experiment, RunContext};
-use crate::device::{exp_accurate, sin_accurate};
+use crate::device::{exp_accurate, sin};
 use crate::error::Result;
 use crate::gpu::DeviceBuffer;
 use crate::launchers::math_function_values;
@@ -36,6 +44,8 @@ pub const SWEEP_POINTS: usize = 1 << 18;
 pub const MEAN_ULP: &str = "mean ulp";
 pub const MAX_ABSOLUTE: &str = "max absolute error";
 pub const PAST_BOUND: &str = "inputs past the documented bound";
+/// On the Rust `exp`'s points: inputs whose result has other bits than CUDA's `expf`.
+pub const UNLIKE_EXPF: &str = "inputs unlike CUDA's expf";
 
 /// The device layer's name of `function` (the series' kernel).
 pub fn function_name(function: MathFunction) -> &'static str {
@@ -47,8 +57,9 @@ pub fn function_name(function: MathFunction) -> &'static str {
         MathFunction::RcpApprox => "rcp_approx",
         MathFunction::RsqrtApprox => "rsqrt_approx",
         MathFunction::ExpFast => "exp_fast",
-        MathFunction::SinAccurate => "sin_accurate",
+        MathFunction::Sin => "sin",
         MathFunction::ExpAccurate => "exp_accurate",
+        MathFunction::Exp => "exp",
     }
 }
 
@@ -63,10 +74,11 @@ pub fn function_label(function: MathFunction, implementation: Implementation) ->
         MathFunction::RcpApprox => "rcp.approx.f32 (1/x)",
         MathFunction::RsqrtApprox => "rsqrt.approx.f32 (rsqrtf)",
         MathFunction::ExpFast => "ex2.approx.f32(x·log2 e) (__expf)",
-        MathFunction::SinAccurate if cuda => "sinf (CUDA's library)",
-        MathFunction::ExpAccurate if cuda => "expf (CUDA's library)",
-        MathFunction::SinAccurate => "sin_accurate (device layer)",
-        MathFunction::ExpAccurate => "exp_accurate (device layer)",
+        MathFunction::Sin if cuda => "sinf (CUDA's library)",
+        MathFunction::ExpAccurate | MathFunction::Exp if cuda => "expf (CUDA's library)",
+        MathFunction::Sin => "sin (device layer)",
+        MathFunction::ExpAccurate => "exp_accurate (device layer, tighter)",
+        MathFunction::Exp => "exp (device layer)",
     }
 }
 
@@ -93,10 +105,11 @@ pub fn bound_text(bound: ErrorBound) -> String {
     }
 }
 
-/// The CPU's value of the Rust accurate functions (the same code the GPU runs), if `function` is one.
+/// The CPU's value of the Rust FMA-only functions (the same code the GPU runs), if `function` is one:
+/// not `exp`, whose `ex2.approx` the emulator rounds correctly where the GPU does not.
 fn host_value(function: MathFunction) -> Option<fn(f32) -> f32> {
     match function {
-        MathFunction::SinAccurate => Some(sin_accurate),
+        MathFunction::Sin => Some(sin),
         MathFunction::ExpAccurate => Some(exp_accurate),
         _ => None,
     }
@@ -124,6 +137,130 @@ fn sweep_failure(
         (!y.is_finite() && math_function_exact(function, x as f64).is_finite())
             .then(|| format!("at {x:e} the GPU gives {y}"))
     })
+}
+
+/// How many inputs the Rust and the CUDA C twin's results differ at, in
+/// bits (both NaN counts as alike), where both ran.
+fn unlike_cuda(outputs: &[(usize, Implementation, Vec<f32>)]) -> Option<usize> {
+    let of = |implementation| outputs.iter().find(|o| o.1 == implementation).map(|o| &o.2);
+    let (rust, cuda) = (of(Implementation::Rust)?, of(Implementation::CudaC)?);
+    Some(
+        rust.iter()
+            .zip(cuda)
+            .filter(|(a, b)| a.to_bits() != b.to_bits() && !(a.is_nan() && b.is_nan()))
+            .count(),
+    )
+}
+
+/// One row of the device layer's table: what, the accuracy series and the
+/// throughput kernel behind it, and its implementation.
+struct DeviceMathRow {
+    what: &'static str,
+    function: MathFunction,
+    kernel: ThroughputKernel,
+    implementation: Implementation,
+}
+
+/// The device layer's sine and exponentials beside CUDA's `sinf` and `expf`,
+/// CUDA's first in each family (the ratios' denominator).
+fn device_math_rows() -> [Vec<DeviceMathRow>; 2] {
+    let row = |what, function, kernel, implementation| DeviceMathRow {
+        what,
+        function,
+        kernel,
+        implementation,
+    };
+    use Implementation::{CudaC, Rust};
+    [
+        vec![
+            row("CUDA C `sinf`", MathFunction::Sin, ThroughputKernel::Sin, CudaC),
+            row(
+                "Rust `sin` (the default)",
+                MathFunction::Sin,
+                ThroughputKernel::Sin,
+                Rust,
+            ),
+        ],
+        vec![
+            row("CUDA C `expf`", MathFunction::Exp, ThroughputKernel::Exp, CudaC),
+            row(
+                "Rust `exp` (the default)",
+                MathFunction::Exp,
+                ThroughputKernel::Exp,
+                Rust,
+            ),
+            row(
+                "Rust `exp_accurate` (tighter)",
+                MathFunction::ExpAccurate,
+                ThroughputKernel::ExpAccurate,
+                Rust,
+            ),
+        ],
+    ]
+}
+
+/// The device layer against CUDA's library, per argument range: Gop/s from
+/// the `instructions` experiment of the same device (where it ran), max
+/// error from this one, and both as ratios to CUDA's.
+fn device_math_table(result: &ExperimentResult, report: &Report) -> String {
+    let instructions = report
+        .experiments
+        .iter()
+        .find(|e| e.name == "instructions" && e.device == result.device);
+    let gops = |row: &DeviceMathRow, range: ArgumentRange| {
+        instructions.and_then(|i| rate_point(i, row.kernel, row.implementation, range)?.median())
+    };
+    let max_ulp = |row: &DeviceMathRow, range: ArgumentRange| {
+        result
+            .series
+            .iter()
+            .find(|s| s.key.kernel == function_name(row.function) && s.key.implementation == row.implementation)?
+            .point(range_key(range))?
+            .median()
+    };
+    let ratio = |a: Option<f64>, b: Option<f64>| match (a, b) {
+        (Some(a), Some(b)) if b > 0.0 => format!("{:.3}", a / b),
+        _ => "—".into(),
+    };
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "**The device layer against CUDA's library** (Gop/s: the `instructions` experiment's chains          `v ← f(v) + b`; max error: this experiment's sweeps; ratios to CUDA's in the same run)
+"
+    );
+    let _ = writeln!(
+        out,
+        "| function | arguments | Gop/s | / CUDA's | max error (ulp) | / CUDA's | bound (ulp) | inputs unlike `expf` |"
+    );
+    let _ = writeln!(out, "|---|---|---:|---:|---:|---:|---|---:|");
+    for family in device_math_rows() {
+        for range in ArgumentRange::ALL {
+            let cuda = &family[0];
+            for row in &family {
+                let rate = gops(row, range);
+                let ulp = max_ulp(row, range);
+                let unlike = result
+                    .series
+                    .iter()
+                    .find(|s| s.key.kernel == function_name(row.function) && s.key.implementation == row.implementation)
+                    .and_then(|s| s.point(range_key(range)))
+                    .and_then(|p| p.extra.get(UNLIKE_EXPF).copied());
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} | {} | {} | {} | {} | {} |",
+                    row.what,
+                    range.label(),
+                    rate.map_or("—".into(), |g| format!("{g:.0}")),
+                    ratio(rate, gops(cuda, range)),
+                    ulp.map_or("—".into(), |u| format!("{u:.3}")),
+                    ratio(ulp, max_ulp(cuda, range)),
+                    bound_text(bound_for(row.function, range, row.implementation)),
+                    unlike.map_or("—".into(), |n| format!("{n:.0}")),
+                );
+            }
+        }
+    }
+    out
 }
 
 impl Experiment for Accuracy {
@@ -176,11 +313,13 @@ impl Experiment for Accuracy {
                     .set_message(format!("{} ({})", function_name(function), range.label()));
                 let inputs = input_sweep(function, range, SWEEP_POINTS);
                 let inp = DeviceBuffer::from_host(dut.gpu(), &inputs)?;
+                let mut outputs = Vec::new();
                 for (index, &implementation) in implementations.iter().enumerate() {
                     out.fill(f32::NAN)?;
                     math_function_values(dut, implementation, function, &inp, &mut out, SWEEP_POINTS)?;
                     let got = out.to_host()?;
                     let failure = sweep_failure(function, implementation, &inputs, &got);
+                    outputs.push((index, implementation, got.clone()));
                     let Some(stats) = error_stats(&inputs, &got, |x| math_function_exact(function, x)) else {
                         continue;
                     };
@@ -201,6 +340,14 @@ impl Experiment for Accuracy {
                         result.series[first + index].points.push(point);
                     }
                 }
+                if function == MathFunction::Exp
+                    && let Some(unlike) = unlike_cuda(&outputs)
+                    && let Some((index, _, _)) = outputs.iter().find(|o| o.1 == Implementation::Rust)
+                    && let Some(point) = result.series[first + index].points.last_mut()
+                    && point.at == range_key(range)
+                {
+                    point.set_extra(UNLIKE_EXPF, unlike as f64);
+                }
                 ctx.progress.inc(1);
             }
         }
@@ -218,8 +365,8 @@ impl Experiment for Accuracy {
 /// (function, implementation) that holds each: NVIDIA's own `sinf` and `expf` (the CUDA C twin)
 /// and `rsqrt.approx.f32` (what `rsqrtf` is).
 const TABLE_C1: [(MathFunction, Implementation, f64); 3] = [
-    (MathFunction::SinAccurate, Implementation::CudaC, 2.0),
-    (MathFunction::ExpAccurate, Implementation::CudaC, 2.0),
+    (MathFunction::Sin, Implementation::CudaC, 2.0),
+    (MathFunction::Exp, Implementation::CudaC, 2.0),
     (MathFunction::RsqrtApprox, Implementation::Rust, 2.0),
 ];
 
@@ -286,13 +433,23 @@ impl SectionHooks for Accuracy {
              within 2^-21.19 on [−π, π], and `native_log2` within an absolute 2^-22 on [0.5, 2]; the PTX ISA states \
              the same kind of bounds for today's `sin.approx`, `cos.approx` and `lg2.approx`, and none past \
              100π for the sines: their large-argument errors below are what the hardware does there. The \
-             device layer's accurate sine keeps its bound at every argument (Payne–Hanek reduction past 2^17); \
+             device layer's sine keeps its bound at every argument (Payne–Hanek reduction past 2^17); \
              CUDA C's `sinf` does the same in NVIDIA's library."
+                .into(),
+            "**The device layer against CUDA's library.** `sin` is the sine to call (one compare, a Cody–Waite \
+             reduction and one polynomial chosen by the quadrant up to 2^17, no conversion instruction; \
+             Payne–Hanek beyond). `exp` is the exponential to call: CUDA's `expf` instruction for instruction \
+             (a saturating FMA and one rounded down clamp and split x·log2 e, `ex2.approx.ftz` on the fraction, \
+             the power of two from the bits), so it should give `expf`'s bits. `exp_accurate` is the tighter \
+             variant (FMAs only); the table shows what its bound costs. In the `instructions` chains \
+             `v ← f(v) + b`, nvcc fuses `expf`'s last multiply with the add (its default `-fmad=true`), while \
+             rustc keeps Rust's add separate (`add.rn.f32`): one more instruction per `exp` in the Rust loop, \
+             not in the function."
                 .into(),
         ]
     }
 
-    fn tables(&self, result: &ExperimentResult, _report: &Report) -> Option<String> {
+    fn tables(&self, result: &ExperimentResult, report: &Report) -> Option<String> {
         let mut out = String::new();
         let _ = writeln!(
             out,
@@ -327,9 +484,10 @@ impl SectionHooks for Accuracy {
                 );
             }
         }
+        let _ = writeln!(out, "\n{}", device_math_table(result, report));
         let _ = writeln!(
             out,
-            "\nulp: the spacing of f32 numbers at the exact value. Bounds are against the exact value (the PTX ISA's \
+            "ulp: the spacing of f32 numbers at the exact value. Bounds are against the exact value (the PTX ISA's \
              'from the correctly rounded result' plus half an ulp); large-argument sines have none documented, so \
              nothing is past it."
         );
@@ -359,17 +517,17 @@ mod tests {
     #[test]
     fn the_rust_accurate_sine_must_match_the_cpu_bit_for_bit() {
         let inputs = [0.5f32, 1.0e6, -3.0];
-        let mut got: Vec<f32> = inputs.iter().map(|&x| crate::device::sin_accurate(x)).collect();
+        let mut got: Vec<f32> = inputs.iter().map(|&x| crate::device::sin(x)).collect();
         assert_eq!(
-            sweep_failure(MathFunction::SinAccurate, Implementation::Rust, &inputs, &got),
+            sweep_failure(MathFunction::Sin, Implementation::Rust, &inputs, &got),
             None
         );
         got[1] = f32::from_bits(got[1].to_bits() + 1);
-        let why = sweep_failure(MathFunction::SinAccurate, Implementation::Rust, &inputs, &got).unwrap();
+        let why = sweep_failure(MathFunction::Sin, Implementation::Rust, &inputs, &got).unwrap();
         assert!(why.contains("1e6"), "{why}");
         // CUDA's sinf is NVIDIA's code: only finiteness is checked.
         assert_eq!(
-            sweep_failure(MathFunction::SinAccurate, Implementation::CudaC, &inputs, &got),
+            sweep_failure(MathFunction::Sin, Implementation::CudaC, &inputs, &got),
             None
         );
         got[0] = f32::NAN;
@@ -377,39 +535,67 @@ mod tests {
     }
 
     #[test]
+    fn unlike_cuda_counts_other_bits_but_not_two_nans() {
+        let outputs = vec![
+            (0, Implementation::Rust, vec![1.0f32, f32::NAN, 2.0, 3.0]),
+            (
+                1,
+                Implementation::CudaC,
+                vec![1.0f32, -f32::NAN, 2.0f32.next_up(), -3.0],
+            ),
+        ];
+        assert_eq!(super::unlike_cuda(&outputs), Some(2));
+        assert_eq!(super::unlike_cuda(&outputs[..1]), None, "no count without the twin");
+    }
+
+    #[test]
     fn the_table_sets_each_error_beside_its_bound_and_the_ledger_cites_it() {
         use kernels_gpu::instruction_throughput::ThroughputKernel;
 
+        use super::UNLIKE_EXPF;
         use super::{MAX_ABSOLUTE, MEAN_ULP, PAST_BOUND};
         use crate::experiments::execution_fixtures::{rendered, result, series};
         use crate::report::Metric;
-        let function = |f: MathFunction, ulp: f64| {
+        let (rust, cuda) = (Implementation::Rust, Implementation::CudaC);
+        let function = |f: MathFunction, implementation, ulp: f64| {
+            let mut extras = vec![(0, MEAN_ULP, 0.25), (0, MAX_ABSOLUTE, 3e-7), (0, PAST_BOUND, 0.0)];
+            if f == MathFunction::Exp && implementation == Implementation::Rust {
+                extras.push((0, UNLIKE_EXPF, 0.0));
+            }
             series(
                 function_name(f),
-                Implementation::Rust,
+                implementation,
                 ("f32", ""),
                 &[(0, ulp), (1, 1e6)],
-                &[(0, MEAN_ULP, 0.25), (0, MAX_ABSOLUTE, 3e-7), (0, PAST_BOUND, 0.0)],
+                &extras,
             )
         };
         let accuracy = result(
             "accuracy",
             Metric::custom("max error", "ulp", false),
             vec![
-                function(MathFunction::SinApprox, 3.5),
-                function(MathFunction::SinAccurate, 1.2),
+                function(MathFunction::SinApprox, rust, 3.5),
+                function(MathFunction::Sin, rust, 1.2),
+                function(MathFunction::Sin, cuda, 1.5),
+                function(MathFunction::Exp, rust, 1.8),
+                function(MathFunction::Exp, cuda, 1.88),
+                function(MathFunction::ExpAccurate, rust, 0.97),
             ],
         );
-        let rate =
-            |k: ThroughputKernel, gops: f64| series(k.entry(), Implementation::Rust, ("f32", ""), &[(0, gops)], &[]);
+        let rate = |k: ThroughputKernel, implementation, gops: f64| {
+            series(k.entry(), implementation, ("f32", ""), &[(0, gops)], &[])
+        };
         let instructions = result(
             "instructions",
             Metric::custom("throughput", "Gop/s", true),
             vec![
-                rate(ThroughputKernel::SinApprox, 4000.0),
-                rate(ThroughputKernel::SinAccurate, 500.0),
-                rate(ThroughputKernel::ExpFast, 4000.0),
-                rate(ThroughputKernel::ExpAccurate, 1000.0),
+                rate(ThroughputKernel::SinApprox, rust, 4000.0),
+                rate(ThroughputKernel::Sin, rust, 500.0),
+                rate(ThroughputKernel::Sin, cuda, 400.0),
+                rate(ThroughputKernel::ExpFast, rust, 4000.0),
+                rate(ThroughputKernel::Exp, rust, 3000.0),
+                rate(ThroughputKernel::Exp, cuda, 3003.0),
+                rate(ThroughputKernel::ExpAccurate, rust, 1000.0),
             ],
         );
         let (markdown, _, rows) = rendered(vec![instructions, accuracy]);
@@ -420,15 +606,25 @@ mod tests {
             "{markdown}"
         );
         assert!(
-            markdown.contains("| sin_accurate (device layer) | large arguments | Rust | 1000000.000 |"),
+            markdown.contains("| sin (device layer) | large arguments | Rust | 1000000.000 |"),
             "{markdown}"
         );
+        // The device layer beside CUDA's library: Gop/s from `instructions`, ratios to CUDA's.
+        for line in [
+            "| CUDA C `sinf` | small arguments | 400 | 1.000 | 1.500 | 1.000 | 2.5 ulp | — |",
+            "| Rust `sin` (the default) | small arguments | 500 | 1.250 | 1.200 | 0.800 | 1.6 ulp | — |",
+            "| Rust `sin` (the default) | large arguments | — | — | 1000000.000 | 1.000 | 1.6 ulp | — |",
+            "| Rust `exp` (the default) | small arguments | 3000 | 0.999 | 1.800 | 0.957 | 2 ulp | 0 |",
+            "| Rust `exp_accurate` (tighter) | small arguments | 1000 | 0.333 | 0.970 | 0.516 | 1.05 ulp | — |",
+        ] {
+            assert!(markdown.contains(line), "{line}\n{markdown}");
+        }
         let row = rows
             .iter()
             .find(|r| r.id == "bpg-5.1.4-fast-math")
             .expect("the fast-math row");
         assert!(
-            row.measured.contains("sin_approx 3.50 ulp, sin_accurate 1.20 ulp"),
+            row.measured.contains("sin_approx 3.50 ulp, sin 1.20 ulp"),
             "{}",
             row.measured
         );

@@ -35,9 +35,9 @@ pub enum ChainTolerance {
 pub fn chain_tolerance(kernel: ThroughputKernel, range: ArgumentRange, iterations: u32, b: f32) -> ChainTolerance {
     use ThroughputKernel::*;
     match kernel {
-        SinApprox | CosApprox | SinAccurate if range == ArgumentRange::Large => ChainTolerance::WithinOneOf(b),
+        SinApprox | CosApprox | Sin if range == ArgumentRange::Large => ChainTolerance::WithinOneOf(b),
         RcpApprox | DivApprox => ChainTolerance::Relative((iterations as f64 * 2f64.powi(-22)).max(1e-4)),
-        RsqrtApprox | SinApprox | CosApprox | Ex2Approx | Lg2Approx | ExpFast | SinAccurate | ExpAccurate => {
+        RsqrtApprox | SinApprox | CosApprox | Ex2Approx | Lg2Approx | ExpFast | Sin | Exp | ExpAccurate => {
             ChainTolerance::Relative(1e-4)
         }
         _ => ChainTolerance::Exact,
@@ -160,7 +160,7 @@ mod tests {
             ChainTolerance::Relative(1e-4)
         );
         assert_eq!(
-            chain_tolerance(SinAccurate, ArgumentRange::Large, 100, 1e6),
+            chain_tolerance(Sin, ArgumentRange::Large, 100, 1e6),
             ChainTolerance::WithinOneOf(1e6)
         );
         assert_eq!(

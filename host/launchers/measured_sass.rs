@@ -5,15 +5,16 @@ use kernels_gpu::instruction_throughput::ThroughputKernel;
 /// `HFMA2` matches `HFMA2.MMA`): what picks the kernel's steady loop out of
 /// its SASS. The i32 add is issued as `IADD3` or `IMAD.IADD` (or `VIADD`),
 /// the division and modulo sequences around one `IMAD.HI` each, the IEEE
-/// reciprocal and division around one `MUFU.RCP`, the accurate functions
-/// are `FFMA` polynomials; the narrow and 24-bit integer kernels build on
-/// `IMAD`, and `1/sqrt` on `MUFU.RSQ` and `MUFU.RCP`.
+/// reciprocal and division around one `MUFU.RCP`, the FMA-only functions
+/// (`sin`, `exp_accurate`) are `FFMA` polynomials; `exp` is one `MUFU.EX2`;
+/// the narrow and 24-bit integer kernels build on `IMAD`, and `1/sqrt` on
+/// `MUFU.RSQ` and `MUFU.RCP`.
 pub fn measured_sass_opcodes(kernel: ThroughputKernel) -> &'static [&'static str] {
     use ThroughputKernel::*;
     match kernel {
         F32Add => &["FADD"],
         F32Mul | F32LiteralMul => &["FMUL"],
-        F32Fma | SinAccurate | ExpAccurate => &["FFMA"],
+        F32Fma | Sin | ExpAccurate => &["FFMA"],
         F64Fma => &["DFMA"],
         F16x2Fma => &["HFMA2"],
         I32Add => &["IADD3", "IMAD.IADD", "VIADD", "IADD"],
@@ -26,7 +27,7 @@ pub fn measured_sass_opcodes(kernel: ThroughputKernel) -> &'static [&'static str
         RecipSqrtRn => &["MUFU.RSQ", "MUFU.RCP"],
         SinApprox => &["MUFU.SIN"],
         CosApprox => &["MUFU.COS"],
-        Ex2Approx | ExpFast => &["MUFU.EX2"],
+        Ex2Approx | ExpFast | Exp => &["MUFU.EX2"],
         Lg2Approx => &["MUFU.LG2"],
         F64PromotedMul => &["DMUL"],
     }

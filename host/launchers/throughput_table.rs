@@ -36,7 +36,7 @@ pub fn hopper_peak_per_sm_per_clock(kernel: ThroughputKernel) -> Option<f64> {
         F16x2Fma => Some(128.0),
         I32Add | I32Mul | I32Mad | U32Shift | U32Mask => Some(64.0),
         RcpApprox | RsqrtApprox | SinApprox | CosApprox | Ex2Approx | Lg2Approx => Some(16.0),
-        U32Div | U32Rem | RcpRn | DivRn | DivApprox | ExpFast | SinAccurate | ExpAccurate | F64PromotedMul | I16Mad
+        U32Div | U32Rem | RcpRn | DivRn | DivApprox | ExpFast | Sin | Exp | ExpAccurate | F64PromotedMul | I16Mad
         | I8Mad | Mul24 | RecipSqrtRn => None,
     }
 }
@@ -60,7 +60,7 @@ pub fn cc1_per_sm_per_clock(kernel: ThroughputKernel) -> Option<f64> {
         I32Add | U32Shift | U32Mask => Some(8.0),
         I32Mul => Some(2.0),
         Mul24 => Some(8.0),
-        F64Fma | F16x2Fma | I32Mad | U32Div | U32Rem | RcpRn | SinAccurate | ExpAccurate | F64PromotedMul | I16Mad
+        F64Fma | F16x2Fma | I32Mad | U32Div | U32Rem | RcpRn | Sin | Exp | ExpAccurate | F64PromotedMul | I16Mad
         | I8Mad | RecipSqrtRn => None,
     }
 }
@@ -71,7 +71,7 @@ fn unit(kernel: ThroughputKernel) -> &'static str {
         ThroughputKernel::F16x2Fma => "f16x2 instruction (2 binary16 FMAs)",
         ThroughputKernel::U32Div | ThroughputKernel::U32Rem => "division or modulo (an integer instruction sequence)",
         ThroughputKernel::RcpRn | ThroughputKernel::DivRn => "IEEE-rounded result (a multi-instruction sequence)",
-        ThroughputKernel::SinAccurate | ThroughputKernel::ExpAccurate => "function evaluation",
+        ThroughputKernel::Sin | ThroughputKernel::Exp | ThroughputKernel::ExpAccurate => "function evaluation",
         _ => "instruction",
     }
 }

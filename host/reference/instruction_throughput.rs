@@ -56,11 +56,11 @@ fn f32_step(kernel: ThroughputKernel, ChainParams { a, b, .. }: ChainParams<f32>
         DivApprox => Box::new(move |v| (a as f64 / v as f64) as f32),
         RsqrtApprox => Box::new(|v| rounded(v, |x| 1.0 / x.sqrt())),
         RecipSqrtRn => Box::new(|v| 1.0 / v.sqrt()),
-        SinApprox | SinAccurate => Box::new(move |v| rounded(v, f64::sin) + b),
+        SinApprox | Sin => Box::new(move |v| rounded(v, f64::sin) + b),
         CosApprox => Box::new(move |v| rounded(v, f64::cos) + b),
         Ex2Approx => Box::new(move |v| rounded(v, f64::exp2) + b),
         Lg2Approx => Box::new(move |v| rounded(v, f64::log2) + b),
-        ExpFast | ExpAccurate => Box::new(move |v| rounded(v, f64::exp) + b),
+        ExpFast | Exp | ExpAccurate => Box::new(move |v| rounded(v, f64::exp) + b),
         F32LiteralMul => Box::new(move |v| (v * PROMOTION_CONSTANT as f32) * a),
         F64PromotedMul => Box::new(move |v| ((v as f64 * PROMOTION_CONSTANT) as f32) * a),
         F64Fma | F16x2Fma | I32Add | I32Mul | I32Mad | I16Mad | I8Mad | Mul24 | U32Div | U32Rem | U32Shift

@@ -44,8 +44,8 @@ pub fn sweep_spacing(function: MathFunction, range: ArgumentRange) -> Spacing {
     use MathFunction::*;
     use std::f64::consts::PI;
     match (function, range) {
-        (SinApprox | CosApprox | SinAccurate, ArgumentRange::Small) => Spacing::Linear { low: -PI, high: PI },
-        (SinApprox | CosApprox | SinAccurate, ArgumentRange::Large) => Spacing::LogSymmetric { low: 1e2, high: 1e6 },
+        (SinApprox | CosApprox | Sin, ArgumentRange::Small) => Spacing::Linear { low: -PI, high: PI },
+        (SinApprox | CosApprox | Sin, ArgumentRange::Large) => Spacing::LogSymmetric { low: 1e2, high: 1e6 },
         (Ex2Approx, ArgumentRange::Small) => Spacing::Linear { low: -10.0, high: 10.0 },
         (Ex2Approx, ArgumentRange::Large) => Spacing::Linear {
             low: -126.0,
@@ -57,8 +57,8 @@ pub fn sweep_spacing(function: MathFunction, range: ArgumentRange) -> Spacing {
             high: 2f64.powi(100),
         },
         (RcpApprox | RsqrtApprox, ArgumentRange::Small) => Spacing::Linear { low: 1.0, high: 4.0 },
-        (ExpFast | ExpAccurate, ArgumentRange::Small) => Spacing::Linear { low: -10.0, high: 10.0 },
-        (ExpFast | ExpAccurate, ArgumentRange::Large) => Spacing::Linear { low: -87.0, high: 88.0 },
+        (ExpFast | Exp | ExpAccurate, ArgumentRange::Small) => Spacing::Linear { low: -10.0, high: 10.0 },
+        (ExpFast | Exp | ExpAccurate, ArgumentRange::Large) => Spacing::Linear { low: -87.0, high: 88.0 },
     }
 }
 

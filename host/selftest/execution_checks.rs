@@ -9,7 +9,7 @@ use kernels_gpu::math_accuracy::MathFunction;
 
 use super::checks::{first, verified};
 use crate::copy_element::first_mismatch;
-use crate::device::{exp_accurate, sin_accurate};
+use crate::device::{exp_accurate, sin};
 use crate::error::Result;
 use crate::experiments::chain_mismatch;
 use crate::gpu::DeviceBuffer;
@@ -65,7 +65,7 @@ pub(super) fn function_values(testbed: &Testbed) -> Result<()> {
                     _ => documented_bound(function, range),
                 };
                 let host: Option<fn(f32) -> f32> = match (implementation, function) {
-                    (Implementation::Rust, MathFunction::SinAccurate) => Some(sin_accurate),
+                    (Implementation::Rust, MathFunction::Sin) => Some(sin),
                     (Implementation::Rust, MathFunction::ExpAccurate) => Some(exp_accurate),
                     _ => None,
                 };

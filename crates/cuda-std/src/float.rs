@@ -4,9 +4,11 @@
 //! On the host, `x.sin()` and friends are `std`'s inherent methods (which
 //! take precedence over a trait's); this trait's versions run on the GPU,
 //! and on the host only when called through the trait (`GpuFloat::sin(x)`
-//! or generic code). Bounds: `exp` within 1.05 ulp and `sin` within 1.6 ulp
-//! of the exact result for every finite `f32` (`ptx-device`'s exhaustive
-//! test), bit for bit alike on both sides; `exp2` is `ex2.approx.f32`,
+//! or generic code). Bounds: `exp` is `ptx_device::exp`, CUDA's `expf`
+//! algorithm around `ex2.approx` (2 ulp, as libdevice's `__nv_expf` that
+//! Rust-CUDA calls); `sin` within 1.6 ulp of the exact result for every
+//! finite `f32` (`ptx-device`'s exhaustive test), bit for bit alike on both
+//! sides; `exp2` is `ex2.approx.f32`,
 //! within 2 ulp (the bound CUDA documents for `exp2f`); `sqrt` and
 //! `mul_add` are correctly rounded; the rounding functions are exact.
 //!
@@ -41,7 +43,7 @@ pub trait GpuFloat: Copy + PartialOrd + sealed::Sealed {
     fn powi(self, n: i32) -> Self;
     /// The correctly rounded square root (`sqrt.rn`).
     fn sqrt(self) -> Self;
-    /// e^self (`f32`: `ptx_device::exp_accurate`, within 1.05 ulp).
+    /// e^self (`f32`: `ptx_device::exp`, CUDA's `expf` algorithm, within 2 ulp).
     #[track_caller]
     fn exp(self) -> Self
     where
@@ -57,7 +59,7 @@ pub trait GpuFloat: Copy + PartialOrd + sealed::Sealed {
     {
         unreachable!("refused at compile time")
     }
-    /// The sine (`f32`: `ptx_device::sin_accurate`, within 1.6 ulp for every finite input).
+    /// The sine (`f32`: `ptx_device::sin`, within 1.6 ulp for every finite input).
     #[track_caller]
     fn sin(self) -> Self
     where
@@ -158,7 +160,7 @@ impl GpuFloat for f32 {
 
     #[inline(always)]
     fn exp(self) -> f32 {
-        ptx_device::exp_accurate(self)
+        ptx_device::exp(self)
     }
 
     #[inline(always)]
@@ -168,7 +170,7 @@ impl GpuFloat for f32 {
 
     #[inline(always)]
     fn sin(self) -> f32 {
-        ptx_device::sin_accurate(self)
+        ptx_device::sin(self)
     }
 }
 

@@ -50,7 +50,7 @@
 //!
 //! ```
 //! use cuda_std::GpuFloat;
-//! assert_eq!(GpuFloat::sin(0.5f32), ptx_device::sin_accurate(0.5));
+//! assert_eq!(GpuFloat::sin(0.5f32), ptx_device::sin(0.5));
 //! assert_eq!(GpuFloat::floor(-0.5f64), -1.0);
 //! ```
 
@@ -62,7 +62,7 @@
     message = "`{Self}` has no `{Function}` in ptx-cuda-std: Rust-CUDA takes it from libdevice, which rustc's nvptx target does not link",
     label = "needs libdevice",
     note = "offered without libdevice: floor, ceil, round, trunc, fract, abs, signum, copysign, mul_add, powi, sqrt (f32 and \
-            f64), exp, exp2 and sin (f32: ptx-device's accurate exp and sine, ex2.approx), FloatExt::saturate",
+            f64), exp, exp2 and sin (f32: ptx-device's exp and sine, ex2.approx), FloatExt::saturate",
     note = "ptx_device has fast approximations (cos_approx, sin_approx, lg2_approx, ex2_approx, rsqrt_approx) with \
             documented errors; float `%` is inexact on this target (a - trunc(a/b)*b), hence no div_euclid/rem_euclid"
 )]

@@ -1,12 +1,22 @@
-//! Accurate single-precision sine and exponential, written in Rust.
+//! The device layer's sine, and the tighter of its two exponentials, written
+//! in Rust with FMAs.
 //!
 //! Rust's `core` has no `sin` or `exp` for a `no_std` GPU target (they live
 //! in `std`, over the C library), so this crate brings its own: the
 //! counterparts of CUDA C's `sinf` and `expf` for the Best Practices Guide
 //! §5.1.4 comparison with the fast approximations ([`crate::sin_approx`],
-//! [`crate::exp_fast`]). Both are plain `f32` arithmetic with FMAs (plus
-//! integer and one `f64` multiply in the sine's large-argument path), so the
-//! GPU and the CPU emulator compute them bit for bit alike.
+//! [`crate::exp_fast`]).
+//!
+//! **Which to call.** [`sin`] is the sine (tighter than CUDA's `sinf` bound
+//! and faster than it at every argument). [`crate::exp`] is the exponential
+//! (CUDA's `expf` algorithm, 2 ulp, one `MUFU.EX2`); [`exp_accurate`] here is
+//! its tighter variant: 1.05 ulp for about three times the instructions, and
+//! bit-identical in the emulator; the `accuracy` experiment's report shows
+//! both beside `expf`.
+//!
+//! Both functions here are plain `f32` arithmetic with FMAs (plus integer
+//! and one `f64` multiply in the sine's large-argument path), so the GPU and
+//! the CPU emulator compute them bit for bit alike.
 //!
 //! **Error bounds**, both checked exhaustively on the host against the C
 //! library's `f64` `sin` and `exp` (which are accurate to well under an `f64`
@@ -14,7 +24,7 @@
 //! the ignored test `exhaustive_error_bounds` of this module
 //! (`cargo test --release --lib -- --ignored` in `crates/ptx-device`; a few minutes):
 //!
-//! * [`sin_accurate`]: at most [`SIN_ACCURATE_MAX_ULP`] ulp for every finite x
+//! * [`sin`]: at most [`SIN_MAX_ULP`] ulp for every finite x
 //!   (Cody–Waite reduction up to 2^17, Payne–Hanek beyond).
 //! * [`exp_accurate`]: at most [`EXP_ACCURATE_MAX_ULP`] ulp where the result
 //!   is a normal number; where it is subnormal (x below about −87.3) at most
@@ -27,17 +37,14 @@
 use crate::angle_reduction::{CODY_WAITE_LIMIT, cody_waite, payne_hanek};
 use crate::fma;
 
-/// The largest error of [`sin_accurate`], in ulp of the exact result, over
-/// every finite `f32`: the exhaustive test found at most 1.576 ulp,
+/// The largest error of [`sin`], in ulp of the exact result, over
+/// every finite `f32`: the exhaustive test found at most 1.552 ulp,
 /// rounded up.
-pub const SIN_ACCURATE_MAX_ULP: f64 = 1.6;
+pub const SIN_MAX_ULP: f64 = 1.6;
 
 /// The largest error of [`exp_accurate`] in ulp where e^x is a normal `f32`:
 /// the exhaustive test found 1.013 ulp, rounded up.
 pub const EXP_ACCURATE_MAX_ULP: f64 = 1.05;
-
-/// Below this |x|, sin x rounds to x itself (x³/6 is under half an ulp of x).
-const SIN_IS_IDENTITY_BELOW: f32 = 1.0 / 4096.0;
 
 /// sin r ≈ r + r³ · (S1 + S2 r² + S3 r⁴) on [−π/4, π/4] (Cephes `sinf`).
 const SIN_S1: f32 = -1.666_665_5e-1;
@@ -49,46 +56,49 @@ const COS_C1: f32 = 4.166_664_6e-2;
 const COS_C2: f32 = -1.388_731_6e-3;
 const COS_C3: f32 = 2.443_315_7e-5;
 
-/// sin r for |r| ≤ 0.79.
-#[inline(always)]
-fn sin_kernel(r: f32) -> f32 {
-    let z = r * r;
-    let poly = fma(fma(SIN_S3, z, SIN_S2), z, SIN_S1);
-    fma(poly, z * r, r)
-}
-
-/// cos r for |r| ≤ 0.79.
-#[inline(always)]
-fn cos_kernel(r: f32) -> f32 {
-    let z = r * r;
-    let poly = fma(fma(COS_C3, z, COS_C2), z, COS_C1);
-    fma(poly, z * z, fma(z, -0.5, 1.0))
-}
-
-/// sin x (radians), accurate to [`SIN_ACCURATE_MAX_ULP`] ulp for every
-/// finite `f32`; NaN for an infinite or NaN x, and ±0 for ±0.
+/// sin x (radians) for every `f32`: at most [`SIN_MAX_ULP`] ulp from the
+/// exact value for every finite x; NaN for an infinite or NaN x, and ±0 for ±0.
+/// The sine users should call (CUDA C's `sinf` counterpart, faster than it).
 ///
-/// PTX: a few tens of `fma.rn.f32` and integer instructions (the Payne–Hanek
-/// path adds 64-bit multiplies, one `f64` multiply and a read of a 32-byte
-/// `.global` table); no special-function unit. Bit-identical in the emulator.
+/// One compare decides the path. Up to [`CODY_WAITE_LIMIT`] (the fast path):
+/// the Cody–Waite reduction to x = q·π/2 + r (one FMA rounds x·2/π to an
+/// integer with the 1.5·2^23 shift, an add recovers q, three FMAs subtract
+/// q·π/2), then one polynomial whose coefficients are chosen by q's parity
+/// (the sine's for even q, the cosine's for odd q), and q's second bit flips
+/// the sign. In SASS for sm_90 (ptxas 13.5) that is 22 instructions: the
+/// compare, branch and reconvergence (4), the reduction (6), the polynomial
+/// with its selects (12); all on the FP32 and integer pipes, no `f64`, no
+/// conversion (CUDA 13.5's `sinf` takes about 24 here, rounding q with
+/// `F2I`/`I2FP`, and loads some of its coefficients per call). Beyond the limit, and for ±∞ (NaN): the
+/// Payne–Hanek reduction ([`payne_hanek`]), then the same polynomial.
+///
+/// Plain `f32` arithmetic with FMAs (the large-argument path adds integer
+/// multiplies and one `f64` multiply), so the GPU and the CPU emulator
+/// compute it bit for bit alike.
 #[inline(always)]
-pub fn sin_accurate(x: f32) -> f32 {
+pub fn sin(x: f32) -> f32 {
     let magnitude = f32::from_bits(x.to_bits() & 0x7fff_ffff);
-    if magnitude < SIN_IS_IDENTITY_BELOW {
-        return x;
-    }
-    let (quadrant, r) = if magnitude <= CODY_WAITE_LIMIT {
+    // NaN fails the comparison and takes the fast path, which keeps it NaN.
+    let (quadrant, r) = if magnitude > CODY_WAITE_LIMIT {
+        if magnitude == f32::INFINITY {
+            (0, f32::NAN)
+        } else {
+            payne_hanek(x)
+        }
+    } else {
         cody_waite(x)
-    } else if magnitude < f32::INFINITY {
-        payne_hanek(x)
-    } else {
-        return f32::NAN; // for ±∞ and NaN
     };
-    let value = if quadrant & 1 == 0 {
-        sin_kernel(r)
-    } else {
-        cos_kernel(r)
-    };
+    let s = r * r;
+    let odd = quadrant & 1 != 0;
+    // sin r = r + r·s·(S1 + s·(S2 + s·S3)); cos r = 1 + s·(−1/2 + s·(C1 + s·(C2 + s·C3))):
+    // one Horner chain whose coefficients (and base r or 1) follow q's parity.
+    let leading = if odd { fma(COS_C3, s, COS_C2) } else { SIN_S3 };
+    let p = fma(leading, s, if odd { COS_C1 } else { SIN_S2 });
+    let p = fma(p, s, if odd { -0.5 } else { SIN_S1 });
+    let base = if odd { 1.0 } else { r };
+    // base · s + 0 rather than base · s: for r = −0 it is +0, so that p · it
+    // (p < 0) is −0 and the sum keeps the sign of the zero.
+    let value = fma(p, fma(base, s, 0.0), base);
     if quadrant & 2 == 0 { value } else { -value }
 }
 
@@ -173,12 +183,12 @@ mod tests {
 
     #[test]
     fn sine_of_special_values() {
-        assert_eq!(sin_accurate(0.0).to_bits(), 0.0f32.to_bits());
-        assert_eq!(sin_accurate(-0.0).to_bits(), (-0.0f32).to_bits());
-        assert!(sin_accurate(f32::INFINITY).is_nan());
-        assert!(sin_accurate(f32::NEG_INFINITY).is_nan());
-        assert!(sin_accurate(f32::NAN).is_nan());
-        assert_eq!(sin_accurate(1e-30), 1e-30);
+        assert_eq!(sin(0.0).to_bits(), 0.0f32.to_bits());
+        assert_eq!(sin(-0.0).to_bits(), (-0.0f32).to_bits());
+        assert!(sin(f32::INFINITY).is_nan());
+        assert!(sin(f32::NEG_INFINITY).is_nan());
+        assert!(sin(f32::NAN).is_nan());
+        assert_eq!(sin(1e-30), 1e-30);
     }
 
     #[test]
@@ -211,8 +221,8 @@ mod tests {
                     loop {
                         let x = f32::from_bits(bits);
                         if x.is_finite() {
-                            let e = ulp_error(sin_accurate(x), (x as f64).sin());
-                            assert!(e <= SIN_ACCURATE_MAX_ULP, "sin({x:e}) [{bits:#010x}]: {e} ulp");
+                            let e = ulp_error(sin(x), (x as f64).sin());
+                            assert!(e <= SIN_MAX_ULP, "sin({x:e}) [{bits:#010x}]: {e} ulp");
                             sin_max = sin_max.max(e);
                             let exact = (x as f64).exp();
                             if exact >= f32::MIN_POSITIVE as f64 && exact <= f32::MAX as f64 {

@@ -17,17 +17,19 @@
 
 use crate::fma;
 
-/// Largest |x| reduced by the Cody–Waite path of [`sin_accurate`](crate::sin_accurate) (2^17). Below it the rounded
+/// Largest |x| reduced by the Cody–Waite path of [`sin`](crate::sin) (2^17). Below it the rounded
 /// quotient |q| < 2^17 keeps every step exact or nearly so: x − q·C1 is
 /// exact (both are multiples of 2^-23 and the difference is below 1), and
-/// q·(C1 + C2 + C3 − π/2) stays below 2^-75.
+/// q·(C1 + C2 + C3 − π/2) stays below 2^-56.
 pub const CODY_WAITE_LIMIT: f32 = 131_072.0;
 
-/// π/2 rounded to `f32`, then the rounded remainders: C1 + C2 + C3 is π/2
-/// within 1.1·10^-23.
-const PIO2_C1: f32 = f32::from_bits(0x3fc9_0fdb);
-const PIO2_C2: f32 = f32::from_bits(0xb33b_bd2e);
-const PIO2_C3: f32 = f32::from_bits(0xa6f7_2ced);
+/// π/2 rounded down to `f32`, the remainder rounded down, then the last
+/// remainder rounded: C1 + C2 + C3 is π/2 within 9.6·10^-23 (2^-73.2). All
+/// three are positive, so that for q = 0 each step adds −0 and keeps the
+/// sign of a zero x (sin(−0) = −0).
+const PIO2_C1: f32 = f32::from_bits(0x3fc9_0fda);
+const PIO2_C2: f32 = f32::from_bits(0x33a2_2168);
+const PIO2_C3: f32 = f32::from_bits(0x27c2_34c5);
 
 /// 1.5 · 2^23: adding and subtracting it rounds an `f32` below 2^22 in
 /// magnitude to the nearest integer (ties to even).
@@ -50,8 +52,9 @@ static TWO_OVER_PI_BITS: [u32; 8] = [
 /// π/2 · 2^-64: turns the 64-bit fixed-point fraction into radians.
 const PIO2_OVER_2_POW_64: f64 = core::f64::consts::FRAC_PI_2 / 18_446_744_073_709_551_616.0;
 
-/// x = q · π/2 + r for |x| ≤ [`CODY_WAITE_LIMIT`]: returns (q mod 4, r),
-/// |r| ≤ 0.79.
+/// x = q · π/2 + r for |x| ≤ [`CODY_WAITE_LIMIT`]: returns (a word whose
+/// two low bits are q mod 4, r), |r| ≤ 0.79. (The caller tests the two bits
+/// it needs; masking them here would cost an instruction.)
 #[inline(always)]
 pub fn cody_waite(x: f32) -> (u32, f32) {
     let shifted = fma(x, core::f32::consts::FRAC_2_PI, ROUND_TO_INTEGER);
@@ -60,7 +63,7 @@ pub fn cody_waite(x: f32) -> (u32, f32) {
     let r = fma(q, -PIO2_C2, r);
     let r = fma(q, -PIO2_C3, r);
     // `shifted` is 1.5 · 2^23 + q, whose significand's low bits are q's (two's complement).
-    (shifted.to_bits() & 3, r)
+    (shifted.to_bits(), r)
 }
 
 /// x = q · π/2 + r for any finite x with |x| ≥ 2^-8 (the accurate sine calls it

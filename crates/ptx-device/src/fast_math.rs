@@ -57,6 +57,23 @@ unary_approx!(
 );
 
 unary_approx!(
+    /// `ex2.approx.ftz.f32`: 2^x, with subnormal inputs and results flushed
+    /// to zero. One `MUFU.EX2` in SASS: the non-`.ftz` form's wrapper for
+    /// subnormal results ([`ex2_approx`]) is not there. CUDA's `expf` uses
+    /// this form on a reduced argument, where no result is subnormal.
+    ///
+    /// Documented maximum error: 2 ulp over the full range (normal results).
+    /// The emulator's stand-in rounds the exact value and then flushes a
+    /// subnormal result to zero of the same sign.
+    ex2_approx_ftz,
+    "ex2.approx.ftz.f32",
+    |x| {
+        let y = (x as f64).exp2() as f32;
+        if y.is_subnormal() { 0.0 } else { y }
+    }
+);
+
+unary_approx!(
     /// `lg2.approx.f32` (CUDA C `__log2f`): log2(x).
     ///
     /// Documented maximum error: absolute 2^-22 for x in (0.5, 2), relative

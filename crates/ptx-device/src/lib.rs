@@ -115,6 +115,7 @@ pub mod clock;
 #[cfg(feature = "constant-memory")]
 pub mod constant_memory;
 pub mod dim3;
+pub mod exp;
 pub mod fast_math;
 pub mod fast_trig;
 pub mod global_ptr;
@@ -137,13 +138,14 @@ pub mod emulator;
 #[cfg(all(target_arch = "nvptx64", feature = "panic-handler"))]
 mod panic_trap;
 
-pub use accurate_math::{EXP_ACCURATE_MAX_ULP, SIN_ACCURATE_MAX_ULP, exp_accurate, sin_accurate};
+pub use accurate_math::{EXP_ACCURATE_MAX_ULP, SIN_MAX_ULP, exp_accurate, sin};
 pub use angle_reduction::CODY_WAITE_LIMIT;
 pub use clock::clock64;
 #[cfg(feature = "constant-memory")]
 pub use constant_memory::{CONSTANT_SYMBOL, CONSTANT_WORDS, constant_word};
 pub use dim3::Dim3;
-pub use fast_math::{div_approx, ex2_approx, exp_fast, lg2_approx, rcp_approx, rsqrt_approx};
+pub use exp::{EXP_MAX_ULP, EXP_PROVEN_MAX_ULP, exp};
+pub use fast_math::{div_approx, ex2_approx, ex2_approx_ftz, exp_fast, lg2_approx, rcp_approx, rsqrt_approx};
 pub use fast_trig::{FAST_COS_MAX_ABS_ERROR, FAST_SIN_MAX_ABS_ERROR, cos_approx, sin_approx};
 pub use global_ptr::{GlobalMutPtr, GlobalPtr};
 pub use half_float::f16_bits_to_f32;

@@ -33,8 +33,8 @@ pub use reciprocal::{
     rsqrt_approx_throughput,
 };
 pub use special_functions::{
-    cos_approx_throughput, ex2_approx_throughput, exp_accurate_throughput, exp_fast_throughput, lg2_approx_throughput,
-    sin_accurate_throughput, sin_approx_throughput,
+    cos_approx_throughput, ex2_approx_throughput, exp_accurate_throughput, exp_fast_throughput, exp_throughput,
+    lg2_approx_throughput, sin_approx_throughput, sin_throughput,
 };
 pub use throughput_kernel::{ChainElement, ChainParams, ThroughputKernel};
 

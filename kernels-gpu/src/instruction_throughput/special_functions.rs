@@ -9,7 +9,7 @@
 //! reduces by its Payne–Hanek path. Chain `k` starts at `fma(k, step, start)`.
 
 use crate::device::{
-    GlobalMutPtr, cos_approx, ex2_approx, exp_accurate, exp_fast, fma, lg2_approx, sin_accurate, sin_approx,
+    GlobalMutPtr, cos_approx, ex2_approx, exp, exp_accurate, exp_fast, fma, lg2_approx, sin, sin_approx,
 };
 use crate::instruction_throughput::chains::each_chain;
 
@@ -84,36 +84,59 @@ chain_kernel! {
 }
 
 chain_kernel! {
-    /// **Demonstrates** an accurate sine (`sinf`'s counterpart, the device
-    /// layer's `sin_accurate`, ≤ 1.6 ulp): `v ← sin_accurate(v) + b`. With
-    /// |b| ≤ 10^5 every argument takes the Cody–Waite path (about 15
-    /// instructions); with b = 10^6 the Payne–Hanek path (about 100, integer
-    /// and one `f64` multiply).
+    /// **Demonstrates** the device layer's sine (`sinf`'s counterpart,
+    /// `sin`, ≤ 1.6 ulp): `v ← sin(v) + b`. With |b| ≤ 10^5 every argument
+    /// takes the Cody–Waite path (22 SASS instructions for sm_90, FP32 and
+    /// integer pipes only); with b = 10^6 the Payne–Hanek path (about 100,
+    /// integer and one `f64` multiply).
     ///
     /// **Indexing** and **launch**: as `f32_add_throughput`.
     ///
-    /// **Expected**: several times slower than [`sin_approx_throughput`] for
-    /// small arguments and about an order of magnitude more for large ones
-    /// (the guides' claim for CUDA's `sinf`). To be measured.
-    sin_accurate_throughput(f32; start, step, _a, b),
+    /// **Expected**: about 5x slower than [`sin_approx_throughput`] for small
+    /// arguments (23 issued instructions per round and chain against its 3)
+    /// and at least as fast as the CUDA C twin's `sinf` (about 24, two of them
+    /// conversions); for large ones about 3x slower than for small, where
+    /// the guides claim an order of magnitude for `sinf` (the H100 measured
+    /// 10x for CUDA's). To be measured.
+    sin_throughput(f32; start, step, _a, b),
     seed: |k| fma(k as f32, step, start),
     round: |values| {
-        each_chain(values, |v| sin_accurate(v) + b)
+        each_chain(values, |v| sin(v) + b)
     }
 }
 
 chain_kernel! {
-    /// **Demonstrates** an accurate exponential (`expf`'s counterpart, the
-    /// device layer's `exp_accurate`, ≤ 1.05 ulp): `v ← exp_accurate(v) + b`
+    /// **Demonstrates** the device layer's tighter exponential
+    /// (`exp_accurate`, ≤ 1.05 ulp, FMAs only): `v ← exp_accurate(v) + b`
     /// (with b = −2, v settles near −1.84).
     ///
     /// **Indexing** and **launch**: as `f32_add_throughput`.
     ///
-    /// **Expected**: a few times slower than [`exp_fast_throughput`] (a dozen
-    /// FMAs against one SFU instruction). To be measured.
+    /// **Expected**: a few times slower than [`exp_fast_throughput`] and
+    /// [`exp_throughput`] (about 30 SASS instructions against 8 around one SFU
+    /// instruction): what the tighter bound costs.
     exp_accurate_throughput(f32; start, step, _a, b),
     seed: |k| fma(k as f32, step, start),
     round: |values| {
         each_chain(values, |v| exp_accurate(v) + b)
+    }
+}
+
+chain_kernel! {
+    /// **Demonstrates** the device layer's exponential (`expf`'s
+    /// counterpart, `exp`: CUDA's `expf` algorithm, ≤ 2 ulp): `v ← exp(v) + b`
+    /// (with b = −2, v settles near −1.84).
+    ///
+    /// **Indexing** and **launch**: as `f32_add_throughput`.
+    ///
+    /// **Expected**: eight SASS instructions per `exp`, one of them
+    /// `MUFU.EX2`, plus the chain's add, which nvcc fuses with `expf`'s last
+    /// multiply in the CUDA C twin (`-fmad=true`) and rustc does not: about
+    /// 14 operations per clock per SM against the twin's 14.8 at the issue
+    /// limit. To be measured.
+    exp_throughput(f32; start, step, _a, b),
+    seed: |k| fma(k as f32, step, start),
+    round: |values| {
+        each_chain(values, |v| exp(v) + b)
     }
 }

@@ -54,14 +54,15 @@ pub enum ThroughputKernel {
     Ex2Approx,
     Lg2Approx,
     ExpFast,
-    SinAccurate,
+    Sin,
+    Exp,
     ExpAccurate,
     F32LiteralMul,
     F64PromotedMul,
 }
 
 impl ThroughputKernel {
-    pub const ALL: [Self; 30] = [
+    pub const ALL: [Self; 31] = [
         Self::F32Add,
         Self::F32Mul,
         Self::F32Fma,
@@ -88,7 +89,8 @@ impl ThroughputKernel {
         Self::Ex2Approx,
         Self::Lg2Approx,
         Self::ExpFast,
-        Self::SinAccurate,
+        Self::Sin,
+        Self::Exp,
         Self::ExpAccurate,
         Self::F32LiteralMul,
         Self::F64PromotedMul,
@@ -123,7 +125,8 @@ impl ThroughputKernel {
             Self::Ex2Approx => "ex2_approx_throughput",
             Self::Lg2Approx => "lg2_approx_throughput",
             Self::ExpFast => "exp_fast_throughput",
-            Self::SinAccurate => "sin_accurate_throughput",
+            Self::Sin => "sin_throughput",
+            Self::Exp => "exp_throughput",
             Self::ExpAccurate => "exp_accurate_throughput",
             Self::F32LiteralMul => "f32_literal_mul_throughput",
             Self::F64PromotedMul => "f64_promoted_mul_throughput",
@@ -170,8 +173,9 @@ impl ThroughputKernel {
             Self::Ex2Approx => "2^x, ex2.approx.f32",
             Self::Lg2Approx => "log2, lg2.approx.f32 (__log2f)",
             Self::ExpFast => "e^x, ex2.approx(x·log2 e) (__expf)",
-            Self::SinAccurate => "sine, accurate (sinf's counterpart)",
-            Self::ExpAccurate => "e^x, accurate (expf's counterpart)",
+            Self::Sin => "sine (sinf's counterpart)",
+            Self::Exp => "e^x (expf's counterpart)",
+            Self::ExpAccurate => "e^x, tighter (≤ 1.05 ulp, no SFU)",
             Self::F32LiteralMul => "f32 multiply by an f32 constant",
             Self::F64PromotedMul => "f32 multiply by an f64 constant (promoted)",
         }
@@ -194,7 +198,8 @@ impl ThroughputKernel {
             | Self::Ex2Approx
             | Self::Lg2Approx
             | Self::ExpFast
-            | Self::SinAccurate
+            | Self::Sin
+            | Self::Exp
             | Self::ExpAccurate => Some("add.f32"),
             Self::F32LiteralMul | Self::F64PromotedMul => Some("mul.f32 by the run-time factor a"),
             _ => None,

@@ -1,7 +1,7 @@
 //! The functions whose accuracy the suite measures, as a kernel argument.
 
 use crate::device::{
-    cos_approx, ex2_approx, exp_accurate, exp_fast, lg2_approx, rcp_approx, rsqrt_approx, sin_accurate, sin_approx,
+    cos_approx, ex2_approx, exp, exp_accurate, exp_fast, lg2_approx, rcp_approx, rsqrt_approx, sin, sin_approx,
 };
 
 /// One single-precision function of the device layer, identified on the
@@ -23,14 +23,17 @@ pub enum MathFunction {
     RsqrtApprox = 5,
     /// `ex2.approx.f32(x · log2 e)` (`__expf`).
     ExpFast = 6,
-    /// The device layer's accurate sine (`sinf`'s counterpart).
-    SinAccurate = 7,
-    /// The device layer's accurate exponential (`expf`'s counterpart).
+    /// The device layer's sine, `sin` (`sinf`'s counterpart).
+    Sin = 7,
+    /// The device layer's tighter exponential, `exp_accurate` (≤ 1.05 ulp;
+    /// the CUDA C twin computes `expf` for it).
     ExpAccurate = 8,
+    /// The device layer's exponential, `exp` (`expf`'s counterpart and algorithm).
+    Exp = 9,
 }
 
 impl MathFunction {
-    pub const ALL: [Self; 9] = [
+    pub const ALL: [Self; 10] = [
         Self::SinApprox,
         Self::CosApprox,
         Self::Ex2Approx,
@@ -38,8 +41,9 @@ impl MathFunction {
         Self::RcpApprox,
         Self::RsqrtApprox,
         Self::ExpFast,
-        Self::SinAccurate,
+        Self::Sin,
         Self::ExpAccurate,
+        Self::Exp,
     ];
 
     /// The function with discriminant `id`, if there is one.
@@ -60,8 +64,9 @@ impl MathFunction {
             Self::RcpApprox => rcp_approx(x),
             Self::RsqrtApprox => rsqrt_approx(x),
             Self::ExpFast => exp_fast(x),
-            Self::SinAccurate => sin_accurate(x),
+            Self::Sin => sin(x),
             Self::ExpAccurate => exp_accurate(x),
+            Self::Exp => exp(x),
         }
     }
 }
