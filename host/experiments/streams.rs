@@ -41,19 +41,9 @@ fn median(samples: &[f64]) -> f64 {
 
 /// The streams of Listing 3.3b and the events that fence one pipeline run,
 /// all created once, outside every timed region.
-///
-/// The chunks' copies are chained (chunk i's copy waits for chunk i − 1's),
-/// as one copy engine ran them on the guide's GPUs and as its model assumes.
-/// Unchained, a GPU with several copy engines (an H100 has more than one
-/// host-to-device engine) runs copies of different streams side by side:
-/// they share the one PCIe link, so each finishes later, each chunk's kernel
-/// starts later, and the pipeline lost about 35 µs per stream against the
-/// model (1.005x of it with one stream, 1.11–1.17x with 16, where OpenCL's
-/// in-order queues, whose writes one engine serves, stayed at 0.95–1.04x).
 pub struct StagedPipeline {
     streams: Vec<Arc<CudaStream>>,
     start: CudaEvent,
-    copied: Vec<CudaEvent>,
     done: Vec<CudaEvent>,
 }
 
@@ -66,9 +56,6 @@ impl StagedPipeline {
                 .map(|_| ctx.new_stream().during("cuStreamCreate"))
                 .collect::<Result<_>>()?,
             start: ctx.new_event(no_timing).during("cuEventCreate")?,
-            copied: (0..streams)
-                .map(|_| ctx.new_event(no_timing).during("cuEventCreate"))
-                .collect::<Result<_>>()?,
             done: (0..streams)
                 .map(|_| ctx.new_event(no_timing).during("cuEventCreate"))
                 .collect::<Result<_>>()?,
@@ -94,14 +81,9 @@ impl StagedPipeline {
         }
         for (i, chunk) in chunk_ranges(data.len(), n as u32, 256).into_iter().enumerate() {
             let stream = &self.streams[i];
-            if i > 0 {
-                // One copy at a time over the link, in chunk order (see the type's documentation).
-                stream.wait(&self.copied[i - 1]).during("cuStreamWaitEvent")?;
-            }
             // SAFETY: neither buffer is touched by the host until the caller waits for the device's stream,
             // which waits for every chunk below.
             unsafe { host.upload_async(chunk.clone(), data, stream)? };
-            self.copied[i].record(stream).during("cuEventRecord")?;
             fma_chain(dut, stream, data, chunk, iterations)?;
         }
         for (stream, done) in self.streams[..n].iter().zip(&self.done) {
@@ -423,9 +405,7 @@ impl Experiment for Streams {
              every staged result in full against the sequential one; each sample times up to {} fenced pipeline \
              runs between two events (streams, events and buffers made before any timing); the counts are timed \
              in {} rounds of one sample each, so a passing disturbance lands on one sample of several counts. \
-             The chunks' copies are chained by events (each waits for the one before), one at a time over the \
-             link as the guide's single copy engine ran them; left free, several copy engines run them side by \
-             side, sharing the link, and every kernel starts later. What the model leaves out: each chunk's launch and copy set-up (a few µs, times nStreams), the \
+             What the model leaves out: each chunk's launch and copy set-up (a few µs, times nStreams), the \
              chunks' copies and kernels sharing device memory, and clocks that move with power",
             ctx.settings.reps,
             ctx.settings.samples.max(MIN_ROUNDS)

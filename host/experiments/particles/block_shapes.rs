@@ -11,9 +11,10 @@
 //! than [`VERIFY_MAX_STEPS`] steps is checked by a second run of that many
 //! steps with the same kernel and block shape.
 //!
-//! A step shorter than [`GRAPH_BELOW_MS`] (the notes' 256 × 256 population:
-//! a few microseconds) is launch-bound from the host: its figure comes from
-//! replays of a CUDA graph of [`GRAPH_STEPS`] steps instead (after one replay
+//! A population of at most [`GRAPH_MAX_PARTICLES`] (the notes' 256 × 256
+//! one, whose steps last a few microseconds, under [`GRAPH_BELOW_MS`]) is
+//! launch-bound from the host: its figures come from replays of a CUDA graph
+//! of [`GRAPH_STEPS`] steps instead (after one replay
 //! from the initial state is checked bit for bit), and the host-launched
 //! figure is kept beside it ([`STREAM_RATE`]): the difference is the launch
 //! overhead.
@@ -34,10 +35,27 @@ use crate::timing::{CudaTimer, paced, probe_ms, time_per_launch};
 pub const VERIFY_MAX_STEPS: u32 = 2048;
 
 /// A step shorter than this (ms) is launch-bound when launched from the
-/// host one at a time: such points are timed as replays of a CUDA graph of
-/// [`GRAPH_STEPS`] steps, so that the GPU, not the host's launch rate, sets
-/// the figure.
+/// host one at a time, so that the host's launch rate, not the GPU, would set
+/// the figure: a point of any population whose probe is this short is
+/// graph-timed too (a slow spell of the host only lengthens a probe, so this
+/// adds points, never takes the small population's away).
 pub const GRAPH_BELOW_MS: f64 = 0.02;
+
+/// Populations of at most this many particles are timed as replays of a
+/// CUDA graph of [`GRAPH_STEPS`] steps at every block shape: the notes'
+/// 256 × 256 one, whose steps last 2–42 µs on an H100 (under
+/// [`GRAPH_BELOW_MS`] at every shape but 1 × 1). Decided by the population,
+/// not by a timed probe: probes hit by a slow spell of host launches (the
+/// launches of a whole point running 3–7x slower, probes included) made a
+/// point host-timed at random, 7x below its graph-timed neighbours, and
+/// flipped a ledger row between runs. A graph replay is the GPU's own time
+/// whatever a step lasts, so timing a long step this way costs only time.
+pub const GRAPH_MAX_PARTICLES: u64 = 256 * 256;
+
+/// Whether a population of `particles` is timed by graph replays.
+pub fn graph_timed(particles: u64) -> bool {
+    particles <= GRAPH_MAX_PARTICLES
+}
 
 /// Steps one captured graph holds (frames 0 to this, checked bit for bit after one replay).
 pub const GRAPH_STEPS: u32 = 256;
@@ -99,16 +117,14 @@ pub fn measure_block_shapes(
                 frame += 1;
                 Ok(())
             };
-            // The shortest of a few one-step probes: one probe alone, hit by a host hiccup,
-            // once timed a 2 µs step at 26 µs, so it was timed by host launches, 7x below
-            // its graph-timed neighbours (which way a point is timed must not be chance).
+            // The shortest of a few one-step probes paces the samples.
             let mut one = f64::INFINITY;
             for _ in 0..PROBES {
                 one = one.min(probe_ms(&mut timer, &mut step)?);
             }
             let times = time_per_launch(&mut timer, &paced(ctx.settings, one), &mut step)?;
             let mut steps = frame;
-            if one < GRAPH_BELOW_MS {
+            if graph_timed(grid.width as u64 * grid.height as u64) || one < GRAPH_BELOW_MS {
                 // Launch-bound: the figure comes from graph replays; the host-launched one is kept beside it.
                 population.buffers.reset()?;
                 let buffers = &mut population.buffers;
@@ -152,6 +168,12 @@ pub fn measure_block_shapes(
 #[cfg(test)]
 mod tests {
     use super::steps_per_point;
+
+    #[test]
+    fn the_notes_small_population_is_graph_timed_and_the_large_one_is_not() {
+        assert!(super::graph_timed(256 * 256));
+        assert!(!super::graph_timed(4096 * 4096));
+    }
 
     #[test]
     fn a_point_takes_the_probe_the_warm_up_and_the_samples() {

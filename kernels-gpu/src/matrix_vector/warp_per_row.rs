@@ -46,23 +46,26 @@ kernel! {
             if vectorized {
                 let (row4, n4) = (row / 4, width / 4);
                 let mut x = lane;
-                // Four float4 loads of M in flight per lane before the FMAs need them.
+                // Four float4 loads of M in flight per lane before the FMAs need them (written out:
+                // a loop over an array of loads stays a loop, indexed at run time, in LLVM's PTX).
                 while x + 3 * WARP_SIZE < n4 {
+                    let at = |k: u32| (x + k * WARP_SIZE) as isize;
                     // SAFETY: x + 96 < width / 4 and y < height: inside M and V, 16-byte aligned (width % 4 == 0).
-                    let a = unsafe {
-                        [0, 1, 2, 3].map(|k| m4.load(row4 + (x + k * WARP_SIZE) as isize).to_array())
+                    let (a0, a1, a2, a3) = unsafe {
+                        (m4.load(row4 + at(0)), m4.load(row4 + at(1)), m4.load(row4 + at(2)), m4.load(row4 + at(3)))
                     };
-                    for (k, a) in a.into_iter().enumerate() {
-                        // SAFETY: as above.
-                        let b = unsafe { v4.load((x + k as u32 * WARP_SIZE) as isize).to_array() };
-                        sum = fma(a[3], b[3], fma(a[2], b[2], fma(a[1], b[1], fma(a[0], b[0], sum))));
-                    }
+                    // SAFETY: as above.
+                    let (b0, b1, b2, b3) = unsafe { (v4.load(at(0)), v4.load(at(1)), v4.load(at(2)), v4.load(at(3))) };
+                    sum = dot4(a0.to_array(), b0.to_array(), sum);
+                    sum = dot4(a1.to_array(), b1.to_array(), sum);
+                    sum = dot4(a2.to_array(), b2.to_array(), sum);
+                    sum = dot4(a3.to_array(), b3.to_array(), sum);
                     x += 4 * WARP_SIZE;
                 }
                 while x < n4 {
                     // SAFETY: x < width / 4 and y < height: inside M and V, 16-byte aligned (width % 4 == 0).
                     let (a, b) = unsafe { (m4.load(row4 + x as isize).to_array(), v4.load(x as isize).to_array()) };
-                    sum = fma(a[3], b[3], fma(a[2], b[2], fma(a[1], b[1], fma(a[0], b[0], sum))));
+                    sum = dot4(a, b, sum);
                     x += WARP_SIZE;
                 }
             } else {
@@ -81,4 +84,10 @@ kernel! {
             y += warps;
         }
     }
+}
+
+/// `sum + a · b` over four lanes, one FMA each in order x, y, z, w (as the CUDA C and OpenCL C twins).
+#[inline(always)]
+fn dot4(a: [f32; 4], b: [f32; 4], sum: f32) -> f32 {
+    fma(a[3], b[3], fma(a[2], b[2], fma(a[1], b[1], fma(a[0], b[0], sum))))
 }
