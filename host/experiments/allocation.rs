@@ -466,6 +466,29 @@ mod tests {
     }
 
     #[test]
+    fn the_section_renders_with_its_narrative_plot_and_rows() {
+        use crate::experiments::execution_fixtures::rendered;
+        // Two sizes of every case, as a run stores them.
+        let mut r = synthetic([300.0, 310.0, 320.0], [0.9, 1.0, 1.1], [8.0, 9.0, 10.0]);
+        for series in &mut r.series {
+            let mut larger = series.points[0].clone();
+            larger.at = crate::report::PointKey::Value(256 << 10);
+            series.points.push(larger);
+        }
+        let (markdown, files, rows) = rendered(vec![r]);
+        assert!(
+            markdown.contains("A cuMemAlloc + cuMemFree pair takes 310.0 µs at 1 MiB and 310.0 µs at 256 MiB"),
+            "{markdown}"
+        );
+        assert!(files.iter().any(|f| f.ends_with(".svg")), "{files:?}");
+        assert_eq!(
+            rows.iter().filter(|r| r.id.starts_with("bpg-3.3-")).count(),
+            2,
+            "{rows:?}"
+        );
+    }
+
+    #[test]
     fn sizes_respect_the_buffer_cap() {
         let all = RunSettings::default();
         assert_eq!(sizes(&all).len(), 5);
