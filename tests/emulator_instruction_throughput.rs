@@ -68,6 +68,7 @@ fn i32_kernel(kernel: ThroughputKernel) -> Kernel<i32> {
         I16Mad => throughput::i16_mad_throughput,
         I8Mad => throughput::i8_mad_throughput,
         Mul24 => throughput::mul24_throughput,
+        BarSync => throughput::bar_sync_throughput,
         other => panic!("{other:?} is not an i32 kernel"),
     }
 }

@@ -350,3 +350,41 @@ fn gpu_occupancy_kernels_match_reference_at_any_block_size() {
         "the sweep reaches one block per SM: {points:?}"
     );
 }
+
+#[test]
+fn gpu_allocations_hold_a_word_and_the_pool_keeps_what_is_freed() {
+    use ptxsuite::gpu::{DeviceAllocation, MemoryPool};
+    let Some(dut) = gpu_or_skip("gpu_allocations_hold_a_word_and_the_pool_keeps_what_is_freed") else {
+        return;
+    };
+    let gpu = dut.gpu();
+    DeviceAllocation::bind(gpu).unwrap();
+    for bytes in [4usize, 4 << 10, 1 << 20] {
+        let allocation = DeviceAllocation::new(gpu, bytes).unwrap();
+        assert_eq!(allocation.bytes(), bytes);
+        assert_eq!(
+            allocation.round_trip_last_word(0xC0FF_EE00 ^ bytes as u32).unwrap(),
+            0xC0FF_EE00 ^ bytes as u32
+        );
+    }
+    for bad in [0usize, 2, 6] {
+        assert!(
+            matches!(DeviceAllocation::new(gpu, bad), Err(Error::InvalidInput(_))),
+            "{bad} bytes"
+        );
+    }
+    if !MemoryPool::supported(gpu).unwrap() {
+        note_skipped("the pooled half: this device has no memory pools");
+        return;
+    }
+    let pool = MemoryPool::default_for(gpu, u64::MAX).unwrap();
+    {
+        let pooled = pool.allocate(1 << 20).unwrap();
+        assert_eq!(pooled.bytes(), 1 << 20);
+        assert_eq!(pooled.round_trip_last_word(0x5EED_0001).unwrap(), 0x5EED_0001);
+        assert!(matches!(pool.allocate(6), Err(Error::InvalidInput(_))));
+    }
+    gpu.synchronize().unwrap();
+    // Freed, synchronized, and still held: the raised release threshold keeps it pooled.
+    assert!(pool.reserved_bytes().unwrap() >= 1 << 20);
+}

@@ -645,6 +645,7 @@ mod execution_claims {
             // Two multiplies per chain: by the constant and by the run-time factor.
             F32LiteralMul => ("mul.rn.f32", 2),
             F64PromotedMul => ("mul.rn.f64", 1),
+            BarSync => ("bar.sync", 1),
             Sin | ExpAccurate => return None,
         })
     }

@@ -121,6 +121,10 @@ CHAIN_KERNEL(i8_mad_throughput, int, I32_SEED | 1,
              MIX_NEIGHBOURS((signed char)((signed char)x * (signed char)y + (signed char)a)))
 CHAIN_KERNEL(mul24_throughput, int, I32_SEED | 1, MIX_NEIGHBOURS(__mul24((int)x, (int)y)))
 
+// The block-wide barrier (OpenCL guide §3.1.1.4): one __syncthreads() per
+// chain per round, each followed by the chain's wrapping v + a.
+CHAIN_KERNEL(bar_sync_throughput, int, I32_SEED, EACH_CHAIN((__syncthreads(), (int)((unsigned)x + (unsigned)a))))
+
 // Division and modulo by a run-time divisor, and their power-of-two forms.
 // A divisor of 0 divides by 1, as in the Rust kernels.
 #define U32_SEED start + k * step

@@ -5,8 +5,8 @@
 //! multiply, u32 division and modulo by a run-time divisor against the
 //! shift and mask, reciprocal and division exact and approximate, rsqrt
 //! against the IEEE `1/sqrt`, the
-//! SFU approximations, the device layer's accurate sine and exp, and the
-//! §5.1.3/§7.2.3 promotion pair), at small and (where the kernel's arguments
+//! SFU approximations, the device layer's accurate sine and exp, the
+//! §5.1.3/§7.2.3 promotion pair, and the OpenCL guide §3.1.1.4's barrier), at small and (where the kernel's arguments
 //! matter) large arguments, Rust and CUDA C: operations per second for the
 //! GPU and per clock per SM, beside the published rates.
 //!
@@ -184,7 +184,7 @@ impl Experiment for Instructions {
         "Instruction throughput: arithmetic, integer division, fast and accurate math"
     }
     fn source(&self) -> &'static str {
-        "OpenCL Programming Guide 2.3, §3.1.1.1; CUDA C Best Practices Guide 4.0, §5.1.1–5.1.4 and §7.2.3"
+        "OpenCL Programming Guide 2.3, §3.1.1.1 and §3.1.1.4; CUDA C Best Practices Guide 4.0, §5.1.1–5.1.4 and §7.2.3"
     }
     fn points(&self) -> u64 {
         ThroughputKernel::ALL.len() as u64
@@ -564,8 +564,27 @@ fn claims() -> Vec<Claim> {
             reads: "i32_mul over mul24 · Rust, Gop/s at small arguments".into(),
             experiment: "instructions",
         },
+        Claim {
+            id: "ocl-3.1.1.4-barrier",
+            source: "OpenCL Programming Guide §3.1.1.4",
+            claim: "A barrier where no thread has to wait costs little: the SM passes 8 threads through barrier() \
+                    per clock (on cc 1.x as many as single-precision adds)"
+                .into(),
+            rule: Rule::AtLeast {
+                holds_at: BARRIER_CC1_PER_SM_PER_CLOCK,
+                weaker_at: BARRIER_CC1_PER_SM_PER_CLOCK / 2.0,
+                unit: "op/clk/SM",
+            },
+            reads: "bar_sync · Rust, op/clk/SM (threads passing a barrier per clock per SM, a full wave of 256-thread \
+                    blocks), its spread that of the Gop/s samples"
+                .into(),
+            experiment: "instructions",
+        },
     ]
 }
+
+/// The OpenCL guide's barrier throughput on cc 1.x (§3.1.1.4), threads per clock per SM.
+pub const BARRIER_CC1_PER_SM_PER_CLOCK: f64 = 8.0;
 
 /// The SASS instructions per operation `kernel`'s small-argument point by `implementation` stores.
 fn sass_per_operation(
@@ -898,6 +917,46 @@ fn mul24_row(result: &ExperimentResult) -> Option<LedgerRow> {
     ))
 }
 
+/// OpenCL guide §3.1.1.4: threads through a barrier per clock per SM, against the guide's 8.
+fn barrier_row(result: &ExperimentResult) -> Option<LedgerRow> {
+    use ThroughputKernel::*;
+    let rust = Implementation::Rust;
+    let point = rate_point(result, BarSync, rust, SMALL).filter(|p| p.status.is_ok())?;
+    let gops = point.value?;
+    let per_clock = *point.extra.get(PER_SM_PER_CLOCK)?;
+    // The op/clk/SM figure is the median Gop/s scaled by the SMs and the clock: scale its spread alike.
+    let scale = per_clock / gops.median;
+    let figure = Spread {
+        low: gops.median_interval().0 * scale,
+        median: per_clock,
+        high: gops.median_interval().1 * scale,
+    };
+    let add = rate_point(result, F32Add, rust, SMALL)
+        .and_then(|p| p.extra.get(PER_SM_PER_CLOCK))
+        .map(|add| {
+            format!(
+                "; the f32 add {add:.1} op/clk/SM, so a barrier costs {:.1} adds' issue (1 on cc 1.x)",
+                add / per_clock
+            )
+        })
+        .unwrap_or_default();
+    let twin = rate_point(result, BarSync, Implementation::CudaC, SMALL)
+        .and_then(|p| p.extra.get(PER_SM_PER_CLOCK))
+        .map(|r| format!("; CUDA C twin (__syncthreads) {r:.1} op/clk/SM"))
+        .unwrap_or_default();
+    Some(claims()[7].grade(
+        figure,
+        format!(
+            "Rust, bar.sync with every warp of the block arriving together: {} op/clk/SM ({:.0} Gop/s) against the \
+             guide's {BARRIER_CC1_PER_SM_PER_CLOCK} on cc 1.x; the CUDA C Programming Guide gives no cc 9.0 figure{add}{twin}{}",
+            figure.text(1),
+            gops.median,
+            sass_text(result, &[(BarSync, "bar.sync")]),
+        ),
+        result.device,
+    ))
+}
+
 /// `x` with 3 significant figures (or "—").
 fn cell(x: Option<f64>) -> String {
     match x {
@@ -1060,6 +1119,7 @@ impl SectionHooks for Instructions {
             rsqrt_row(result),
             short_integers_row(result),
             mul24_row(result),
+            barrier_row(result),
         ]
         .into_iter()
         .flatten()
@@ -1482,6 +1542,47 @@ mod tests {
         assert_eq!(
             verdict(&instructions(vec![rates(RsqrtApprox, 1.0, None)]), "bpg-5.1.2-rsqrt"),
             None
+        );
+    }
+
+    #[test]
+    fn the_barrier_is_graded_by_its_rate_per_clock_against_the_guides_8() {
+        use crate::experiments::ledger_fixtures::series_with_spread;
+        use ThroughputKernel::*;
+        // Gop/s samples (min, median, max) with the op/clk/SM of the median set as a run would.
+        let barrier = |gops: [f64; 3], per_clock: f64| {
+            let mut s = series_with_spread(BarSync.entry(), Implementation::Rust, &[(0, gops)]);
+            s.points[0].set_extra(PER_SM_PER_CLOCK, per_clock);
+            s
+        };
+        let mut add = rates(F32Add, 33_000.0, None);
+        add.points[0].set_extra(PER_SM_PER_CLOCK, 128.0);
+        let row = |gops, per_clock| {
+            let r = instructions(vec![add.clone(), barrier(gops, per_clock)]);
+            let report = report(vec![r.clone()]);
+            super::Instructions
+                .ledger(&r, &report)
+                .into_iter()
+                .find(|r| r.id == "ocl-3.1.1.4-barrier")
+                .expect("the barrier row")
+        };
+        // 4224 Gop/s on 132 SMs at 2 GHz: 16 per clock per SM, twice the guide's 8.
+        let fast = row([4100.0, 4224.0, 4300.0], 16.0);
+        assert_eq!(fast.verdict, Verdict::Holds, "{}", fast.measured);
+        let figure = fast.figure.expect("a figure");
+        assert!((figure.median - 16.0).abs() < 1e-9);
+        assert!((figure.low - 4100.0 * 16.0 / 4224.0).abs() < 1e-9, "{figure:?}");
+        assert!(
+            fast.measured.contains("a barrier costs 8.0 adds' issue"),
+            "{}",
+            fast.measured
+        );
+        assert_eq!(row([1500.0, 1584.0, 1600.0], 6.0).verdict, Verdict::Weaker, "6 of 8");
+        assert_eq!(row([700.0, 792.0, 800.0], 3.0).verdict, Verdict::Gone, "3 of 8");
+        assert_eq!(
+            row([1000.0, 2112.0, 2200.0], 8.0).verdict,
+            Verdict::Undecided,
+            "the low end falls under 8"
         );
     }
 }

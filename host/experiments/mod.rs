@@ -7,6 +7,7 @@
 //! and tables shaped like its source document's.
 
 mod accuracy;
+mod allocation;
 mod bank_conflicts;
 mod bank_counters;
 mod calibrated_launches;
@@ -110,6 +111,7 @@ pub static EXPERIMENTS: &[&dyn Experiment] = &[
     &matmul::Matmul,
     &sgemm::Sgemm,
     &transfers::Transfers,
+    &allocation::Allocation,
     &zero_copy::ZeroCopy,
     &streams::Streams,
     &bank_conflicts::BankConflicts,

@@ -6,6 +6,7 @@
 
 mod context;
 mod cublas_handle;
+mod device_allocation;
 mod device_buffer;
 mod device_info;
 mod event_timer;
@@ -13,6 +14,7 @@ mod graphics_resource;
 mod hardware_queues;
 mod host_buffer;
 mod launch_graph;
+mod memory_pool;
 mod module;
 mod peer_access;
 mod texture_object;
@@ -20,6 +22,7 @@ mod watchdog;
 
 pub use context::Gpu;
 pub use cublas_handle::CublasHandle;
+pub use device_allocation::DeviceAllocation;
 pub use device_buffer::{DeviceBuffer, DeviceCopy};
 pub use device_info::{DeviceInfo, format_uuid, uuid_bytes};
 pub use event_timer::EventTimer;
@@ -27,6 +30,7 @@ pub use graphics_resource::{GraphicsResource, MappedGraphicsResource};
 pub use hardware_queues::{HARDWARE_QUEUES, request_hardware_queues};
 pub use host_buffer::{HostMemoryKind, PinnedBuffer};
 pub use launch_graph::LaunchGraph;
+pub use memory_pool::{MemoryPool, PooledAllocation};
 pub use module::{Kernel, KernelResources, LaunchShape, Module, ModuleGlobal};
 pub use peer_access::{PeerAccess, PeerAttributes};
 pub use texture_object::TextureObject;

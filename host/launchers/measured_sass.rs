@@ -8,7 +8,7 @@ use kernels_gpu::instruction_throughput::ThroughputKernel;
 /// reciprocal and division around one `MUFU.RCP`, the FMA-only functions
 /// (`sin`, `exp_accurate`) are `FFMA` polynomials; `exp` is one `MUFU.EX2`;
 /// the narrow and 24-bit integer kernels build on `IMAD`, and `1/sqrt` on
-/// `MUFU.RSQ` and `MUFU.RCP`.
+/// `MUFU.RSQ` and `MUFU.RCP`; the barrier is `BAR.SYNC` (with `.DEFER_BLOCKING` from Volta on).
 pub fn measured_sass_opcodes(kernel: ThroughputKernel) -> &'static [&'static str] {
     use ThroughputKernel::*;
     match kernel {
@@ -30,5 +30,6 @@ pub fn measured_sass_opcodes(kernel: ThroughputKernel) -> &'static [&'static str
         Ex2Approx | ExpFast | Exp => &["MUFU.EX2"],
         Lg2Approx => &["MUFU.LG2"],
         F64PromotedMul => &["DMUL"],
+        BarSync => &["BAR"],
     }
 }

@@ -31,7 +31,8 @@ fn f16_pair(x: f32) -> u32 {
 ///   (settles at 10), f64 FMA likewise, f16x2 FMA `fma(v, 0.9375, 0.0625)`
 ///   (settles at 1);
 /// * integers: seeds spread by the golden-ratio constant; division and
-///   modulo by 16, shift and mask by 4; multiply-adds add 12345;
+///   modulo by 16, shift and mask by 4; multiply-adds (and the barrier
+///   kernel's adds) add 12345;
 /// * reciprocal `v ↔ 1/v` from 1.5 up, division `v ↔ 3/v`, reciprocal square
 ///   root (approximate and IEEE) from 0.5 (settles at 1);
 /// * `v ← f(v) + b`: sine b = 1, cosine b = 0, 2^x and e^x b = −2, log2 b = 2
@@ -59,7 +60,7 @@ pub fn suggested_params(kernel: ThroughputKernel, arguments: ArgumentRange) -> A
             a: f16_pair(0.9375),
             b: f16_pair(0.0625),
         }),
-        I32Add | I32Mul | I32Mad | I16Mad | I8Mad | Mul24 => AnyChainParams::I32(ChainParams {
+        I32Add | I32Mul | I32Mad | I16Mad | I8Mad | Mul24 | BarSync => AnyChainParams::I32(ChainParams {
             start: 1,
             step: golden as i32,
             a: 12_345,

@@ -27,7 +27,10 @@ pub struct ThroughputRow {
 /// FP32 add/multiply/FMA 128, FP64 64, FP16 256 (so 128 `f16x2`
 /// instructions), 32-bit integer add, multiply, multiply-add, shift and
 /// bitwise 64, and the special-function unit's reciprocal, reciprocal square
-/// root, `__log2f`, `exp2f`, `__sinf` and `__cosf` 16.
+/// root, `__log2f`, `exp2f`, `__sinf` and `__cosf` 16. The barrier has no
+/// cc 9.0 figure: the guide's synchronization paragraph (outside the table)
+/// gives `__syncthreads()` rates up to cc 8.x only (16 per clock per SM for
+/// 7.x and 8.x, as we recall it), so `None`.
 pub fn hopper_peak_per_sm_per_clock(kernel: ThroughputKernel) -> Option<f64> {
     use ThroughputKernel::*;
     match kernel {
@@ -37,7 +40,7 @@ pub fn hopper_peak_per_sm_per_clock(kernel: ThroughputKernel) -> Option<f64> {
         I32Add | I32Mul | I32Mad | U32Shift | U32Mask => Some(64.0),
         RcpApprox | RsqrtApprox | SinApprox | CosApprox | Ex2Approx | Lg2Approx => Some(16.0),
         U32Div | U32Rem | RcpRn | DivRn | DivApprox | ExpFast | Sin | Exp | ExpAccurate | F64PromotedMul | I16Mad
-        | I8Mad | Mul24 | RecipSqrtRn => None,
+        | I8Mad | Mul24 | RecipSqrtRn | BarSync => None,
     }
 }
 
@@ -47,7 +50,8 @@ pub fn hopper_peak_per_sm_per_clock(kernel: ThroughputKernel) -> Option<f64> {
 /// multiply-add 8; reciprocal 2; division 0.88 and `native_divide` 1.6;
 /// reciprocal square root 2; `native_log` 2 (set beside `lg2.approx`, which
 /// it is built on); `native_sin`, `native_cos` and `native_exp` 1; integer
-/// add 8, 32-bit multiply 2, `mul24` 8, bitwise operations 8. `None` where the guide
+/// add 8, 32-bit multiply 2, `mul24` 8, bitwise operations 8; and (§3.1.1.4)
+/// the barrier 8 where no thread has to wait. `None` where the guide
 /// states no figure (integer division and modulo it only calls "particularly costly").
 pub fn cc1_per_sm_per_clock(kernel: ThroughputKernel) -> Option<f64> {
     use ThroughputKernel::*;
@@ -60,6 +64,7 @@ pub fn cc1_per_sm_per_clock(kernel: ThroughputKernel) -> Option<f64> {
         I32Add | U32Shift | U32Mask => Some(8.0),
         I32Mul => Some(2.0),
         Mul24 => Some(8.0),
+        BarSync => Some(8.0),
         F64Fma | F16x2Fma | I32Mad | U32Div | U32Rem | RcpRn | Sin | Exp | ExpAccurate | F64PromotedMul | I16Mad
         | I8Mad | RecipSqrtRn => None,
     }
@@ -72,6 +77,7 @@ fn unit(kernel: ThroughputKernel) -> &'static str {
         ThroughputKernel::U32Div | ThroughputKernel::U32Rem => "division or modulo (an integer instruction sequence)",
         ThroughputKernel::RcpRn | ThroughputKernel::DivRn => "IEEE-rounded result (a multi-instruction sequence)",
         ThroughputKernel::Sin | ThroughputKernel::Exp | ThroughputKernel::ExpAccurate => "function evaluation",
+        ThroughputKernel::BarSync => "thread passing a barrier (a warp's bar.sync counts 32)",
         _ => "instruction",
     }
 }

@@ -64,7 +64,7 @@ fn f32_step(kernel: ThroughputKernel, ChainParams { a, b, .. }: ChainParams<f32>
         F32LiteralMul => Box::new(move |v| (v * PROMOTION_CONSTANT as f32) * a),
         F64PromotedMul => Box::new(move |v| ((v as f64 * PROMOTION_CONSTANT) as f32) * a),
         F64Fma | F16x2Fma | I32Add | I32Mul | I32Mad | I16Mad | I8Mad | Mul24 | U32Div | U32Rem | U32Shift
-        | U32Mask => {
+        | U32Mask | BarSync => {
             return None;
         }
     };
@@ -159,7 +159,8 @@ pub fn f16x2_fma_throughput_reference(params: ChainParams<u32>, threads: u32, it
 
 /// The output of an `i32` throughput kernel (`None` for another element type):
 /// chain `k` starts at `start + k · step` (odd for the multiplying kernels),
-/// and each round combines every chain with the next one's previous value.
+/// and each round combines every chain with the next one's previous value
+/// (the barrier kernel's round only adds `a` to each chain).
 pub fn i32_throughput_reference(
     kernel: ThroughputKernel,
     params: ChainParams<i32>,
@@ -178,9 +179,11 @@ pub fn i32_throughput_reference(
             let low24 = |v: i32| (((v as u32) << 8) as i32 >> 8) as i64;
             (low24(x) * low24(y)) as i32
         },
+        // The barrier kernel: each chain adds a after each barrier (no neighbour).
+        ThroughputKernel::BarSync => |x, _, a| x.wrapping_add(a),
         _ => return None,
     };
-    let odd = kernel != ThroughputKernel::I32Add;
+    let odd = !matches!(kernel, ThroughputKernel::I32Add | ThroughputKernel::BarSync);
     Some(chain_outputs(
         threads,
         iterations,

@@ -11,6 +11,7 @@
 
 #[macro_use]
 pub(crate) mod chains;
+mod barrier;
 mod double_promotion;
 mod float_arithmetic;
 mod integer_arithmetic;
@@ -21,6 +22,7 @@ mod reciprocal;
 mod special_functions;
 mod throughput_kernel;
 
+pub use barrier::bar_sync_throughput;
 pub use chains::{THROUGHPUT_CHAINS, chain_output_index, chain_seed};
 pub use double_promotion::{PROMOTION_CONSTANT, f32_literal_mul_throughput, f64_promoted_mul_throughput};
 pub use float_arithmetic::{f32_add_throughput, f32_fma_throughput, f32_mul_throughput, f64_fma_throughput};

@@ -59,10 +59,11 @@ pub enum ThroughputKernel {
     ExpAccurate,
     F32LiteralMul,
     F64PromotedMul,
+    BarSync,
 }
 
 impl ThroughputKernel {
-    pub const ALL: [Self; 31] = [
+    pub const ALL: [Self; 32] = [
         Self::F32Add,
         Self::F32Mul,
         Self::F32Fma,
@@ -94,6 +95,7 @@ impl ThroughputKernel {
         Self::ExpAccurate,
         Self::F32LiteralMul,
         Self::F64PromotedMul,
+        Self::BarSync,
     ];
 
     /// The PTX entry (the same name for the Rust kernel and its CUDA C twin).
@@ -130,6 +132,7 @@ impl ThroughputKernel {
             Self::ExpAccurate => "exp_accurate_throughput",
             Self::F32LiteralMul => "f32_literal_mul_throughput",
             Self::F64PromotedMul => "f64_promoted_mul_throughput",
+            Self::BarSync => "bar_sync_throughput",
         }
     }
 
@@ -138,7 +141,9 @@ impl ThroughputKernel {
         match self {
             Self::F64Fma => ChainElement::F64,
             Self::F16x2Fma => ChainElement::F16x2,
-            Self::I32Add | Self::I32Mul | Self::I32Mad | Self::I16Mad | Self::I8Mad | Self::Mul24 => ChainElement::I32,
+            Self::I32Add | Self::I32Mul | Self::I32Mad | Self::I16Mad | Self::I8Mad | Self::Mul24 | Self::BarSync => {
+                ChainElement::I32
+            }
             Self::U32Div | Self::U32Rem | Self::U32Shift | Self::U32Mask => ChainElement::U32,
             _ => ChainElement::F32,
         }
@@ -178,6 +183,7 @@ impl ThroughputKernel {
             Self::ExpAccurate => "e^x, tighter (≤ 1.05 ulp, no SFU)",
             Self::F32LiteralMul => "f32 multiply by an f32 constant",
             Self::F64PromotedMul => "f32 multiply by an f64 constant (promoted)",
+            Self::BarSync => "block barrier, bar.sync (__syncthreads)",
         }
     }
 
@@ -202,6 +208,7 @@ impl ThroughputKernel {
             | Self::Exp
             | Self::ExpAccurate => Some("add.f32"),
             Self::F32LiteralMul | Self::F64PromotedMul => Some("mul.f32 by the run-time factor a"),
+            Self::BarSync => Some("add.s32 (may be folded out of the loop)"),
             _ => None,
         }
     }

@@ -1,0 +1,510 @@
+//! Best Practices Guide §3.3: allocating and freeing device memory is
+//! expensive, so keep buffers and reuse them. The cost of a `cuMemAlloc` +
+//! `cuMemFree` pair at sizes from 4 KiB to 256 MiB, beside today's answer,
+//! the stream-ordered allocator (`cuMemAllocAsync` + `cuMemFreeAsync` from
+//! the device's default pool, its release threshold raised so that freed
+//! memory stays pooled), and, for scale, what reusing a kept buffer costs
+//! (a 4-byte copy into it and back) and one kernel launch waited for.
+//!
+//! Everything here is timed by the host clock: `cuMemAlloc` and `cuMemFree`
+//! block the calling thread, so device events would not see their cost.
+
+use std::time::Instant;
+
+use super::{Experiment, RunContext};
+use crate::error::{Error, Result};
+use crate::gpu::{DeviceAllocation, DeviceBuffer, Gpu, MemoryPool};
+use crate::launchers::vector_copy_global;
+use crate::report::{
+    Axis, Claim, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Rule, Scale, SectionHooks, Series,
+    Spread, Work,
+};
+use crate::run_settings::RunSettings;
+use crate::testbed::Implementation;
+use crate::timing::{SampleTimer, paced, probe_ms, time_per_launch};
+
+pub struct Allocation;
+
+/// The sizes swept, in bytes: 4 KiB, 64 KiB, 1 MiB, 16 MiB and 256 MiB.
+pub const SIZES: [u64; 5] = [4 << 10, 64 << 10, 1 << 20, 16 << 20, 256 << 20];
+
+/// The size the ledger grades at (a typical working buffer).
+pub const GRADED_BYTES: u64 = 1 << 20;
+
+/// The extra figure of the pooled points: what the pool held from the device after the samples.
+pub const POOL_RESERVED_MIB: &str = "pool reserved after the samples (MiB)";
+
+/// The sizes of [`SIZES`] a run measures: those within `--size-mib` where it is given.
+pub fn sizes(settings: &RunSettings) -> Vec<u64> {
+    let cap = settings.buffer_mib.map_or(u64::MAX, |mib| mib.saturating_mul(1 << 20));
+    SIZES.into_iter().filter(|&s| s <= cap).collect()
+}
+
+/// The value written into allocation `index` at `bytes` to prove it usable (never 0, differs per point).
+pub fn probe_value(bytes: u64, index: usize) -> u32 {
+    0xA110_C000 ^ (bytes as u32).rotate_left(7) ^ index as u32
+}
+
+/// What one series measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Case {
+    /// `cuMemAlloc` then `cuMemFree` of the size.
+    AllocFree,
+    /// `cuMemAllocAsync` then `cuMemFreeAsync` from the default pool, the stream waited for once per sample.
+    PooledAllocFree,
+    /// Reuse: a 4-byte copy into a kept buffer and back, waited for (no allocation at all).
+    Reuse,
+    /// One kernel launch (a one-element copy) waited for.
+    LaunchAndWait,
+}
+
+impl Case {
+    pub const ALL: [Case; 4] = [Case::AllocFree, Case::PooledAllocFree, Case::Reuse, Case::LaunchAndWait];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Case::AllocFree => "cuMemAlloc + cuMemFree",
+            Case::PooledAllocFree => "cuMemAllocAsync + cuMemFreeAsync (pooled)",
+            Case::Reuse => "reuse: 4-byte copy into a kept buffer and back",
+            Case::LaunchAndWait => "one kernel launch, waited for",
+        }
+    }
+
+    /// (call or kernel, implementation, variant) of the series key.
+    pub fn key(self) -> (&'static str, Implementation, &'static str) {
+        match self {
+            Case::AllocFree => ("cuMemAlloc+cuMemFree", Implementation::CopyEngine, ""),
+            Case::PooledAllocFree => ("cuMemAllocAsync+cuMemFreeAsync", Implementation::CopyEngine, "pooled"),
+            Case::Reuse => ("cuMemcpy 4 B", Implementation::CopyEngine, "reuse"),
+            Case::LaunchAndWait => ("vector_copy", Implementation::Rust, "launch and wait"),
+        }
+    }
+}
+
+/// The host clock around a sample, which ends by waiting for the suite's
+/// stream: the blocking calls' time and the stream-ordered calls' work alike.
+struct HostClockWaited<'a>(&'a Gpu);
+
+impl SampleTimer for HostClockWaited<'_> {
+    fn time_ms(&mut self, enqueue: &mut dyn FnMut() -> Result<()>) -> Result<f64> {
+        let start = Instant::now();
+        enqueue()?;
+        self.0.synchronize()?;
+        Ok(start.elapsed().as_secs_f64() * 1e3)
+    }
+
+    fn finish(&mut self) -> Result<()> {
+        self.0.synchronize()
+    }
+}
+
+/// `None` when `got` is what was written, else why the point fails.
+pub fn probe_mismatch(what: &str, bytes: u64, wrote: u32, got: u32) -> Option<String> {
+    (got != wrote)
+        .then(|| format!("{what} of {bytes} bytes: wrote {wrote:#010x} into its last word, read back {got:#010x}"))
+}
+
+impl Experiment for Allocation {
+    fn name(&self) -> &'static str {
+        "allocation"
+    }
+    fn title(&self) -> &'static str {
+        "Allocation: cuMemAlloc/cuMemFree against the stream-ordered pool, reuse and a launch"
+    }
+    fn source(&self) -> &'static str {
+        "CUDA C Best Practices Guide 4.0, §3.3"
+    }
+    fn points(&self) -> u64 {
+        SIZES.len() as u64
+    }
+    fn requires(&self, ctx: &RunContext<'_>) -> std::result::Result<(), String> {
+        if sizes(ctx.settings).is_empty() {
+            return Err("allocation sweeps 4 KiB and up: --size-mib leaves no size".into());
+        }
+        match MemoryPool::supported(ctx.device.gpu()) {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(format!(
+                "{} has no stream-ordered memory pools (MEMORY_POOLS_SUPPORTED = 0)",
+                ctx.device.info().name
+            )),
+            Err(e) => Err(format!("cannot ask whether the device has memory pools: {e}")),
+        }
+    }
+    fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
+        let axis = Axis::lines("size (KiB)", Metric::custom("time per pair", "µs", false))
+            .x_scale(Scale::Log2)
+            .y_scale(Scale::Log10);
+        let mut result = ctx.result(
+            self,
+            axis,
+            "microseconds per allocate/free pair (or per reuse, or per launch), host clock, the stream waited for \
+             at the end of each sample",
+        );
+        let gpu = ctx.device.gpu();
+        let sizes = sizes(ctx.settings);
+        let largest = *sizes
+            .last()
+            .ok_or_else(|| Error::InvalidInput("allocation needs at least one size".into()))?;
+        // The kept buffer, one allocation being timed and the pool's copy of it.
+        gpu.ensure_free_memory(3 * largest)?;
+        let pool = MemoryPool::default_for(gpu, u64::MAX)?;
+        DeviceAllocation::bind(gpu)?;
+        let kept = DeviceAllocation::new(gpu, largest as usize)?;
+        let (launch_in, mut launch_out) = (
+            DeviceBuffer::from_host(gpu, &[1.0f32])?,
+            DeviceBuffer::<f32>::uninit(gpu, 1)?,
+        );
+        let mut timer = HostClockWaited(gpu);
+        for case in Case::ALL {
+            let (kernel, implementation, variant) = case.key();
+            result.series.push(Series::new(
+                ctx.key(kernel, implementation, "bytes").variant(variant),
+                case.label(),
+            ));
+        }
+        for (done, &bytes) in sizes.iter().enumerate() {
+            if ctx.stop_before(done, sizes.len()) {
+                break;
+            }
+            ctx.progress.set_message(format!("allocation {} KiB", bytes >> 10));
+            let size = bytes as usize;
+            for (index, case) in Case::ALL.into_iter().enumerate() {
+                let wrote = probe_value(bytes, index);
+                // Proof that the case's memory is real: one allocation (or the kept buffer) written and read back.
+                let failure = match case {
+                    Case::AllocFree => {
+                        DeviceAllocation::bind(gpu)?;
+                        let got = DeviceAllocation::new(gpu, size)?.round_trip_last_word(wrote)?;
+                        probe_mismatch("a cuMemAlloc allocation", bytes, wrote, got)
+                    }
+                    Case::PooledAllocFree => {
+                        let got = pool.allocate(size)?.round_trip_last_word(wrote)?;
+                        probe_mismatch("a pooled allocation", bytes, wrote, got)
+                    }
+                    Case::Reuse => {
+                        let got = kept.round_trip_last_word(wrote)?;
+                        probe_mismatch("the kept buffer", bytes, wrote, got)
+                    }
+                    Case::LaunchAndWait => {
+                        launch_out.fill(0.0)?;
+                        launch_once(ctx, &mut launch_out, &launch_in)?;
+                        let got = launch_out.to_host()?[0];
+                        (got != 1.0).then(|| format!("the one-element copy wrote {got}, not 1"))
+                    }
+                };
+                let mut enqueue = || -> Result<()> {
+                    match case {
+                        Case::AllocFree => drop(DeviceAllocation::new(gpu, size)?),
+                        Case::PooledAllocFree => drop(pool.allocate(size)?),
+                        Case::Reuse => {
+                            kept.round_trip_last_word(wrote)?;
+                        }
+                        Case::LaunchAndWait => {
+                            launch_once(ctx, &mut launch_out, &launch_in)?;
+                            gpu.synchronize()?;
+                        }
+                    }
+                    Ok(())
+                };
+                if case == Case::AllocFree {
+                    DeviceAllocation::bind(gpu)?;
+                }
+                let one_ms = probe_ms(&mut timer, &mut enqueue)?;
+                let times_ms = time_per_launch(&mut timer, &paced(ctx.settings, one_ms), &mut enqueue)?;
+                let micros: Vec<f64> = times_ms.iter().map(|ms| ms * 1e3).collect();
+                let at = PointKey::Value((bytes >> 10) as i64);
+                let Some(mut point) = Point::measured(at, &micros, Work::bytes(1, bytes), failure) else {
+                    continue;
+                };
+                point.time_ms = crate::stats::Summary::of(&times_ms);
+                if case == Case::PooledAllocFree {
+                    point.set_extra(POOL_RESERVED_MIB, pool.reserved_bytes()? as f64 / (1 << 20) as f64);
+                }
+                result.series[index].points.push(point);
+            }
+            ctx.progress.inc(1);
+        }
+        drop(pool);
+        result.setup.push(
+            "the stream-ordered cases draw from the device's default memory pool with its release threshold set to \
+             the maximum (freed memory stays in the pool across synchronizations); the threshold is put back and \
+             the pool trimmed afterwards"
+                .into(),
+        );
+        result.notes.push(format!(
+            "at every size one allocation of each kind was written (its last 32-bit word) and read back before \
+             timing; up to {} pairs per sample, fewer where one is long",
+            ctx.settings.reps
+        ));
+        Ok(result)
+    }
+}
+
+/// One launch of the suite's copy kernel over one element.
+fn launch_once(ctx: &RunContext<'_>, out: &mut DeviceBuffer<f32>, inp: &DeviceBuffer<f32>) -> Result<()> {
+    let (out_len, in_len) = (out.len(), inp.len());
+    vector_copy_global(
+        ctx.device,
+        Implementation::Rust,
+        (out.as_global_mut(), out_len),
+        (inp.as_global(), in_len),
+        1,
+    )
+}
+
+/// The point of `case` at `kib`.
+fn point(result: &ExperimentResult, case: Case, kib: i64) -> Option<&Point> {
+    let (kernel, implementation, variant) = case.key();
+    result
+        .variant(kernel, implementation, variant)?
+        .at(kib)
+        .filter(|p| p.status.is_ok())
+}
+
+/// `a / b` of two cases' microseconds at `kib`, with its spread.
+fn ratio(result: &ExperimentResult, a: Case, b: Case, kib: i64) -> Option<Spread> {
+    Some(Spread::ratio(
+        point(result, a, kib)?.value?,
+        point(result, b, kib)?.value?,
+    ))
+}
+
+/// The median µs of `case` at `kib`.
+fn micros(result: &ExperimentResult, case: Case, kib: i64) -> Option<f64> {
+    point(result, case, kib)?.median()
+}
+
+/// "4 KiB 12 µs, 64 KiB 13 µs, …" of `case` over the sizes measured.
+fn sweep_text(result: &ExperimentResult, case: Case) -> String {
+    result
+        .values()
+        .into_iter()
+        .filter_map(|kib| Some(format!("{} {:.1} µs", size_text(kib), micros(result, case, kib)?)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// "4 KiB", "16 MiB".
+fn size_text(kib: i64) -> String {
+    if kib >= 1024 {
+        format!("{} MiB", kib / 1024)
+    } else {
+        format!("{kib} KiB")
+    }
+}
+
+/// The claims the experiment grades.
+fn claims() -> Vec<Claim> {
+    vec![
+        Claim {
+            id: "bpg-3.3-allocation-cost",
+            source: "Best Practices Guide §3.3",
+            claim: "Allocating and freeing device memory (cudaMalloc/cudaFree, cuMemAlloc/cuMemFree) is expensive: \
+                    keep buffers and reuse or sub-allocate them"
+                .into(),
+            rule: Rule::Direction,
+            reads: "at 1 MiB: the µs of one cuMemAlloc + cuMemFree pair over one kernel launch waited for (the unit \
+                    of GPU work an allocation is weighed against; reusing a kept buffer costs no call at all)"
+                .into(),
+            experiment: "allocation",
+        },
+        Claim {
+            id: "bpg-3.3-stream-ordered-pool",
+            source: "Best Practices Guide §3.3 (today's answer: the stream-ordered allocator, CUDA 11.2)",
+            claim: "The stream-ordered allocator's pool (cuMemAllocAsync/cuMemFreeAsync, memory kept pooled) makes \
+                    an allocate/free pair much cheaper than cuMemAlloc/cuMemFree"
+                .into(),
+            rule: Rule::Direction,
+            reads: "at 1 MiB: the µs of a cuMemAlloc + cuMemFree pair over a pooled cuMemAllocAsync + \
+                    cuMemFreeAsync pair"
+                .into(),
+            experiment: "allocation",
+        },
+    ]
+}
+
+/// The two rows from a result (one with the cases' series keyed as [`Case::key`]).
+pub fn ledger_rows(result: &ExperimentResult) -> Vec<LedgerRow> {
+    let kib = (GRADED_BYTES >> 10) as i64;
+    let claims = claims();
+    let mut rows = Vec::new();
+    if let (Some(factor), Some(pair), Some(launch)) = (
+        ratio(result, Case::AllocFree, Case::LaunchAndWait, kib),
+        micros(result, Case::AllocFree, kib),
+        micros(result, Case::LaunchAndWait, kib),
+    ) {
+        let reuse = micros(result, Case::Reuse, kib)
+            .map(|r| format!("; reusing a kept buffer (a 4-byte copy in and out) {r:.1} µs"))
+            .unwrap_or_default();
+        rows.push(claims[0].grade(
+            factor,
+            format!(
+                "1 MiB: cuMemAlloc + cuMemFree {pair:.1} µs vs a kernel launch waited for {launch:.1} µs ({}x){reuse}; \
+                 all sizes: {}",
+                factor.text(2),
+                sweep_text(result, Case::AllocFree)
+            ),
+            result.device,
+        ));
+    }
+    if let (Some(factor), Some(pair), Some(pooled)) = (
+        ratio(result, Case::AllocFree, Case::PooledAllocFree, kib),
+        micros(result, Case::AllocFree, kib),
+        micros(result, Case::PooledAllocFree, kib),
+    ) {
+        rows.push(claims[1].grade(
+            factor,
+            format!(
+                "1 MiB: cuMemAlloc + cuMemFree {pair:.1} µs vs pooled cuMemAllocAsync + cuMemFreeAsync {pooled:.2} µs \
+                 ({}x); pooled at all sizes: {}",
+                factor.text(1),
+                sweep_text(result, Case::PooledAllocFree)
+            ),
+            result.device,
+        ));
+    }
+    rows
+}
+
+impl SectionHooks for Allocation {
+    fn narrative(&self, result: &ExperimentResult, _report: &Report) -> Vec<String> {
+        let (Some(&first), Some(&last)) = (result.values().first(), result.values().last()) else {
+            return Vec::new();
+        };
+        let at = |case, kib| micros(result, case, kib);
+        let (Some(small), Some(large), Some(pooled_small), Some(pooled_large), Some(launch)) = (
+            at(Case::AllocFree, first),
+            at(Case::AllocFree, last),
+            at(Case::PooledAllocFree, first),
+            at(Case::PooledAllocFree, last),
+            at(Case::LaunchAndWait, first),
+        ) else {
+            return Vec::new();
+        };
+        vec![format!(
+            "A cuMemAlloc + cuMemFree pair takes {small:.1} µs at {} and {large:.1} µs at {}, against \
+             {launch:.1} µs for launching a kernel and waiting for it. From a memory pool that keeps what was freed, \
+             the same pair costs {pooled_small:.2} µs and {pooled_large:.2} µs: where buffers cannot simply be kept, \
+             allocating in stream order from a pool is today's way to reuse memory.",
+            size_text(first),
+            size_text(last)
+        )]
+    }
+
+    fn claims(&self) -> Vec<Claim> {
+        claims()
+    }
+
+    fn ledger(&self, result: &ExperimentResult, _report: &Report) -> Vec<LedgerRow> {
+        ledger_rows(result)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Case, GRADED_BYTES, ledger_rows, probe_mismatch, probe_value, sizes};
+    use crate::experiments::ledger_fixtures::{result, series_with_spread};
+    use crate::report::{Metric, Verdict};
+    use crate::run_settings::RunSettings;
+
+    /// A result with every case at 1 MiB at the µs given (min, median, max).
+    fn synthetic(alloc: [f64; 3], pooled: [f64; 3], launch: [f64; 3]) -> crate::report::ExperimentResult {
+        let kib = (GRADED_BYTES >> 10) as i64;
+        let series = [
+            (Case::AllocFree, alloc),
+            (Case::PooledAllocFree, pooled),
+            (Case::Reuse, [9.0, 10.0, 11.0]),
+            (Case::LaunchAndWait, launch),
+        ]
+        .map(|(case, samples)| {
+            let (kernel, implementation, variant) = case.key();
+            let mut s = series_with_spread(kernel, implementation, &[(kib, samples)]);
+            s.key = s.key.variant(variant);
+            s
+        });
+        result(
+            "allocation",
+            Metric::custom("time per pair", "µs", false),
+            series.to_vec(),
+        )
+    }
+
+    #[test]
+    fn expensive_allocation_and_a_cheap_pool_hold() {
+        let rows = ledger_rows(&synthetic([300.0, 310.0, 320.0], [0.9, 1.0, 1.1], [8.0, 9.0, 10.0]));
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[0].id, "bpg-3.3-allocation-cost");
+        assert_eq!(rows[0].verdict, Verdict::Holds);
+        let figure = rows[0].figure.expect("a figure");
+        assert!((figure.median - 310.0 / 9.0).abs() < 1e-9);
+        assert_eq!(rows[1].id, "bpg-3.3-stream-ordered-pool");
+        assert_eq!(rows[1].verdict, Verdict::Holds);
+        assert!((rows[1].figure.expect("a figure").median - 310.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn allocation_cheaper_than_a_launch_is_reversed_and_a_slow_pool_gone() {
+        let rows = ledger_rows(&synthetic([3.09, 3.1, 3.11], [3.08, 3.1, 3.12], [8.0, 9.0, 10.0]));
+        assert_eq!(rows[0].verdict, Verdict::Reversed);
+        assert_eq!(rows[1].verdict, Verdict::Gone);
+    }
+
+    #[test]
+    fn spreads_that_straddle_the_band_are_undecided() {
+        let rows = ledger_rows(&synthetic([8.0, 9.5, 12.0], [5.0, 9.5, 11.0], [8.0, 9.0, 10.0]));
+        assert_eq!(rows[0].verdict, Verdict::Undecided);
+        assert_eq!(rows[1].verdict, Verdict::Undecided);
+    }
+
+    #[test]
+    fn a_failed_case_gives_no_row() {
+        let mut failed = synthetic([300.0, 310.0, 320.0], [0.9, 1.0, 1.1], [8.0, 9.0, 10.0]);
+        failed.series[3].points[0].status = crate::report::Status::Failed("wrong copy".into());
+        let rows = ledger_rows(&failed);
+        assert_eq!(rows.len(), 1, "only the pool row reads no launch");
+        assert_eq!(rows[0].id, "bpg-3.3-stream-ordered-pool");
+    }
+
+    #[test]
+    fn the_section_renders_with_its_narrative_plot_and_rows() {
+        use crate::experiments::execution_fixtures::rendered;
+        // Two sizes of every case, as a run stores them.
+        let mut r = synthetic([300.0, 310.0, 320.0], [0.9, 1.0, 1.1], [8.0, 9.0, 10.0]);
+        for series in &mut r.series {
+            let mut larger = series.points[0].clone();
+            larger.at = crate::report::PointKey::Value(256 << 10);
+            series.points.push(larger);
+        }
+        let (markdown, files, rows) = rendered(vec![r]);
+        assert!(
+            markdown.contains("A cuMemAlloc + cuMemFree pair takes 310.0 µs at 1 MiB and 310.0 µs at 256 MiB"),
+            "{markdown}"
+        );
+        assert!(files.iter().any(|f| f.ends_with(".svg")), "{files:?}");
+        assert_eq!(
+            rows.iter().filter(|r| r.id.starts_with("bpg-3.3-")).count(),
+            2,
+            "{rows:?}"
+        );
+    }
+
+    #[test]
+    fn sizes_respect_the_buffer_cap() {
+        let all = RunSettings::default();
+        assert_eq!(sizes(&all).len(), 5);
+        let small = RunSettings {
+            buffer_mib: Some(16),
+            ..RunSettings::default()
+        };
+        assert_eq!(sizes(&small), vec![4 << 10, 64 << 10, 1 << 20, 16 << 20]);
+    }
+
+    #[test]
+    fn a_probe_that_reads_back_something_else_fails() {
+        let wrote = probe_value(1 << 20, 1);
+        assert_ne!(wrote, 0);
+        assert_ne!(probe_value(1 << 20, 2), wrote);
+        assert!(probe_mismatch("x", 1 << 20, wrote, wrote).is_none());
+        assert!(probe_mismatch("x", 1 << 20, wrote, 0).is_some_and(|m| m.contains("read back 0x00000000")));
+    }
+}
