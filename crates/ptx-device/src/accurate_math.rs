@@ -8,7 +8,7 @@
 //! [`crate::exp_fast`]).
 //!
 //! **Which to call.** [`sin`] is the sine (tighter than CUDA's `sinf` bound
-//! and faster than it at every argument). [`crate::exp`] is the exponential
+//! and faster than it at every argument). [`exp`](fn@crate::exp) is the exponential
 //! (CUDA's `expf` algorithm, 2 ulp, one `MUFU.EX2`); [`exp_accurate`] here is
 //! its tighter variant: 1.05 ulp for about three times the instructions, and
 //! bit-identical in the emulator; the `accuracy` experiment's report shows
@@ -70,7 +70,7 @@ const COS_C3: f32 = 2.443_315_7e-5;
 /// with its selects (12); all on the FP32 and integer pipes, no `f64`, no
 /// conversion (CUDA 13.5's `sinf` takes about 24 here, rounding q with
 /// `F2I`/`I2FP`, and loads some of its coefficients per call). Beyond the limit, and for ±∞ (NaN): the
-/// Payne–Hanek reduction ([`payne_hanek`]), then the same polynomial.
+/// Payne–Hanek reduction (`angle_reduction::payne_hanek`), then the same polynomial.
 ///
 /// Plain `f32` arithmetic with FMAs (the large-argument path adds integer
 /// multiplies and one `f64` multiply), so the GPU and the CPU emulator
