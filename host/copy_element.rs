@@ -5,18 +5,31 @@
 use std::fmt::Debug;
 
 use half::f16;
-use kernels_gpu::device::F32x4;
+use kernels_gpu::device::{F32x4, GlobalMutPtr, GlobalPtr, KernelSignature};
+use kernels_gpu::global_memory::{
+    offset_copy_f16_params, offset_copy_f32x4_params, offset_copy_f64_params, offset_copy_params,
+    stride_copy_f16_params, stride_copy_f32x4_params, stride_copy_f64_params, stride_copy_params,
+};
 
 use crate::gpu::DeviceCopy;
+
+/// The parameters of every offset and stride copy: output, input, and the offset or stride in elements.
+pub type CopyArgs<E> = (GlobalMutPtr<E>, GlobalPtr<E>, i32);
 
 /// An element type with offset/stride copy kernels.
 pub trait CopyElement: DeviceCopy + Debug {
     /// Short name used in reports (`f16`, `f32`, ...).
     const NAME: &'static str;
-    /// The offset-copy kernel for this width.
-    const OFFSET_KERNEL: &'static str;
-    /// The stride-copy kernel for this width.
-    const STRIDE_KERNEL: &'static str;
+    /// The element as the kernels type it: itself, or its bits (`u16` for `f16`).
+    type KernelElement: Copy;
+    /// The offset-copy kernel for this width: `(out, in, offset)`.
+    type OffsetKernel: KernelSignature<Args = CopyArgs<Self::KernelElement>>;
+    /// The stride-copy kernel for this width: `(out, in, stride)`.
+    type StrideKernel: KernelSignature<Args = CopyArgs<Self::KernelElement>>;
+    /// The offset-copy kernel's name.
+    const OFFSET_KERNEL: &'static str = Self::OffsetKernel::NAME;
+    /// The stride-copy kernel's name.
+    const STRIDE_KERNEL: &'static str = Self::StrideKernel::NAME;
     /// A value the sweeps' inputs never contain.
     const SENTINEL: Self;
     /// Element `i` of the input pattern: distinct neighbours, exact in the type.
@@ -27,8 +40,9 @@ pub trait CopyElement: DeviceCopy + Debug {
 
 impl CopyElement for f16 {
     const NAME: &'static str = "f16";
-    const OFFSET_KERNEL: &'static str = "offset_copy_f16";
-    const STRIDE_KERNEL: &'static str = "stride_copy_f16";
+    type KernelElement = u16;
+    type OffsetKernel = offset_copy_f16_params;
+    type StrideKernel = stride_copy_f16_params;
     const SENTINEL: Self = f16::NEG_ONE;
     fn pattern(i: usize) -> Self {
         f16::from_f32((i % 2039) as f32) // integers up to 2048 are exact in f16
@@ -40,8 +54,9 @@ impl CopyElement for f16 {
 
 impl CopyElement for f32 {
     const NAME: &'static str = "f32";
-    const OFFSET_KERNEL: &'static str = "offset_copy";
-    const STRIDE_KERNEL: &'static str = "stride_copy";
+    type KernelElement = f32;
+    type OffsetKernel = offset_copy_params;
+    type StrideKernel = stride_copy_params;
     const SENTINEL: Self = -1.0;
     fn pattern(i: usize) -> Self {
         (i % 16_777_213) as f32 // a prime below 2^24: exact in f32
@@ -53,8 +68,9 @@ impl CopyElement for f32 {
 
 impl CopyElement for f64 {
     const NAME: &'static str = "f64";
-    const OFFSET_KERNEL: &'static str = "offset_copy_f64";
-    const STRIDE_KERNEL: &'static str = "stride_copy_f64";
+    type KernelElement = f64;
+    type OffsetKernel = offset_copy_f64_params;
+    type StrideKernel = stride_copy_f64_params;
     const SENTINEL: Self = -1.0;
     fn pattern(i: usize) -> Self {
         i as f64
@@ -66,8 +82,9 @@ impl CopyElement for f64 {
 
 impl CopyElement for F32x4 {
     const NAME: &'static str = "f32x4";
-    const OFFSET_KERNEL: &'static str = "offset_copy_f32x4";
-    const STRIDE_KERNEL: &'static str = "stride_copy_f32x4";
+    type KernelElement = F32x4;
+    type OffsetKernel = offset_copy_f32x4_params;
+    type StrideKernel = stride_copy_f32x4_params;
     const SENTINEL: Self = F32x4::from_array([-1.0; 4]);
     fn pattern(i: usize) -> Self {
         let x = (i % 4_194_301) as f32 * 4.0;

@@ -35,6 +35,10 @@ pub enum Error {
     /// A launch that would leave its buffers, or an invalid launch shape.
     #[error("refusing to launch {kernel}: {reason}")]
     InvalidLaunch { kernel: &'static str, reason: String },
+    /// A kernel's PTX `.param` list is not the Rust signature a launch passes
+    /// (a CUDA C twin out of step with its Rust kernel, or a wrong marker type).
+    #[error("kernel {kernel}: {reason}")]
+    ParamMismatch { kernel: String, reason: String },
     /// Bad user input (sizes, names, options, files).
     #[error("{0}")]
     InvalidInput(String),

@@ -3,8 +3,10 @@
 use kernels_gpu::launch_bounds::LAUNCH_BOUNDS;
 
 mod loop_body;
+mod param_list;
 
 pub use loop_body::{PtxLoop, entry_text, loop_with_most, loops, opcode_of};
+pub use param_list::{PtxParam, check_signature, check_twin, entry_param_lists};
 
 /// The PTX module text (Rust-CUDA's `include_str!` pattern).
 pub const KERNELS_PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/kernels.ptx"));

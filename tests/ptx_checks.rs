@@ -820,3 +820,70 @@ mod execution_claims {
 
     use std::io::Write;
 }
+
+/// The CUDA C twins compiled to PTX by `nvcc` (the wheel's, beside `ptxas`:
+/// the same front end as NVRTC at run time), or `None` after saying why.
+fn twins_ptx_or_skip(test: &str) -> Option<String> {
+    let nvcc = ptxas_or_skip(test)?.with_file_name("nvcc");
+    let dir = std::env::temp_dir().join(format!("ptxsuite-twins-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let (source, output) = (dir.join("twins.cu"), dir.join("twins.ptx"));
+    std::fs::write(&source, ptxsuite::testbed::CUDA_C_SOURCE).expect("write twins.cu");
+    let arch = format!("-arch=compute_{}", PTX_ARCH.trim_start_matches("sm_"));
+    let compiled = Command::new(&nvcc)
+        .args(["-ptx", &arch, "--std=c++17", "-w", "-o"])
+        .arg(&output)
+        .arg(&source)
+        .output();
+    let ptx = match compiled {
+        Ok(out) if out.status.success() => std::fs::read_to_string(&output).ok(),
+        Ok(out) => {
+            let _ = writeln!(
+                std::io::stderr(),
+                "SKIPPED {test}: nvcc could not compile the twins: {}",
+                String::from_utf8_lossy(&out.stderr).lines().last().unwrap_or("")
+            );
+            None
+        }
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "SKIPPED {test}: no nvcc beside ptxas ({e})");
+            None
+        }
+    };
+    let _ = std::fs::remove_dir_all(&dir);
+    ptx
+}
+
+#[test]
+fn cuda_c_twins_declare_their_rust_kernels_params() {
+    let Some(twins) = twins_ptx_or_skip("cuda_c_twins_declare_their_rust_kernels_params") else {
+        return;
+    };
+    let rust = ptx::entry_param_lists(KERNELS_PTX);
+    let twins = ptx::entry_param_lists(&twins);
+    assert!(twins.len() >= 80, "only {} twin entries parsed", twins.len());
+    for (name, twin) in &twins {
+        let (_, rust_params) = rust
+            .iter()
+            .find(|(rust_name, _)| rust_name == name)
+            .unwrap_or_else(|| panic!("the twin {name} has no Rust kernel"));
+        assert_eq!(ptx::check_twin(rust_params, twin), Ok(()), "{name}");
+    }
+}
+
+#[test]
+fn rust_ptx_declares_each_kernels_signature() {
+    use kernels_gpu::device::KernelSignature;
+    use kernels_gpu::{global_memory, matrix_vector, particles, sgemm};
+    fn check<S: KernelSignature>() {
+        let lists = ptx::entry_param_lists(KERNELS_PTX);
+        let (_, params) = lists.iter().find(|(name, _)| name == S::NAME).expect(S::NAME);
+        assert_eq!(ptx::check_signature(S::PARAMS, params), Ok(()), "{}", S::NAME);
+    }
+    check::<global_memory::texture_shift_copy_params>();
+    check::<global_memory::vector_copy_params>();
+    check::<matrix_vector::matvec_warp_per_row_params>();
+    check::<particles::particle_swarm_params>();
+    check::<sgemm::sgemm_register_blocked_params>();
+    check::<kernels_gpu::instruction_throughput::f64_fma_throughput_params>();
+}

@@ -18,6 +18,7 @@ mod memory_pool;
 mod module;
 mod peer_access;
 mod texture_object;
+mod typed_kernel;
 mod watchdog;
 
 pub use context::Gpu;
@@ -34,4 +35,5 @@ pub use memory_pool::{MemoryPool, PooledAllocation};
 pub use module::{Kernel, KernelResources, LaunchShape, Module, ModuleGlobal};
 pub use peer_access::{PeerAccess, PeerAttributes};
 pub use texture_object::TextureObject;
+pub use typed_kernel::TypedKernel;
 pub use watchdog::{DEFAULT_KERNEL_TIMEOUT, Watchdog};

@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use cudarc::driver::{CudaContext, CudaStream, result, sys};
-use kernels_gpu::device::Dim3;
+use kernels_gpu::device::{Dim3, KernelArgs};
 use serde::{Deserialize, Serialize};
 
 use super::{DeviceBuffer, DeviceCopy, Gpu, Watchdog};
@@ -38,6 +38,8 @@ pub struct LaunchShape {
 /// One kernel of a loaded module.
 pub struct Kernel {
     name: Arc<str>,
+    /// Its `.param` list as the PTX declares it, for the typed launch's check.
+    params: Vec<ptx::PtxParam>,
     function: sys::CUfunction,
     resources: KernelResources,
     /// Dynamic shared memory the function has been allowed beyond the default 48 KiB.
@@ -117,14 +119,14 @@ impl Module {
             jit_info_log: log_text(&info_log),
             watchdog: watchdog.clone(),
         };
-        for name in ptx::entry_points(ptx_text) {
-            let kernel = loaded.lookup(&name)?;
+        for (name, params) in ptx::entry_param_lists(ptx_text) {
+            let kernel = loaded.lookup(&name, params)?;
             loaded.kernels.push(kernel);
         }
         Ok(loaded)
     }
 
-    fn lookup(&self, name: &str) -> Result<Kernel> {
+    fn lookup(&self, name: &str, params: Vec<ptx::PtxParam>) -> Result<Kernel> {
         let c_name = CString::new(name).map_err(|_| Error::MissingKernel(name.to_string()))?;
         // SAFETY: self.module is a live module of the current context.
         let function = unsafe { result::module::get_function(self.module, c_name) }
@@ -144,6 +146,7 @@ impl Module {
         };
         Ok(Kernel {
             name: name.into(),
+            params,
             function,
             resources,
             opted_in_shared_bytes: AtomicU32::new(DEFAULT_DYNAMIC_SHARED_BYTES),
@@ -270,6 +273,11 @@ impl Kernel {
         &self.resources
     }
 
+    /// Its `.param` list as the PTX declares it.
+    pub fn params(&self) -> &[ptx::PtxParam] {
+        &self.params
+    }
+
     /// Blocks of `block_threads` threads that fit on one SM at once (`cuOccupancyMaxActiveBlocksPerMultiprocessor`).
     /// Dynamic shared memory past the default 48 KiB is opted in first (as a
     /// launch of that size would), so the figure is the one the launch gets.
@@ -304,7 +312,27 @@ impl Kernel {
         Ok(())
     }
 
-    /// Enqueues the kernel on `stream`.
+    /// Enqueues the kernel on `stream` with `args`, a tuple of the kernel's
+    /// parameter types in order (a [`TypedKernel`](super::TypedKernel) proves
+    /// they match the PTX entry; this is the one place they become the
+    /// driver's array of pointers).
+    ///
+    /// # Safety
+    /// `args` must match the kernel's PTX parameters, and every access the
+    /// kernel makes with them at this shape must stay inside live
+    /// allocations: the launchers in [`crate::launchers`] prove that before
+    /// calling this.
+    pub(super) unsafe fn launch_args<A: KernelArgs>(
+        &self,
+        stream: &CudaStream,
+        shape: LaunchShape,
+        mut args: A,
+    ) -> Result<()> {
+        // SAFETY: forwarded contract; the pointers live for the call.
+        args.with_param_pointers(|params| unsafe { self.launch(stream, shape, params) })
+    }
+
+    /// Enqueues the kernel on `stream` with an untyped parameter array.
     ///
     /// # Safety
     /// `params` must point at values whose types and order match the kernel's

@@ -2,8 +2,10 @@ use std::sync::OnceLock;
 
 use super::{Implementation, ImplementationSet, OpenClSide, compile_twins};
 use crate::error::{Error, Result};
-use crate::gpu::{CublasHandle, DeviceInfo, Gpu, Kernel, Module};
-use crate::ptx::{KERNELS_PTX, with_launch_bounds};
+use kernels_gpu::device::KernelSignature;
+
+use crate::gpu::{CublasHandle, DeviceInfo, Gpu, Kernel, LaunchShape, Module, TypedKernel};
+use crate::ptx::{KERNELS_PTX, check_twin, with_launch_bounds};
 
 /// One GPU under test with the suite's code loaded on it: the Rust PTX, the
 /// CUDA C twins (or why not), and cuBLAS on first use (or why not).
@@ -29,10 +31,12 @@ impl DeviceUnderTest {
         let gpu = Gpu::open(ordinal)?;
         let rust = Module::load(&gpu, &with_launch_bounds(KERNELS_PTX, gpu.info().architecture()))?;
         let cuda_c = if selected.contains(Implementation::CudaC) {
-            compile_twins().and_then(|ptx| {
-                Module::load(&gpu, &with_launch_bounds(&ptx, gpu.info().architecture()))
-                    .map_err(|e| format!("the CUDA C twins did not load: {e}"))
-            })
+            compile_twins()
+                .and_then(|ptx| {
+                    Module::load(&gpu, &with_launch_bounds(&ptx, gpu.info().architecture()))
+                        .map_err(|e| format!("the CUDA C twins did not load: {e}"))
+                })
+                .and_then(|twins| check_twin_params(&rust, twins))
         } else {
             Err("CUDA C twins not selected (--impl)".into())
         };
@@ -92,6 +96,28 @@ impl DeviceUnderTest {
         self.module(implementation).map_err(Error::Waived)?.kernel(name)
     }
 
+    /// Kernel `S` from the Rust module or the CUDA C twins, its `.param` list
+    /// checked against `S`: what launchers launch.
+    pub fn typed_kernel<S: KernelSignature>(&self, implementation: Implementation) -> Result<TypedKernel<'_, S>> {
+        self.module(implementation).map_err(Error::Waived)?.typed::<S>()
+    }
+
+    /// Launches kernel `S` of `implementation` on this device's stream.
+    ///
+    /// # Safety
+    /// Every access the kernel makes with `args` at `shape` stays inside live
+    /// allocations (the launcher's bounds checks).
+    pub unsafe fn launch<S: KernelSignature>(
+        &self,
+        implementation: Implementation,
+        shape: LaunchShape,
+        args: S::Args,
+    ) -> Result<()> {
+        let kernel = self.typed_kernel::<S>(implementation)?;
+        // SAFETY: forwarded contract.
+        unsafe { kernel.launch(self.gpu.stream(), shape, args) }
+    }
+
     /// The implementations whose PTX kernels this device runs (Rust, and the
     /// CUDA C twins when compiled and selected), and a reason for each left out.
     pub fn ptx_implementations(&self) -> (Vec<Implementation>, Vec<String>) {
@@ -140,4 +166,22 @@ impl DeviceUnderTest {
     pub fn full_wave_blocks(&self, kernel: &Kernel, block_threads: u32) -> Result<u32> {
         self.gpu.full_wave_blocks(kernel, block_threads)
     }
+}
+
+/// The twins, if each entry that shares a name with a Rust kernel declares the
+/// same `.param` list (count, sizes, float or bits); else why not, naming the
+/// kernel and the parameter.
+fn check_twin_params(rust: &Module, twins: Module) -> std::result::Result<Module, String> {
+    for twin in twins.kernels() {
+        let Ok(rust_kernel) = rust.kernel(twin.name()) else {
+            continue;
+        };
+        check_twin(rust_kernel.params(), twin.params()).map_err(|reason| {
+            format!(
+                "the CUDA C twin {} does not take its Rust kernel's parameters: {reason}",
+                twin.name()
+            )
+        })?;
+    }
+    Ok(twins)
 }

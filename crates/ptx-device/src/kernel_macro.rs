@@ -22,6 +22,12 @@
 ///   `.param .u64`). The host finds it by that name (`cuModuleGetFunction`).
 /// * On the host it expands to a plain `pub unsafe fn` with the same body,
 ///   which the [`emulator`](crate::emulator) calls once per emulated thread.
+/// * On both it defines `name_params` (here `copy_params`), a zero-sized
+///   marker implementing [`KernelSignature`](crate::KernelSignature): the
+///   entry's name, the tuple of parameter types a launch passes, and each
+///   parameter's name and PTX kind. Host launchers take the tuple, so the
+///   compiler checks a launch's argument types and order; the marker emits no
+///   PTX. Re-export it beside the kernel (`pub use copy::{copy, copy_params}`).
 ///
 /// The kernel crate needs no feature gate of its own for this: the macro may
 /// use the unstable `"ptx-kernel"` ABI on its behalf.
@@ -49,5 +55,19 @@ macro_rules! kernel {
         $(#[$attr])*
         #[cfg(not(target_arch = "nvptx64"))]
         pub unsafe fn $name( $( $arg : $ty ),* ) $body
+
+        $crate::__pastey::paste! {
+            #[doc = concat!("The parameter list of [`", stringify!($name), "`], for typed launches.")]
+            #[allow(non_camel_case_types)]
+            pub enum [<$name _params>] {}
+
+            impl $crate::KernelSignature for [<$name _params>] {
+                const NAME: &'static str = stringify!($name);
+                type Args = ( $( $ty, )* );
+                const PARAMS: &'static [$crate::Param] = &[
+                    $( $crate::Param { name: stringify!($arg), kind: <$ty as $crate::KernelParam>::KIND } ),*
+                ];
+            }
+        }
     };
 }

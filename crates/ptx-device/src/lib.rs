@@ -108,6 +108,7 @@
 #![warn(missing_docs)]
 
 mod kernel_macro;
+pub mod kernel_signature;
 
 pub mod accurate_math;
 mod angle_reduction;
@@ -154,8 +155,12 @@ pub use index::{
     thread_idx_x, thread_idx_y, thread_idx_z,
 };
 pub use integer24::mul24_lo;
+pub use kernel_signature::{KernelArgs, KernelParam, KernelSignature, Param, ParamKind};
 pub use math::{fma, fma_f64, sqrt};
 pub use packed_half::{fma_f16x2, pack_f16x2};
+/// The token pasting `kernel!` uses to name its marker type (not part of the API).
+#[doc(hidden)]
+pub use pastey as __pastey;
 pub use shared_memory::{SharedPtr, dynamic_shared_memory};
 pub use sm_id::sm_id;
 pub use sync::sync_threads;

@@ -13,13 +13,13 @@ pub use copy_kernel::{CopyKernel, CopyReference, CopyRunner};
 pub use cuda_runner::CudaCopyRunner;
 pub use opencl_runner::OpenClCopyRunner;
 
-use std::ffi::c_void;
-
 use cudarc::driver::CudaStream;
 
 use kernels_gpu::device::Dim3;
-use kernels_gpu::device::{GlobalMutPtr, GlobalPtr, TextureObject as TextureHandle};
-use kernels_gpu::global_memory::{COPY_BLOCK_THREADS, VECTOR_COPY_MAX_WAVES};
+use kernels_gpu::device::{GlobalMutPtr, GlobalPtr};
+use kernels_gpu::global_memory::{
+    COPY_BLOCK_THREADS, VECTOR_COPY_MAX_WAVES, shift_copy_params, texture_shift_copy_params, vector_copy_params,
+};
 
 use crate::copy_element::CopyElement;
 use crate::error::{Error, Result};
@@ -162,30 +162,6 @@ pub fn texture_shift_copy_shape(threads: u64, shift: i32, out_len: usize) -> Res
     Ok(shape)
 }
 
-/// Packs kernel arguments and launches `name` from `implementation`.
-///
-/// # Safety
-/// `args` must match the kernel's parameter list and `shape` must keep every
-/// access in bounds (the callers' shape checks).
-unsafe fn launch_with<A: Copy, B: Copy, C: Copy>(
-    dut: &DeviceUnderTest,
-    implementation: Implementation,
-    name: &str,
-    shape: LaunchShape,
-    (mut a, mut b, mut c): (A, B, C),
-) -> Result<()> {
-    let mut params = [
-        (&raw mut a).cast::<c_void>(),
-        (&raw mut b).cast::<c_void>(),
-        (&raw mut c).cast::<c_void>(),
-    ];
-    let kernel = dut.kernel(implementation, name)?;
-    // SAFETY: forwarded contract.
-    unsafe { kernel.launch(dut.gpu().stream(), shape, &mut params) }
-}
-
-type Params<T> = (GlobalMutPtr<T>, GlobalPtr<T>, i32);
-
 /// Launches the offset copy for `T` (`offset_copy` for `f32`, `offset_copy_f16`, ...):
 /// `odata[t + offset] = idata[t + offset]` for `t < threads`.
 pub fn offset_copy<T: CopyElement>(
@@ -197,9 +173,9 @@ pub fn offset_copy<T: CopyElement>(
     offset: i32,
 ) -> Result<()> {
     let shape = offset_copy_shape(threads, offset, odata.len(), idata.len())?;
-    let args: Params<T> = (odata.as_global_mut(), idata.as_global(), offset);
-    // SAFETY: (out, in, int) matches every offset-copy kernel; the shape check proved all indices in bounds.
-    unsafe { launch_with(dut, implementation, T::OFFSET_KERNEL, shape, args) }
+    let args = (odata.as_global_mut().cast(), idata.as_global().cast(), offset);
+    // SAFETY: the shape check proved all indices in bounds.
+    unsafe { dut.launch::<T::OffsetKernel>(implementation, shape, args) }
 }
 
 /// Launches the stride copy for `T`: `odata[t * stride] = idata[t * stride]` for `t < threads`.
@@ -212,9 +188,9 @@ pub fn stride_copy<T: CopyElement>(
     stride: i32,
 ) -> Result<()> {
     let shape = stride_copy_shape(threads, stride, odata.len(), idata.len())?;
-    let args: Params<T> = (odata.as_global_mut(), idata.as_global(), stride);
-    // SAFETY: (out, in, int) matches every stride-copy kernel; the shape check proved all indices in bounds.
-    unsafe { launch_with(dut, implementation, T::STRIDE_KERNEL, shape, args) }
+    let args = (odata.as_global_mut().cast(), idata.as_global().cast(), stride);
+    // SAFETY: the shape check proved all indices in bounds.
+    unsafe { dut.launch::<T::StrideKernel>(implementation, shape, args) }
 }
 
 /// Launches `shift_copy`: `odata[t] = idata[t + shift]` for `t < threads`.
@@ -227,9 +203,9 @@ pub fn shift_copy(
     shift: i32,
 ) -> Result<()> {
     let shape = shift_copy_shape(threads, shift, odata.len(), idata.len())?;
-    let args: Params<f32> = (odata.as_global_mut(), idata.as_global(), shift);
-    // SAFETY: matches shift_copy(float*, const float*, int); the shape check proved all indices in bounds.
-    unsafe { launch_with(dut, implementation, "shift_copy", shape, args) }
+    let args = (odata.as_global_mut(), idata.as_global(), shift);
+    // SAFETY: the shape check proved all indices in bounds.
+    unsafe { dut.launch::<shift_copy_params>(implementation, shape, args) }
 }
 
 /// Launches `texture_shift_copy`: `odata[t] = texel(t + shift)` for `t < threads`.
@@ -242,9 +218,9 @@ pub fn texture_shift_copy(
     shift: i32,
 ) -> Result<()> {
     let shape = texture_shift_copy_shape(threads, shift, odata.len())?;
-    let args: (GlobalMutPtr<f32>, TextureHandle, i32) = (odata.as_global_mut(), texture.handle(), shift);
-    // SAFETY: matches texture_shift_copy(float*, cudaTextureObject_t, int); writes proved in bounds, fetches are safe.
-    unsafe { launch_with(dut, implementation, "texture_shift_copy", shape, args) }
+    let args = (odata.as_global_mut(), texture.handle(), shift);
+    // SAFETY: writes proved in bounds; fetches past the texture read 0.
+    unsafe { dut.launch::<texture_shift_copy_params>(implementation, shape, args) }
 }
 
 /// Launches `vector_copy` for the first `n` elements: about one vector per
@@ -299,8 +275,8 @@ pub fn vector_copy_global_on(
     if out.as_raw() as usize % 16 != 0 || inp.as_raw() as usize % 16 != 0 {
         return Err(invalid(K, "buffers must be 16-byte aligned for float4 accesses".into()));
     }
-    let kernel = dut.kernel(implementation, K)?;
-    let cap = dut.full_wave_blocks(kernel, COPY_BLOCK_THREADS)? as u64 * VECTOR_COPY_MAX_WAVES as u64;
+    let kernel = dut.typed_kernel::<vector_copy_params>(implementation)?;
+    let cap = dut.full_wave_blocks(kernel.kernel(), COPY_BLOCK_THREADS)? as u64 * VECTOR_COPY_MAX_WAVES as u64;
     let blocks = (n / 4)
         .div_ceil(COPY_BLOCK_THREADS as u64)
         .clamp(1, cap.min(i32::MAX as u64));
@@ -309,15 +285,9 @@ pub fn vector_copy_global_on(
         block: Dim3::x(COPY_BLOCK_THREADS),
         shared_bytes: 0,
     };
-    let (mut a, mut b, mut c) = (out, inp, n);
-    let mut params = [
-        (&raw mut a).cast::<c_void>(),
-        (&raw mut b).cast::<c_void>(),
-        (&raw mut c).cast::<c_void>(),
-    ];
-    // SAFETY: matches vector_copy(float*, const float*, unsigned long long); n is within both ranges, which are
-    // 16-byte aligned; the pointers are device-visible from this GPU (the caller's buffers or mappings).
-    unsafe { kernel.launch(stream, shape, &mut params) }
+    // SAFETY: n is within both ranges, which are 16-byte aligned; the pointers are device-visible
+    // from this GPU (the caller's buffers or mappings).
+    unsafe { kernel.launch(stream, shape, (out, inp, n)) }
 }
 
 /// The driver's device-to-device copy of the first `n` elements, on the suite's stream.

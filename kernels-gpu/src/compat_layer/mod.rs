@@ -17,8 +17,8 @@ mod ptx_device_vecadd;
 
 pub use cuda_std_block_sum::cuda_std_block_sum;
 pub use cuda_std_vecadd::cuda_std_vecadd;
-pub use ptx_device_block_sum::ptx_device_block_sum;
-pub use ptx_device_vecadd::ptx_device_vecadd;
+pub use ptx_device_block_sum::{ptx_device_block_sum, ptx_device_block_sum_params};
+pub use ptx_device_vecadd::{ptx_device_vecadd, ptx_device_vecadd_params};
 
 /// Threads per block of the four kernels: the size of the block sums' tile
 /// (a power of two, for their halving tree).

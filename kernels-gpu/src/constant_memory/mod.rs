@@ -41,9 +41,9 @@ mod constant_chase;
 mod global_nc_chase;
 mod shared_chase;
 
-pub use constant_chase::constant_chase;
-pub use global_nc_chase::constant_chase_global_nc;
-pub use shared_chase::constant_chase_shared;
+pub use constant_chase::{constant_chase, constant_chase_params};
+pub use global_nc_chase::{constant_chase_global_nc, constant_chase_global_nc_params};
+pub use shared_chase::{constant_chase_shared, constant_chase_shared_params};
 
 use crate::block_span::{record_block_span, span_start};
 use crate::device::{GlobalMutPtr, WARP_SIZE, block_dim_x, block_idx_x, sync_threads, thread_idx_x};

@@ -2,4 +2,4 @@
 
 mod spin_wait;
 
-pub use spin_wait::spin_wait;
+pub use spin_wait::{spin_wait, spin_wait_params};

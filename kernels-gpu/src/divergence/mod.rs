@@ -14,9 +14,13 @@ mod path_divergence;
 
 pub use branch_predication::{
     BRANCH_CHAINS, LONG_ELSE, LONG_SIDE_STEPS, LONG_THEN, SHORT_OFFSET, SHORT_SCALE, branch_start,
-    long_branch_divergent, short_branch_predicated, takes_first_side,
+    long_branch_divergent, long_branch_divergent_params, short_branch_predicated, short_branch_predicated_params,
+    takes_first_side,
 };
-pub use path_divergence::{MAX_PATHS, PATH_CHAINS, divergent_lane_paths, path_offset, path_start, uniform_warp_paths};
+pub use path_divergence::{
+    MAX_PATHS, PATH_CHAINS, divergent_lane_paths, divergent_lane_paths_params, path_offset, path_start,
+    uniform_warp_paths, uniform_warp_paths_params,
+};
 
 /// Threads per block for the divergence kernels.
 pub const DIVERGENCE_BLOCK_THREADS: u32 = 256;

@@ -11,13 +11,15 @@ mod texture_shift_copy;
 mod vector_copy;
 
 pub use element_width::{
-    offset_copy_f16, offset_copy_f32x4, offset_copy_f64, stride_copy_f16, stride_copy_f32x4, stride_copy_f64,
+    offset_copy_f16, offset_copy_f16_params, offset_copy_f32x4, offset_copy_f32x4_params, offset_copy_f64,
+    offset_copy_f64_params, stride_copy_f16, stride_copy_f16_params, stride_copy_f32x4, stride_copy_f32x4_params,
+    stride_copy_f64, stride_copy_f64_params,
 };
-pub use offset_copy::offset_copy;
-pub use shift_copy::shift_copy;
-pub use stride_copy::stride_copy;
-pub use texture_shift_copy::texture_shift_copy;
-pub use vector_copy::{VECTOR_COPY_MAX_WAVES, vector_copy};
+pub use offset_copy::{offset_copy, offset_copy_params};
+pub use shift_copy::{shift_copy, shift_copy_params};
+pub use stride_copy::{stride_copy, stride_copy_params};
+pub use texture_shift_copy::{texture_shift_copy, texture_shift_copy_params};
+pub use vector_copy::{VECTOR_COPY_MAX_WAVES, vector_copy, vector_copy_params};
 
 /// Threads per block for the copy kernels (the guide's experiments use 1-D
 /// blocks; 256 is a multiple of the warp size that reaches full occupancy on

@@ -19,12 +19,12 @@ mod shared_ab_multiply;
 mod simple_multiply;
 mod simple_multiply_aat;
 
-pub use coalesced_multiply::coalesced_multiply;
-pub use coalesced_multiply_aat::coalesced_multiply_aat;
-pub use coalesced_multiply_aat_padded::coalesced_multiply_aat_padded;
-pub use shared_ab_multiply::shared_ab_multiply;
-pub use simple_multiply::simple_multiply;
-pub use simple_multiply_aat::simple_multiply_aat;
+pub use coalesced_multiply::{coalesced_multiply, coalesced_multiply_params};
+pub use coalesced_multiply_aat::{coalesced_multiply_aat, coalesced_multiply_aat_params};
+pub use coalesced_multiply_aat_padded::{coalesced_multiply_aat_padded, coalesced_multiply_aat_padded_params};
+pub use shared_ab_multiply::{shared_ab_multiply, shared_ab_multiply_params};
+pub use simple_multiply::{simple_multiply, simple_multiply_params};
+pub use simple_multiply_aat::{simple_multiply_aat, simple_multiply_aat_params};
 
 use crate::device::{SharedPtr, dynamic_shared_memory};
 

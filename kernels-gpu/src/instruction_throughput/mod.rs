@@ -24,19 +24,34 @@ mod throughput_kernel;
 
 pub use barrier::bar_sync_throughput;
 pub use chains::{THROUGHPUT_CHAINS, chain_output_index, chain_seed};
-pub use double_promotion::{PROMOTION_CONSTANT, f32_literal_mul_throughput, f64_promoted_mul_throughput};
-pub use float_arithmetic::{f32_add_throughput, f32_fma_throughput, f32_mul_throughput, f64_fma_throughput};
-pub use integer_arithmetic::{i32_add_throughput, i32_mad_throughput, i32_mul_throughput};
-pub use integer_division::{u32_div_throughput, u32_mask_throughput, u32_rem_throughput, u32_shift_throughput};
+pub use double_promotion::{
+    PROMOTION_CONSTANT, f32_literal_mul_throughput, f32_literal_mul_throughput_params, f64_promoted_mul_throughput,
+    f64_promoted_mul_throughput_params,
+};
+pub use float_arithmetic::{
+    f32_add_throughput, f32_add_throughput_params, f32_fma_throughput, f32_fma_throughput_params, f32_mul_throughput,
+    f32_mul_throughput_params, f64_fma_throughput, f64_fma_throughput_params,
+};
+pub use integer_arithmetic::{
+    i32_add_throughput, i32_add_throughput_params, i32_mad_throughput, i32_mad_throughput_params, i32_mul_throughput,
+    i32_mul_throughput_params,
+};
+pub use integer_division::{
+    u32_div_throughput, u32_div_throughput_params, u32_mask_throughput, u32_mask_throughput_params, u32_rem_throughput,
+    u32_rem_throughput_params, u32_shift_throughput, u32_shift_throughput_params,
+};
 pub use narrow_integers::{i8_mad_throughput, i16_mad_throughput, mul24_throughput};
-pub use packed_half_fma::{F16X2_SEED_PERIOD, f16x2_fma_throughput};
+pub use packed_half_fma::{F16X2_SEED_PERIOD, f16x2_fma_throughput, f16x2_fma_throughput_params};
 pub use reciprocal::{
-    div_approx_throughput, div_rn_throughput, rcp_approx_throughput, rcp_rn_throughput, recip_sqrt_rn_throughput,
-    rsqrt_approx_throughput,
+    div_approx_throughput, div_approx_throughput_params, div_rn_throughput, div_rn_throughput_params,
+    rcp_approx_throughput, rcp_approx_throughput_params, rcp_rn_throughput, rcp_rn_throughput_params,
+    recip_sqrt_rn_throughput, rsqrt_approx_throughput, rsqrt_approx_throughput_params,
 };
 pub use special_functions::{
-    cos_approx_throughput, ex2_approx_throughput, exp_accurate_throughput, exp_fast_throughput, exp_throughput,
-    lg2_approx_throughput, sin_approx_throughput, sin_throughput,
+    cos_approx_throughput, cos_approx_throughput_params, ex2_approx_throughput, ex2_approx_throughput_params,
+    exp_accurate_throughput, exp_accurate_throughput_params, exp_fast_throughput, exp_fast_throughput_params,
+    exp_throughput, exp_throughput_params, lg2_approx_throughput, lg2_approx_throughput_params, sin_approx_throughput,
+    sin_approx_throughput_params, sin_throughput, sin_throughput_params,
 };
 pub use throughput_kernel::{ChainElement, ChainParams, ThroughputKernel};
 

@@ -21,9 +21,9 @@ mod fma_latency;
 mod pointer_chase;
 mod shared_pointer_chase;
 
-pub use fma_latency::{FMA_LATENCY_UNROLL, fma_latency};
-pub use pointer_chase::pointer_chase;
-pub use shared_pointer_chase::shared_pointer_chase;
+pub use fma_latency::{FMA_LATENCY_UNROLL, fma_latency, fma_latency_params};
+pub use pointer_chase::{pointer_chase, pointer_chase_params};
+pub use shared_pointer_chase::{shared_pointer_chase, shared_pointer_chase_params};
 
 use crate::device::{GlobalMutPtr, clock64, global_timer_ns};
 

@@ -25,9 +25,9 @@ mod dynamic_index;
 mod registers;
 mod spilled;
 
-pub use dynamic_index::local_array_dynamic;
-pub use registers::local_array_registers;
-pub use spilled::local_array_spilled;
+pub use dynamic_index::{local_array_dynamic, local_array_dynamic_params};
+pub use registers::{local_array_registers, local_array_registers_params};
+pub use spilled::{local_array_spilled, local_array_spilled_params};
 
 /// Words in each thread's array.
 pub const LOCAL_ARRAY_WORDS: usize = 64;

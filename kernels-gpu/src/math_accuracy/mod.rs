@@ -5,7 +5,7 @@
 mod function_values;
 mod math_function;
 
-pub use function_values::math_function_values;
+pub use function_values::{math_function_values, math_function_values_params};
 pub use math_function::MathFunction;
 
 /// Threads per block for [`math_function_values`].

@@ -19,13 +19,13 @@ mod tree_sequential;
 mod warp_per_row;
 mod warp_shuffle;
 
-pub use block_serial_sum::matvec_block_serial_sum;
-pub use grid_stride_rows::matvec_grid_stride_rows;
-pub use row_per_thread::matvec_row_per_thread;
-pub use tree_interleaved::matvec_tree_interleaved;
-pub use tree_sequential::matvec_tree_sequential;
-pub use warp_per_row::matvec_warp_per_row;
-pub use warp_shuffle::matvec_warp_shuffle;
+pub use block_serial_sum::{matvec_block_serial_sum, matvec_block_serial_sum_params};
+pub use grid_stride_rows::{matvec_grid_stride_rows, matvec_grid_stride_rows_params};
+pub use row_per_thread::{matvec_row_per_thread, matvec_row_per_thread_params};
+pub use tree_interleaved::{matvec_tree_interleaved, matvec_tree_interleaved_params};
+pub use tree_sequential::{matvec_tree_sequential, matvec_tree_sequential_params};
+pub use warp_per_row::{matvec_warp_per_row, matvec_warp_per_row_params};
+pub use warp_shuffle::{matvec_warp_shuffle, matvec_warp_shuffle_params};
 
 use crate::device::{GlobalPtr, block_dim_x, fma, thread_idx_x};
 

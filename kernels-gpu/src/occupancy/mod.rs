@@ -20,5 +20,5 @@
 mod chase_per_thread;
 mod guarded_copy;
 
-pub use chase_per_thread::occupancy_chase;
-pub use guarded_copy::occupancy_copy;
+pub use chase_per_thread::{occupancy_chase, occupancy_chase_params};
+pub use guarded_copy::{occupancy_copy, occupancy_copy_params};

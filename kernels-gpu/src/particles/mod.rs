@@ -42,9 +42,9 @@ pub use age_colour::age_colour;
 pub use counter_hash::{RANDOM_STREAMS, mix32, particle_uniform};
 pub use fountain::{
     FOUNTAIN_BOUNCE, FOUNTAIN_EMITTER_RADIUS, FOUNTAIN_GRAVITY, FOUNTAIN_SPREAD, FOUNTAIN_TABLE_RADIUS_SQUARED,
-    FOUNTAIN_UP_RANDOM, FOUNTAIN_UP_SPEED, particle_fountain,
+    FOUNTAIN_UP_RANDOM, FOUNTAIN_UP_SPEED, particle_fountain, particle_fountain_params,
 };
-pub use swarm::{SWARM_PULL, SWARM_SPAWN_OFFSET, SWARM_SPAWN_SPEED, particle_swarm};
+pub use swarm::{SWARM_PULL, SWARM_SPAWN_OFFSET, SWARM_SPAWN_SPEED, particle_swarm, particle_swarm_params};
 
 /// Floats per particle in the vertex buffer: a position and a colour.
 pub const VERTEX_FLOATS_PER_PARTICLE: usize = 8;

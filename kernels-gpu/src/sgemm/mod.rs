@@ -62,12 +62,14 @@ mod register_blocked;
 mod sgemm_register_blocked;
 mod tiled_sgemm;
 
-pub use hgemm_f16_storage::{hgemm_f16_storage, hgemm_f16_storage_whole_tiles};
+pub use hgemm_f16_storage::{
+    hgemm_f16_storage, hgemm_f16_storage_params, hgemm_f16_storage_whole_tiles, hgemm_f16_storage_whole_tiles_params,
+};
 pub use register_blocked::{
     SGEMM_BK, SGEMM_BM, SGEMM_BN, SGEMM_THREADS, SGEMM_TILE_128X64, SGEMM_TILE_128X128, SgemmTile, sgemm_shared_bytes,
 };
 pub use sgemm_register_blocked::{
     sgemm_register_blocked, sgemm_register_blocked_128x64, sgemm_register_blocked_128x64_whole_tiles,
-    sgemm_register_blocked_whole_tiles,
+    sgemm_register_blocked_params, sgemm_register_blocked_whole_tiles, sgemm_register_blocked_whole_tiles_params,
 };
-pub use tiled_sgemm::{TILED_SGEMM_TILE, tiled_sgemm, tiled_sgemm_shared_bytes};
+pub use tiled_sgemm::{TILED_SGEMM_TILE, tiled_sgemm, tiled_sgemm_params, tiled_sgemm_shared_bytes};

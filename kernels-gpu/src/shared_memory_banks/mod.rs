@@ -43,9 +43,14 @@ mod strided_write;
 mod tile_column_read;
 
 pub use bank_element::{BankElement, bank_word};
-pub use strided_read::{bank_read_b32, bank_read_b64, bank_read_b128};
-pub use strided_write::{WRITTEN_MARK, bank_write_b32, bank_write_b64, bank_write_b128};
-pub use tile_column_read::bank_tile_column_read;
+pub use strided_read::{
+    bank_read_b32, bank_read_b32_params, bank_read_b64, bank_read_b64_params, bank_read_b128, bank_read_b128_params,
+};
+pub use strided_write::{
+    WRITTEN_MARK, bank_write_b32, bank_write_b32_params, bank_write_b64, bank_write_b64_params, bank_write_b128,
+    bank_write_b128_params,
+};
+pub use tile_column_read::{bank_tile_column_read, bank_tile_column_read_params};
 
 use crate::device::{SharedPtr, block_dim_x, sync_threads, thread_idx_x};
 

@@ -2,4 +2,4 @@
 
 mod fma_chain;
 
-pub use fma_chain::{FMA_CHAIN_A, FMA_CHAIN_B, fma_chain};
+pub use fma_chain::{FMA_CHAIN_A, FMA_CHAIN_B, fma_chain, fma_chain_params};
