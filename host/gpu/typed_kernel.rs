@@ -6,37 +6,38 @@
 use std::marker::PhantomData;
 
 use cudarc::driver::CudaStream;
-use kernels_gpu::device::KernelSignature;
+use kernels_gpu::device::{KernelArgs, Signature};
 
 use super::{Kernel, LaunchShape, Module};
 use crate::error::{Error, Result};
 use crate::ptx;
 
-/// Kernel `S::NAME` of a loaded module, proved to declare `S::PARAMS`.
-pub struct TypedKernel<'m, S> {
+/// A kernel of a loaded module, proved to declare the parameters of a
+/// [`Signature`] whose argument tuple is `A`.
+pub struct TypedKernel<'m, A> {
     kernel: &'m Kernel,
-    signature: PhantomData<fn() -> S>,
+    args: PhantomData<fn(A)>,
 }
 
-impl<S> Clone for TypedKernel<'_, S> {
+impl<A> Clone for TypedKernel<'_, A> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<S> Copy for TypedKernel<'_, S> {}
+impl<A> Copy for TypedKernel<'_, A> {}
 
-impl<'m, S: KernelSignature> TypedKernel<'m, S> {
-    /// `kernel`, once its `.param` list matches `S` (count, then each
+impl<'m, A: KernelArgs> TypedKernel<'m, A> {
+    /// `kernel`, once its `.param` list matches `signature` (count, then each
     /// parameter's size and class); a mismatch names the parameter.
-    pub fn check(kernel: &'m Kernel) -> Result<Self> {
-        ptx::check_signature(S::PARAMS, kernel.params()).map_err(|reason| Error::ParamMismatch {
+    pub fn check(kernel: &'m Kernel, signature: Signature<A>) -> Result<Self> {
+        ptx::check_signature(signature.params, kernel.params()).map_err(|reason| Error::ParamMismatch {
             kernel: kernel.name().to_string(),
             reason,
         })?;
         Ok(Self {
             kernel,
-            signature: PhantomData,
+            args: PhantomData,
         })
     }
 
@@ -51,16 +52,16 @@ impl<'m, S: KernelSignature> TypedKernel<'m, S> {
     /// # Safety
     /// Every access the kernel makes with `args` at `shape` stays inside live
     /// allocations: the launchers prove it from the buffers' lengths first.
-    pub unsafe fn launch(&self, stream: &CudaStream, shape: LaunchShape, args: S::Args) -> Result<()> {
-        // SAFETY: the argument types are S's, which match the PTX entry (checked in `check`);
-        // bounds are the caller's contract.
+    pub unsafe fn launch(&self, stream: &CudaStream, shape: LaunchShape, args: A) -> Result<()> {
+        // SAFETY: the argument types are the signature's, which match the PTX entry (checked
+        // in `check`); bounds are the caller's contract.
         unsafe { self.kernel.launch_args(stream, shape, args) }
     }
 }
 
 impl Module {
-    /// The kernel of signature `S`, checked against its `.param` list.
-    pub fn typed<S: KernelSignature>(&self) -> Result<TypedKernel<'_, S>> {
-        TypedKernel::check(self.kernel(S::NAME)?)
+    /// The kernel `signature` names, checked against its `.param` list.
+    pub fn typed<A: KernelArgs>(&self, signature: Signature<A>) -> Result<TypedKernel<'_, A>> {
+        TypedKernel::check(self.kernel(signature.name)?, signature)
     }
 }

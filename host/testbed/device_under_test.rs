@@ -2,7 +2,7 @@ use std::sync::OnceLock;
 
 use super::{Implementation, ImplementationSet, OpenClSide, compile_twins};
 use crate::error::{Error, Result};
-use kernels_gpu::device::KernelSignature;
+use kernels_gpu::device::{KernelArgs, KernelSignature, Signature};
 
 use crate::gpu::{CublasHandle, DeviceInfo, Gpu, Kernel, LaunchShape, Module, TypedKernel};
 use crate::ptx::{KERNELS_PTX, check_twin, with_launch_bounds};
@@ -96,10 +96,15 @@ impl DeviceUnderTest {
         self.module(implementation).map_err(Error::Waived)?.kernel(name)
     }
 
-    /// Kernel `S` from the Rust module or the CUDA C twins, its `.param` list
-    /// checked against `S`: what launchers launch.
-    pub fn typed_kernel<S: KernelSignature>(&self, implementation: Implementation) -> Result<TypedKernel<'_, S>> {
-        self.module(implementation).map_err(Error::Waived)?.typed::<S>()
+    /// The kernel `signature` names, from the Rust module or the CUDA C twins,
+    /// its `.param` list checked against the signature: what launchers launch.
+    /// `S::SIGNATURE` for kernel marker `S`.
+    pub fn typed_kernel<A: KernelArgs>(
+        &self,
+        implementation: Implementation,
+        signature: Signature<A>,
+    ) -> Result<TypedKernel<'_, A>> {
+        self.module(implementation).map_err(Error::Waived)?.typed(signature)
     }
 
     /// Launches kernel `S` of `implementation` on this device's stream.
@@ -113,7 +118,23 @@ impl DeviceUnderTest {
         shape: LaunchShape,
         args: S::Args,
     ) -> Result<()> {
-        let kernel = self.typed_kernel::<S>(implementation)?;
+        // SAFETY: forwarded contract.
+        unsafe { self.launch_signature(implementation, S::SIGNATURE, shape, args) }
+    }
+
+    /// Launches the kernel `signature` names (one of several with the same
+    /// parameters, picked at run time) on this device's stream.
+    ///
+    /// # Safety
+    /// As [`launch`](Self::launch).
+    pub unsafe fn launch_signature<A: KernelArgs>(
+        &self,
+        implementation: Implementation,
+        signature: Signature<A>,
+        shape: LaunchShape,
+        args: A,
+    ) -> Result<()> {
+        let kernel = self.typed_kernel(implementation, signature)?;
         // SAFETY: forwarded contract.
         unsafe { kernel.launch(self.gpu.stream(), shape, args) }
     }

@@ -28,9 +28,13 @@
 //! let mut args: <add_params as KernelSignature>::Args =
 //!     (GlobalMutPtr::from_raw(core::ptr::null_mut()), GlobalPtr::from_raw(core::ptr::null()), 2.0, 7);
 //! args.with_param_pointers(|pointers| assert_eq!(pointers.len(), 4));
+//! // The signature as a value, for a choice among kernels of one parameter list.
+//! assert_eq!(add_params::SIGNATURE.name, "add");
 //! ```
 
 use core::ffi::c_void;
+use core::fmt;
+use core::marker::PhantomData;
 
 use crate::{GlobalMutPtr, GlobalPtr, TextureObject};
 
@@ -142,6 +146,41 @@ pub trait KernelSignature {
     type Args: KernelArgs;
     /// Each parameter's name and PTX kind, in order.
     const PARAMS: &'static [Param];
+    /// The same as a value, typed by the argument tuple alone.
+    const SIGNATURE: Signature<Self::Args> = Signature {
+        name: Self::NAME,
+        params: Self::PARAMS,
+        args: PhantomData,
+    };
+}
+
+/// A kernel's name and parameters as a value typed by its argument tuple `A`
+/// ([`KernelSignature::SIGNATURE`]): how a launcher picks one of several
+/// kernels with the same parameter list at run time (a `match` over an enum
+/// of versions) and still has its launch's arguments checked by the compiler.
+pub struct Signature<A> {
+    /// The PTX entry point's name.
+    pub name: &'static str,
+    /// Each parameter's name and PTX kind, in order.
+    pub params: &'static [Param],
+    args: PhantomData<fn(A)>,
+}
+
+impl<A> Clone for Signature<A> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<A> Copy for Signature<A> {}
+
+impl<A> fmt::Debug for Signature<A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Signature")
+            .field("name", &self.name)
+            .field("params", &self.params)
+            .finish()
+    }
 }
 
 /// A tuple of kernel arguments, handed to the driver as a pointer to each.

@@ -155,7 +155,7 @@ pub use index::{
     thread_idx_x, thread_idx_y, thread_idx_z,
 };
 pub use integer24::mul24_lo;
-pub use kernel_signature::{KernelArgs, KernelParam, KernelSignature, Param, ParamKind};
+pub use kernel_signature::{KernelArgs, KernelParam, KernelSignature, Param, ParamKind, Signature};
 pub use math::{fma, fma_f64, sqrt};
 pub use packed_half::{fma_f16x2, pack_f16x2};
 /// The token pasting `kernel!` uses to name its marker type (not part of the API).

@@ -16,7 +16,7 @@ pub use opencl_runner::OpenClCopyRunner;
 use cudarc::driver::CudaStream;
 
 use kernels_gpu::device::Dim3;
-use kernels_gpu::device::{GlobalMutPtr, GlobalPtr};
+use kernels_gpu::device::{GlobalMutPtr, GlobalPtr, KernelSignature};
 use kernels_gpu::global_memory::{
     COPY_BLOCK_THREADS, VECTOR_COPY_MAX_WAVES, shift_copy_params, texture_shift_copy_params, vector_copy_params,
 };
@@ -275,7 +275,7 @@ pub fn vector_copy_global_on(
     if out.as_raw() as usize % 16 != 0 || inp.as_raw() as usize % 16 != 0 {
         return Err(invalid(K, "buffers must be 16-byte aligned for float4 accesses".into()));
     }
-    let kernel = dut.typed_kernel::<vector_copy_params>(implementation)?;
+    let kernel = dut.typed_kernel(implementation, vector_copy_params::SIGNATURE)?;
     let cap = dut.full_wave_blocks(kernel.kernel(), COPY_BLOCK_THREADS)? as u64 * VECTOR_COPY_MAX_WAVES as u64;
     let blocks = (n / 4)
         .div_ceil(COPY_BLOCK_THREADS as u64)
