@@ -10,14 +10,20 @@ pub use cuda_runner::CudaMatVecRunner;
 pub use opencl_runner::OpenClMatVecRunner;
 pub use runner::{MatVecEntry, MatVecRunner, matvec_runners};
 
-use std::ffi::c_void;
-
-use kernels_gpu::device::Dim3;
+use kernels_gpu::device::{Dim3, GlobalMutPtr, GlobalPtr, KernelSignature, Signature};
+use kernels_gpu::matrix_vector::{
+    matvec_block_serial_sum_params, matvec_grid_stride_rows_params, matvec_row_per_thread_params,
+    matvec_tree_interleaved_params, matvec_tree_sequential_params, matvec_warp_per_row_params,
+    matvec_warp_shuffle_params,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape};
 use crate::testbed::{DeviceUnderTest, Implementation};
+
+/// The parameters of every version: the matrix, its width and height, the vector and the result.
+pub type MatVecArgs = (GlobalPtr<f32>, u32, u32, GlobalPtr<f32>, GlobalMutPtr<f32>);
 
 /// Threads per block for every version (the whitepaper's work-group size: a
 /// power of two and a multiple of the warp size, as Listings 5–7 need).
@@ -48,14 +54,19 @@ impl MatVecVersion {
     ];
 
     pub fn kernel(self) -> &'static str {
+        self.signature().name
+    }
+
+    /// Its kernel's signature: every version takes `(m, width, height, v, w)`.
+    pub fn signature(self) -> Signature<MatVecArgs> {
         match self {
-            Self::RowPerThread => "matvec_row_per_thread",
-            Self::GridStrideRows => "matvec_grid_stride_rows",
-            Self::BlockSerialSum => "matvec_block_serial_sum",
-            Self::TreeInterleaved => "matvec_tree_interleaved",
-            Self::TreeSequential => "matvec_tree_sequential",
-            Self::WarpShuffle => "matvec_warp_shuffle",
-            Self::WarpPerRow => "matvec_warp_per_row",
+            Self::RowPerThread => matvec_row_per_thread_params::SIGNATURE,
+            Self::GridStrideRows => matvec_grid_stride_rows_params::SIGNATURE,
+            Self::BlockSerialSum => matvec_block_serial_sum_params::SIGNATURE,
+            Self::TreeInterleaved => matvec_tree_interleaved_params::SIGNATURE,
+            Self::TreeSequential => matvec_tree_sequential_params::SIGNATURE,
+            Self::WarpShuffle => matvec_warp_shuffle_params::SIGNATURE,
+            Self::WarpPerRow => matvec_warp_per_row_params::SIGNATURE,
         }
     }
 
@@ -156,21 +167,14 @@ pub fn matvec_with_grid(
     w: &mut DeviceBuffer<f32>,
     grid_cap: Option<u32>,
 ) -> Result<()> {
-    let kernel = dut.kernel(implementation, version.kernel())?;
+    let kernel = dut.typed_kernel(implementation, version.signature())?;
     let wave = match grid_cap {
         Some(cap) => cap,
-        None => dut.full_wave_blocks(kernel, MATVEC_BLOCK_THREADS)?,
+        None => dut.full_wave_blocks(kernel.kernel(), MATVEC_BLOCK_THREADS)?,
     };
     let shape = matvec_shape(version, width, height, (m.len(), v.len(), w.len()), wave)?;
-    let (mut pm, mut pw, mut ph, mut pv, mut pout) = (m.as_global(), width, height, v.as_global(), w.as_global_mut());
-    let mut params = [
-        (&raw mut pm).cast::<c_void>(),
-        (&raw mut pw).cast::<c_void>(),
-        (&raw mut ph).cast::<c_void>(),
-        (&raw mut pv).cast::<c_void>(),
-        (&raw mut pout).cast::<c_void>(),
-    ];
-    // SAFETY: (const float*, uint, uint, const float*, float*) matches every version; the shape check proved the
-    // buffers hold the matrix, vector and result, and the shared memory matches the block size.
-    unsafe { kernel.launch(dut.gpu().stream(), shape, &mut params) }
+    let args = (m.as_global(), width, height, v.as_global(), w.as_global_mut());
+    // SAFETY: the shape check proved the buffers hold the matrix, vector and result, and the
+    // shared memory matches the block size.
+    unsafe { kernel.launch(dut.gpu().stream(), shape, args) }
 }
