@@ -1,8 +1,9 @@
-use std::ffi::c_void;
-
 use kernels_gpu::block_span::BLOCK_SPAN_WORDS;
-use kernels_gpu::device::GlobalMutPtr;
-use kernels_gpu::shared_memory_banks::bank_shared_bytes;
+use kernels_gpu::device::{GlobalMutPtr, KernelSignature, Signature};
+use kernels_gpu::shared_memory_banks::{
+    bank_read_b32_params, bank_read_b64_params, bank_read_b128_params, bank_shared_bytes, bank_tile_column_read_params,
+    bank_write_b32_params, bank_write_b64_params, bank_write_b128_params,
+};
 
 use super::block_grid::block_grid;
 use crate::error::{Error, Result};
@@ -14,6 +15,9 @@ use crate::testbed::{DeviceUnderTest, Implementation};
 /// must be below `BANK_TABLE_ELEMENTS`.
 const MAX_STRIDE: u32 = 33;
 const MAX_PITCH: u32 = 64;
+
+/// The parameters of every bank kernel: stride (or pitch), rounds, block spans, checksums.
+pub type BankArgs = (u32, u32, GlobalMutPtr<u64>, GlobalMutPtr<u32>);
 
 /// The block the bank-conflicts experiment launches (and the kernel table shows).
 pub const BANK_BLOCK_THREADS: u32 = 256;
@@ -61,15 +65,20 @@ impl BankKernel {
     ];
 
     pub fn kernel(self) -> &'static str {
+        self.signature().name
+    }
+
+    /// Its kernel's signature: every bank kernel takes `(stride, rounds, spans, checksums)`.
+    pub fn signature(self) -> Signature<BankArgs> {
         use BankAccess::*;
         match self {
-            BankKernel::StridedRead(Bytes4) => "bank_read_b32",
-            BankKernel::StridedRead(Bytes8) => "bank_read_b64",
-            BankKernel::StridedRead(Bytes16) => "bank_read_b128",
-            BankKernel::StridedWrite(Bytes4) => "bank_write_b32",
-            BankKernel::StridedWrite(Bytes8) => "bank_write_b64",
-            BankKernel::StridedWrite(Bytes16) => "bank_write_b128",
-            BankKernel::TileColumnRead => "bank_tile_column_read",
+            BankKernel::StridedRead(Bytes4) => bank_read_b32_params::SIGNATURE,
+            BankKernel::StridedRead(Bytes8) => bank_read_b64_params::SIGNATURE,
+            BankKernel::StridedRead(Bytes16) => bank_read_b128_params::SIGNATURE,
+            BankKernel::StridedWrite(Bytes4) => bank_write_b32_params::SIGNATURE,
+            BankKernel::StridedWrite(Bytes8) => bank_write_b64_params::SIGNATURE,
+            BankKernel::StridedWrite(Bytes16) => bank_write_b128_params::SIGNATURE,
+            BankKernel::TileColumnRead => bank_tile_column_read_params::SIGNATURE,
         }
     }
 
@@ -147,17 +156,7 @@ pub fn bank_kernel(
     checksums: &mut DeviceBuffer<u32>,
 ) -> Result<()> {
     let shape = bank_kernel_shape(kernel, stride, block_threads, blocks, spans.len(), checksums.len())?;
-    let (mut stride, mut rounds) = (stride, rounds);
-    let mut spans_ptr: GlobalMutPtr<u64> = spans.as_global_mut();
-    let mut checksums_ptr: GlobalMutPtr<u32> = checksums.as_global_mut();
-    let mut params = [
-        (&raw mut stride).cast::<c_void>(),
-        (&raw mut rounds).cast::<c_void>(),
-        (&raw mut spans_ptr).cast::<c_void>(),
-        (&raw mut checksums_ptr).cast::<c_void>(),
-    ];
-    let function = dut.kernel(implementation, kernel.kernel())?;
-    // SAFETY: every bank kernel takes (uint stride, uint rounds, u64* spans, uint* checksums); the
-    // shape check proved the stride inside the table and both outputs large enough.
-    unsafe { function.launch(dut.gpu().stream(), shape, &mut params) }
+    let args = (stride, rounds, spans.as_global_mut(), checksums.as_global_mut());
+    // SAFETY: the shape check proved the stride inside the table and both outputs large enough.
+    unsafe { dut.launch_signature(implementation, kernel.signature(), shape, args) }
 }
