@@ -1,7 +1,8 @@
-use std::ffi::c_void;
-
 use kernels_gpu::block_span::BLOCK_SPAN_WORDS;
-use kernels_gpu::device::{CONSTANT_SYMBOL, CONSTANT_WORDS, GlobalMutPtr, GlobalPtr, WARP_SIZE};
+use kernels_gpu::constant_memory::{
+    constant_chase_global_nc_params, constant_chase_params, constant_chase_shared_params,
+};
+use kernels_gpu::device::{CONSTANT_SYMBOL, CONSTANT_WORDS, KernelSignature, WARP_SIZE};
 
 use super::block_grid::block_grid;
 use crate::error::{Error, Result};
@@ -30,9 +31,9 @@ impl ConstantSpace {
 
     pub fn kernel(self) -> &'static str {
         match self {
-            ConstantSpace::Constant => "constant_chase",
-            ConstantSpace::GlobalReadOnly => "constant_chase_global_nc",
-            ConstantSpace::Shared => "constant_chase_shared",
+            ConstantSpace::Constant => constant_chase_params::NAME,
+            ConstantSpace::GlobalReadOnly => constant_chase_global_nc_params::NAME,
+            ConstantSpace::Shared => constant_chase_shared_params::NAME,
         }
     }
 }
@@ -161,42 +162,27 @@ pub fn constant_chase(
         spans.len(),
         sums.len(),
     )?;
-    let kernel = dut.kernel(implementation, space.kernel())?;
-    let mut links: GlobalPtr<u32> = table.links.as_global();
-    let mut words = table.words() as u32;
-    let (mut distinct, mut steps) = (distinct, steps);
-    let mut spans_ptr: GlobalMutPtr<u64> = spans.as_global_mut();
-    let mut sums_ptr: GlobalMutPtr<u32> = sums.as_global_mut();
-    let (links, words, distinct, steps, spans, sums) = (
-        (&raw mut links).cast::<c_void>(),
-        (&raw mut words).cast::<c_void>(),
-        (&raw mut distinct).cast::<c_void>(),
-        (&raw mut steps).cast::<c_void>(),
-        (&raw mut spans_ptr).cast::<c_void>(),
-        (&raw mut sums_ptr).cast::<c_void>(),
-    );
+    let (links, words) = (table.links.as_global(), table.words() as u32);
+    let (spans, sums) = (spans.as_global_mut(), sums.as_global_mut());
     match space {
         ConstantSpace::Constant => {
             module_for(dut, implementation)?
                 .global_symbol(CONSTANT_SYMBOL)?
                 .copy_from_device_async(&table.links, dut.gpu().stream())?;
-            let mut params = [distinct, steps, spans, sums];
-            // SAFETY: matches constant_chase(uint, uint, u64*, uint*); the constant array now
-            // starts with the checked table and holds only checked tables' links (or zeros)
-            // past it, all below CONSTANT_WORDS; the shape check sized the outputs.
-            unsafe { kernel.launch(dut.gpu().stream(), shape, &mut params) }
+            let args = (distinct, steps, spans, sums);
+            // SAFETY: the constant array now starts with the checked table and holds only checked
+            // tables' links (or zeros) past it, all below CONSTANT_WORDS; the shape check sized the outputs.
+            unsafe { dut.launch::<constant_chase_params>(implementation, shape, args) }
         }
         ConstantSpace::GlobalReadOnly => {
-            let mut params = [links, distinct, steps, spans, sums];
-            // SAFETY: matches constant_chase_global_nc(const uint*, uint, uint, u64*, uint*);
-            // every link of the checked table is inside it; the shape check sized the outputs.
-            unsafe { kernel.launch(dut.gpu().stream(), shape, &mut params) }
+            let args = (links, distinct, steps, spans, sums);
+            // SAFETY: every link of the checked table is inside it; the shape check sized the outputs.
+            unsafe { dut.launch::<constant_chase_global_nc_params>(implementation, shape, args) }
         }
         ConstantSpace::Shared => {
-            let mut params = [links, words, distinct, steps, spans, sums];
-            // SAFETY: matches constant_chase_shared(const uint*, uint, uint, uint, u64*, uint*);
-            // the table's links are below `words`, the shape gives 4 * words bytes of shared memory.
-            unsafe { kernel.launch(dut.gpu().stream(), shape, &mut params) }
+            let args = (links, words, distinct, steps, spans, sums);
+            // SAFETY: the table's links are below `words`, the shape gives 4 * words bytes of shared memory.
+            unsafe { dut.launch::<constant_chase_shared_params>(implementation, shape, args) }
         }
     }
 }
