@@ -1,7 +1,6 @@
-use std::ffi::c_void;
-
-use kernels_gpu::device::GlobalMutPtr;
+use kernels_gpu::device::KernelSignature;
 use kernels_gpu::launch_bounds::LAUNCH_BOUND_FOR_SPILLS;
+use kernels_gpu::local_memory::{local_array_dynamic_params, local_array_registers_params, local_array_spilled_params};
 
 use super::block_grid::block_grid;
 use crate::error::{Error, Result};
@@ -28,9 +27,9 @@ impl LocalArrayKernel {
 
     pub fn kernel(self) -> &'static str {
         match self {
-            LocalArrayKernel::Registers => "local_array_registers",
-            LocalArrayKernel::DynamicIndex => "local_array_dynamic",
-            LocalArrayKernel::Spilled => "local_array_spilled",
+            LocalArrayKernel::Registers => local_array_registers_params::NAME,
+            LocalArrayKernel::DynamicIndex => local_array_dynamic_params::NAME,
+            LocalArrayKernel::Spilled => local_array_spilled_params::NAME,
         }
     }
 
@@ -83,24 +82,19 @@ pub fn local_array(
     out: &mut DeviceBuffer<u32>,
 ) -> Result<()> {
     let shape = local_array_shape(kernel, shift, (block_threads, blocks), out.len())?;
-    let function = dut.kernel(implementation, kernel.kernel())?;
-    let (mut shift, mut rounds) = (shift, rounds);
-    let mut out_ptr: GlobalMutPtr<u32> = out.as_global_mut();
-    let (shift, rounds, out) = (
-        (&raw mut shift).cast::<c_void>(),
-        (&raw mut rounds).cast::<c_void>(),
-        (&raw mut out_ptr).cast::<c_void>(),
-    );
+    let out = out.as_global_mut();
     match kernel {
         LocalArrayKernel::DynamicIndex => {
-            let mut params = [shift, rounds, out];
-            // SAFETY: matches local_array_dynamic(uint, uint, uint*); one output word per thread (shape check).
-            unsafe { function.launch(dut.gpu().stream(), shape, &mut params) }
+            // SAFETY: one output word per thread (shape check).
+            unsafe { dut.launch::<local_array_dynamic_params>(implementation, shape, (shift, rounds, out)) }
         }
-        LocalArrayKernel::Registers | LocalArrayKernel::Spilled => {
-            let mut params = [rounds, out];
-            // SAFETY: matches local_array_registers/spilled(uint, uint*); one output word per thread.
-            unsafe { function.launch(dut.gpu().stream(), shape, &mut params) }
+        LocalArrayKernel::Registers => {
+            // SAFETY: one output word per thread (shape check).
+            unsafe { dut.launch::<local_array_registers_params>(implementation, shape, (rounds, out)) }
+        }
+        LocalArrayKernel::Spilled => {
+            // SAFETY: one output word per thread (shape check).
+            unsafe { dut.launch::<local_array_spilled_params>(implementation, shape, (rounds, out)) }
         }
     }
 }
