@@ -1,7 +1,8 @@
-use std::ffi::c_void;
-
-use kernels_gpu::device::Dim3;
-use kernels_gpu::divergence::{DIVERGENCE_BLOCK_THREADS, MAX_PATHS};
+use kernels_gpu::device::{Dim3, GlobalMutPtr, KernelSignature, Signature};
+use kernels_gpu::divergence::{
+    DIVERGENCE_BLOCK_THREADS, MAX_PATHS, divergent_lane_paths_params, long_branch_divergent_params,
+    short_branch_predicated_params, uniform_warp_paths_params,
+};
 
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape};
@@ -10,17 +11,27 @@ use crate::testbed::{DeviceUnderTest, Implementation};
 
 /// The kernel that runs `choice`'s paths.
 pub fn paths_kernel(choice: PathChoice) -> &'static str {
+    paths_signature(choice).name
+}
+
+/// The signature of the kernel that runs `choice`'s paths.
+fn paths_signature(choice: PathChoice) -> Signature<ControlFlowArgs> {
     match choice {
-        PathChoice::ByLane => "divergent_lane_paths",
-        PathChoice::ByWarp => "uniform_warp_paths",
+        PathChoice::ByLane => divergent_lane_paths_params::SIGNATURE,
+        PathChoice::ByWarp => uniform_warp_paths_params::SIGNATURE,
     }
 }
 
 /// The kernel with `length`'s if/else.
 pub fn branch_kernel(length: BranchLength) -> &'static str {
+    branch_signature(length).name
+}
+
+/// The signature of the kernel with `length`'s if/else.
+fn branch_signature(length: BranchLength) -> Signature<ControlFlowArgs> {
     match length {
-        BranchLength::Short => "short_branch_predicated",
-        BranchLength::Long => "long_branch_divergent",
+        BranchLength::Short => short_branch_predicated_params::SIGNATURE,
+        BranchLength::Long => long_branch_divergent_params::SIGNATURE,
     }
 }
 
@@ -50,24 +61,21 @@ pub fn divergence_shape(kernel: &'static str, blocks: u32, out_len: usize) -> Re
     })
 }
 
-/// Launches `kernel(out, selector, iterations)` (every control-flow kernel's parameter list).
+/// Every control-flow kernel's parameter list: `(out, selector, iterations)`.
+type ControlFlowArgs = (GlobalMutPtr<f32>, u32, u32);
+
+/// Launches `kernel(out, selector, iterations)`.
 fn launch_control_flow(
     dut: &DeviceUnderTest,
     implementation: Implementation,
-    kernel: &'static str,
+    kernel: Signature<ControlFlowArgs>,
     out: &mut DeviceBuffer<f32>,
     (selector, iterations, blocks): (u32, u32, u32),
 ) -> Result<()> {
-    let shape = divergence_shape(kernel, blocks, out.len())?;
-    let function = dut.kernel(implementation, kernel)?;
-    let (mut pointer, mut selector, mut iterations) = (out.as_global_mut(), selector, iterations);
-    let mut args = [
-        (&raw mut pointer).cast::<c_void>(),
-        (&raw mut selector).cast::<c_void>(),
-        (&raw mut iterations).cast::<c_void>(),
-    ];
-    // SAFETY: matches (float*, unsigned, unsigned); the shape check proved one float per thread fits.
-    unsafe { function.launch(dut.gpu().stream(), shape, &mut args) }
+    let shape = divergence_shape(kernel.name, blocks, out.len())?;
+    let args = (out.as_global_mut(), selector, iterations);
+    // SAFETY: the shape check proved one float per thread fits.
+    unsafe { dut.launch_signature(implementation, kernel, shape, args) }
 }
 
 /// Launches the paths kernel for `choice` with `paths` distinct paths (1 to
@@ -81,10 +89,10 @@ pub fn divergent_paths(
     iterations: u32,
     blocks: u32,
 ) -> Result<()> {
-    let kernel = paths_kernel(choice);
+    let kernel = paths_signature(choice);
     if !(1..=MAX_PATHS).contains(&paths) {
         return Err(Error::InvalidLaunch {
-            kernel,
+            kernel: kernel.name,
             reason: format!("{paths} paths: between 1 and {MAX_PATHS}"),
         });
     }
@@ -105,7 +113,7 @@ pub fn branch(
     launch_control_flow(
         dut,
         implementation,
-        branch_kernel(length),
+        branch_signature(length),
         out,
         (select_mask, iterations, blocks),
     )
