@@ -1,7 +1,8 @@
-use std::ffi::c_void;
-
-use kernels_gpu::device::Dim3;
-use kernels_gpu::loop_counters::LOOP_COUNTER_BLOCK_THREADS;
+use kernels_gpu::device::{Dim3, KernelSignature};
+use kernels_gpu::loop_counters::{
+    LOOP_COUNTER_BLOCK_THREADS, loop_counter_i32_params, loop_counter_i32_unchecked_params, loop_counter_u32_params,
+    loop_counter_usize_params,
+};
 
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape};
@@ -25,10 +26,10 @@ impl LoopCounter {
 
     pub fn kernel(self) -> &'static str {
         match self {
-            Self::I32 => "loop_counter_i32",
-            Self::U32 => "loop_counter_u32",
-            Self::Usize => "loop_counter_usize",
-            Self::I32Unchecked => "loop_counter_i32_unchecked",
+            Self::I32 => loop_counter_i32_params::NAME,
+            Self::U32 => loop_counter_u32_params::NAME,
+            Self::Usize => loop_counter_usize_params::NAME,
+            Self::I32Unchecked => loop_counter_i32_unchecked_params::NAME,
         }
     }
 
@@ -118,31 +119,24 @@ pub fn loop_counter(
     (n, offset, stride): (u64, u64, u64),
 ) -> Result<()> {
     let shape = loop_counter_shape(counter, blocks, (n, offset, stride), out.len(), inp.len())?;
-    let function = dut.kernel(implementation, counter.kernel())?;
-    let (mut out_ptr, mut in_ptr) = (out.as_global_mut(), inp.as_global());
-    // The scalars in the counter's type: 32-bit for i32/u32 (their values fit, checked above), 64-bit for usize.
-    let (mut n32, mut offset32, mut stride32) = (n as u32, offset as u32, stride as u32);
-    let (mut n64, mut offset64, mut stride64) = (n, offset, stride);
-    let scalars: [*mut c_void; 3] = match counter {
-        LoopCounter::Usize => [
-            (&raw mut n64).cast(),
-            (&raw mut offset64).cast(),
-            (&raw mut stride64).cast(),
-        ],
-        _ => [
-            (&raw mut n32).cast(),
-            (&raw mut offset32).cast(),
-            (&raw mut stride32).cast(),
-        ],
-    };
-    let mut args = [
-        (&raw mut out_ptr).cast::<c_void>(),
-        (&raw mut in_ptr).cast::<c_void>(),
-        scalars[0],
-        scalars[1],
-        scalars[2],
-    ];
-    // SAFETY: matches (float*, const float*, T n, T offset, T stride) with T the counter's type (32-bit values fit:
-    // checked); the shape check proved every index in bounds and free of overflow in T.
-    unsafe { function.launch(dut.gpu().stream(), shape, &mut args) }
+    let (out, inp) = (out.as_global_mut(), inp.as_global());
+    // The scalars in the counter's type (32-bit values fit: checked above).
+    let (n32, offset32, stride32) = (n as u32, offset as u32, stride as u32);
+    let (ni, offseti, stridei) = (n32 as i32, offset32 as i32, stride32 as i32);
+    // SAFETY (all arms): the shape check proved every index in bounds and free of overflow in the counter's type.
+    match counter {
+        LoopCounter::I32 => unsafe {
+            dut.launch::<loop_counter_i32_params>(implementation, shape, (out, inp, ni, offseti, stridei))
+        },
+        LoopCounter::I32Unchecked => unsafe {
+            dut.launch::<loop_counter_i32_unchecked_params>(implementation, shape, (out, inp, ni, offseti, stridei))
+        },
+        LoopCounter::U32 => unsafe {
+            dut.launch::<loop_counter_u32_params>(implementation, shape, (out, inp, n32, offset32, stride32))
+        },
+        LoopCounter::Usize => unsafe {
+            let (n, offset, stride) = (n as usize, offset as usize, stride as usize);
+            dut.launch::<loop_counter_usize_params>(implementation, shape, (out, inp, n, offset, stride))
+        },
+    }
 }
