@@ -1,7 +1,5 @@
-use std::ffi::c_void;
-
-use kernels_gpu::device::{Dim3, GlobalMutPtr, GlobalPtr};
-use kernels_gpu::latency::LATENCY_OUT_WORDS;
+use kernels_gpu::device::{Dim3, GlobalPtr};
+use kernels_gpu::latency::{LATENCY_OUT_WORDS, fma_latency_params, pointer_chase_params, shared_pointer_chase_params};
 
 use super::block_grid::block_grid;
 use super::{PointerRing, SlotRing};
@@ -62,18 +60,9 @@ pub unsafe fn pointer_chase_from(
     out: &mut DeviceBuffer<u64>,
 ) -> Result<()> {
     check_out("pointer_chase", out.len())?;
-    let kernel = dut.kernel(implementation, "pointer_chase")?;
-    let (mut start, mut warmup, mut count) = (start, warmup, count);
-    let mut out_ptr: GlobalMutPtr<u64> = out.as_global_mut();
-    let mut params = [
-        (&raw mut start).cast::<c_void>(),
-        (&raw mut warmup).cast::<c_void>(),
-        (&raw mut count).cast::<c_void>(),
-        (&raw mut out_ptr).cast::<c_void>(),
-    ];
-    // SAFETY: matches pointer_chase(const u64*, uint, uint, u64*); the ring is the caller's
-    // contract, the output was checked to hold LATENCY_OUT_WORDS words.
-    unsafe { kernel.launch(dut.gpu().stream(), ONE_THREAD, &mut params) }
+    let args = (start, warmup, count, out.as_global_mut());
+    // SAFETY: the ring is the caller's contract, the output was checked to hold LATENCY_OUT_WORDS words.
+    unsafe { dut.launch::<pointer_chase_params>(implementation, ONE_THREAD, args) }
 }
 
 /// Checks a `shared_pointer_chase` launch: one block of `block_threads`
@@ -123,22 +112,17 @@ pub fn shared_pointer_chase(
 ) -> Result<()> {
     let max_shared = dut.info().max_shared_memory_per_multiprocessor.max(0) as usize;
     let shape = shared_pointer_chase_shape(ring.slots(), start, block_threads, max_shared, out.len())?;
-    let kernel = dut.kernel(implementation, "shared_pointer_chase")?;
-    let mut links: GlobalPtr<u32> = ring.links().as_global();
-    let (mut slots, mut start, mut warmup, mut count) = (ring.slots() as u32, start, warmup, count);
-    let mut out_ptr: GlobalMutPtr<u64> = out.as_global_mut();
-    let mut params = [
-        (&raw mut links).cast::<c_void>(),
-        (&raw mut slots).cast::<c_void>(),
-        (&raw mut start).cast::<c_void>(),
-        (&raw mut warmup).cast::<c_void>(),
-        (&raw mut count).cast::<c_void>(),
-        (&raw mut out_ptr).cast::<c_void>(),
-    ];
-    // SAFETY: matches shared_pointer_chase(const uint*, uint, uint, uint, uint, u64*); the ring's
-    // links are checked to be below `slots`, start < slots, the shape gives 4 * slots bytes of
-    // shared memory, the output holds LATENCY_OUT_WORDS words.
-    unsafe { kernel.launch(dut.gpu().stream(), shape, &mut params) }
+    let args = (
+        ring.links().as_global(),
+        ring.slots() as u32,
+        start,
+        warmup,
+        count,
+        out.as_global_mut(),
+    );
+    // SAFETY: the ring's links are checked to be below `slots`, start < slots, the shape gives
+    // 4 * slots bytes of shared memory, the output holds LATENCY_OUT_WORDS words.
+    unsafe { dut.launch::<shared_pointer_chase_params>(implementation, shape, args) }
 }
 
 /// Launches `fma_latency`: `count * FMA_LATENCY_UNROLL` dependent
@@ -152,16 +136,7 @@ pub fn fma_latency(
     out: &mut DeviceBuffer<u64>,
 ) -> Result<()> {
     check_out("fma_latency", out.len())?;
-    let kernel = dut.kernel(implementation, "fma_latency")?;
-    let (mut x, mut multiplier, mut addend, mut count) = (x, multiplier, addend, count);
-    let mut out_ptr: GlobalMutPtr<u64> = out.as_global_mut();
-    let mut params = [
-        (&raw mut x).cast::<c_void>(),
-        (&raw mut multiplier).cast::<c_void>(),
-        (&raw mut addend).cast::<c_void>(),
-        (&raw mut count).cast::<c_void>(),
-        (&raw mut out_ptr).cast::<c_void>(),
-    ];
-    // SAFETY: matches fma_latency(float, float, float, uint, u64*); it writes LATENCY_OUT_WORDS words of out.
-    unsafe { kernel.launch(dut.gpu().stream(), ONE_THREAD, &mut params) }
+    let args = (x, multiplier, addend, count, out.as_global_mut());
+    // SAFETY: it writes LATENCY_OUT_WORDS words of out (checked).
+    unsafe { dut.launch::<fma_latency_params>(implementation, ONE_THREAD, args) }
 }
