@@ -1,6 +1,4 @@
-use std::ffi::c_void;
-
-use kernels_gpu::device::{GlobalMutPtr, GlobalPtr};
+use kernels_gpu::occupancy::{occupancy_chase_params, occupancy_copy_params};
 
 use super::SlotRing;
 use super::block_grid::block_grid;
@@ -51,17 +49,9 @@ pub fn occupancy_copy(
     (block_threads, shared_bytes): (u32, u32),
 ) -> Result<()> {
     let shape = occupancy_copy_shape(n, block_threads, shared_bytes, out.len(), inp.len())?;
-    let kernel = dut.kernel(implementation, "occupancy_copy")?;
-    let mut out_ptr: GlobalMutPtr<f32> = out.as_global_mut();
-    let mut in_ptr: GlobalPtr<f32> = inp.as_global();
-    let mut n = n;
-    let mut params = [
-        (&raw mut out_ptr).cast::<c_void>(),
-        (&raw mut in_ptr).cast::<c_void>(),
-        (&raw mut n).cast::<c_void>(),
-    ];
-    // SAFETY: matches occupancy_copy(float*, const float*, u64); n fits both buffers, threads past it do nothing.
-    unsafe { kernel.launch(dut.gpu().stream(), shape, &mut params) }
+    let args = (out.as_global_mut(), inp.as_global(), n);
+    // SAFETY: n fits both buffers, threads past it do nothing.
+    unsafe { dut.launch::<occupancy_copy_params>(implementation, shape, args) }
 }
 
 /// Checks an `occupancy_chase` launch: `threads` threads (any block size
@@ -98,19 +88,9 @@ pub fn occupancy_chase(
     out: &mut DeviceBuffer<u32>,
 ) -> Result<()> {
     let shape = occupancy_chase_shape(threads, block_threads, shared_bytes, ring.slots(), out.len())?;
-    let kernel = dut.kernel(implementation, "occupancy_chase")?;
-    let mut links: GlobalPtr<u32> = ring.links().as_global();
-    let (mut threads, mut count) = (threads, count);
-    let mut out_ptr: GlobalMutPtr<u32> = out.as_global_mut();
-    let mut params = [
-        (&raw mut links).cast::<c_void>(),
-        (&raw mut threads).cast::<c_void>(),
-        (&raw mut count).cast::<c_void>(),
-        (&raw mut out_ptr).cast::<c_void>(),
-    ];
-    // SAFETY: matches occupancy_chase(const uint*, uint, uint, uint*); threads <= ring slots and
-    // output words, and every link of the checked ring is a slot of it.
-    unsafe { kernel.launch(dut.gpu().stream(), shape, &mut params) }
+    let args = (ring.links().as_global(), threads, count, out.as_global_mut());
+    // SAFETY: threads <= ring slots and output words, and every link of the checked ring is a slot of it.
+    unsafe { dut.launch::<occupancy_chase_params>(implementation, shape, args) }
 }
 
 /// For each number of resident blocks per SM from the most down to one, the
