@@ -7,9 +7,10 @@
 
 use std::f64::consts::{PI, TAU};
 
+use kernels_gpu::device::KernelSignature;
 use kernels_gpu::particles::{
     PARTICLE_BYTES_READ, PARTICLE_BYTES_WRITTEN, STATE_FLOATS_PER_PARTICLE, VERTEX_FLOATS_PER_PARTICLE,
-    particle_uniform,
+    particle_fountain_params, particle_swarm_params, particle_uniform,
 };
 
 use crate::error::{Error, Result};
@@ -50,8 +51,8 @@ impl ParticleSystem {
     /// The kernel's entry point (Rust and CUDA C alike).
     pub fn kernel(self) -> &'static str {
         match self {
-            Self::Fountain => "particle_fountain",
-            Self::Swarm => "particle_swarm",
+            Self::Fountain => particle_fountain_params::NAME,
+            Self::Swarm => particle_swarm_params::NAME,
         }
     }
 

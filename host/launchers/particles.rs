@@ -1,7 +1,7 @@
-use std::ffi::c_void;
-
 use kernels_gpu::device::{Dim3, F32x4, GlobalMutPtr};
-use kernels_gpu::particles::{STATE_FLOATS_PER_PARTICLE, VERTEX_FLOATS_PER_PARTICLE};
+use kernels_gpu::particles::{
+    STATE_FLOATS_PER_PARTICLE, VERTEX_FLOATS_PER_PARTICLE, particle_fountain_params, particle_swarm_params,
+};
 
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape};
@@ -87,45 +87,20 @@ pub fn particle_step_global(
         });
     }
     let max_age = check_max_age(max_age)?;
-    let kernel = dut.kernel(implementation, name)?;
-    let (mut vertices, mut state_ptr) = (vertices, state.as_global_mut());
-    let (mut width, mut height, mut max_age) = (grid.width, grid.height, max_age);
+    let (state, width, height) = (state.as_global_mut(), grid.width, grid.height);
     match inputs {
-        StepInputs::Fountain {
-            mut emitter_angle,
-            mut frame,
-        } => {
-            let mut params = [
-                (&raw mut vertices).cast::<c_void>(),
-                (&raw mut state_ptr).cast::<c_void>(),
-                (&raw mut width).cast::<c_void>(),
-                (&raw mut height).cast::<c_void>(),
-                (&raw mut max_age).cast::<c_void>(),
-                (&raw mut emitter_angle).cast::<c_void>(),
-                (&raw mut frame).cast::<c_void>(),
-            ];
-            // SAFETY: (float4*, float4*, unsigned, unsigned, float, float, unsigned) is particle_fountain's
-            // signature; the shape check proved both buffers hold every particle the grid covers.
-            unsafe { kernel.launch(dut.gpu().stream(), shape, &mut params) }
+        StepInputs::Fountain { emitter_angle, frame } => {
+            let args = (vertices, state, width, height, max_age, emitter_angle, frame);
+            // SAFETY: the shape check proved both buffers hold every particle the grid covers.
+            unsafe { dut.launch::<particle_fountain_params>(implementation, shape, args) }
         }
         StepInputs::Swarm {
-            target: [mut tx, mut ty, mut tz],
-            mut frame,
+            target: [tx, ty, tz],
+            frame,
         } => {
-            let mut params = [
-                (&raw mut vertices).cast::<c_void>(),
-                (&raw mut state_ptr).cast::<c_void>(),
-                (&raw mut width).cast::<c_void>(),
-                (&raw mut height).cast::<c_void>(),
-                (&raw mut max_age).cast::<c_void>(),
-                (&raw mut tx).cast::<c_void>(),
-                (&raw mut ty).cast::<c_void>(),
-                (&raw mut tz).cast::<c_void>(),
-                (&raw mut frame).cast::<c_void>(),
-            ];
-            // SAFETY: (float4*, float4*, unsigned, unsigned, float, float, float, float, unsigned) is
-            // particle_swarm's signature; the shape check proved both buffers hold every particle.
-            unsafe { kernel.launch(dut.gpu().stream(), shape, &mut params) }
+            let args = (vertices, state, width, height, max_age, tx, ty, tz, frame);
+            // SAFETY: the shape check proved both buffers hold every particle.
+            unsafe { dut.launch::<particle_swarm_params>(implementation, shape, args) }
         }
     }
 }
