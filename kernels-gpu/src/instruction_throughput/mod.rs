@@ -22,7 +22,7 @@ mod reciprocal;
 mod special_functions;
 mod throughput_kernel;
 
-pub use barrier::bar_sync_throughput;
+pub use barrier::{bar_sync_throughput, bar_sync_throughput_params};
 pub use chains::{THROUGHPUT_CHAINS, chain_output_index, chain_seed};
 pub use double_promotion::{
     PROMOTION_CONSTANT, f32_literal_mul_throughput, f32_literal_mul_throughput_params, f64_promoted_mul_throughput,
@@ -40,12 +40,15 @@ pub use integer_division::{
     u32_div_throughput, u32_div_throughput_params, u32_mask_throughput, u32_mask_throughput_params, u32_rem_throughput,
     u32_rem_throughput_params, u32_shift_throughput, u32_shift_throughput_params,
 };
-pub use narrow_integers::{i8_mad_throughput, i16_mad_throughput, mul24_throughput};
+pub use narrow_integers::{
+    i8_mad_throughput, i8_mad_throughput_params, i16_mad_throughput, i16_mad_throughput_params, mul24_throughput,
+    mul24_throughput_params,
+};
 pub use packed_half_fma::{F16X2_SEED_PERIOD, f16x2_fma_throughput, f16x2_fma_throughput_params};
 pub use reciprocal::{
     div_approx_throughput, div_approx_throughput_params, div_rn_throughput, div_rn_throughput_params,
     rcp_approx_throughput, rcp_approx_throughput_params, rcp_rn_throughput, rcp_rn_throughput_params,
-    recip_sqrt_rn_throughput, rsqrt_approx_throughput, rsqrt_approx_throughput_params,
+    recip_sqrt_rn_throughput, recip_sqrt_rn_throughput_params, rsqrt_approx_throughput, rsqrt_approx_throughput_params,
 };
 pub use special_functions::{
     cos_approx_throughput, cos_approx_throughput_params, ex2_approx_throughput, ex2_approx_throughput_params,
