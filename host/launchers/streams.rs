@@ -1,9 +1,9 @@
-use std::ffi::c_void;
 use std::ops::Range;
 
 use cudarc::driver::CudaStream;
-use kernels_gpu::device::{Dim3, GlobalMutPtr};
+use kernels_gpu::device::{Dim3, GlobalMutPtr, KernelSignature};
 use kernels_gpu::global_memory::COPY_BLOCK_THREADS;
+use kernels_gpu::streams::fma_chain_params;
 
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape};
@@ -25,24 +25,18 @@ pub fn fma_chain(
             reason: format!("elements {range:?} of a {}-element buffer", data.len()),
         });
     }
-    let kernel = dut.kernel(Implementation::Rust, "fma_chain")?;
+    let kernel = dut.typed_kernel(Implementation::Rust, fma_chain_params::SIGNATURE)?;
     let blocks = (range.len() as u64)
         .div_ceil(COPY_BLOCK_THREADS as u64)
-        .min(dut.full_wave_blocks(kernel, COPY_BLOCK_THREADS)? as u64) as u32;
+        .min(dut.full_wave_blocks(kernel.kernel(), COPY_BLOCK_THREADS)? as u64) as u32;
     let shape = LaunchShape {
         grid: Dim3::x(blocks),
         block: Dim3::x(COPY_BLOCK_THREADS),
         shared_bytes: 0,
     };
-    let mut ptr = GlobalMutPtr::<f32>::from_raw((data.device_ptr() as usize as *mut f32).wrapping_add(range.start));
-    let (mut n, mut iterations) = (range.len() as u32, iterations);
-    let mut params = [
-        (&raw mut ptr).cast::<c_void>(),
-        (&raw mut n).cast::<c_void>(),
-        (&raw mut iterations).cast::<c_void>(),
-    ];
-    // SAFETY: matches fma_chain(float*, uint, uint); the range was checked against the buffer.
-    unsafe { kernel.launch(stream, shape, &mut params) }
+    let ptr = GlobalMutPtr::<f32>::from_raw((data.device_ptr() as usize as *mut f32).wrapping_add(range.start));
+    // SAFETY: the range was checked against the buffer.
+    unsafe { kernel.launch(stream, shape, (ptr, range.len() as u32, iterations)) }
 }
 
 /// Launches the OpenCL C `fma_chain` on `data[range]` on `queue` (one of the
