@@ -1,7 +1,7 @@
-use std::ffi::c_void;
 use std::time::Duration;
 
 use kernels_gpu::device::Dim3;
+use kernels_gpu::diagnostics::spin_wait_params;
 
 use crate::error::{Error, Result};
 use crate::gpu::LaunchShape;
@@ -11,17 +11,15 @@ use crate::testbed::{DeviceUnderTest, Implementation};
 /// one thread that busy-waits on the GPU's global timer (how the kernel time
 /// limit is tested). Returns once it is enqueued.
 pub fn spin_wait(dut: &DeviceUnderTest, duration: Duration) -> Result<()> {
-    let mut nanoseconds = u64::try_from(duration.as_nanos()).map_err(|_| Error::InvalidLaunch {
+    let nanoseconds = u64::try_from(duration.as_nanos()).map_err(|_| Error::InvalidLaunch {
         kernel: "spin_wait",
         reason: format!("{duration:?} does not fit in 64-bit nanoseconds"),
     })?;
-    let kernel = dut.kernel(Implementation::Rust, "spin_wait")?;
     let shape = LaunchShape {
         grid: Dim3::x(1),
         block: Dim3::x(1),
         shared_bytes: 0,
     };
-    let mut params = [(&raw mut nanoseconds).cast::<c_void>()];
-    // SAFETY: matches spin_wait(unsigned long long); the kernel touches no memory.
-    unsafe { kernel.launch(dut.gpu().stream(), shape, &mut params) }
+    // SAFETY: the kernel touches no memory.
+    unsafe { dut.launch::<spin_wait_params>(Implementation::Rust, shape, (nanoseconds,)) }
 }
