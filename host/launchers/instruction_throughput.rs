@@ -1,19 +1,33 @@
-use std::ffi::c_void;
-
-use kernels_gpu::device::Dim3;
+use kernels_gpu::device::{Dim3, GlobalMutPtr, KernelParam, KernelSignature, Signature};
 use kernels_gpu::instruction_throughput::{
     ChainElement, ChainParams, THROUGHPUT_BLOCK_THREADS, THROUGHPUT_CHAINS, ThroughputKernel,
+    bar_sync_throughput_params, cos_approx_throughput_params, div_approx_throughput_params, div_rn_throughput_params,
+    ex2_approx_throughput_params, exp_accurate_throughput_params, exp_fast_throughput_params, exp_throughput_params,
+    f16x2_fma_throughput_params, f32_add_throughput_params, f32_fma_throughput_params,
+    f32_literal_mul_throughput_params, f32_mul_throughput_params, f64_fma_throughput_params,
+    f64_promoted_mul_throughput_params, i8_mad_throughput_params, i16_mad_throughput_params, i32_add_throughput_params,
+    i32_mad_throughput_params, i32_mul_throughput_params, lg2_approx_throughput_params, mul24_throughput_params,
+    rcp_approx_throughput_params, rcp_rn_throughput_params, recip_sqrt_rn_throughput_params,
+    rsqrt_approx_throughput_params, sin_approx_throughput_params, sin_throughput_params, u32_div_throughput_params,
+    u32_mask_throughput_params, u32_rem_throughput_params, u32_shift_throughput_params,
 };
 
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, DeviceCopy, LaunchShape};
 use crate::testbed::{DeviceUnderTest, Implementation};
 
+/// Every throughput kernel's parameters: the output, `start`, `step`, `a`, `b`
+/// in the chains' type, and the rounds.
+pub type ChainArgs<T> = (GlobalMutPtr<T>, T, T, T, T, u32);
+
 /// Host types that carry a throughput kernel's chains: `f32`, `f64`, `i32`,
 /// and `u32` (for the integer kernels and for packed `f16x2` pairs).
-pub trait ChainValue: DeviceCopy {
+pub trait ChainValue: DeviceCopy + KernelParam {
     /// Whether a kernel whose chains are `element`s takes this type.
     fn carries(element: ChainElement) -> bool;
+
+    /// `kernel`'s signature, if its chains are of this type.
+    fn signature(kernel: ThroughputKernel) -> Option<Signature<ChainArgs<Self>>>;
 
     /// The value as an unsigned count (a divisor or a shift), for `u32`.
     fn unsigned_operand(self) -> Option<u32> {
@@ -25,11 +39,43 @@ impl ChainValue for f32 {
     fn carries(element: ChainElement) -> bool {
         element == ChainElement::F32
     }
+
+    fn signature(kernel: ThroughputKernel) -> Option<Signature<ChainArgs<Self>>> {
+        Some(match kernel {
+            ThroughputKernel::F32Add => f32_add_throughput_params::SIGNATURE,
+            ThroughputKernel::F32Mul => f32_mul_throughput_params::SIGNATURE,
+            ThroughputKernel::F32Fma => f32_fma_throughput_params::SIGNATURE,
+            ThroughputKernel::RcpApprox => rcp_approx_throughput_params::SIGNATURE,
+            ThroughputKernel::RcpRn => rcp_rn_throughput_params::SIGNATURE,
+            ThroughputKernel::DivRn => div_rn_throughput_params::SIGNATURE,
+            ThroughputKernel::DivApprox => div_approx_throughput_params::SIGNATURE,
+            ThroughputKernel::RsqrtApprox => rsqrt_approx_throughput_params::SIGNATURE,
+            ThroughputKernel::RecipSqrtRn => recip_sqrt_rn_throughput_params::SIGNATURE,
+            ThroughputKernel::SinApprox => sin_approx_throughput_params::SIGNATURE,
+            ThroughputKernel::CosApprox => cos_approx_throughput_params::SIGNATURE,
+            ThroughputKernel::Ex2Approx => ex2_approx_throughput_params::SIGNATURE,
+            ThroughputKernel::Lg2Approx => lg2_approx_throughput_params::SIGNATURE,
+            ThroughputKernel::ExpFast => exp_fast_throughput_params::SIGNATURE,
+            ThroughputKernel::Sin => sin_throughput_params::SIGNATURE,
+            ThroughputKernel::Exp => exp_throughput_params::SIGNATURE,
+            ThroughputKernel::ExpAccurate => exp_accurate_throughput_params::SIGNATURE,
+            ThroughputKernel::F32LiteralMul => f32_literal_mul_throughput_params::SIGNATURE,
+            ThroughputKernel::F64PromotedMul => f64_promoted_mul_throughput_params::SIGNATURE,
+            _ => return None,
+        })
+    }
 }
 
 impl ChainValue for f64 {
     fn carries(element: ChainElement) -> bool {
         element == ChainElement::F64
+    }
+
+    fn signature(kernel: ThroughputKernel) -> Option<Signature<ChainArgs<Self>>> {
+        Some(match kernel {
+            ThroughputKernel::F64Fma => f64_fma_throughput_params::SIGNATURE,
+            _ => return None,
+        })
     }
 }
 
@@ -37,11 +83,35 @@ impl ChainValue for i32 {
     fn carries(element: ChainElement) -> bool {
         element == ChainElement::I32
     }
+
+    fn signature(kernel: ThroughputKernel) -> Option<Signature<ChainArgs<Self>>> {
+        Some(match kernel {
+            ThroughputKernel::I32Add => i32_add_throughput_params::SIGNATURE,
+            ThroughputKernel::I32Mul => i32_mul_throughput_params::SIGNATURE,
+            ThroughputKernel::I32Mad => i32_mad_throughput_params::SIGNATURE,
+            ThroughputKernel::I16Mad => i16_mad_throughput_params::SIGNATURE,
+            ThroughputKernel::I8Mad => i8_mad_throughput_params::SIGNATURE,
+            ThroughputKernel::Mul24 => mul24_throughput_params::SIGNATURE,
+            ThroughputKernel::BarSync => bar_sync_throughput_params::SIGNATURE,
+            _ => return None,
+        })
+    }
 }
 
 impl ChainValue for u32 {
     fn carries(element: ChainElement) -> bool {
         matches!(element, ChainElement::U32 | ChainElement::F16x2)
+    }
+
+    fn signature(kernel: ThroughputKernel) -> Option<Signature<ChainArgs<Self>>> {
+        Some(match kernel {
+            ThroughputKernel::U32Div => u32_div_throughput_params::SIGNATURE,
+            ThroughputKernel::U32Rem => u32_rem_throughput_params::SIGNATURE,
+            ThroughputKernel::U32Shift => u32_shift_throughput_params::SIGNATURE,
+            ThroughputKernel::U32Mask => u32_mask_throughput_params::SIGNATURE,
+            ThroughputKernel::F16x2Fma => f16x2_fma_throughput_params::SIGNATURE,
+            _ => return None,
+        })
     }
 
     fn unsigned_operand(self) -> Option<u32> {
@@ -119,7 +189,7 @@ pub fn throughput<T: ChainValue>(
     iterations: u32,
     blocks: u32,
 ) -> Result<()> {
-    if !T::carries(kernel.element()) {
+    let Some(signature) = T::signature(kernel).filter(|_| T::carries(kernel.element())) else {
         return Err(invalid(
             kernel,
             format!(
@@ -128,26 +198,35 @@ pub fn throughput<T: ChainValue>(
                 std::any::type_name::<T>()
             ),
         ));
-    }
+    };
     let shape = throughput_shape(kernel, blocks, out.len(), params.a.unsigned_operand())?;
-    let function = dut.kernel(implementation, kernel.entry())?;
-    let mut pointer = out.as_global_mut();
-    let ChainParams {
-        mut start,
-        mut step,
-        mut a,
-        mut b,
-    } = params;
-    let mut iterations = iterations;
-    let mut args = [
-        (&raw mut pointer).cast::<c_void>(),
-        (&raw mut start).cast::<c_void>(),
-        (&raw mut step).cast::<c_void>(),
-        (&raw mut a).cast::<c_void>(),
-        (&raw mut b).cast::<c_void>(),
-        (&raw mut iterations).cast::<c_void>(),
-    ];
-    // SAFETY: (T*, T, T, T, T, unsigned) is every throughput kernel's parameter list with T its element type
-    // (checked above); the shape check proved the output holds every chain's value.
-    unsafe { function.launch(dut.gpu().stream(), shape, &mut args) }
+    let ChainParams { start, step, a, b } = params;
+    let args = (out.as_global_mut(), start, step, a, b, iterations);
+    // SAFETY: the shape check proved the output holds every chain's value.
+    unsafe { dut.launch_signature(implementation, signature, shape, args) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each kernel's signature is found through the one chain type that carries its element, under its entry name.
+    #[test]
+    fn every_kernel_has_its_signature_in_the_type_that_carries_it() {
+        fn name<T: ChainValue>(kernel: ThroughputKernel) -> Option<&'static str> {
+            T::signature(kernel).map(|signature| signature.name)
+        }
+        for kernel in ThroughputKernel::ALL {
+            let found: Vec<(&str, bool)> = [
+                (name::<f32>(kernel), f32::carries(kernel.element())),
+                (name::<f64>(kernel), f64::carries(kernel.element())),
+                (name::<i32>(kernel), i32::carries(kernel.element())),
+                (name::<u32>(kernel), u32::carries(kernel.element())),
+            ]
+            .into_iter()
+            .filter_map(|(name, carries)| name.map(|n| (n, carries)))
+            .collect();
+            assert_eq!(found, [(kernel.entry(), true)], "{kernel:?}");
+        }
+    }
 }
