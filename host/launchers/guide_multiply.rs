@@ -1,7 +1,8 @@
-use std::ffi::c_void;
-
-use kernels_gpu::device::Dim3;
-use kernels_gpu::guide_multiply::{TILE_DIM, tile_bytes};
+use kernels_gpu::device::{Dim3, GlobalMutPtr, GlobalPtr, KernelSignature, Signature};
+use kernels_gpu::guide_multiply::{
+    TILE_DIM, coalesced_multiply_aat_padded_params, coalesced_multiply_aat_params, coalesced_multiply_params,
+    shared_ab_multiply_params, simple_multiply_aat_params, simple_multiply_params, tile_bytes,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
@@ -38,13 +39,22 @@ impl GuideMultiply {
     ];
 
     pub fn kernel(self) -> &'static str {
+        match self.signature() {
+            GuideSignature::Ab(signature) => signature.name,
+            GuideSignature::Aat(signature) => signature.name,
+        }
+    }
+
+    /// Its kernel's signature, one of the two parameter lists.
+    fn signature(self) -> GuideSignature {
+        use GuideSignature::{Aat, Ab};
         match self {
-            Self::Simple => "simple_multiply",
-            Self::Coalesced => "coalesced_multiply",
-            Self::SharedAb => "shared_ab_multiply",
-            Self::SimpleAat => "simple_multiply_aat",
-            Self::CoalescedAat => "coalesced_multiply_aat",
-            Self::CoalescedAatPadded => "coalesced_multiply_aat_padded",
+            Self::Simple => Ab(simple_multiply_params::SIGNATURE),
+            Self::Coalesced => Ab(coalesced_multiply_params::SIGNATURE),
+            Self::SharedAb => Ab(shared_ab_multiply_params::SIGNATURE),
+            Self::SimpleAat => Aat(simple_multiply_aat_params::SIGNATURE),
+            Self::CoalescedAat => Aat(coalesced_multiply_aat_params::SIGNATURE),
+            Self::CoalescedAatPadded => Aat(coalesced_multiply_aat_padded_params::SIGNATURE),
         }
     }
 
@@ -152,6 +162,12 @@ pub fn guide_multiply_shape(
     })
 }
 
+/// The two parameter lists of the guide's kernels: `(A, B, C, N)` for `C = AB`, `(A, C, M)` for `C = AAᵀ`.
+enum GuideSignature {
+    Ab(Signature<(GlobalPtr<f32>, GlobalPtr<f32>, GlobalMutPtr<f32>, i32)>),
+    Aat(Signature<(GlobalPtr<f32>, GlobalMutPtr<f32>, i32)>),
+}
+
 /// Launches one of the guide's kernels. `b` is ignored for `C = AAᵀ`.
 #[allow(clippy::too_many_arguments)]
 pub fn guide_multiply(
@@ -165,28 +181,19 @@ pub fn guide_multiply(
     n: u32,
 ) -> Result<()> {
     let shape = guide_multiply_shape(kernel, m, n, (a.len(), b.len(), c.len()))?;
-    let function = dut.kernel(implementation, kernel.kernel())?;
-    let (mut pa, mut pb, mut pc) = (a.as_global(), b.as_global(), c.as_global_mut());
+    let (a, b, c) = (a.as_global(), b.as_global(), c.as_global_mut());
     // The last parameter is N for C = AB and M for C = AAᵀ: C's row length either way.
-    let mut row_length = kernel.c_shape(m, n).1 as i32;
-    if kernel.is_aat() {
-        let mut params = [
-            (&raw mut pa).cast::<c_void>(),
-            (&raw mut pc).cast::<c_void>(),
-            (&raw mut row_length).cast::<c_void>(),
-        ];
-        // SAFETY: (const float*, float*, int) is the AAᵀ kernels' signature; the shape check proved A holds
-        // M x 32 floats and C M x M, and the grid covers exactly C's tiles with the shared memory they index.
-        unsafe { function.launch(dut.gpu().stream(), shape, &mut params) }
-    } else {
-        let mut params = [
-            (&raw mut pa).cast::<c_void>(),
-            (&raw mut pb).cast::<c_void>(),
-            (&raw mut pc).cast::<c_void>(),
-            (&raw mut row_length).cast::<c_void>(),
-        ];
-        // SAFETY: (const float*, const float*, float*, int) is the C = AB kernels' signature; the shape check
-        // proved A holds M x 32, B 32 x N and C M x N floats, and the grid covers exactly C's tiles.
-        unsafe { function.launch(dut.gpu().stream(), shape, &mut params) }
+    let row_length = kernel.c_shape(m, n).1 as i32;
+    match kernel.signature() {
+        GuideSignature::Aat(signature) => {
+            // SAFETY: the shape check proved A holds M x 32 floats and C M x M, and the grid covers
+            // exactly C's tiles with the shared memory they index.
+            unsafe { dut.launch_signature(implementation, signature, shape, (a, c, row_length)) }
+        }
+        GuideSignature::Ab(signature) => {
+            // SAFETY: the shape check proved A holds M x 32, B 32 x N and C M x N floats, and the
+            // grid covers exactly C's tiles.
+            unsafe { dut.launch_signature(implementation, signature, shape, (a, b, c, row_length)) }
+        }
     }
 }
