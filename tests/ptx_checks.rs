@@ -886,4 +886,7 @@ fn rust_ptx_declares_each_kernels_signature() {
     check::<particles::particle_swarm_params>();
     check::<sgemm::sgemm_register_blocked_params>();
     check::<kernels_gpu::instruction_throughput::f64_fma_throughput_params>();
+    // cuda_std's slice ABI, described by hand.
+    check::<ptxsuite::launchers::CudaStdVecadd>();
+    check::<ptxsuite::launchers::CudaStdBlockSum>();
 }

@@ -9,14 +9,69 @@
 //! `*mut f32` is one. The launchers pass the first `n` elements of each
 //! buffer as the slice, so the kernels' own bounds checks can never fire.
 
-use std::ffi::c_void;
-
-use kernels_gpu::compat_layer::COMPAT_BLOCK_THREADS;
+use kernels_gpu::compat_layer::{COMPAT_BLOCK_THREADS, ptx_device_block_sum_params, ptx_device_vecadd_params};
+use kernels_gpu::device::{GlobalMutPtr, GlobalPtr, KernelSignature, Param, ParamKind};
 
 use super::block_grid::block_grid;
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape};
 use crate::testbed::{DeviceUnderTest, Implementation};
+
+/// `cuda_std_vecadd(a: &[f32], b: &[f32], c: *mut f32)` as its PTX entry
+/// takes it: `cuda_std`'s `#[kernel]` does not describe its parameters as
+/// `kernel!` does, so its slice ABI is written out here (and checked against
+/// the entry's `.param` list before each launch, as every signature is).
+pub enum CudaStdVecadd {}
+
+impl KernelSignature for CudaStdVecadd {
+    const NAME: &'static str = "cuda_std_vecadd";
+    type Args = (GlobalPtr<f32>, usize, GlobalPtr<f32>, usize, GlobalMutPtr<f32>);
+    const PARAMS: &'static [Param] = &[
+        Param {
+            name: "a",
+            kind: ParamKind::Pointer,
+        },
+        Param {
+            name: "a.len()",
+            kind: ParamKind::U64,
+        },
+        Param {
+            name: "b",
+            kind: ParamKind::Pointer,
+        },
+        Param {
+            name: "b.len()",
+            kind: ParamKind::U64,
+        },
+        Param {
+            name: "c",
+            kind: ParamKind::Pointer,
+        },
+    ];
+}
+
+/// `cuda_std_block_sum(input: &[f32], partial: *mut f32)` as its PTX entry
+/// takes it (the slice ABI, as [`CudaStdVecadd`]).
+pub enum CudaStdBlockSum {}
+
+impl KernelSignature for CudaStdBlockSum {
+    const NAME: &'static str = "cuda_std_block_sum";
+    type Args = (GlobalPtr<f32>, usize, GlobalMutPtr<f32>);
+    const PARAMS: &'static [Param] = &[
+        Param {
+            name: "input",
+            kind: ParamKind::Pointer,
+        },
+        Param {
+            name: "input.len()",
+            kind: ParamKind::U64,
+        },
+        Param {
+            name: "partial",
+            kind: ParamKind::Pointer,
+        },
+    ];
+}
 
 /// What a compatibility-layer kernel is written against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -62,10 +117,10 @@ impl CompatKernel {
     /// The PTX entry of the algorithm written against `layer`.
     pub fn entry(self, layer: KernelLayer) -> &'static str {
         match (self, layer) {
-            (Self::VectorAdd, KernelLayer::CudaStd) => "cuda_std_vecadd",
-            (Self::VectorAdd, KernelLayer::PtxDevice) => "ptx_device_vecadd",
-            (Self::BlockSum, KernelLayer::CudaStd) => "cuda_std_block_sum",
-            (Self::BlockSum, KernelLayer::PtxDevice) => "ptx_device_block_sum",
+            (Self::VectorAdd, KernelLayer::CudaStd) => CudaStdVecadd::NAME,
+            (Self::VectorAdd, KernelLayer::PtxDevice) => ptx_device_vecadd_params::NAME,
+            (Self::BlockSum, KernelLayer::CudaStd) => CudaStdBlockSum::NAME,
+            (Self::BlockSum, KernelLayer::PtxDevice) => ptx_device_block_sum_params::NAME,
         }
     }
 
@@ -150,32 +205,17 @@ pub fn vecadd(
     n: u64,
 ) -> Result<()> {
     let shape = vecadd_shape(layer, n, (c.len(), a.len(), b.len()))?;
-    let kernel = dut.kernel(Implementation::Rust, CompatKernel::VectorAdd.entry(layer))?;
-    let (mut a_ptr, mut b_ptr, mut c_ptr) = (a.device_ptr(), b.device_ptr(), c.device_ptr());
+    let (a, b, c) = (a.as_global(), b.as_global(), c.as_global_mut());
     match layer {
         KernelLayer::CudaStd => {
-            let (mut a_len, mut b_len) = (n, n);
-            let mut params = [
-                (&raw mut a_ptr).cast::<c_void>(),
-                (&raw mut a_len).cast::<c_void>(),
-                (&raw mut b_ptr).cast::<c_void>(),
-                (&raw mut b_len).cast::<c_void>(),
-                (&raw mut c_ptr).cast::<c_void>(),
-            ];
-            // SAFETY: matches cuda_std_vecadd's entry (a: *const f32, usize, b: *const f32, usize, c: *mut f32);
-            // the shape check proved n elements inside all three buffers.
-            unsafe { kernel.launch(dut.gpu().stream(), shape, &mut params) }
+            let n = n as usize;
+            // SAFETY: the shape check proved n elements inside all three buffers.
+            unsafe { dut.launch::<CudaStdVecadd>(Implementation::Rust, shape, (a, n, b, n, c)) }
         }
         KernelLayer::PtxDevice => {
-            let mut n = n as u32; // compat_blocks checked n <= u32::MAX
-            let mut params = [
-                (&raw mut c_ptr).cast::<c_void>(),
-                (&raw mut a_ptr).cast::<c_void>(),
-                (&raw mut b_ptr).cast::<c_void>(),
-                (&raw mut n).cast::<c_void>(),
-            ];
-            // SAFETY: matches ptx_device_vecadd(c, a, b, n: u32); the shape check proved n elements inside all three.
-            unsafe { kernel.launch(dut.gpu().stream(), shape, &mut params) }
+            let n = n as u32; // compat_blocks checked n <= u32::MAX
+            // SAFETY: the shape check proved n elements inside all three.
+            unsafe { dut.launch::<ptx_device_vecadd_params>(Implementation::Rust, shape, (c, a, b, n)) }
         }
     }
 }
@@ -195,20 +235,16 @@ pub fn block_sum(
     n: u64,
 ) -> Result<()> {
     let shape = block_sum_shape(layer, n, input.len(), partial.len())?;
-    let kernel = dut.kernel(Implementation::Rust, CompatKernel::BlockSum.entry(layer))?;
-    let (mut input_ptr, mut partial_ptr) = (input.device_ptr(), partial.device_ptr());
-    let (mut length, mut count) = (n, n as u32); // compat_blocks checked n <= u32::MAX
-    let length_param = match layer {
-        KernelLayer::CudaStd => (&raw mut length).cast::<c_void>(),
-        KernelLayer::PtxDevice => (&raw mut count).cast::<c_void>(),
-    };
-    let mut params = [
-        (&raw mut input_ptr).cast::<c_void>(),
-        length_param,
-        (&raw mut partial_ptr).cast::<c_void>(),
-    ];
-    // SAFETY: matches cuda_std_block_sum (input: *const f32, usize, partial: *mut f32) and ptx_device_block_sum
-    // (input, n: u32, partial); the shape check proved n elements inside input, one sum per block inside partial,
-    // and gives the ptx-device kernel its 1 KiB of dynamic shared memory.
-    unsafe { kernel.launch(dut.gpu().stream(), shape, &mut params) }
+    let (input, partial) = (input.as_global(), partial.as_global_mut());
+    // SAFETY (both): the shape check proved n elements inside input, one sum per block inside
+    // partial, and gives the ptx-device kernel its 1 KiB of dynamic shared memory.
+    match layer {
+        KernelLayer::CudaStd => unsafe {
+            dut.launch::<CudaStdBlockSum>(Implementation::Rust, shape, (input, n as usize, partial))
+        },
+        // compat_blocks checked n <= u32::MAX
+        KernelLayer::PtxDevice => unsafe {
+            dut.launch::<ptx_device_block_sum_params>(Implementation::Rust, shape, (input, n as u32, partial))
+        },
+    }
 }

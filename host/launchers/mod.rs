@@ -36,7 +36,8 @@ mod throughput_params;
 mod throughput_table;
 
 pub use compat_layer::{
-    CompatKernel, KernelLayer, block_sum, block_sum_shape, block_sum_shared_bytes, compat_blocks, vecadd, vecadd_shape,
+    CompatKernel, CudaStdBlockSum, CudaStdVecadd, KernelLayer, block_sum, block_sum_shape, block_sum_shared_bytes,
+    compat_blocks, vecadd, vecadd_shape,
 };
 pub use constant_memory::{
     CONSTANT_CHASE_BLOCK_THREADS, CONSTANT_CHASE_TABLE_WORDS, ChaseTable, ConstantSpace, constant_chase,
