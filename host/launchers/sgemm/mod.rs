@@ -13,11 +13,14 @@ pub use opencl_runner::OpenClGemmRunner;
 pub use runner::{GemmEntry, GemmOp, GemmRunner, gemm_runners};
 pub use tile_choice::{REGISTER_BLOCKED_TILES, TileChoice, register_blocked_tile, register_blocked_tile_of_entry};
 
-use std::ffi::c_void;
-
 use half::f16;
-use kernels_gpu::device::{Dim3, GlobalPtr};
-use kernels_gpu::sgemm::{SGEMM_THREADS, SGEMM_TILE_128X128, SgemmTile, TILED_SGEMM_TILE, tiled_sgemm_shared_bytes};
+use kernels_gpu::device::{Dim3, GlobalMutPtr, GlobalPtr, KernelSignature, Signature};
+use kernels_gpu::sgemm::{
+    SGEMM_THREADS, SGEMM_TILE_128X128, SgemmTile, TILED_SGEMM_TILE, hgemm_f16_storage_params,
+    hgemm_f16_storage_whole_tiles_params, sgemm_register_blocked_128x64_params,
+    sgemm_register_blocked_128x64_whole_tiles_params, sgemm_register_blocked_params,
+    sgemm_register_blocked_whole_tiles_params, tiled_sgemm_params, tiled_sgemm_shared_bytes,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
@@ -66,8 +69,8 @@ impl SgemmKernel {
 
     pub fn kernel(self) -> &'static str {
         match self {
-            Self::Tiled => "tiled_sgemm",
-            Self::RegisterBlocked => "sgemm_register_blocked",
+            Self::Tiled => tiled_sgemm_params::NAME,
+            Self::RegisterBlocked => sgemm_register_blocked_params::NAME,
         }
     }
 
@@ -232,11 +235,38 @@ pub fn hgemm_f16_storage(
     unsafe { launch_gemm(dut, implementation, name, shape, (pa, pb, c), dims) }
 }
 
-/// Launches a `(a, b, c, m, n, k)` kernel.
+/// Every GEMM kernel's parameters: `A`, `B` (elements of `T`), `C` (`f32`), `m`, `n`, `k`.
+pub type GemmArgs<T> = (GlobalPtr<T>, GlobalPtr<T>, GlobalMutPtr<f32>, u32, u32, u32);
+
+/// The storage types of `A` and `B`, with the kernels that take them.
+trait GemmElement: Copy + 'static {
+    /// The GEMM kernels whose `A` and `B` are of this type (tile and edge variants).
+    const KERNELS: &'static [Signature<GemmArgs<Self>>];
+}
+
+impl GemmElement for f32 {
+    const KERNELS: &'static [Signature<GemmArgs<f32>>] = &[
+        tiled_sgemm_params::SIGNATURE,
+        sgemm_register_blocked_params::SIGNATURE,
+        sgemm_register_blocked_whole_tiles_params::SIGNATURE,
+        sgemm_register_blocked_128x64_params::SIGNATURE,
+        sgemm_register_blocked_128x64_whole_tiles_params::SIGNATURE,
+    ];
+}
+
+/// `f16` storage, read as its IEEE binary16 bits.
+impl GemmElement for u16 {
+    const KERNELS: &'static [Signature<GemmArgs<u16>>] = &[
+        hgemm_f16_storage_params::SIGNATURE,
+        hgemm_f16_storage_whole_tiles_params::SIGNATURE,
+    ];
+}
+
+/// Launches the `(a, b, c, m, n, k)` kernel `name`, one of `T`'s [`GemmElement::KERNELS`].
 ///
 /// # Safety
 /// `shape` must be the kernel's shape for `dims`, and the buffers must hold the product (checked by the callers).
-unsafe fn launch_gemm<T>(
+unsafe fn launch_gemm<T: GemmElement>(
     dut: &DeviceUnderTest,
     implementation: Implementation,
     name: &str,
@@ -244,16 +274,36 @@ unsafe fn launch_gemm<T>(
     (a, b, c): (GlobalPtr<T>, GlobalPtr<T>, &mut DeviceBuffer<f32>),
     (m, n, k): (u32, u32, u32),
 ) -> Result<()> {
-    let kernel = dut.kernel(implementation, name)?;
-    let (mut pa, mut pb, mut pc, mut pm, mut pn, mut pk) = (a, b, c.as_global_mut(), m, n, k);
-    let mut params = [
-        (&raw mut pa).cast::<c_void>(),
-        (&raw mut pb).cast::<c_void>(),
-        (&raw mut pc).cast::<c_void>(),
-        (&raw mut pm).cast::<c_void>(),
-        (&raw mut pn).cast::<c_void>(),
-        (&raw mut pk).cast::<c_void>(),
-    ];
-    // SAFETY: (const T*, const T*, float*, uint, uint, uint) is every GEMM kernel's signature; bounds: the caller's.
-    unsafe { kernel.launch(dut.gpu().stream(), shape, &mut params) }
+    let signature = *T::KERNELS
+        .iter()
+        .find(|signature| signature.name == name)
+        .ok_or_else(|| Error::MissingKernel(name.to_string()))?;
+    // SAFETY: bounds are the caller's contract.
+    unsafe { dut.launch_signature(implementation, signature, shape, (a, b, c.as_global_mut(), m, n, k)) }
+}
+
+#[cfg(test)]
+mod typed_launch_tests {
+    use super::*;
+
+    fn launchable<T: GemmElement>(name: &str) -> bool {
+        T::KERNELS.iter().any(|signature| signature.name == name)
+    }
+
+    /// Every entry a launcher can pick has a signature: a missing one would refuse the launch at run time.
+    #[test]
+    fn every_entry_the_launchers_pick_has_a_signature() {
+        for choice in REGISTER_BLOCKED_TILES {
+            assert!(launchable::<f32>(choice.entry), "{}", choice.entry);
+            assert!(
+                launchable::<f32>(choice.whole_tiles_entry),
+                "{}",
+                choice.whole_tiles_entry
+            );
+        }
+        assert!(launchable::<f32>(SgemmKernel::Tiled.kernel()));
+        assert!(launchable::<u16>("hgemm_f16_storage"));
+        assert!(launchable::<u16>("hgemm_f16_storage_whole_tiles"));
+        assert!(!launchable::<u16>("sgemm_register_blocked"));
+    }
 }
