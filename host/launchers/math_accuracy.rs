@@ -1,13 +1,11 @@
-use std::ffi::c_void;
-
-use kernels_gpu::device::Dim3;
-use kernels_gpu::math_accuracy::{FUNCTION_VALUES_BLOCK_THREADS, MathFunction};
+use kernels_gpu::device::{Dim3, KernelSignature};
+use kernels_gpu::math_accuracy::{FUNCTION_VALUES_BLOCK_THREADS, MathFunction, math_function_values_params};
 
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape};
 use crate::testbed::{DeviceUnderTest, Implementation};
 
-const KERNEL: &str = "math_function_values";
+const KERNEL: &str = math_function_values_params::NAME;
 
 /// Checks a `math_function_values` launch over `n` inputs: both buffers must
 /// hold `n` floats, and `n` must be a positive `u32`. One thread per element,
@@ -40,16 +38,7 @@ pub fn math_function_values(
     n: usize,
 ) -> Result<()> {
     let shape = function_values_shape(n, out.len(), inp.len())?;
-    let kernel = dut.kernel(implementation, KERNEL)?;
-    let (mut out_ptr, mut in_ptr, mut count, mut id) =
-        (out.as_global_mut(), inp.as_global(), n as u32, function as u32);
-    let mut args = [
-        (&raw mut out_ptr).cast::<c_void>(),
-        (&raw mut in_ptr).cast::<c_void>(),
-        (&raw mut count).cast::<c_void>(),
-        (&raw mut id).cast::<c_void>(),
-    ];
-    // SAFETY: matches math_function_values(float*, const float*, unsigned, unsigned); the shape check proved both
-    // buffers hold n floats, and threads past n do nothing.
-    unsafe { kernel.launch(dut.gpu().stream(), shape, &mut args) }
+    let args = (out.as_global_mut(), inp.as_global(), n as u32, function as u32);
+    // SAFETY: the shape check proved both buffers hold n floats, and threads past n do nothing.
+    unsafe { dut.launch::<math_function_values_params>(implementation, shape, args) }
 }
