@@ -668,3 +668,49 @@ fn opencl_every_twin_exists_and_reports_its_resources() {
         );
     }
 }
+
+/// The twins report their argument types (`-cl-kernel-arg-info`), and those
+/// with the Rust kernel's parameter list pass the check a launcher makes;
+/// a source whose `offset` became a `float` is refused, naming the parameter.
+#[test]
+fn opencl_twins_take_their_rust_kernels_parameters() {
+    use kernels_gpu::device::KernelSignature;
+    use kernels_gpu::global_memory::{offset_copy_params, stride_copy_f64_params, vector_copy_params};
+    use kernels_gpu::sgemm::tiled_sgemm_params;
+    use ptxsuite::opencl::ClArgList;
+    for target in targets_or_skip("opencl_twins_take_their_rust_kernels_parameters") {
+        for kernel in target.twins.kernels() {
+            assert!(
+                matches!(kernel.args(), ClArgList::Typed(_)),
+                "{}: {} reports no argument types",
+                target.label,
+                kernel.name()
+            );
+        }
+        target.twins.kernel_of(offset_copy_params::SIGNATURE).unwrap();
+        target.twins.kernel_of(stride_copy_f64_params::SIGNATURE).unwrap();
+        target.twins.kernel_of(vector_copy_params::SIGNATURE).unwrap();
+        target.twins.kernel_of(tiled_sgemm_params::SIGNATURE).unwrap();
+        for version in MatVecVersion::ALL {
+            target.twins.kernel_of(version.signature()).unwrap();
+        }
+        let mistyped = "__kernel void offset_copy(__global float *odata, __global const float *idata, float offset)\n\
+                        { odata[0] = idata[0] + offset; }\n";
+        let broken = OpenClTwins::build_source(
+            &target.context,
+            mistyped,
+            "-cl-kernel-arg-info",
+            MatvecReduction::LocalMemory,
+        )
+        .unwrap();
+        let error = broken
+            .kernel_of(offset_copy_params::SIGNATURE)
+            .err()
+            .expect("refused")
+            .to_string();
+        assert!(
+            error.contains("offset_copy") && error.contains("parameter 3 `offset`") && error.contains("`float`"),
+            "{error}"
+        );
+    }
+}

@@ -213,14 +213,18 @@ fn opencl_registered_icd_files_are_read_from_a_vendors_directory() {
 
 #[test]
 fn opencl_build_options_pick_the_reduction_the_device_can_run() {
+    // Always the argument types (checked against the Rust kernels).
     // NVIDIA: OpenCL C 1.2, no sub-groups; the verbose build log for register counts.
     assert_eq!(
         twin_build_options(&nvidia_h100(), None),
-        ("-cl-nv-verbose".to_string(), MatvecReduction::LocalMemory)
+        (
+            "-cl-kernel-arg-info -cl-nv-verbose".to_string(),
+            MatvecReduction::LocalMemory
+        )
     );
     assert_eq!(
         twin_build_options(&pocl_cpu(), None),
-        (String::new(), MatvecReduction::LocalMemory)
+        ("-cl-kernel-arg-info".to_string(), MatvecReduction::LocalMemory)
     );
     let mut three = pocl_cpu();
     three.opencl_c_version = "OpenCL C 3.0".into();
@@ -228,13 +232,13 @@ fn opencl_build_options_pick_the_reduction_the_device_can_run() {
     assert_eq!(
         twin_build_options(&three, None),
         (
-            "-cl-std=CL3.0 -D MATVEC_SUB_GROUPS".to_string(),
+            "-cl-kernel-arg-info -cl-std=CL3.0 -D MATVEC_SUB_GROUPS".to_string(),
             MatvecReduction::SubGroups
         )
     );
     assert_eq!(
         twin_build_options(&three, Some(MatvecReduction::LocalMemory)),
-        (String::new(), MatvecReduction::LocalMemory)
+        ("-cl-kernel-arg-info".to_string(), MatvecReduction::LocalMemory)
     );
     let mut two = pocl_cpu();
     two.opencl_c_version = "OpenCL C 2.0 beignet".into();
@@ -242,7 +246,7 @@ fn opencl_build_options_pick_the_reduction_the_device_can_run() {
     assert_eq!(
         twin_build_options(&two, None),
         (
-            "-cl-std=CL2.0 -D MATVEC_SUB_GROUPS".to_string(),
+            "-cl-kernel-arg-info -cl-std=CL2.0 -D MATVEC_SUB_GROUPS".to_string(),
             MatvecReduction::SubGroups
         )
     );

@@ -332,14 +332,11 @@ impl Kernel {
         args.with_param_pointers(|params| unsafe { self.launch(stream, shape, params) })
     }
 
-    /// Enqueues the kernel on `stream` with an untyped parameter array.
+    /// Enqueues the kernel on `stream` with the driver's parameter array.
     ///
     /// # Safety
-    /// `params` must point at values whose types and order match the kernel's
-    /// PTX parameters, and every access the kernel makes with them at this
-    /// shape must stay inside live allocations: the typed launchers in
-    /// [`crate::launchers`] prove that before calling this.
-    pub unsafe fn launch(&self, stream: &CudaStream, shape: LaunchShape, params: &mut [*mut c_void]) -> Result<()> {
+    /// As [`launch_args`](Self::launch_args), with `params` pointing at the arguments.
+    unsafe fn launch(&self, stream: &CudaStream, shape: LaunchShape, params: &mut [*mut c_void]) -> Result<()> {
         if shape.block.count() > self.resources.max_threads_per_block as u64 {
             return Err(Error::InvalidLaunch {
                 kernel: "kernel",

@@ -61,7 +61,8 @@ pub fn opencl_fma_chain(
         .clamp(1, wave_groups.max(1) as u64);
     let nd = NdRange::groups_1d(groups as usize, COPY_BLOCK_THREADS as usize);
     let (offset, n) = (range.start as u32, range.len() as u32);
-    let kernel = side.twins().kernel("fma_chain")?;
+    // Not kernel_of: the OpenCL twin takes an element offset (a cl_mem cannot be offset) besides the Rust parameters.
+    let kernel = side.twins().kernel(fma_chain_params::NAME)?;
     // SAFETY: matches fma_chain(float*, uint, uint, uint); offset + n <= len was checked above.
     unsafe { queue.launch(kernel, &nd, &[&*data, &offset, &n, &iterations])? };
     Ok(())

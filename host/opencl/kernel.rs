@@ -10,8 +10,8 @@ use cl3::kernel::{
 use cl3::types::{cl_device_id, cl_kernel, cl_program};
 use serde::{Deserialize, Serialize};
 
-use super::OpenClError;
 use super::error::{ClResult, ClStatusExt};
+use super::{ClArgList, OpenClError};
 
 /// What the OpenCL compiler made of one kernel for the device (`clGetKernelWorkGroupInfo`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -68,6 +68,8 @@ pub struct ClKernel {
     kernel: cl_kernel,
     name: String,
     resources: ClKernelResources,
+    /// Its arguments as OpenCL reports them, queried once when created.
+    args: ClArgList,
 }
 
 // SAFETY: a kernel object may be moved to and used from another thread; only
@@ -93,8 +95,10 @@ impl ClKernel {
                 local_memory_bytes: 0,
                 private_memory_bytes: 0,
             },
+            args: ClArgList::Count(0),
         };
         created.resources = created.query_resources(device)?;
+        created.args = ClArgList::query(kernel)?;
         Ok(created)
     }
 
@@ -124,6 +128,12 @@ impl ClKernel {
     /// The kernel's resource use as queried when it was created (before any argument was set).
     pub fn resources(&self) -> &ClKernelResources {
         &self.resources
+    }
+
+    /// Its arguments as OpenCL reports them (types where the program was
+    /// built with `-cl-kernel-arg-info`).
+    pub fn args(&self) -> &ClArgList {
+        &self.args
     }
 
     /// Sets every argument, in order.

@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use kernels_gpu::device::Signature;
+
 use super::error::ClResult;
 use super::{ClContext, ClKernel, ClProgram, OpenClDeviceInfo, OpenClError};
 
@@ -77,7 +79,8 @@ pub fn twin_build_options(info: &OpenClDeviceInfo, prefer: Option<MatvecReductio
     } else {
         None
     };
-    let mut options = Vec::new();
+    // Argument types and address spaces for clGetKernelArgInfo: the launchers check them against the Rust kernels.
+    let mut options = vec!["-cl-kernel-arg-info"];
     let reduction = match (sub_group_std, prefer) {
         (Some(std), None | Some(MatvecReduction::SubGroups)) => {
             options.extend([std, "-D MATVEC_SUB_GROUPS"]);
@@ -140,6 +143,19 @@ impl OpenClTwins {
             kernels,
             reduction,
         })
+    }
+
+    /// The twin of the Rust kernel `signature`, its arguments checked against
+    /// the Rust parameters ([`ClArgList::check`]): a mismatch names the parameter.
+    pub fn kernel_of<A>(&self, signature: Signature<A>) -> ClResult<&ClKernel> {
+        let kernel = self.kernel(signature.name)?;
+        kernel.args().check(signature.params).map_err(|reason| {
+            OpenClError::Invalid(format!(
+                "the OpenCL C twin {} does not take its Rust kernel's parameters: {reason}",
+                signature.name
+            ))
+        })?;
+        Ok(kernel)
     }
 
     /// A kernel by its entry name ([`OpenClError::MissingKernel`] if the program has none).

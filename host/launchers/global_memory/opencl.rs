@@ -1,4 +1,7 @@
-use kernels_gpu::global_memory::{COPY_BLOCK_THREADS, VECTOR_COPY_MAX_WAVES};
+use kernels_gpu::device::KernelSignature;
+use kernels_gpu::global_memory::{
+    COPY_BLOCK_THREADS, VECTOR_COPY_MAX_WAVES, shift_copy_params, texture_shift_copy_params, vector_copy_params,
+};
 
 use crate::copy_element::CopyElement;
 use crate::error::{Error, Result};
@@ -17,7 +20,7 @@ pub fn offset_copy<T: CopyElement>(
     offset: i32,
 ) -> Result<()> {
     let shape = offset_copy_shape(threads, offset, odata.len(), idata.len())?;
-    let kernel = twins.kernel(T::OFFSET_KERNEL)?;
+    let kernel = twins.kernel_of(T::OffsetKernel::SIGNATURE)?;
     // SAFETY: (T*, const T*, int) is every offset copy's signature; the shape check proved all indices in bounds.
     unsafe { queue.launch(kernel, &nd_range(&shape), &[&*odata, idata, &offset])? };
     Ok(())
@@ -33,7 +36,7 @@ pub fn stride_copy<T: CopyElement>(
     stride: i32,
 ) -> Result<()> {
     let shape = stride_copy_shape(threads, stride, odata.len(), idata.len())?;
-    let kernel = twins.kernel(T::STRIDE_KERNEL)?;
+    let kernel = twins.kernel_of(T::StrideKernel::SIGNATURE)?;
     // SAFETY: (T*, const T*, int) is every stride copy's signature; the shape check proved all indices in bounds.
     unsafe { queue.launch(kernel, &nd_range(&shape), &[&*odata, idata, &stride])? };
     Ok(())
@@ -49,7 +52,7 @@ pub fn shift_copy(
     shift: i32,
 ) -> Result<()> {
     let shape = shift_copy_shape(threads, shift, odata.len(), idata.len())?;
-    let kernel = twins.kernel("shift_copy")?;
+    let kernel = twins.kernel_of(shift_copy_params::SIGNATURE)?;
     // SAFETY: matches shift_copy(float*, const float*, int); the shape check proved all indices in bounds.
     unsafe { queue.launch(kernel, &nd_range(&shape), &[&*odata, idata, &shift])? };
     Ok(())
@@ -69,7 +72,8 @@ pub fn texture_shift_copy(
     let shape = texture_shift_copy_shape(threads, shift, odata.len())?;
     // Images are at most CL_DEVICE_IMAGE_MAX_BUFFER_SIZE (2^27-2^28) texels: an int.
     let texels = i32::try_from(texture.texels()).unwrap_or(i32::MAX);
-    let kernel = twins.kernel("texture_shift_copy")?;
+    // Not kernel_of: the OpenCL twin takes the texel count besides the Rust kernel's parameters.
+    let kernel = twins.kernel(texture_shift_copy_params::NAME)?;
     // SAFETY: matches texture_shift_copy(float*, image1d_buffer_t, int, int); writes proved in bounds, reads
     // guarded in the kernel against the image's width.
     unsafe { queue.launch(kernel, &nd_range(&shape), &[&*odata, texture, &shift, &texels])? };
@@ -100,7 +104,7 @@ pub fn vector_copy(
             reason: format!("{n} elements do not fit buffers of {} and {}", out.len(), inp.len()),
         });
     }
-    let kernel = twins.kernel("vector_copy")?;
+    let kernel = twins.kernel_of(vector_copy_params::SIGNATURE)?;
     let range = NdRange::groups_1d(vector_copy_groups(n, wave_groups) as usize, COPY_BLOCK_THREADS as usize);
     // SAFETY: matches vector_copy(float*, const float*, ulong); n is within both buffers, whose starts are
     // aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN (>= 16 bytes for float4).

@@ -55,7 +55,7 @@ pub fn matvec(
         (m.len(), v.len(), w.len()),
         wave_groups,
     )?;
-    let kernel = twins.kernel(version.kernel())?;
+    let kernel = twins.kernel_of(version.signature())?;
     // SAFETY: (const float*, uint, uint, const float*, float*[, __local float*]) is every version's signature
     // in the build whose reduction matvec_launch was told; the shape check proved the buffers hold the
     // matrix, vector and result, and the __local size matches the work-group.

@@ -1,3 +1,6 @@
+use kernels_gpu::device::KernelSignature;
+use kernels_gpu::sgemm::tiled_sgemm_params;
+
 use crate::error::Result;
 use crate::launchers::opencl_nd_range::nd_range;
 use crate::launchers::{SgemmKernel, sgemm_shape};
@@ -15,7 +18,7 @@ pub fn tiled_sgemm(
     (m, n, k): (u32, u32, u32),
 ) -> Result<()> {
     let shape = sgemm_shape(SgemmKernel::Tiled, (m, n, k), (a.len(), b.len(), c.len()))?;
-    let kernel = twins.kernel(SgemmKernel::Tiled.kernel())?;
+    let kernel = twins.kernel_of(tiled_sgemm_params::SIGNATURE)?;
     // SAFETY: matches tiled_sgemm(const float*, const float*, float*, uint, uint, uint); the check proved
     // A, B and C hold m·k, k·n and m·n floats, and the kernel guards its edge tiles.
     unsafe { queue.launch(kernel, &nd_range(&shape), &[a, b, &*c, &m, &n, &k])? };
