@@ -3,8 +3,10 @@
 use std::fmt;
 use std::sync::Arc;
 
-use cudarc::driver::{CudaContext, CudaFunction, CudaStream, DriverError, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DriverError};
 use cudarc::nvrtc::Ptx;
+use ptx_device::{GlobalMutPtr, GlobalPtr, KernelArgs, KernelSignature};
+use saxpy_kernels::{block_sum_params, saxpy_params};
 
 use crate::KERNELS_PTX;
 use crate::shape::{LaunchShape, ShapeError, block_sum_shape, saxpy_shape};
@@ -66,12 +68,48 @@ fn during(call: &'static str) -> impl FnOnce(DriverError) -> GpuError {
     move |error| GpuError::Driver { during: call, error }
 }
 
-fn config(shape: LaunchShape) -> LaunchConfig {
-    LaunchConfig {
-        grid_dim: (shape.grid, 1, 1),
-        block_dim: (shape.block, 1, 1),
-        shared_mem_bytes: shape.shared_bytes,
-    }
+/// Enqueues kernel `S` (its function `function`) on `stream` at `shape`: `args`
+/// is the kernel's parameter tuple (`S::Args`), so the compiler checks each
+/// argument's type and position against the kernel's signature.
+///
+/// # Safety
+/// Every access the kernel makes with `args` at `shape` stays inside live allocations.
+unsafe fn launch<S: KernelSignature>(
+    stream: &CudaStream,
+    function: &CudaFunction,
+    shape: LaunchShape,
+    mut args: S::Args,
+) -> Result<(), GpuError> {
+    stream
+        .context()
+        .bind_to_thread()
+        .map_err(during("binding the context"))?;
+    args.with_param_pointers(|params| {
+        // SAFETY: `params` points at S's parameters in order, alive for the call; bounds are the caller's.
+        unsafe {
+            cudarc::driver::result::launch_kernel(
+                function.cu_function(),
+                (shape.grid, 1, 1),
+                (shape.block, 1, 1),
+                shape.shared_bytes,
+                stream.cu_stream(),
+                params,
+            )
+        }
+    })
+    .map_err(during(S::NAME))
+}
+
+/// `slice`'s device address as a kernel's read-only pointer, for as long as the guard lives.
+fn global<'a, T: Copy>(slice: &'a CudaSlice<T>, stream: &'a CudaStream) -> (GlobalPtr<T>, impl Drop + 'a) {
+    let (address, guard) = slice.device_ptr(stream);
+    (GlobalPtr::from_raw(address as usize as *const T), guard)
+}
+
+/// `slice`'s device address as a kernel's writable pointer, for as long as the guard lives.
+fn global_mut<'a, T: Copy>(slice: &'a mut CudaSlice<T>, stream: &'a CudaStream) -> (GlobalMutPtr<T>, impl Drop + 'a) {
+    let (address, guard) = slice.device_ptr_mut(stream);
+    (GlobalMutPtr::from_raw(address as usize as *mut T), guard)
 }
 
 /// GPU 0 with the example's module loaded.
@@ -101,8 +139,12 @@ impl Gpu {
         Ok(Self {
             name,
             stream: ctx.default_stream(),
-            saxpy: module.load_function("saxpy").map_err(during("finding saxpy"))?,
-            block_sum: module.load_function("block_sum").map_err(during("finding block_sum"))?,
+            saxpy: module
+                .load_function(saxpy_params::NAME)
+                .map_err(during("finding saxpy"))?,
+            block_sum: module
+                .load_function(block_sum_params::NAME)
+                .map_err(during("finding block_sum"))?,
         })
     }
 
@@ -120,11 +162,13 @@ impl Gpu {
         let n = x.len() as u32; // saxpy_shape proved it fits
         let x_gpu = self.stream.clone_htod(x).map_err(during("copying x to the GPU"))?;
         let mut y_gpu = self.stream.clone_htod(y).map_err(during("copying y to the GPU"))?;
-        let mut launch = self.stream.launch_builder(&self.saxpy);
-        launch.arg(&mut y_gpu).arg(&x_gpu).arg(&a).arg(&n);
-        // SAFETY: both buffers hold n elements and saxpy_shape proved grid · block fits u32; the
-        // kernel touches indices below n only. Parameters in the kernel's order and types.
-        unsafe { launch.launch(config(shape)) }.map_err(during("launching saxpy"))?;
+        {
+            let (x, _x_in_use) = global(&x_gpu, &self.stream);
+            let (y, _y_in_use) = global_mut(&mut y_gpu, &self.stream);
+            // SAFETY: both buffers hold n elements and saxpy_shape proved grid · block fits u32; the
+            // kernel touches indices below n only.
+            unsafe { launch::<saxpy_params>(&self.stream, &self.saxpy, shape, (y, x, a, n))? };
+        }
         self.stream.clone_dtoh(&y_gpu).map_err(during("copying y back"))
     }
 
@@ -137,11 +181,13 @@ impl Gpu {
             .stream
             .alloc_zeros::<f32>(shape.grid as usize)
             .map_err(during("allocating the partial sums"))?;
-        let mut launch = self.stream.launch_builder(&self.block_sum);
-        launch.arg(&mut partial).arg(&x_gpu).arg(&n);
-        // SAFETY: x holds n elements, partial gridDim.x; block_sum_shape gave a power-of-two block,
-        // its 4 · block bytes of shared memory and a grid whose indices fit u32.
-        unsafe { launch.launch(config(shape)) }.map_err(during("launching block_sum"))?;
+        {
+            let (x, _x_in_use) = global(&x_gpu, &self.stream);
+            let (sums, _sums_in_use) = global_mut(&mut partial, &self.stream);
+            // SAFETY: x holds n elements, partial gridDim.x; block_sum_shape gave a power-of-two block,
+            // its 4 · block bytes of shared memory and a grid whose indices fit u32.
+            unsafe { launch::<block_sum_params>(&self.stream, &self.block_sum, shape, (sums, x, n))? };
+        }
         self.stream
             .clone_dtoh(&partial)
             .map_err(during("copying the partial sums back"))

@@ -6,5 +6,5 @@
 pub mod block_sum;
 pub mod saxpy;
 
-pub use block_sum::block_sum;
-pub use saxpy::saxpy;
+pub use block_sum::{block_sum, block_sum_params};
+pub use saxpy::{saxpy, saxpy_params};
