@@ -164,9 +164,12 @@ pub fn guide_multiply_shape(
 
 /// The two parameter lists of the guide's kernels: `(A, B, C, N)` for `C = AB`, `(A, C, M)` for `C = AAᵀ`.
 enum GuideSignature {
-    Ab(Signature<(GlobalPtr<f32>, GlobalPtr<f32>, GlobalMutPtr<f32>, i32)>),
-    Aat(Signature<(GlobalPtr<f32>, GlobalMutPtr<f32>, i32)>),
+    Ab(Signature<AbArgs>),
+    Aat(Signature<AatArgs>),
 }
+
+type AbArgs = (GlobalPtr<f32>, GlobalPtr<f32>, GlobalMutPtr<f32>, i32);
+type AatArgs = (GlobalPtr<f32>, GlobalMutPtr<f32>, i32);
 
 /// Launches one of the guide's kernels. `b` is ignored for `C = AAᵀ`.
 #[allow(clippy::too_many_arguments)]
