@@ -1,9 +1,9 @@
 use std::sync::OnceLock;
 
-use super::{Implementation, ImplementationSet, OpenClSide, compile_twins};
-use crate::error::{Error, Result};
 use kernels_gpu::device::{KernelArgs, KernelSignature, Signature};
 
+use super::{Implementation, ImplementationSet, OpenClSide, compile_twins};
+use crate::error::{Error, Result};
 use crate::gpu::{CublasHandle, DeviceInfo, Gpu, Kernel, LaunchShape, Module, TypedKernel};
 use crate::ptx::{KERNELS_PTX, check_twin, with_launch_bounds};
 
