@@ -109,6 +109,8 @@
 
 mod kernel_macro;
 pub mod kernel_signature;
+#[cfg(test)]
+mod ulp_error;
 
 pub mod accurate_math;
 mod angle_reduction;
