@@ -78,9 +78,10 @@ pub enum Error {
     /// Plot rendering.
     #[error("plotting {0}")]
     Plot(String),
-    /// The OpenCL layer (`crate::opencl`).
+    /// The OpenCL layer's error (`crate::opencl::OpenClError`, converted there: this base type names
+    /// no layer above it, so modules that only need `Error` never reach OpenCL).
     #[error(transparent)]
-    OpenCl(#[from] crate::opencl::OpenClError),
+    OpenCl(Box<dyn std::error::Error + Send + Sync>),
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

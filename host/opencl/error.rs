@@ -31,6 +31,12 @@ pub enum OpenClError {
 
 pub type ClResult<T> = std::result::Result<T, OpenClError>;
 
+impl From<OpenClError> for crate::error::Error {
+    fn from(error: OpenClError) -> Self {
+        crate::error::Error::OpenCl(Box::new(error))
+    }
+}
+
 /// Attaches the name of the OpenCL call to a cl3 status code.
 pub(crate) trait ClStatusExt<T> {
     fn during(self, call: &'static str) -> ClResult<T>;
