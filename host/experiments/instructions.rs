@@ -849,29 +849,43 @@ fn sass_text(result: &ExperimentResult, kernels: &[(ThroughputKernel, &str)]) ->
         .unwrap_or_default()
 }
 
-/// BPG §5.1.2: rsqrtf against 1.0f / sqrtf(x).
-fn rsqrt_row(result: &ExperimentResult) -> Option<LedgerRow> {
-    use ThroughputKernel::*;
+/// A row whose figure is kernel `a`'s Gop/s over kernel `b`'s (Rust, small arguments): both rates,
+/// the factor, the CUDA C twin's ratio (`twin` names its pair) and both kernels' SASS per operation.
+/// Each pair is (kernel, what it computes, its SASS label).
+fn rate_pair_row(
+    result: &ExperimentResult,
+    claim: usize,
+    (a, a_text, a_sass): (ThroughputKernel, &str, &str),
+    (b, b_text, b_sass): (ThroughputKernel, &str, &str),
+    twin: &str,
+) -> Option<LedgerRow> {
     let rust = Implementation::Rust;
-    let factor = rate_spread(result, rust, (RsqrtApprox, SMALL), (RecipSqrtRn, SMALL))?;
+    let factor = rate_spread(result, rust, (a, SMALL), (b, SMALL))?;
     let gops = |k| rate(result, k, rust, SMALL).unwrap_or(f64::NAN);
-    Some(claims()[4].grade(
+    Some(claims()[claim].grade(
         factor,
         format!(
-            "Rust: rsqrt.approx {:.0} Gop/s vs 1/sqrt (sqrt.rn, rcp.rn) {:.0} Gop/s; {}x{}{}",
-            gops(RsqrtApprox),
-            gops(RecipSqrtRn),
+            "Rust: {a_text} {:.0} Gop/s vs {b_text} {:.0} Gop/s; {}x{}{}",
+            gops(a),
+            gops(b),
             factor.text(2),
-            twin_ratio(
-                result,
-                " (rsqrtf vs 1.0f / sqrtf)",
-                (RsqrtApprox, SMALL),
-                (RecipSqrtRn, SMALL)
-            ),
-            sass_text(result, &[(RsqrtApprox, "rsqrt"), (RecipSqrtRn, "1/sqrt")]),
+            twin_ratio(result, twin, (a, SMALL), (b, SMALL)),
+            sass_text(result, &[(a, a_sass), (b, b_sass)]),
         ),
         result.device,
     ))
+}
+
+/// BPG §5.1.2: rsqrtf against 1.0f / sqrtf(x).
+fn rsqrt_row(result: &ExperimentResult) -> Option<LedgerRow> {
+    use ThroughputKernel::*;
+    rate_pair_row(
+        result,
+        4,
+        (RsqrtApprox, "rsqrt.approx", "rsqrt"),
+        (RecipSqrtRn, "1/sqrt (sqrt.rn, rcp.rn)", "1/sqrt"),
+        " (rsqrtf vs 1.0f / sqrtf)",
+    )
 }
 
 /// BPG §5.1.3: short and char arithmetic against int.
@@ -900,21 +914,13 @@ fn short_integers_row(result: &ExperimentResult) -> Option<LedgerRow> {
 /// OpenCL guide §3.1.1.1: mul24 against the 32-bit multiply.
 fn mul24_row(result: &ExperimentResult) -> Option<LedgerRow> {
     use ThroughputKernel::*;
-    let rust = Implementation::Rust;
-    let factor = rate_spread(result, rust, (I32Mul, SMALL), (Mul24, SMALL))?;
-    let gops = |k| rate(result, k, rust, SMALL).unwrap_or(f64::NAN);
-    Some(claims()[6].grade(
-        factor,
-        format!(
-            "Rust: mul.lo.s32 {:.0} Gop/s vs mul24.lo.s32 {:.0} Gop/s; {}x{}{}",
-            gops(I32Mul),
-            gops(Mul24),
-            factor.text(2),
-            twin_ratio(result, " (x * y vs __mul24)", (I32Mul, SMALL), (Mul24, SMALL)),
-            sass_text(result, &[(I32Mul, "mul"), (Mul24, "mul24")]),
-        ),
-        result.device,
-    ))
+    rate_pair_row(
+        result,
+        6,
+        (I32Mul, "mul.lo.s32", "mul"),
+        (Mul24, "mul24.lo.s32", "mul24"),
+        " (x * y vs __mul24)",
+    )
 }
 
 /// OpenCL guide §3.1.1.4: threads through a barrier per clock per SM, against the guide's 8.
