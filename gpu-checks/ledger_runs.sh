@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Issue 24's proof of stable verdicts: one run of the ledger's experiments
-# (every experiment a claim reads) at default settings, then, if COUNTERS is
+# (every experiment a claim reads, from `claims`; LEDGER= overrides) at default settings, then, if COUNTERS is
 # set, `run --counters` of those experiments (issue 27) at 3 samples.
 # Run from the repository root with .gpu/ptxsuite. Writes $OUT/$TAG.tar.gz
 # holding the reports and logs. LIMIT bounds the ledger run (seconds, SIGINT:
@@ -11,7 +11,9 @@ export LD_LIBRARY_PATH=/usr/local/cuda/lib64:/usr/local/cuda/targets/x86_64-linu
 tag=${TAG:-ledger}
 work=/tmp/$tag
 rm -rf "$work"; mkdir -p "$work"
-ledger=offset,stride,shift,matvec,matmul,transfers,zero-copy,streams,bank-conflicts,constant-memory,local-memory,latency,occupancy,instructions,divergence,loop-counters,particles
+# Every experiment a graded claim reads, as `claims` names them (in registry order).
+ledger=${LEDGER:-$(./.gpu/ptxsuite claims | grep -oE '`[a-z0-9-]+`\)$' | tr -d '`)' | awk '!seen[$0]++' | paste -sd, -)}
+echo "ledger experiments: $ledger"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv | tee "$work/gpu.txt"
 if [ "${SKIP_LEDGER:-}" != 1 ]; then
     start=$(date +%s)

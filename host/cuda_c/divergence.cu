@@ -11,7 +11,12 @@ static __device__ __forceinline__ void run_path(float x[PATH_CHAINS], unsigned i
 {
     asm volatile("// divergence path %0" ::"n"(P));
     const float offset = (float)(P + 1) / 256.0f;
+    // Unrolled 8 times as rustc unrolls the Rust kernel, and no further by
+    // ptxas (the nounroll pragma, as in the Rust kernel): each path stays
+    // small enough that 32 of them fit the instruction cache.
+#pragma unroll 8
     for (unsigned round = 0; round < iterations; round++) {
+        asm volatile(".pragma \"nounroll\";");
 #pragma unroll
         for (int c = 0; c < PATH_CHAINS; c++)
             x[c] = fmaf(x[c], 0.5f, offset);

@@ -18,7 +18,7 @@ use crate::input_values::matrix_value;
 use crate::launchers::fma_chain;
 use crate::reference;
 use crate::report::{Axis, ExperimentResult, Metric, Point, PointKey, Report, SectionHooks, Series, Work};
-use crate::report::{Claim, GONE_BAND, LedgerRow, Rule, Spread, Verdict, better_by};
+use crate::report::{Claim, LedgerRow, Rule, Spread, Verdict, better_by};
 use crate::stats::Summary;
 use crate::testbed::{DeviceUnderTest, Implementation};
 use crate::timing::{CudaTimer, SampleTimer, paced, probe_ms, time_per_launch};
@@ -34,6 +34,8 @@ const CHECK_STRIDE: usize = 4097;
 const MIN_ROUNDS: u32 = 21;
 /// The variant of the pipeline's series (measured and modelled).
 const STAGED: &str = "staged";
+/// The extra figure of the ordinary-memory OpenCL points: the pipeline's time with full overlap (the model).
+const OVERLAP_MODEL_MS: &str = "full-overlap model (ms)";
 
 fn median(samples: &[f64]) -> f64 {
     Summary::of(samples).map_or(f64::NAN, |s| s.median)
@@ -158,8 +160,16 @@ fn opencl_pipeline(
         opencl_fma_chain(side, &queues[0], &mut data, 0..len, iterations, wave)?;
         finish(1)
     })?;
-    let (transfer_ms, kernel_ms) = (median(&transfer), median(&kernel));
-    let expected = |i: usize| reference::fma_chain(source[i], iterations);
+    // Ordinary memory: its upload alone, and a kernel made as long as it, so that overlap, if there is
+    // any, could hide up to half the pipeline's time (with the pinned pipeline's kernel the whole
+    // possible gain was under 10%, inside the pageable upload's run-to-run noise).
+    let ordinary = timed(&mut || {
+        unsafe { data.write_async(&queues[0], 0, source)? };
+        finish(1)
+    })?;
+    let (transfer_ms, kernel_ms, ordinary_ms) = (median(&transfer), median(&kernel), median(&ordinary));
+    let ordinary_iterations =
+        ((iterations as f64 * ordinary_ms / kernel_ms).round() as u32).clamp(iterations, 64 * iterations);
     let work = Work::bytes(len as u64, bytes);
     let mut model = Series::new(
         ctx.key("fma_chain", Implementation::Model, "f32")
@@ -167,6 +177,9 @@ fn opencl_pipeline(
         "model from OpenCL's times",
     );
     for (memory, label) in [(true, "ALLOC_HOST_PTR"), (false, "ordinary memory")] {
+        let iterations_pinned = iterations;
+        let iterations = if memory { iterations } else { ordinary_iterations };
+        let expected = |i: usize| reference::fma_chain(source[i], iterations);
         let mut series = Series::new(
             ctx.key("fma_chain", Implementation::OpenClC, "f32")
                 .variant(format!("staged, {label}")),
@@ -197,9 +210,15 @@ fn opencl_pipeline(
                     .then(|| format!("element {i} is {} but the CPU reference says {}", got[i], expected(i)))
             });
             let at = PointKey::Value(n as i64);
-            series
-                .points
-                .extend(Point::timed(at, &Metric::Time, work, &times, failure));
+            let mut point = Point::timed(at, &Metric::Time, work, &times, failure);
+            if let (false, Some(point)) = (memory, point.as_mut()) {
+                // What full overlap would give: the guide's model from the ordinary upload alone and the
+                // kernel alone (its time scaled to the longer kernel's iterations).
+                let kernel = kernel_ms * f64::from(ordinary_iterations) / f64::from(iterations_pinned);
+                let model = staged_model_ms(ordinary_ms, kernel, n);
+                point.extra.insert(OVERLAP_MODEL_MS.into(), model);
+            }
+            series.points.extend(point);
             if memory {
                 let predicted = staged_model_ms(transfer_ms, kernel_ms, n);
                 model
@@ -212,9 +231,11 @@ fn opencl_pipeline(
     result.series.push(model);
     result.notes.push(format!(
         "OpenCL ({}): transfer alone {transfer_ms:.3} ms from ALLOC_HOST_PTR memory, kernel alone {kernel_ms:.3} ms \
-         (the same {iterations} iterations); its pipelines are timed with the host clock around the enqueues and \
-         clFinish of every queue used, one in-order queue per chunk, and checked every {CHECK_STRIDE}th element \
-         against the CPU reference",
+         (the same {iterations} iterations); from ordinary memory the transfer alone takes {ordinary_ms:.3} ms, and \
+         its pipeline runs the kernel for {ordinary_iterations} iterations (about as long as that transfer, so that \
+         overlap could hide up to half the pipeline); its pipelines are timed with the host clock around the \
+         enqueues and clFinish of every queue used, one in-order queue per chunk, and checked every \
+         {CHECK_STRIDE}th element against the CPU reference",
         side.device_info().name.trim()
     ));
     Ok(())
@@ -554,11 +575,12 @@ fn claims() -> Vec<Claim> {
                     CL_MEM_ALLOC_HOST_PTR memory overlaps with kernels"
                 .into(),
             rule: Rule::NoExtraCost {
-                holds_within: GONE_BAND,
+                holds_within: 1.10,
                 weaker_within: 1.5,
             },
-            reads: "fma_chain · OpenCL C, staged, ordinary memory: time at one queue over the best time over 1–16 \
-                    queues (the overlap it gained)"
+            reads: "fma_chain · OpenCL C, staged, ordinary memory, with a kernel as long as the upload (full overlap \
+                    would give about 1.9x at 16 queues): time at one queue over the best time over 1–16 queues (the \
+                    overlap it gained; up to 1.10x is the best-of-16 pick among noisy times, not overlap)"
                 .into(),
             experiment: "streams",
         },
@@ -659,18 +681,78 @@ fn alloc_host_ptr_overlap_row(result: &ExperimentResult) -> Option<LedgerRow> {
     Some(row)
 }
 
-/// The whitepaper: ordinary memory gains nothing from more queues.
+/// The whitepaper: ordinary memory gains nothing from more queues, where
+/// full overlap would have nearly halved the pipeline.
 fn ordinary_memory_row(result: &ExperimentResult) -> Option<LedgerRow> {
     let points = opencl_points(result, "staged, ordinary memory")?;
     let (gain, best_n) = overlap_gain(&points)?;
+    let model = |n: i64| {
+        points
+            .iter()
+            .find(|(m, _)| *m == n)?
+            .1
+            .extra
+            .get(OVERLAP_MODEL_MS)
+            .copied()
+    };
+    let possible = model(1)? / model(best_n)?;
     Some(claims()[2].grade(
         gain,
         format!(
-            "ordinary memory: one queue {:.3} ms, the best ({best_n} queues) {:.3} ms: {}x from more queues",
+            "ordinary memory: one queue {:.3} ms, the best ({best_n} queues) {:.3} ms: {}x from more queues, where \
+             full overlap would give {possible:.2}x (the guide's model from the upload alone and the kernel alone)",
             points.iter().find(|(n, _)| *n == 1)?.1.median()?,
             points.iter().find(|(n, _)| *n == best_n)?.1.median()?,
             gain.text(2)
         ),
         result.device,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::ledger_fixtures::series;
+    use super::{OVERLAP_MODEL_MS, ordinary_memory_row};
+    use crate::report::{ExperimentResult, Metric, Verdict};
+    use crate::testbed::Implementation;
+
+    /// The ordinary-memory pipeline at 1, 2 and 16 queues (ms), with the full-overlap model beside each.
+    fn ordinary(times: [f64; 3]) -> ExperimentResult {
+        let at = [1, 2, 16];
+        let model = [60.0, 45.0, 31.9];
+        let points: Vec<(i64, f64)> = at.into_iter().zip(times).collect();
+        let extras: Vec<(i64, &str, f64)> = at
+            .into_iter()
+            .zip(model)
+            .map(|(n, m)| (n, OVERLAP_MODEL_MS, m))
+            .collect();
+        let series = series(
+            "fma_chain",
+            Implementation::OpenClC,
+            "staged, ordinary memory",
+            &points,
+            &extras,
+        );
+        super::super::ledger_fixtures::result("streams", Metric::Time, vec![series])
+    }
+
+    #[test]
+    fn ordinary_memory_holds_without_overlap_and_is_gone_with_it() {
+        let none = ordinary_memory_row(&ordinary([60.0, 58.0, 57.0])).expect("a row");
+        assert_eq!(
+            none.verdict,
+            Verdict::Holds,
+            "1.05x where 1.88x was possible: {}",
+            none.measured
+        );
+        assert!(
+            none.measured.contains("full overlap would give 1.88x"),
+            "{}",
+            none.measured
+        );
+        let some = ordinary_memory_row(&ordinary([60.0, 50.0, 45.0])).expect("a row");
+        assert_eq!(some.verdict, Verdict::Weaker, "1.33x");
+        let full = ordinary_memory_row(&ordinary([60.0, 45.0, 33.0])).expect("a row");
+        assert_eq!(full.verdict, Verdict::Gone, "1.82x: ordinary memory overlaps today");
+    }
 }
