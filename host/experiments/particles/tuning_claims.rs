@@ -202,3 +202,162 @@ pub fn ledger(result: &ExperimentResult) -> Vec<LedgerRow> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{SAME_RULE, claims, ledger};
+    use crate::experiments::particles::fountain_tuning::{TUNING_SHAPES, tuning_key_of, versions_at};
+    use crate::experiments::particles::population::population_variant;
+    use crate::experiments::particles::{step_point, update_rate};
+    use crate::particle_scene::{FountainVersion, GRAVITY_GRID, NOTES_GRID, ParticleGrid, gravity_kernel};
+    use crate::report::{Axis, ExperimentResult, Rule, Series, SeriesKey, Status, Verdict};
+    use crate::testbed::Implementation;
+
+    fn series(kernel: &str, implementation: Implementation, grid: ParticleGrid, ms: &[((u32, u32), f64)]) -> Series {
+        let key = SeriesKey::new(kernel, implementation, "f32x4").variant(population_variant(grid));
+        let mut series = Series::new(key, kernel.to_string());
+        for &(shape, t) in ms {
+            let at = tuning_key_of(shape).unwrap();
+            series
+                .points
+                .extend(step_point(at, grid, &[t, t * 1.01, t * 0.99], None));
+        }
+        series
+    }
+
+    /// A result whose every version takes `ms(version, shape)` per step and the
+    /// all-pairs swarm `gravity_ms(tiled)`, the same for both implementations.
+    fn result(ms: impl Fn(FountainVersion, (u32, u32)) -> f64, gravity_ms: impl Fn(bool) -> f64) -> ExperimentResult {
+        let mut all = Vec::new();
+        for implementation in [Implementation::Rust, Implementation::CudaC] {
+            for version in FountainVersion::ALL {
+                let points: Vec<_> = TUNING_SHAPES
+                    .iter()
+                    .filter(|&&s| versions_at(s).contains(&version))
+                    .map(|&s| (s, ms(version, s)))
+                    .collect();
+                all.push(series(version.kernel(), implementation, NOTES_GRID, &points));
+            }
+            for tiled in [false, true] {
+                let points = [((16, 16), gravity_ms(tiled))];
+                all.push(series(gravity_kernel(tiled), implementation, GRAVITY_GRID, &points));
+            }
+        }
+        ExperimentResult {
+            name: "particle-tuning".into(),
+            title: String::new(),
+            source: String::new(),
+            device: Some(0),
+            status: Status::Ok,
+            axis: Axis::lines("block", update_rate()),
+            byte_counting: String::new(),
+            setup: Vec::new(),
+            series: all,
+            waived: Vec::new(),
+            notes: Vec::new(),
+            artifacts: Vec::new(),
+        }
+    }
+
+    fn verdicts(result: &ExperimentResult) -> Vec<(String, Verdict)> {
+        ledger(result).into_iter().map(|r| (r.id, r.verdict)).collect()
+    }
+
+    fn verdict(result: &ExperimentResult, id: &str) -> Verdict {
+        verdicts(result)
+            .into_iter()
+            .find(|(i, _)| i == id)
+            .map(|(_, v)| v)
+            .unwrap_or_else(|| panic!("no row {id}"))
+    }
+
+    #[test]
+    fn rules_grade_their_figures() {
+        assert_eq!(SAME_RULE.verdict_at(1.01), Verdict::Holds);
+        assert_eq!(SAME_RULE.verdict_at(1.1), Verdict::Weaker);
+        assert_eq!(SAME_RULE.verdict_at(1.5), Verdict::Gone);
+        let total = claims().into_iter().find(|c| c.id == "notes-tuning-total").unwrap();
+        let Rule::Factor { claimed } = total.rule else {
+            panic!("a factor")
+        };
+        assert!((claimed - 2.096).abs() < 0.01, "1530 / 730");
+        assert_eq!(claims().len(), 8);
+    }
+
+    #[test]
+    fn the_notes_picture_holds() {
+        use FountainVersion::*;
+        // The notes' 9600 GT, as a model: float4 the big step, registers a small one, the tile 1% more, the
+        // barriers 1% less; rows faster than columns; tiling the all-pairs loop twice as fast.
+        let ms = |v: FountainVersion, (x, y): (u32, u32)| {
+            let shape = if x == 1 && y > 1 { 1.5 } else { 1.0 };
+            shape
+                * match v {
+                    Naive => 0.0137,
+                    Float4State => 0.0080,
+                    Registers => 0.0066,
+                    Staged => 0.00654,
+                    StagedSynced => 0.0066,
+                }
+        };
+        let r = result(ms, |tiled| if tiled { 0.5 } else { 1.0 });
+        assert_eq!(
+            verdicts(&r).into_iter().map(|(_, v)| v).collect::<Vec<_>>(),
+            [Verdict::Holds; 8],
+            "{:#?}",
+            ledger(&r)
+        );
+        let total = ledger(&r)
+            .into_iter()
+            .find(|row| row.id == "notes-tuning-total")
+            .unwrap();
+        assert!(
+            total.measured.contains("Rust 2.09") && total.measured.contains("CUDA C twin 2.09"),
+            "{}",
+            total.measured
+        );
+    }
+
+    #[test]
+    fn a_launch_bound_gpu_where_nothing_matters_grades_gone() {
+        // Every version and shape at the same time per step: no gain anywhere, the tile and barriers free.
+        let r = result(|_, _| 0.003, |_| 0.2);
+        for id in [
+            "notes-tuning-float4",
+            "notes-tuning-total",
+            "notes-shapes2-optimised",
+            "notes-gravity-tiling",
+        ] {
+            assert_eq!(verdict(&r, id), Verdict::Gone, "{id}");
+        }
+        assert_eq!(verdict(&r, "notes-tuning-shared-like-registers"), Verdict::Holds);
+        assert_eq!(verdict(&r, "notes-tuning-syncthreads"), Verdict::Holds);
+        // Tiling slower than the cache: reversed; 5x faster overall: stronger.
+        let r = result(
+            |v, _| if v == FountainVersion::Naive { 0.015 } else { 0.003 },
+            |tiled| if tiled { 0.3 } else { 0.2 },
+        );
+        assert_eq!(verdict(&r, "notes-gravity-tiling"), Verdict::Reversed);
+        assert_eq!(verdict(&r, "notes-tuning-total"), Verdict::Stronger);
+        assert_eq!(
+            verdict(&r, "notes-tuning-float4-biggest"),
+            Verdict::Holds,
+            "all of the gain is float4's"
+        );
+    }
+
+    #[test]
+    fn a_failed_point_fails_its_rows_and_an_empty_result_has_none() {
+        let mut r = result(|_, _| 0.004, |_| 0.2);
+        let staged = FountainVersion::Staged.kernel();
+        for series in r.series.iter_mut().filter(|s| s.key.kernel == staged) {
+            for point in &mut series.points {
+                point.value = None;
+            }
+        }
+        assert_eq!(verdict(&r, "notes-tuning-total"), Verdict::Failed);
+        assert_eq!(verdict(&r, "notes-tuning-float4"), Verdict::Gone);
+        r.series.clear();
+        assert!(ledger(&r).is_empty());
+    }
+}
