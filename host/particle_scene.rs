@@ -10,7 +10,9 @@ use std::f64::consts::{PI, TAU};
 use kernels_gpu::device::KernelSignature;
 use kernels_gpu::particles::{
     PARTICLE_BYTES_READ, PARTICLE_BYTES_WRITTEN, STATE_FLOATS_PER_PARTICLE, VERTEX_FLOATS_PER_PARTICLE,
-    particle_fountain_params, particle_swarm_params, particle_uniform,
+    particle_fountain_float4_state_params, particle_fountain_naive_params, particle_fountain_params,
+    particle_fountain_staged_params, particle_fountain_staged_synced_params, particle_gravity_params,
+    particle_gravity_tiled_params, particle_swarm_params, particle_uniform,
 };
 
 use crate::error::{Error, Result};
@@ -337,3 +339,98 @@ pub const NOTES_BLOCK_SHAPE_FPS: [((u32, u32), f64); 12] = [
     ((1, 256), 61.0),
     ((1, 1), 49.0),
 ];
+
+/// The table top a fountain kernel bounces particles on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TableTop {
+    /// `x² + z² < 25`: the tuned kernels' test, one product and no `fabs`.
+    Disc,
+    /// `|x| < 5 && |z| < 5`: the notes' first kernel's test, two `fabs`.
+    Square,
+}
+
+/// The fountain at each step of the notes' tuning, from their first kernel
+/// to the state staged in shared memory (same scene, same results but for
+/// the table top the first two test).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FountainVersion {
+    /// `float *` state, one float at a time; positions re-read; square table.
+    Naive,
+    /// The state as one float4 load and store; the rest as [`Self::Naive`].
+    Float4State,
+    /// Particle and position read once into registers, disc table: `particle_fountain`.
+    Registers,
+    /// [`Self::Registers`] with the state staged in a shared-memory tile.
+    Staged,
+    /// [`Self::Staged`] with a `__syncthreads` after filling and after updating the tile.
+    StagedSynced,
+}
+
+impl FountainVersion {
+    pub const ALL: [Self; 5] = [
+        Self::Naive,
+        Self::Float4State,
+        Self::Registers,
+        Self::Staged,
+        Self::StagedSynced,
+    ];
+
+    /// The kernel's entry point (Rust and CUDA C alike).
+    pub fn kernel(self) -> &'static str {
+        match self {
+            Self::Naive => particle_fountain_naive_params::NAME,
+            Self::Float4State => particle_fountain_float4_state_params::NAME,
+            Self::Registers => particle_fountain_params::NAME,
+            Self::Staged => particle_fountain_staged_params::NAME,
+            Self::StagedSynced => particle_fountain_staged_synced_params::NAME,
+        }
+    }
+
+    /// A short name for reports.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Naive => "naive (float *)",
+            Self::Float4State => "float4 state",
+            Self::Registers => "registers (optimised)",
+            Self::Staged => "shared-memory tile",
+            Self::StagedSynced => "shared-memory tile + __syncthreads",
+        }
+    }
+
+    pub fn table_top(self) -> TableTop {
+        match self {
+            Self::Naive | Self::Float4State => TableTop::Square,
+            Self::Registers | Self::Staged | Self::StagedSynced => TableTop::Disc,
+        }
+    }
+
+    /// Whether a launch needs one float4 of dynamic shared memory per thread.
+    pub fn staged(self) -> bool {
+        matches!(self, Self::Staged | Self::StagedSynced)
+    }
+}
+
+/// The all-pairs swarm's population: 64 × 64 particles, 16.7 million pulls a step.
+pub const GRAVITY_GRID: ParticleGrid = ParticleGrid::new(64, 64);
+
+/// The all-pairs swarm's kernel: the notes' (`tiled = false`) or the tiled one.
+pub fn gravity_kernel(tiled: bool) -> &'static str {
+    if tiled {
+        particle_gravity_tiled_params::NAME
+    } else {
+        particle_gravity_params::NAME
+    }
+}
+
+/// The all-pairs swarm's start: positions drawn uniformly from the cube
+/// `[-1, 1)³`, at rest, colours zero; `age` (the state's first float) is unused.
+pub fn gravity_initial_state(grid: ParticleGrid) -> ParticleState {
+    let n = grid.particles();
+    let mut vertices = vec![0.0f32; grid.vertex_floats()];
+    let state = vec![0.0f32; grid.state_floats()];
+    for i in 0..n {
+        let draw = |stream| 2.0 * particle_uniform(i as u32, INITIAL_FRAME, stream) - 1.0;
+        vertices[4 * i..4 * i + 4].copy_from_slice(&[draw(0), draw(1), draw(2), 1.0]);
+    }
+    ParticleState { grid, vertices, state }
+}

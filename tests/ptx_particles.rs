@@ -96,3 +96,45 @@ fn cuda_c_twins_round_like_the_rust_kernels() {
         assert_eq!(stores, 3, "{name}");
     }
 }
+
+#[test]
+fn the_tuning_steps_access_memory_as_the_notes_describe() {
+    // Naive: scalar state accesses (float *); float4 state: one vector load and store of the state, the position
+    // still read one float at a time; the staged kernels go through shared memory, the synced one with barriers.
+    let naive = entry_body(KERNELS_PTX, "particle_fountain_naive");
+    let float4 = entry_body(KERNELS_PTX, "particle_fountain_float4_state");
+    let registers = entry_body(KERNELS_PTX, "particle_fountain");
+    let scalar_loads = |b: &[&str]| {
+        b.iter()
+            .filter(|l| l.starts_with("ld.global.f32") || l.starts_with("ld.global.b32"))
+            .count()
+    };
+    assert!(scalar_loads(&naive) > scalar_loads(&float4), "{naive:#?}");
+    assert!(scalar_loads(&float4) > scalar_loads(&registers), "{float4:#?}");
+    // rustc's LLVM splits the float4 state load into 4 + 8 + 4 bytes (the parts used on each path); the state
+    // still goes out as one vector store.
+    assert!(
+        float4
+            .iter()
+            .any(|l| l.starts_with("ld.global.v2") || l.starts_with("ld.global.v4"))
+    );
+    let vector_stores = |b: &[&str]| b.iter().filter(|l| l.starts_with("st.global.v4")).count();
+    assert_eq!((vector_stores(&naive), vector_stores(&float4)), (1, 3));
+    let staged = entry_body(KERNELS_PTX, "particle_fountain_staged");
+    let synced = entry_body(KERNELS_PTX, "particle_fountain_staged_synced");
+    let shared = |b: &[&str]| {
+        b.iter()
+            .filter(|l| l.starts_with("ld.shared") || l.starts_with("st.shared"))
+            .count()
+    };
+    let barriers = |b: &[&str]| {
+        b.iter()
+            .filter(|l| l.starts_with("bar.sync") || l.starts_with("barrier.sync"))
+            .count()
+    };
+    assert!(shared(&staged) >= 3 && shared(&synced) >= 3);
+    assert_eq!((barriers(&staged), barriers(&synced)), (0, 2));
+    let tiled = entry_body(KERNELS_PTX, "particle_gravity_tiled");
+    assert!(barriers(&tiled) >= 2 && shared(&tiled) >= 2);
+    assert_eq!(barriers(&entry_body(KERNELS_PTX, "particle_gravity")), 0);
+}

@@ -124,6 +124,7 @@ pub static EXPERIMENTS: &[&dyn Experiment] = &[
     &divergence::Divergence,
     &loop_counters::LoopCounters,
     &particles::Particles,
+    &particles::ParticleTuning,
     &peer::Peer,
     &host_links::HostLinks,
     &link_latency::LinkLatency,

@@ -73,7 +73,7 @@ pub use occupancy::{
     OCCUPANCY_BLOCK_THREADS, occupancy_chase, occupancy_chase_shape, occupancy_copy, occupancy_copy_shape,
     shared_bytes_for_resident_blocks,
 };
-pub use particles::{particle_shape, particle_step, particle_step_global};
+pub use particles::{fountain_version_step, gravity_step, particle_shape, particle_step, particle_step_global};
 pub use pointer_ring::{PointerRing, pointer_ring_words};
 pub use sgemm::{
     CudaGemmRunner, GemmEntry, GemmOp, GemmRunner, REGISTER_BLOCKED_TILES, SgemmKernel, TileChoice, check_gemm_buffers,

@@ -1,11 +1,14 @@
 use kernels_gpu::device::{Dim3, F32x4, GlobalMutPtr};
 use kernels_gpu::particles::{
-    STATE_FLOATS_PER_PARTICLE, VERTEX_FLOATS_PER_PARTICLE, particle_fountain_params, particle_swarm_params,
+    STATE_FLOATS_PER_PARTICLE, VERTEX_FLOATS_PER_PARTICLE, particle_fountain_float4_state_params,
+    particle_fountain_naive_params, particle_fountain_params, particle_fountain_staged_params,
+    particle_fountain_staged_synced_params, particle_gravity_params, particle_gravity_tiled_params,
+    particle_swarm_params, staged_tile_bytes,
 };
 
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape};
-use crate::particle_scene::{ParticleGrid, StepInputs, check_max_age};
+use crate::particle_scene::{FountainVersion, ParticleGrid, StepInputs, check_max_age, gravity_kernel};
 use crate::testbed::{DeviceUnderTest, Implementation};
 
 /// The most threads a block may have (every GPU since cc 2.0).
@@ -128,4 +131,84 @@ pub fn particle_step(
         max_age,
         inputs,
     )
+}
+
+/// One step of `version` of the fountain (the notes' tuning steps) on
+/// device buffers, in blocks of `block`; the staged versions get one float4
+/// of shared memory per thread.
+#[allow(clippy::too_many_arguments)]
+pub fn fountain_version_step(
+    dut: &DeviceUnderTest,
+    implementation: Implementation,
+    version: FountainVersion,
+    (vertices, state): (&mut DeviceBuffer<F32x4>, &mut DeviceBuffer<F32x4>),
+    grid: ParticleGrid,
+    block: Dim3,
+    max_age: u32,
+    (emitter_angle, frame): (f32, u32),
+) -> Result<()> {
+    let mut shape = particle_shape(version.kernel(), grid, block, vertices.len() * 4, state.len() * 4)?;
+    if version.staged() {
+        shape.shared_bytes = staged_tile_bytes(block.count() as u32);
+    }
+    let max_age = check_max_age(max_age)?;
+    let (v, s, w, h) = (vertices.as_global_mut(), state.as_global_mut(), grid.width, grid.height);
+    let args = (v, s, w, h, max_age, emitter_angle, frame);
+    // SAFETY (each arm): the shape check proved both buffers hold every particle the grid covers (DeviceBuffer
+    // allocations are 256-byte aligned), and a staged launch has its tile's shared memory.
+    match version {
+        FountainVersion::Naive => unsafe {
+            let args = (v, s.cast::<f32>(), w, h, max_age, emitter_angle, frame);
+            dut.launch::<particle_fountain_naive_params>(implementation, shape, args)
+        },
+        FountainVersion::Float4State => unsafe {
+            dut.launch::<particle_fountain_float4_state_params>(implementation, shape, args)
+        },
+        FountainVersion::Registers => unsafe { dut.launch::<particle_fountain_params>(implementation, shape, args) },
+        FountainVersion::Staged => unsafe {
+            dut.launch::<particle_fountain_staged_params>(implementation, shape, args)
+        },
+        FountainVersion::StagedSynced => unsafe {
+            dut.launch::<particle_fountain_staged_synced_params>(implementation, shape, args)
+        },
+    }
+}
+
+/// One step of the all-pairs swarm (`tiled`: through shared-memory tiles):
+/// reads the positions of `positions` (the previous step's vertex buffer),
+/// writes `vertices` and `state`.
+#[allow(clippy::too_many_arguments)]
+pub fn gravity_step(
+    dut: &DeviceUnderTest,
+    implementation: Implementation,
+    tiled: bool,
+    positions: &DeviceBuffer<F32x4>,
+    (vertices, state): (&mut DeviceBuffer<F32x4>, &mut DeviceBuffer<F32x4>),
+    grid: ParticleGrid,
+    block: Dim3,
+) -> Result<()> {
+    let kernel = gravity_kernel(tiled);
+    let mut shape = particle_shape(kernel, grid, block, vertices.len() * 4, state.len() * 4)?;
+    if positions.len() < grid.particles() {
+        return Err(Error::InvalidLaunch {
+            kernel,
+            reason: format!("{} positions for {} particles", positions.len(), grid.particles()),
+        });
+    }
+    let args = (
+        positions.as_global(),
+        vertices.as_global_mut(),
+        state.as_global_mut(),
+        grid.width,
+        grid.height,
+    );
+    if tiled {
+        shape.shared_bytes = staged_tile_bytes(block.count() as u32);
+        // SAFETY: the checks above proved every buffer holds the particles the grid covers; positions is a
+        // separate allocation from vertices (a & and a &mut borrow); the tile's shared memory is given.
+        unsafe { dut.launch::<particle_gravity_tiled_params>(implementation, shape, args) }
+    } else {
+        // SAFETY: as above, without shared memory.
+        unsafe { dut.launch::<particle_gravity_params>(implementation, shape, args) }
+    }
 }

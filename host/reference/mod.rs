@@ -20,6 +20,7 @@ mod math_function_exact;
 mod math_sweep;
 mod matrix_multiply;
 mod matrix_vector;
+mod particle_gravity;
 mod particles;
 mod pointer_chase;
 mod shared_memory_banks;
@@ -49,9 +50,10 @@ pub use math_function_exact::math_function_exact;
 pub use math_sweep::{ArgumentRange, Spacing, input_sweep, sweep_spacing};
 pub use matrix_multiply::{matmul, matmul_aat, matmul_element, matmul_mismatch};
 pub use matrix_vector::{matvec, matvec_mismatch};
+pub use particle_gravity::gravity_step;
 pub use particles::{
-    FountainEmitter, fountain_step, host_emitter, particle_rows_mismatch, particle_step, run_particle_rows,
-    run_particle_steps, simulate_particles, swarm_step,
+    FountainEmitter, fountain_step, fountain_step_on, host_emitter, particle_rows_mismatch, particle_step,
+    run_particle_rows, run_particle_rows_on, run_particle_steps, simulate_particles, swarm_step,
 };
 pub use pointer_chase::{chase_successors, follow_successors};
 pub use shared_memory_banks::{bank_read_checksum, bank_write_checksum};

@@ -18,7 +18,7 @@ use std::ops::Range;
 
 use crate::error::{Error, Result};
 use crate::particle_scene::{
-    ParticleGrid, ParticleRows, ParticleState, ParticleSystem, StepInputs, check_max_age, initial_state,
+    ParticleGrid, ParticleRows, ParticleState, ParticleSystem, StepInputs, TableTop, check_max_age, initial_state,
 };
 
 /// The hash behind the random numbers: the "lowbias32" xorshift-multiply mixer.
@@ -84,10 +84,12 @@ fn store(state: &mut ParticleState, q: usize, s: [f32; 4], colour: [f32; 4], pos
     state.vertices[4 * q..4 * q + 4].copy_from_slice(&[position[0], position[1], position[2], 1.0]);
 }
 
-/// One fountain particle at `(column, row)` of `grid` (particle `p`) for one step.
+/// One fountain particle at `(column, row)` of `grid` (particle `p`) for
+/// one step, bouncing on `table`.
 #[allow(clippy::too_many_arguments)]
 fn fountain_particle(
     grid: ParticleGrid,
+    table: TableTop,
     (column, row, p): (u32, u32, u32),
     max_age: f32,
     emitter: [f32; 2],
@@ -105,7 +107,10 @@ fn fountain_particle(
     let new = [old[0] + s[1], old[1] + s[2], old[2] + s[3]];
     s[0] += 1.0;
     s[2] -= 0.0001;
-    let over_table = old[0].mul_add(old[0], old[2] * old[2]) < 25.0;
+    let over_table = match table {
+        TableTop::Disc => old[0].mul_add(old[0], old[2] * old[2]) < 25.0,
+        TableTop::Square => old[0].abs() < 5.0 && old[2].abs() < 5.0,
+    };
     if new[1] <= 0.0 && over_table {
         s[2] *= -0.2;
     }
@@ -159,8 +164,15 @@ fn swarm_particle(
 /// What one step is given, with the fountain's emitter already placed.
 #[derive(Clone, Copy)]
 enum Placed {
-    Fountain { emitter: [f32; 2], frame: u32 },
-    Swarm { target: [f32; 3], frame: u32 },
+    Fountain {
+        emitter: [f32; 2],
+        frame: u32,
+        table: TableTop,
+    },
+    Swarm {
+        target: [f32; 3],
+        frame: u32,
+    },
 }
 
 /// One step over every particle of `rows` (rows of `rows.grid`).
@@ -175,8 +187,8 @@ fn step_rows(rows: &mut ParticleRows, max_age: u32, inputs: Placed) {
             let p = row * grid.width + column;
             let (old, s) = load(&rows.state, q);
             let (s, colour, new) = match inputs {
-                Placed::Fountain { emitter, frame } => {
-                    fountain_particle(grid, (column, row, p), max_age, emitter, frame, old, s)
+                Placed::Fountain { emitter, frame, table } => {
+                    fountain_particle(grid, table, (column, row, p), max_age, emitter, frame, old, s)
                 }
                 Placed::Swarm { target, frame } => swarm_particle(p, max_age, target, frame, old, s),
             };
@@ -200,8 +212,13 @@ fn step_whole(state: &mut ParticleState, max_age: u32, inputs: Placed) {
 /// One step of the fountain over every particle of `state`, the emitter
 /// placed by the host's sine and cosine.
 pub fn fountain_step(state: &mut ParticleState, max_age: u32, emitter_angle: f32, frame: u32) {
+    fountain_step_on(state, TableTop::Disc, max_age, emitter_angle, frame);
+}
+
+/// [`fountain_step`] bouncing on `table` (the naive kernels' square or the disc).
+pub fn fountain_step_on(state: &mut ParticleState, table: TableTop, max_age: u32, emitter_angle: f32, frame: u32) {
     let emitter = host_emitter(emitter_angle);
-    step_whole(state, max_age, Placed::Fountain { emitter, frame });
+    step_whole(state, max_age, Placed::Fountain { emitter, frame, table });
 }
 
 /// One step of the swarm towards `target` over every particle of `state`.
@@ -227,6 +244,18 @@ pub fn run_particle_rows(
     frames: Range<u32>,
     emitter: FountainEmitter<'_>,
 ) -> Result<()> {
+    run_particle_rows_on(system, TableTop::Disc, rows, max_age, frames, emitter)
+}
+
+/// [`run_particle_rows`] with the fountain bouncing on `table`.
+pub fn run_particle_rows_on(
+    system: ParticleSystem,
+    table: TableTop,
+    rows: &mut ParticleRows,
+    max_age: u32,
+    frames: Range<u32>,
+    emitter: FountainEmitter<'_>,
+) -> Result<()> {
     for frame in frames {
         let placed = match system.inputs(frame) {
             StepInputs::Fountain { emitter_angle, frame } => Placed::Fountain {
@@ -234,6 +263,7 @@ pub fn run_particle_rows(
                     .at(frame, emitter_angle)
                     .ok_or_else(|| Error::InvalidInput(format!("no measured emitter position for frame {frame}")))?,
                 frame,
+                table,
             },
             StepInputs::Swarm { target, frame } => Placed::Swarm { target, frame },
         };

@@ -4,8 +4,8 @@
 //! shape and implementation that ran that many steps.
 
 use crate::error::Result;
-use crate::particle_scene::{ParticleRows, ParticleSystem};
-use crate::reference::{FountainEmitter, run_particle_rows};
+use crate::particle_scene::{ParticleRows, ParticleSystem, TableTop};
+use crate::reference::{FountainEmitter, run_particle_rows_on};
 
 /// The simulations of one emitter path: states after some numbers of steps.
 struct Path {
@@ -18,6 +18,8 @@ struct Path {
 /// The CPU simulation of some rows of one scene from its initial state.
 pub struct ExpectedRuns {
     system: ParticleSystem,
+    /// The table top the fountain bounces on (the disc but for the notes' first kernels).
+    table: TableTop,
     max_age: u32,
     start: ParticleRows,
     paths: Vec<Path>,
@@ -32,9 +34,16 @@ fn same_bits(a: &[[f32; 2]], b: &[[f32; 2]]) -> bool {
 
 impl ExpectedRuns {
     /// Simulations of `start` (the rows a run compares, at frame 0).
+    #[cfg(test)]
     pub fn new(system: ParticleSystem, max_age: u32, start: ParticleRows) -> Self {
+        Self::on(system, TableTop::Disc, max_age, start)
+    }
+
+    /// As [`new`](Self::new), the fountain bouncing on `table`.
+    pub fn on(system: ParticleSystem, table: TableTop, max_age: u32, start: ParticleRows) -> Self {
         Self {
             system,
+            table,
             max_age,
             start,
             paths: Vec::new(),
@@ -79,7 +88,7 @@ impl ExpectedRuns {
             ParticleSystem::Fountain => FountainEmitter::Measured(&path.emitter),
             ParticleSystem::Swarm => FountainEmitter::HostTrig,
         };
-        run_particle_rows(self.system, &mut rows, self.max_age, from..steps, placed)?;
+        run_particle_rows_on(self.system, self.table, &mut rows, self.max_age, from..steps, placed)?;
         path.states.push((steps, rows));
         Ok(&path.states.last().expect("just pushed").1)
     }

@@ -14,12 +14,18 @@ mod block_shapes;
 mod checkpoint_run;
 mod claims;
 mod expectations;
+mod fountain_tuning;
+mod graph_point;
+mod gravity_swarm;
 mod interop_frames;
 mod particle_buffers;
 mod population;
 mod shape_plot;
 mod step_limits;
 mod tables;
+mod tuning;
+mod tuning_claims;
+mod tuning_tables;
 
 use super::{Experiment, RunContext};
 use crate::error::{Error, Result};
@@ -35,6 +41,7 @@ use checkpoint_run::{CheckpointPlan, checkpoint_run};
 use interop_frames::measure_interop;
 use particle_buffers::ParticleBuffers;
 use population::{EmitterPaths, Population, population_variant};
+pub use tuning::ParticleTuning;
 
 pub struct Particles;
 

@@ -7,8 +7,8 @@ use kernels_gpu::device::{Dim3, F32x4};
 
 use crate::error::Result;
 use crate::gpu::DeviceBuffer;
-use crate::launchers::particle_step;
-use crate::particle_scene::{ParticleGrid, ParticleRows, ParticleState, StepInputs};
+use crate::launchers::{fountain_version_step, particle_step};
+use crate::particle_scene::{FountainVersion, ParticleGrid, ParticleRows, ParticleState, StepInputs};
 use crate::testbed::{DeviceUnderTest, Implementation};
 
 fn to_vectors(floats: &[f32]) -> Vec<F32x4> {
@@ -82,6 +82,28 @@ impl ParticleBuffers {
             block,
             max_age,
             inputs,
+        )
+    }
+
+    /// Enqueues one step of `version` of the fountain (the notes' tuning steps) in frame `frame`.
+    pub fn step_version(
+        &mut self,
+        dut: &DeviceUnderTest,
+        implementation: Implementation,
+        version: FountainVersion,
+        block: Dim3,
+        max_age: u32,
+        (emitter_angle, frame): (f32, u32),
+    ) -> Result<()> {
+        fountain_version_step(
+            dut,
+            implementation,
+            version,
+            (&mut self.vertices, &mut self.state),
+            self.grid,
+            block,
+            max_age,
+            (emitter_angle, frame),
         )
     }
 

@@ -10,7 +10,7 @@ use super::particle_buffers::ParticleBuffers;
 use crate::error::Result;
 use crate::launchers::{emitter_mismatch, fountain_emitter_positions};
 use crate::particle_scene::{
-    ParticleGrid, ParticleRows, ParticleSystem, fountain_emitter_angle, initial_state, sample_rows,
+    ParticleGrid, ParticleRows, ParticleSystem, TableTop, fountain_emitter_angle, initial_state, sample_rows,
 };
 use crate::reference::particle_rows_mismatch;
 use crate::testbed::{DeviceUnderTest, Implementation};
@@ -40,6 +40,18 @@ impl Population {
         max_age: u32,
         checked_rows: u32,
     ) -> Result<Self> {
+        Self::on(dut, system, TableTop::Disc, grid, max_age, checked_rows)
+    }
+
+    /// As [`new`](Self::new), checked against a fountain bouncing on `table`.
+    pub fn on(
+        dut: &DeviceUnderTest,
+        system: ParticleSystem,
+        table: TableTop,
+        grid: ParticleGrid,
+        max_age: u32,
+        checked_rows: u32,
+    ) -> Result<Self> {
         let start = initial_state(system, grid, max_age)?;
         let buffers = ParticleBuffers::new(dut, &start)?;
         let rows = sample_rows(grid.height, checked_rows);
@@ -52,7 +64,7 @@ impl Population {
             system,
             buffers,
             rows,
-            expected: ExpectedRuns::new(system, max_age, first),
+            expected: ExpectedRuns::on(system, table, max_age, first),
             max_age,
         })
     }

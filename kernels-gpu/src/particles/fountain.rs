@@ -1,7 +1,6 @@
-use super::{age_colour, particle_uniform};
+use super::{age_colour, fountain_motion};
 use crate::device::{
-    F32x4, GlobalMutPtr, block_dim_x, block_dim_y, block_idx_x, block_idx_y, cos_approx, fma, sin_approx, thread_idx_x,
-    thread_idx_y,
+    F32x4, GlobalMutPtr, block_dim_x, block_dim_y, block_idx_x, block_idx_y, thread_idx_x, thread_idx_y,
 };
 
 /// Speed added to `vy` each step, downwards (per step²).
@@ -10,6 +9,8 @@ pub const FOUNTAIN_GRAVITY: f32 = 0.0001;
 pub const FOUNTAIN_BOUNCE: f32 = -0.2;
 /// The table top is the disc `x² + z² < 25` in the plane `y = 0`.
 pub const FOUNTAIN_TABLE_RADIUS_SQUARED: f32 = 25.0;
+/// The notes' first kernel tested the square `|x| < 5 && |z| < 5` instead.
+pub const FOUNTAIN_TABLE_HALF_WIDTH: f32 = 5.0;
 /// Horizontal speed range: a particle at grid column `x` leaves with
 /// `vx = 0.02·(x/width − ½)`, likewise `vz` from its row.
 pub const FOUNTAIN_SPREAD: f32 = 0.02;
@@ -77,26 +78,14 @@ kernel! {
         let i = y * width + x;
         let colour_index = width * height + i;
         // SAFETY: x < width and y < height, so i < width·height <= len(state) (launcher's check).
-        let [mut age, mut vx, mut vy, mut vz] = unsafe { state.load(i as isize) }.to_array();
+        let particle = unsafe { state.load(i as isize) };
         // SAFETY: as above, i < width·height <= len(vertices).
-        let [mut px, mut py, mut pz, _] = unsafe { vertices.load(i as isize) }.to_array();
-        if age >= max_age {
-            age = 0.0;
-            vx = FOUNTAIN_SPREAD * (x as f32 / width as f32 - 0.5);
-            vy = fma(FOUNTAIN_UP_RANDOM, particle_uniform(i, frame, 0), FOUNTAIN_UP_SPEED);
-            vz = FOUNTAIN_SPREAD * (y as f32 / height as f32 - 0.5);
-            px = FOUNTAIN_EMITTER_RADIUS * sin_approx(emitter_angle);
-            py = 0.0;
-            pz = FOUNTAIN_EMITTER_RADIUS * cos_approx(emitter_angle);
-        }
-        let position = F32x4::from_array([px + vx, py + vy, pz + vz, 1.0]);
-        age += 1.0;
-        vy -= FOUNTAIN_GRAVITY;
-        if position.to_array()[1] <= 0.0 && fma(px, px, pz * pz) < FOUNTAIN_TABLE_RADIUS_SQUARED {
-            vy *= FOUNTAIN_BOUNCE;
-        }
+        let position = unsafe { vertices.load(i as isize) };
+        let (particle, position) =
+            fountain_motion((x, y, i), (width, height), max_age, emitter_angle, frame, particle, position);
+        let age = particle.to_array()[0];
         // SAFETY: i < width·height <= len(state).
-        unsafe { state.store(i as isize, F32x4::from_array([age, vx, vy, vz])) };
+        unsafe { state.store(i as isize, particle) };
         // SAFETY: width·height + i < 2·width·height <= len(vertices), and the sum fits a u32 (launcher's check).
         unsafe { vertices.store(colour_index as isize, age_colour(age, max_age)) };
         // SAFETY: i < len(vertices).

@@ -1,6 +1,9 @@
 //! Particle systems after the lecture notes on the CUDA SDK's OpenGL interop
 //! sample (seed document 004): a fountain and a swarm, one thread per
-//! particle, every particle independent of the others.
+//! particle, every particle independent of the others; the steps by which
+//! the notes tuned the fountain (from a `float *` state read one float at a
+//! time to a state staged in shared memory); and their all-pairs "gravity"
+//! swarm, naive and tiled.
 //!
 //! **Data layout** (as in the notes): the vertex buffer that OpenGL draws
 //! holds, for `n = width × height` particles, `n` positions (`float4`
@@ -36,13 +39,29 @@
 mod age_colour;
 mod counter_hash;
 mod fountain;
+mod fountain_float4_state;
+mod fountain_motion;
+mod fountain_naive;
+mod fountain_staged;
+mod gravity;
 mod swarm;
 
 pub use age_colour::age_colour;
 pub use counter_hash::{RANDOM_STREAMS, mix32, particle_uniform};
 pub use fountain::{
-    FOUNTAIN_BOUNCE, FOUNTAIN_EMITTER_RADIUS, FOUNTAIN_GRAVITY, FOUNTAIN_SPREAD, FOUNTAIN_TABLE_RADIUS_SQUARED,
-    FOUNTAIN_UP_RANDOM, FOUNTAIN_UP_SPEED, particle_fountain, particle_fountain_params,
+    FOUNTAIN_BOUNCE, FOUNTAIN_EMITTER_RADIUS, FOUNTAIN_GRAVITY, FOUNTAIN_SPREAD, FOUNTAIN_TABLE_HALF_WIDTH,
+    FOUNTAIN_TABLE_RADIUS_SQUARED, FOUNTAIN_UP_RANDOM, FOUNTAIN_UP_SPEED, particle_fountain, particle_fountain_params,
+};
+pub use fountain_float4_state::{particle_fountain_float4_state, particle_fountain_float4_state_params};
+pub use fountain_motion::fountain_motion;
+pub use fountain_naive::{particle_fountain_naive, particle_fountain_naive_params};
+pub use fountain_staged::{
+    particle_fountain_staged, particle_fountain_staged_params, particle_fountain_staged_synced,
+    particle_fountain_staged_synced_params, staged_tile_bytes,
+};
+pub use gravity::{
+    GRAVITY_BRIGHT, GRAVITY_DIM, GRAVITY_NEAR, GRAVITY_SCALE, GRAVITY_STEP, particle_gravity, particle_gravity_params,
+    particle_gravity_tiled, particle_gravity_tiled_params,
 };
 pub use swarm::{SWARM_PULL, SWARM_SPAWN_OFFSET, SWARM_SPAWN_SPEED, particle_swarm, particle_swarm_params};
 
