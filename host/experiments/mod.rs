@@ -10,14 +10,17 @@ mod accuracy;
 mod allocation;
 mod bank_conflicts;
 mod bank_counters;
+mod batched_copies;
 mod calibrated_launches;
 mod ceiling;
 mod chain_check;
+mod concurrent_kernels;
 mod constant_memory;
 mod copy_sweep;
 mod counter_evidence;
 mod counter_launch;
 mod cuda_std_layer;
+mod default_stream;
 mod divergence;
 #[cfg(test)]
 mod execution_fixtures;
@@ -48,6 +51,7 @@ mod sector_model;
 mod sgemm;
 mod shift;
 mod sm_spans;
+mod stream_fan_out;
 mod streams;
 mod stride;
 mod stride_width;
@@ -111,9 +115,12 @@ pub static EXPERIMENTS: &[&dyn Experiment] = &[
     &matmul::Matmul,
     &sgemm::Sgemm,
     &transfers::Transfers,
+    &batched_copies::BatchedCopies,
     &allocation::Allocation,
     &zero_copy::ZeroCopy,
     &streams::Streams,
+    &default_stream::DefaultStream,
+    &concurrent_kernels::ConcurrentKernels,
     &bank_conflicts::BankConflicts,
     &constant_memory::ConstantMemory,
     &local_memory::LocalMemory,
