@@ -38,6 +38,7 @@ mod launch_outputs;
 mod ledger_fixtures;
 mod link_latency;
 mod local_memory;
+mod mapped_reuse;
 mod loop_counters;
 mod matmul;
 mod matvec;
@@ -118,6 +119,7 @@ pub static EXPERIMENTS: &[&dyn Experiment] = &[
     &batched_copies::BatchedCopies,
     &allocation::Allocation,
     &zero_copy::ZeroCopy,
+    &mapped_reuse::MappedReuse,
     &streams::Streams,
     &default_stream::DefaultStream,
     &concurrent_kernels::ConcurrentKernels,
