@@ -24,6 +24,7 @@ mod default_stream;
 mod divergence;
 #[cfg(test)]
 mod execution_fixtures;
+mod grid_shape;
 mod host_links;
 mod implementation_ptx;
 mod implementation_sass;
@@ -128,6 +129,7 @@ pub static EXPERIMENTS: &[&dyn Experiment] = &[
     &local_memory::LocalMemory,
     &latency::Latency,
     &occupancy::Occupancy,
+    &grid_shape::GridShape,
     &instructions::Instructions,
     &accuracy::Accuracy,
     &divergence::Divergence,

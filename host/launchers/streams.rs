@@ -67,3 +67,24 @@ pub fn opencl_fma_chain(
     unsafe { queue.launch(kernel, &nd, &[&*data, &offset, &n, &iterations])? };
     Ok(())
 }
+
+/// Launches `fma_chain` over all of `data` on the suite's stream as a grid
+/// of exactly `blocks` blocks of 256 threads (grid-stride: any grid covers
+/// every element), for the execution-configuration experiments (§4.4).
+pub fn fma_chain_grid(dut: &DeviceUnderTest, data: &mut DeviceBuffer<f32>, iterations: u32, blocks: u32) -> Result<()> {
+    if data.is_empty() || data.len() > u32::MAX as usize || blocks == 0 || blocks > i32::MAX as u32 {
+        return Err(Error::InvalidLaunch {
+            kernel: "fma_chain",
+            reason: format!("{blocks} blocks over a {}-element buffer", data.len()),
+        });
+    }
+    let kernel = dut.typed_kernel(Implementation::Rust, fma_chain_params::SIGNATURE)?;
+    let shape = LaunchShape {
+        grid: Dim3::x(blocks),
+        block: Dim3::x(COPY_BLOCK_THREADS),
+        shared_bytes: 0,
+    };
+    let n = data.len() as u32;
+    // SAFETY: the kernel touches elements below n = data.len() only.
+    unsafe { kernel.launch(dut.gpu().stream(), shape, (data.as_global_mut(), n, iterations)) }
+}
