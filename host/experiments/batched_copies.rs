@@ -52,13 +52,17 @@ impl Experiment for BatchedCopies {
         let mut device = DeviceBuffer::<f32>::uninit(gpu, len)?;
         let mut timer = CudaTimer::new(gpu)?;
         let (call, implementation, variant) = KEY;
-        let mut series = Series::new(ctx.key(call, implementation, "f32").variant(variant), "H2D copies (pinned)");
+        let mut series = Series::new(
+            ctx.key(call, implementation, "f32").variant(variant),
+            "H2D copies (pinned)",
+        );
         let pieces = piece_sizes();
         for (done, &piece) in pieces.iter().enumerate() {
             if ctx.stop_before(done, pieces.len()) {
                 break;
             }
-            ctx.progress.set_message(format!("batched-copies {} KiB pieces", piece >> 10));
+            ctx.progress
+                .set_message(format!("batched-copies {} KiB pieces", piece >> 10));
             let step = (piece / 4) as usize;
             device.fill(-1.0)?;
             let mut enqueue = || -> Result<()> {
@@ -74,7 +78,9 @@ impl Experiment for BatchedCopies {
             let failure = first_mismatch(&device.to_host()?, &source);
             let at = PointKey::Value((piece >> 10) as i64);
             let work = Work::bytes(len as u64, TOTAL_BYTES);
-            series.points.extend(Point::timed(at, &Metric::Bandwidth, work, &times, failure));
+            series
+                .points
+                .extend(Point::timed(at, &Metric::Bandwidth, work, &times, failure));
             ctx.progress.inc(1);
         }
         result.series.push(series);
@@ -90,8 +96,11 @@ impl Experiment for BatchedCopies {
     }
 }
 
-/// The smallest and the largest piece's points: (KiB, point) each.
-fn extremes(result: &ExperimentResult) -> Option<((i64, &Point), (i64, &Point))> {
+/// A piece size in KiB and its point.
+type PiecePoint<'a> = (i64, &'a Point);
+
+/// The smallest and the largest piece's points.
+fn extremes(result: &ExperimentResult) -> Option<(PiecePoint<'_>, PiecePoint<'_>)> {
     let (call, implementation, variant) = KEY;
     let series = result.variant(call, implementation, variant)?;
     let measured = |p: &&Point| p.median().is_some();
@@ -178,7 +187,10 @@ mod tests {
 
     #[test]
     fn pieces_run_from_4_kib_to_the_whole_buffer() {
-        assert_eq!(piece_sizes(), vec![4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20]);
+        assert_eq!(
+            piece_sizes(),
+            vec![4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20]
+        );
     }
 
     #[test]

@@ -47,12 +47,13 @@ impl Experiment for ConcurrentKernels {
         let mut done = 0;
         for (variant, lanes) in LAYOUTS {
             let key = ctx.key("fma_chain", Implementation::Rust, "f32").variant(variant);
-            let mut series = Series::new(key, &format!("one-block fma_chain kernels, {variant}"));
+            let mut series = Series::new(key, format!("one-block fma_chain kernels, {variant}"));
             for &kernels in &KERNELS {
                 if ctx.stop_before(done, self.points() as usize) {
                     break;
                 }
-                ctx.progress.set_message(format!("concurrent-kernels {kernels}, {variant}"));
+                ctx.progress
+                    .set_message(format!("concurrent-kernels {kernels}, {variant}"));
                 data.fill(0.0)?;
                 let lanes = &streams[..lanes.min(kernels)];
                 let mut enqueue = || fan_out(dut, lanes, &mut data, kernels, &mut |_| Ok(()));
@@ -62,7 +63,9 @@ impl Experiment for ConcurrentKernels {
                 let failure = fan_mismatch(&data.to_host()?, kernels);
                 let at = PointKey::Value(kernels as i64);
                 let work = Work::bytes((kernels * FAN_BLOCK) as u64, 0);
-                series.points.extend(Point::timed(at, &Metric::Time, work, &times, failure));
+                series
+                    .points
+                    .extend(Point::timed(at, &Metric::Time, work, &times, failure));
                 done += 1;
                 ctx.progress.inc(1);
             }
@@ -82,10 +85,10 @@ impl Experiment for ConcurrentKernels {
 fn widest(result: &ExperimentResult) -> Option<(i64, &Point, &Point)> {
     let one = result.variant("fma_chain", Implementation::Rust, LAYOUTS[0].0)?;
     let each = result.variant("fma_chain", Implementation::Rust, LAYOUTS[1].0)?;
-    one.points
-        .iter()
-        .rev()
-        .find_map(|p| Some((p.at.value()?, p, each.point(p.at)?)).filter(|(k, a, b)| *k > 1 && a.median().is_some() && b.median().is_some()))
+    one.points.iter().rev().find_map(|p| {
+        Some((p.at.value()?, p, each.point(p.at)?))
+            .filter(|(k, a, b)| *k > 1 && a.median().is_some() && b.median().is_some())
+    })
 }
 
 impl SectionHooks for ConcurrentKernels {
@@ -133,7 +136,10 @@ impl SectionHooks for ConcurrentKernels {
         };
         vec![self.claims()[0].grade(
             gain,
-            format!("{k} one-block kernels: one stream {a:.3} ms, a stream each {b:.3} ms ({}x)", gain.text(1)),
+            format!(
+                "{k} one-block kernels: one stream {a:.3} ms, a stream each {b:.3} ms ({}x)",
+                gain.text(1)
+            ),
             result.device,
         )]
     }

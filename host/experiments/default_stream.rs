@@ -26,7 +26,11 @@ const MARK: u8 = 0x5a;
 /// The cases: (variant, the kernels' streams, the stream of the memset between them).
 const CASES: [(&str, StreamKind, Option<StreamKind>); 4] = [
     ("blocking streams", StreamKind::Blocking, None),
-    ("blocking streams, legacy default-stream memset between", StreamKind::Blocking, Some(StreamKind::LegacyDefault)),
+    (
+        "blocking streams, legacy default-stream memset between",
+        StreamKind::Blocking,
+        Some(StreamKind::LegacyDefault),
+    ),
     (
         "blocking streams, per-thread default-stream memset between",
         StreamKind::Blocking,
@@ -61,10 +65,12 @@ impl Experiment for DefaultStream {
         let mut timer = CudaTimer::new(gpu)?;
         let mut done = 0;
         for (variant, lane_kind, between) in CASES {
-            let lanes: Vec<KindedStream> = (0..most).map(|_| KindedStream::new(gpu, lane_kind)).collect::<Result<_>>()?;
+            let lanes: Vec<KindedStream> = (0..most)
+                .map(|_| KindedStream::new(gpu, lane_kind))
+                .collect::<Result<_>>()?;
             let op = between.map(|kind| KindedStream::new(gpu, kind)).transpose()?;
             let key = ctx.key("fma_chain", Implementation::Rust, "f32").variant(variant);
-            let mut series = Series::new(key, &format!("one-block kernels, {variant}"));
+            let mut series = Series::new(key, format!("one-block kernels, {variant}"));
             for &kernels in &KERNELS {
                 if ctx.stop_before(done, self.points() as usize) {
                     break;
@@ -83,7 +89,13 @@ impl Experiment for DefaultStream {
                     (got != expected_mark).then(|| format!("the memset left {got:#x}, expected {expected_mark:#x}"))
                 });
                 let work = Work::bytes((kernels * FAN_BLOCK) as u64, 0);
-                series.points.extend(Point::timed(PointKey::Value(kernels as i64), &Metric::Time, work, &times, failure));
+                series.points.extend(Point::timed(
+                    PointKey::Value(kernels as i64),
+                    &Metric::Time,
+                    work,
+                    &times,
+                    failure,
+                ));
                 done += 1;
                 ctx.progress.inc(1);
             }
@@ -114,7 +126,10 @@ impl SectionHooks for DefaultStream {
             .iter()
             .filter_map(|(variant, _, _)| {
                 let (k, case, plain) = against_plain(result, variant)?;
-                Some(format!("{variant}: {:.2}x the plain time at {k} kernels", case.median()? / plain.median()?))
+                Some(format!(
+                    "{variant}: {:.2}x the plain time at {k} kernels",
+                    case.median()? / plain.median()?
+                ))
             })
             .collect();
         if ratios.is_empty() {

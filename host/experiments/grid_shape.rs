@@ -79,11 +79,19 @@ impl Experiment for GridShape {
                 .position(|&x| (x - expected).abs() > 1e-5 * expected.abs().max(1.0))
                 .map(|i| format!("element {i} is {}, expected {expected}", got[i]));
             let work = Work::bytes(ELEMENTS as u64, 8 * ELEMENTS as u64);
-            series.points.extend(Point::timed(PointKey::Value(blocks as i64), &Metric::Time, work, &times, failure));
+            series.points.extend(Point::timed(
+                PointKey::Value(blocks as i64),
+                &Metric::Time,
+                work,
+                &times,
+                failure,
+            ));
             ctx.progress.inc(1);
         }
         result.series.push(series);
-        result.setup.push(format!("{sms} SMs; grids of {:?} blocks of 256 threads", grids(sms)));
+        result
+            .setup
+            .push(format!("{sms} SMs; grids of {:?} blocks of 256 threads", grids(sms)));
         result.notes.push(format!(
             "{ITERATIONS} dependent FMAs per element per launch; every element checked against the host's \
              reference for the number of launches made"
@@ -151,11 +159,21 @@ impl SectionHooks for GridShape {
         let claims = self.claims();
         let mut rows = Vec::new();
         if let Some(factor) = slower_by(h, s) {
-            let text = format!("{half} blocks {:.3} ms, {sms} blocks {:.3} ms ({}x)", ms(h), ms(s), factor.text(2));
+            let text = format!(
+                "{half} blocks {:.3} ms, {sms} blocks {:.3} ms ({}x)",
+                ms(h),
+                ms(s),
+                factor.text(2)
+            );
             rows.push(claims[0].grade(factor, text, result.device));
         }
         if let Some(factor) = slower_by(s, m) {
-            let text = format!("{sms} blocks {:.3} ms, {many} blocks {:.3} ms ({}x)", ms(s), ms(m), factor.text(2));
+            let text = format!(
+                "{sms} blocks {:.3} ms, {many} blocks {:.3} ms ({}x)",
+                ms(s),
+                ms(m),
+                factor.text(2)
+            );
             rows.push(claims[1].grade(factor, text, result.device));
         }
         rows
@@ -190,7 +208,10 @@ mod tests {
 
     #[test]
     fn idle_sms_and_one_block_per_sm_are_slower() {
-        assert_eq!(verdicts([0.58, 0.29, 0.15, 0.145]), vec![Verdict::Holds, Verdict::Holds]);
+        assert_eq!(
+            verdicts([0.58, 0.29, 0.15, 0.145]),
+            vec![Verdict::Holds, Verdict::Holds]
+        );
         assert_eq!(verdicts([0.29, 0.29, 0.29, 0.29]), vec![Verdict::Gone, Verdict::Gone]);
     }
 

@@ -62,13 +62,19 @@ impl Experiment for MappedReuse {
         let mut result = ctx.result(self, axis, "");
         let (dut, gpu, rust) = (ctx.device, ctx.device.gpu(), Implementation::Rust);
         let sizes = sizes(ctx.settings);
-        let len = (*sizes.last().ok_or_else(|| Error::InvalidInput("no size to measure".into()))? / 4) as usize;
+        let len = (*sizes
+            .last()
+            .ok_or_else(|| Error::InvalidInput("no size to measure".into()))?
+            / 4) as usize;
         let source: Vec<f32> = pattern(len);
         let mut mapped = PinnedBuffer::<f32>::new(gpu, len, HostMemoryKind::Mapped)?;
         mapped.as_mut_slice().copy_from_slice(&source);
         let mut pinned = PinnedBuffer::<f32>::new(gpu, len, HostMemoryKind::Pinned)?;
         pinned.as_mut_slice().copy_from_slice(&source);
-        let (mut staged, mut out) = (DeviceBuffer::<f32>::uninit(gpu, len)?, DeviceBuffer::<f32>::uninit(gpu, len)?);
+        let (mut staged, mut out) = (
+            DeviceBuffer::<f32>::uninit(gpu, len)?,
+            DeviceBuffer::<f32>::uninit(gpu, len)?,
+        );
         let mapped_in = mapped.as_global()?;
         let mut timer = CudaTimer::new(gpu)?;
         for (variant, reads, copied) in CASES {
@@ -77,7 +83,8 @@ impl Experiment for MappedReuse {
                 if ctx.stop_before(done, sizes.len()) {
                     break;
                 }
-                ctx.progress.set_message(format!("mapped-reuse {} MiB, {variant}", bytes >> 20));
+                ctx.progress
+                    .set_message(format!("mapped-reuse {} MiB, {variant}", bytes >> 20));
                 let n = (bytes / 4) as usize;
                 out.fill(-1.0)?;
                 let mut enqueue = || -> Result<()> {
@@ -130,7 +137,10 @@ fn largest(result: &ExperimentResult) -> Option<(i64, [&Point; 3])> {
     let series = series?;
     series[0].points.iter().rev().find_map(|p| {
         let points = [p, series[1].point(p.at)?, series[2].point(p.at)?];
-        points.iter().all(|q| q.median().is_some()).then_some((p.at.value()?, points))
+        points
+            .iter()
+            .all(|q| q.median().is_some())
+            .then_some((p.at.value()?, points))
     })
 }
 

@@ -34,7 +34,13 @@ pub fn fan_out(
     }
     for k in 0..kernels {
         let lane = &lanes[k % lanes.len().max(1)];
-        fma_chain(dut, lane.stream(), data, k * FAN_BLOCK..(k + 1) * FAN_BLOCK, FAN_ITERATIONS)?;
+        fma_chain(
+            dut,
+            lane.stream(),
+            data,
+            k * FAN_BLOCK..(k + 1) * FAN_BLOCK,
+            FAN_ITERATIONS,
+        )?;
         if k + 1 < kernels {
             between(k)?;
         }
@@ -65,10 +71,12 @@ pub fn fan_mismatch(data: &[f32], kernels: usize) -> Option<String> {
     {
         return Some(format!("element {i} is {}, expected {reference}", data[i]));
     }
-    data[touched..]
-        .iter()
-        .position(|&x| x != 0.0)
-        .map(|i| format!("element {} beyond the {kernels} kernels' blocks was written", touched + i))
+    data[touched..].iter().position(|&x| x != 0.0).map(|i| {
+        format!(
+            "element {} beyond the {kernels} kernels' blocks was written",
+            touched + i
+        )
+    })
 }
 
 #[cfg(test)]
