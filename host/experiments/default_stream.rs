@@ -79,7 +79,16 @@ impl Experiment for DefaultStream {
                 data.fill(0.0)?;
                 mark.fill(0)?;
                 let mut between = |_| op.as_ref().map_or(Ok(()), |op| op.fill_bytes(&mut mark, MARK));
-                let mut enqueue = || fan_out(dut, &lanes[..kernels], &mut data, kernels, &mut between);
+                let mut enqueue = || {
+                    fan_out(
+                        dut,
+                        Implementation::Rust,
+                        &lanes[..kernels],
+                        &mut data,
+                        kernels,
+                        &mut between,
+                    )
+                };
                 let one_ms = probe_ms(&mut timer, &mut enqueue)?;
                 let times = time_per_launch(&mut timer, &paced(ctx.settings, one_ms), &mut enqueue)?;
                 gpu.synchronize()?;

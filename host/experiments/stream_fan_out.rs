@@ -8,8 +8,8 @@ use kernels_gpu::streams::{FMA_CHAIN_A, FMA_CHAIN_B};
 
 use crate::error::Result;
 use crate::gpu::{DeviceBuffer, KindedStream};
-use crate::launchers::fma_chain;
-use crate::testbed::DeviceUnderTest;
+use crate::launchers::fma_chain_of;
+use crate::testbed::{DeviceUnderTest, Implementation};
 
 /// Dependent FMAs per thread of one kernel: about half a millisecond for one
 /// 256-thread block on an H100 (4-cycle FMA latency), long against a launch.
@@ -18,11 +18,12 @@ pub const FAN_ITERATIONS: u32 = 200_000;
 /// Elements (threads) per kernel: one block.
 pub const FAN_BLOCK: usize = COPY_BLOCK_THREADS as usize;
 
-/// Enqueues `kernels` one-block kernels, kernel `k` on `lanes[k % lanes.len()]`
+/// Enqueues `kernels` one-block `implementation` kernels, kernel `k` on `lanes[k % lanes.len()]`
 /// over its own block of `data`, with `between(k)` after every kernel but the
 /// last; the lanes first wait for the suite's stream, which waits for them at the end.
 pub fn fan_out(
     dut: &DeviceUnderTest,
+    implementation: Implementation,
     lanes: &[KindedStream],
     data: &mut DeviceBuffer<f32>,
     kernels: usize,
@@ -34,8 +35,9 @@ pub fn fan_out(
     }
     for k in 0..kernels {
         let lane = &lanes[k % lanes.len().max(1)];
-        fma_chain(
+        fma_chain_of(
             dut,
+            implementation,
             lane.stream(),
             data,
             k * FAN_BLOCK..(k + 1) * FAN_BLOCK,

@@ -83,7 +83,7 @@ pub use sgemm::{
 };
 pub use shared_memory_banks::{BANK_BLOCK_THREADS, BankAccess, BankKernel, bank_kernel, bank_kernel_shape};
 pub use slot_ring::{SlotRing, check_slot_links};
-pub use streams::{fma_chain, fma_chain_grid, opencl_fma_chain};
+pub use streams::{fma_chain, fma_chain_grid, fma_chain_of, opencl_fma_chain};
 pub use throughput_outputs::{ChainValues, ThroughputOutputs};
 pub use throughput_params::{AnyChainParams, suggested_params};
 pub use throughput_table::{ThroughputRow, cc1_per_sm_per_clock, hopper_peak_per_sm_per_clock, throughput_table};

@@ -10,10 +10,23 @@ use crate::gpu::{DeviceBuffer, LaunchShape};
 use crate::opencl::{ClBuffer, ClQueue, NdRange};
 use crate::testbed::{DeviceUnderTest, Implementation, OpenClSide};
 
-/// Launches `fma_chain` on `data[range]` on `stream` (not necessarily the
-/// suite's: the staged pipeline uses one stream per chunk).
+/// Launches the Rust `fma_chain` on `data[range]` on `stream` (not
+/// necessarily the suite's: the staged pipeline uses one stream per chunk).
 pub fn fma_chain(
     dut: &DeviceUnderTest,
+    stream: &CudaStream,
+    data: &mut DeviceBuffer<f32>,
+    range: Range<usize>,
+    iterations: u32,
+) -> Result<()> {
+    fma_chain_of(dut, Implementation::Rust, stream, data, range, iterations)
+}
+
+/// Launches `implementation`'s `fma_chain` (Rust, or its CUDA C twin) on
+/// `data[range]` on `stream`: at most one full wave of 256-thread blocks.
+pub fn fma_chain_of(
+    dut: &DeviceUnderTest,
+    implementation: Implementation,
     stream: &CudaStream,
     data: &mut DeviceBuffer<f32>,
     range: Range<usize>,
@@ -25,7 +38,7 @@ pub fn fma_chain(
             reason: format!("elements {range:?} of a {}-element buffer", data.len()),
         });
     }
-    let kernel = dut.typed_kernel(Implementation::Rust, fma_chain_params::SIGNATURE)?;
+    let kernel = dut.typed_kernel(implementation, fma_chain_params::SIGNATURE)?;
     let blocks = (range.len() as u64)
         .div_ceil(COPY_BLOCK_THREADS as u64)
         .min(dut.full_wave_blocks(kernel.kernel(), COPY_BLOCK_THREADS)? as u64) as u32;
