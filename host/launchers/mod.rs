@@ -94,4 +94,5 @@ pub mod opencl {
     pub use super::matrix_vector::opencl::*;
     pub use super::opencl_nd_range::*;
     pub use super::sgemm::opencl::*;
+    pub use super::streams::opencl_fma_chain_per_item;
 }

@@ -7,7 +7,7 @@ use kernels_gpu::streams::fma_chain_params;
 
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape};
-use crate::opencl::{ClBuffer, ClQueue, NdRange};
+use crate::opencl::{ClBuffer, ClQueue, NdRange, OpenClTwins};
 use crate::testbed::{DeviceUnderTest, Implementation, OpenClSide};
 
 /// Launches the Rust `fma_chain` on `data[range]` on `stream` (not
@@ -78,6 +78,36 @@ pub fn opencl_fma_chain(
     let kernel = side.twins().kernel(fma_chain_params::NAME)?;
     // SAFETY: matches fma_chain(float*, uint, uint, uint); offset + n <= len was checked above.
     unsafe { queue.launch(kernel, &nd, &[&*data, &offset, &n, &iterations])? };
+    Ok(())
+}
+
+/// Launches the OpenCL C `fma_chain` over all of `data` on `queue` with one
+/// work-item per element: work-groups of `local` work-items (the global size
+/// rounded up to a multiple of it; the kernel guards the tail), or, with
+/// `None`, exactly `data.len()` work-items in work-groups whose size the
+/// runtime chooses (a NULL `local_work_size`: it must divide the global size).
+pub fn opencl_fma_chain_per_item(
+    twins: &OpenClTwins,
+    queue: &ClQueue,
+    data: &mut ClBuffer<f32>,
+    iterations: u32,
+    local: Option<usize>,
+) -> Result<()> {
+    let n = data.len();
+    if n == 0 || n > u32::MAX as usize || local.is_some_and(|l| l == 0 || n.div_ceil(l) * l > u32::MAX as usize) {
+        return Err(Error::InvalidLaunch {
+            kernel: "fma_chain",
+            reason: format!("one work-item per element of a {n}-element buffer in work-groups of {local:?}"),
+        });
+    }
+    let range = match local {
+        Some(local) => NdRange::groups_1d(n.div_ceil(local), local),
+        None => NdRange::runtime_local_1d(n),
+    };
+    let kernel = twins.kernel(fma_chain_params::NAME)?;
+    let (offset, n) = (0u32, n as u32);
+    // SAFETY: matches fma_chain(float*, uint, uint, uint); the kernel touches elements below n = data.len() only.
+    unsafe { queue.launch(kernel, &range, &[&*data, &offset, &n, &iterations])? };
     Ok(())
 }
 
