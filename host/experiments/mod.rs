@@ -59,6 +59,7 @@ mod stride;
 mod stride_width;
 mod throughput_sass;
 mod transfers;
+mod work_group_size;
 mod zero_copy;
 
 use indicatif::ProgressBar;
@@ -130,6 +131,7 @@ pub static EXPERIMENTS: &[&dyn Experiment] = &[
     &latency::Latency,
     &occupancy::Occupancy,
     &grid_shape::GridShape,
+    &work_group_size::WorkGroupSize,
     &instructions::Instructions,
     &accuracy::Accuracy,
     &divergence::Divergence,
