@@ -58,6 +58,7 @@ mod streams;
 mod stride;
 mod stride_width;
 mod throughput_sass;
+mod transfer_intensity;
 mod transfers;
 mod work_group_size;
 mod zero_copy;
@@ -118,6 +119,7 @@ pub static EXPERIMENTS: &[&dyn Experiment] = &[
     &matmul::Matmul,
     &sgemm::Sgemm,
     &transfers::Transfers,
+    &transfer_intensity::TransferIntensity,
     &batched_copies::BatchedCopies,
     &allocation::Allocation,
     &zero_copy::ZeroCopy,
