@@ -41,6 +41,7 @@ mod link_latency;
 mod local_memory;
 mod loop_counters;
 mod mapped_reuse;
+mod mapped_stride;
 mod matmul;
 mod matvec;
 mod occupancy;
@@ -124,6 +125,7 @@ pub static EXPERIMENTS: &[&dyn Experiment] = &[
     &allocation::Allocation,
     &zero_copy::ZeroCopy,
     &mapped_reuse::MappedReuse,
+    &mapped_stride::MappedStride,
     &streams::Streams,
     &default_stream::DefaultStream,
     &concurrent_kernels::ConcurrentKernels,
