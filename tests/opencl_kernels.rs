@@ -239,6 +239,35 @@ fn opencl_vector_copy_matches_reference_with_a_grid_stride() {
 }
 
 #[test]
+fn opencl_fma_chain_runs_with_explicit_and_runtime_chosen_work_groups() {
+    for Target {
+        label,
+        context,
+        queue,
+        twins,
+        ..
+    } in targets_or_skip("opencl_fma_chain_runs_with_explicit_and_runtime_chosen_work_groups")
+    {
+        // 1031 is prime: a runtime-chosen work-group must be 1 or 1031 work-items; 4096 leaves it free.
+        for n in [1usize, 1031, 4096] {
+            let input = floats(n, 5);
+            for local in [Some(256), Some(64), None] {
+                let mut data = ClBuffer::from_host(&context, &queue, &input).unwrap();
+                launch::opencl_fma_chain_per_item(&twins, &queue, &mut data, 37, local).unwrap();
+                let got = data.to_host(&queue).unwrap();
+                let wrong = (0..n).find(|&i| got[i].to_bits() != reference::fma_chain(input[i], 37).to_bits());
+                assert_eq!(wrong, None, "{label}: fma_chain of {n} elements, work-groups {local:?}");
+            }
+        }
+        let mut data = ClBuffer::<f32>::new(&context, 16).unwrap();
+        assert!(matches!(
+            launch::opencl_fma_chain_per_item(&twins, &queue, &mut data, 1, Some(0)),
+            Err(Error::InvalidLaunch { .. })
+        ));
+    }
+}
+
+#[test]
 fn opencl_matvec_versions_match_reference_on_ragged_shapes() {
     for Target {
         label,

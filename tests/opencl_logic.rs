@@ -306,7 +306,7 @@ fn opencl_nd_ranges_count_work_items_not_groups() {
             range.work_group_size(),
             range.work_groups()
         ),
-        (2, [32, 48, 1], 256, 6)
+        (2, [32, 48, 1], Some(256), Some(6))
     );
     let three_d = LaunchShape {
         grid: Dim3::new(2, 3, 4),
@@ -319,7 +319,7 @@ fn opencl_nd_ranges_count_work_items_not_groups() {
     let ragged = NdRange {
         dimensions: 1,
         global: [300, 1, 1],
-        local: [256, 1, 1],
+        local: Some([256, 1, 1]),
     };
     assert!(ragged.problem().unwrap().contains("not a positive multiple"));
     assert!(
@@ -330,6 +330,18 @@ fn opencl_nd_ranges_count_work_items_not_groups() {
         .problem()
         .is_some()
     );
+    // A NULL local size: any positive global size (the runtime picks a divisor), no size to check.
+    let chosen = NdRange::runtime_local_1d(300);
+    assert_eq!(
+        (chosen.problem(), chosen.work_group_size(), chosen.work_groups()),
+        (None, None, None)
+    );
+    assert!(
+        NdRange::runtime_local_1d(0)
+            .problem()
+            .unwrap()
+            .contains("global size 0")
+    );
 }
 
 #[test]
@@ -338,7 +350,7 @@ fn opencl_matvec_launches_mirror_the_cuda_shapes_with_local_arguments() {
     for version in MatVecVersion::ALL {
         for reduction in [MatvecReduction::LocalMemory, MatvecReduction::SubGroups] {
             let (range, local) = matvec_launch(version, reduction, 1100, 61, lens, 10).unwrap();
-            assert_eq!(range.local, [256, 1, 1], "{version:?}");
+            assert_eq!(range.local, Some([256, 1, 1]), "{version:?}");
             let groups = range.global[0] / 256;
             let expected_groups = match version {
                 MatVecVersion::RowPerThread | MatVecVersion::GridStrideRows => 1, // ceil(61 / 256), within the wave

@@ -10,17 +10,21 @@ mod accuracy;
 mod allocation;
 mod bank_conflicts;
 mod bank_counters;
+mod batched_copies;
 mod calibrated_launches;
 mod ceiling;
 mod chain_check;
+mod concurrent_kernels;
 mod constant_memory;
 mod copy_sweep;
 mod counter_evidence;
 mod counter_launch;
 mod cuda_std_layer;
+mod default_stream;
 mod divergence;
 #[cfg(test)]
 mod execution_fixtures;
+mod grid_shape;
 mod host_links;
 mod implementation_ptx;
 mod implementation_sass;
@@ -36,6 +40,8 @@ mod ledger_fixtures;
 mod link_latency;
 mod local_memory;
 mod loop_counters;
+mod mapped_reuse;
+mod mapped_stride;
 mod matmul;
 mod matvec;
 mod occupancy;
@@ -48,11 +54,14 @@ mod sector_model;
 mod sgemm;
 mod shift;
 mod sm_spans;
+mod stream_fan_out;
 mod streams;
 mod stride;
 mod stride_width;
 mod throughput_sass;
+mod transfer_intensity;
 mod transfers;
+mod work_group_size;
 mod zero_copy;
 
 use indicatif::ProgressBar;
@@ -111,14 +120,22 @@ pub static EXPERIMENTS: &[&dyn Experiment] = &[
     &matmul::Matmul,
     &sgemm::Sgemm,
     &transfers::Transfers,
+    &transfer_intensity::TransferIntensity,
+    &batched_copies::BatchedCopies,
     &allocation::Allocation,
     &zero_copy::ZeroCopy,
+    &mapped_reuse::MappedReuse,
+    &mapped_stride::MappedStride,
     &streams::Streams,
+    &default_stream::DefaultStream,
+    &concurrent_kernels::ConcurrentKernels,
     &bank_conflicts::BankConflicts,
     &constant_memory::ConstantMemory,
     &local_memory::LocalMemory,
     &latency::Latency,
     &occupancy::Occupancy,
+    &grid_shape::GridShape,
+    &work_group_size::WorkGroupSize,
     &instructions::Instructions,
     &accuracy::Accuracy,
     &divergence::Divergence,

@@ -31,6 +31,7 @@ mod sgemm;
 mod shared_memory_banks;
 mod slot_ring;
 mod streams;
+mod stride_copy_global;
 mod throughput_outputs;
 mod throughput_params;
 mod throughput_table;
@@ -83,7 +84,8 @@ pub use sgemm::{
 };
 pub use shared_memory_banks::{BANK_BLOCK_THREADS, BankAccess, BankKernel, bank_kernel, bank_kernel_shape};
 pub use slot_ring::{SlotRing, check_slot_links};
-pub use streams::{fma_chain, opencl_fma_chain};
+pub use streams::{fma_chain, fma_chain_grid, fma_chain_of, opencl_fma_chain};
+pub use stride_copy_global::stride_copy_global;
 pub use throughput_outputs::{ChainValues, ThroughputOutputs};
 pub use throughput_params::{AnyChainParams, suggested_params};
 pub use throughput_table::{ThroughputRow, cc1_per_sm_per_clock, hopper_peak_per_sm_per_clock, throughput_table};
@@ -94,4 +96,5 @@ pub mod opencl {
     pub use super::matrix_vector::opencl::*;
     pub use super::opencl_nd_range::*;
     pub use super::sgemm::opencl::*;
+    pub use super::streams::opencl_fma_chain_per_item;
 }

@@ -24,7 +24,7 @@ pub fn nd_range(shape: &LaunchShape) -> NdRange {
     NdRange {
         dimensions,
         global,
-        local: [block.x as usize, block.y as usize, block.z as usize],
+        local: Some([block.x as usize, block.y as usize, block.z as usize]),
     }
 }
 

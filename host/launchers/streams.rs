@@ -7,13 +7,26 @@ use kernels_gpu::streams::fma_chain_params;
 
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape};
-use crate::opencl::{ClBuffer, ClQueue, NdRange};
+use crate::opencl::{ClBuffer, ClQueue, NdRange, OpenClTwins};
 use crate::testbed::{DeviceUnderTest, Implementation, OpenClSide};
 
-/// Launches `fma_chain` on `data[range]` on `stream` (not necessarily the
-/// suite's: the staged pipeline uses one stream per chunk).
+/// Launches the Rust `fma_chain` on `data[range]` on `stream` (not
+/// necessarily the suite's: the staged pipeline uses one stream per chunk).
 pub fn fma_chain(
     dut: &DeviceUnderTest,
+    stream: &CudaStream,
+    data: &mut DeviceBuffer<f32>,
+    range: Range<usize>,
+    iterations: u32,
+) -> Result<()> {
+    fma_chain_of(dut, Implementation::Rust, stream, data, range, iterations)
+}
+
+/// Launches `implementation`'s `fma_chain` (Rust, or its CUDA C twin) on
+/// `data[range]` on `stream`: at most one full wave of 256-thread blocks.
+pub fn fma_chain_of(
+    dut: &DeviceUnderTest,
+    implementation: Implementation,
     stream: &CudaStream,
     data: &mut DeviceBuffer<f32>,
     range: Range<usize>,
@@ -25,7 +38,7 @@ pub fn fma_chain(
             reason: format!("elements {range:?} of a {}-element buffer", data.len()),
         });
     }
-    let kernel = dut.typed_kernel(Implementation::Rust, fma_chain_params::SIGNATURE)?;
+    let kernel = dut.typed_kernel(implementation, fma_chain_params::SIGNATURE)?;
     let blocks = (range.len() as u64)
         .div_ceil(COPY_BLOCK_THREADS as u64)
         .min(dut.full_wave_blocks(kernel.kernel(), COPY_BLOCK_THREADS)? as u64) as u32;
@@ -66,4 +79,55 @@ pub fn opencl_fma_chain(
     // SAFETY: matches fma_chain(float*, uint, uint, uint); offset + n <= len was checked above.
     unsafe { queue.launch(kernel, &nd, &[&*data, &offset, &n, &iterations])? };
     Ok(())
+}
+
+/// Launches the OpenCL C `fma_chain` over all of `data` on `queue` with one
+/// work-item per element: work-groups of `local` work-items (the global size
+/// rounded up to a multiple of it; the kernel guards the tail), or, with
+/// `None`, exactly `data.len()` work-items in work-groups whose size the
+/// runtime chooses (a NULL `local_work_size`: it must divide the global size).
+pub fn opencl_fma_chain_per_item(
+    twins: &OpenClTwins,
+    queue: &ClQueue,
+    data: &mut ClBuffer<f32>,
+    iterations: u32,
+    local: Option<usize>,
+) -> Result<()> {
+    let n = data.len();
+    if n == 0 || n > u32::MAX as usize || local.is_some_and(|l| l == 0 || n.div_ceil(l) * l > u32::MAX as usize) {
+        return Err(Error::InvalidLaunch {
+            kernel: "fma_chain",
+            reason: format!("one work-item per element of a {n}-element buffer in work-groups of {local:?}"),
+        });
+    }
+    let range = match local {
+        Some(local) => NdRange::groups_1d(n.div_ceil(local), local),
+        None => NdRange::runtime_local_1d(n),
+    };
+    let kernel = twins.kernel(fma_chain_params::NAME)?;
+    let (offset, n) = (0u32, n as u32);
+    // SAFETY: matches fma_chain(float*, uint, uint, uint); the kernel touches elements below n = data.len() only.
+    unsafe { queue.launch(kernel, &range, &[&*data, &offset, &n, &iterations])? };
+    Ok(())
+}
+
+/// Launches `fma_chain` over all of `data` on the suite's stream as a grid
+/// of exactly `blocks` blocks of 256 threads (grid-stride: any grid covers
+/// every element), for the execution-configuration experiments (§4.4).
+pub fn fma_chain_grid(dut: &DeviceUnderTest, data: &mut DeviceBuffer<f32>, iterations: u32, blocks: u32) -> Result<()> {
+    if data.is_empty() || data.len() > u32::MAX as usize || blocks == 0 || blocks > i32::MAX as u32 {
+        return Err(Error::InvalidLaunch {
+            kernel: "fma_chain",
+            reason: format!("{blocks} blocks over a {}-element buffer", data.len()),
+        });
+    }
+    let kernel = dut.typed_kernel(Implementation::Rust, fma_chain_params::SIGNATURE)?;
+    let shape = LaunchShape {
+        grid: Dim3::x(blocks),
+        block: Dim3::x(COPY_BLOCK_THREADS),
+        shared_bytes: 0,
+    };
+    let n = data.len() as u32;
+    // SAFETY: the kernel touches elements below n = data.len() only.
+    unsafe { kernel.launch(dut.gpu().stream(), shape, (data.as_global_mut(), n, iterations)) }
 }

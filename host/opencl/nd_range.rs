@@ -7,7 +7,12 @@
 pub struct NdRange {
     pub dimensions: u32,
     pub global: [usize; 3],
-    pub local: [usize; 3],
+    /// Work-items per work-group in each dimension, or `None` to let the
+    /// OpenCL runtime choose (a NULL `local_work_size` in
+    /// `clEnqueueNDRangeKernel`, which the NVIDIA guides advise against: the
+    /// runtime does not know the kernel's best size, and must pick one that
+    /// divides the global size).
+    pub local: Option<[usize; 3]>,
 }
 
 impl NdRange {
@@ -16,7 +21,7 @@ impl NdRange {
         Self {
             dimensions: 1,
             global: [groups * local, 1, 1],
-            local: [local, 1, 1],
+            local: Some([local, 1, 1]),
         }
     }
 
@@ -25,18 +30,28 @@ impl NdRange {
         Self {
             dimensions: 2,
             global: [groups_x * local_x, groups_y * local_y, 1],
-            local: [local_x, local_y, 1],
+            local: Some([local_x, local_y, 1]),
         }
     }
 
-    /// Work-items per work-group.
-    pub fn work_group_size(&self) -> usize {
-        self.local.iter().product()
+    /// `global` work-items, 1-D, in work-groups whose size the OpenCL runtime chooses.
+    pub fn runtime_local_1d(global: usize) -> Self {
+        Self {
+            dimensions: 1,
+            global: [global, 1, 1],
+            local: None,
+        }
     }
 
-    /// Work-groups in the launch.
-    pub fn work_groups(&self) -> usize {
-        (0..3).map(|d| self.global[d] / self.local[d].max(1)).product()
+    /// Work-items per work-group; `None` where the runtime chooses.
+    pub fn work_group_size(&self) -> Option<usize> {
+        self.local.map(|local| local.iter().product())
+    }
+
+    /// Work-groups in the launch; `None` where the runtime chooses their size.
+    pub fn work_groups(&self) -> Option<usize> {
+        let local = self.local?;
+        Some((0..3).map(|d| self.global[d] / local[d].max(1)).product())
     }
 
     /// Why OpenCL would refuse this range (a zero size, a global size not a
@@ -46,10 +61,16 @@ impl NdRange {
             return Some(format!("{} dimensions (OpenCL allows 1 to 3)", self.dimensions));
         }
         (0..self.dimensions as usize).find_map(|d| {
-            let (global, local) = (self.global[d], self.local[d]);
-            (global == 0 || local == 0 || !global.is_multiple_of(local)).then(|| {
-                format!("dimension {d}: global size {global} is not a positive multiple of local size {local}")
-            })
+            let global = self.global[d];
+            match self.local {
+                None => (global == 0).then(|| format!("dimension {d}: global size 0")),
+                Some(local) => (global == 0 || local[d] == 0 || !global.is_multiple_of(local[d])).then(|| {
+                    format!(
+                        "dimension {d}: global size {global} is not a positive multiple of local size {}",
+                        local[d]
+                    )
+                }),
+            }
         })
     }
 }

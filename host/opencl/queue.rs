@@ -80,7 +80,8 @@ impl ClQueue {
         }
     }
 
-    /// Launches `kernel` over `range` with `args` (one per kernel parameter, in order).
+    /// Launches `kernel` over `range` with `args` (one per kernel parameter, in order);
+    /// a range without a local size leaves the work-group size to the runtime.
     ///
     /// Refuses, before enqueueing, a range OpenCL would reject and a
     /// work-group larger than the compiler allows this kernel on the device.
@@ -97,16 +98,18 @@ impl ClQueue {
             )));
         }
         let allowed = kernel.resources().work_group_size;
-        if range.work_group_size() > allowed {
+        if let Some(size) = range.work_group_size().filter(|&size| size > allowed) {
             return Err(OpenClError::Invalid(format!(
-                "refusing to launch {}: work-groups of {} work-items, but the compiler allows at most {allowed} for it on {}",
+                "refusing to launch {}: work-groups of {size} work-items, but the compiler allows at most {allowed} for it on {}",
                 kernel.name(),
-                range.work_group_size(),
                 self.device().name()
             )));
         }
         kernel.set_args(args)?;
-        // SAFETY: the sizes point to `dimensions` valid entries; the caller's contract covers the arguments.
+        // NULL lets the runtime choose the work-group size.
+        let local = range.local.as_ref().map_or(std::ptr::null(), |local| local.as_ptr());
+        // SAFETY: the sizes point to `dimensions` valid entries (or local is NULL); the caller's contract
+        // covers the arguments.
         let event = unsafe {
             enqueue_nd_range_kernel(
                 self.queue,
@@ -114,7 +117,7 @@ impl ClQueue {
                 range.dimensions,
                 std::ptr::null(),
                 range.global.as_ptr(),
-                range.local.as_ptr(),
+                local,
                 0,
                 std::ptr::null(),
             )

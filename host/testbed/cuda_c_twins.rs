@@ -36,7 +36,9 @@ pub const CUDA_C_SOURCE: &str = concat!(
     "\n",
     include_str!("../cuda_c/divergence.cu"),
     "\n",
-    include_str!("../cuda_c/loop_counters.cu")
+    include_str!("../cuda_c/loop_counters.cu"),
+    "\n",
+    include_str!("../cuda_c/streams.cu")
 );
 
 /// Compiles the twins to PTX for the same virtual architecture as the Rust
