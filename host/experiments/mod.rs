@@ -62,6 +62,7 @@ use crate::report::{Axis, Devices, ExperimentResult, SectionHooks, SeriesKey, St
 use crate::run_settings::RunSettings;
 use crate::testbed::{DeviceUnderTest, Implementation, Testbed};
 
+pub use bank_conflicts::expected_read_checksum;
 pub use chain_check::chain_mismatch;
 pub use kernel_records::kernel_records;
 pub use overlap_model::chunk_ranges;

@@ -54,7 +54,10 @@ pub use particles::{
     run_particle_steps, simulate_particles, swarm_step,
 };
 pub use pointer_chase::{chase_successors, follow_successors};
-pub use shared_memory_banks::{bank_read_checksum, bank_write_checksum};
+pub use shared_memory_banks::{
+    bank_read_checksum, bank_write_checksum, narrow_read_checksum, permuted_read_checksum, permuted_word,
+    split_read_checksum, struct_read_checksum,
+};
 pub use streams::fma_chain;
 pub use ulp_error::{ErrorStats, error_stats, f32_ulp_at, ulp_error};
 pub use vector_add::vector_add;
