@@ -15,7 +15,7 @@ use half::f16;
 use kernels_gpu::device::F32x4;
 use ptxsuite::copy_element::{CopyElement, first_mismatch, pattern};
 use ptxsuite::launchers::opencl as launch;
-use ptxsuite::launchers::{MATVEC_BLOCK_THREADS, MatVecVersion};
+use ptxsuite::launchers::{MATVEC_BLOCK_THREADS, MatVecVersion, SgemmKernel};
 use ptxsuite::opencl::{
     ClBuffer, ClContext, ClQueue, Image1dBuffer, MappedHostBuffer, MatvecReduction, OPENCL_C_KERNELS, OpenClError,
     OpenClRuntime, OpenClTwins,
@@ -389,14 +389,14 @@ fn opencl_matvec_sub_group_code_runs_with_one_item_sub_groups() {
 }
 
 #[test]
-fn opencl_tiled_sgemm_matches_reference_on_partial_tiles() {
+fn opencl_naive_and_tiled_sgemm_match_reference_on_partial_tiles() {
     for Target {
         label,
         context,
         queue,
         twins,
         ..
-    } in targets_or_skip("opencl_tiled_sgemm_matches_reference_on_partial_tiles")
+    } in targets_or_skip("opencl_naive_and_tiled_sgemm_match_reference_on_partial_tiles")
     {
         for (m, n, k) in [
             (1, 1, 1),
@@ -424,6 +424,14 @@ fn opencl_tiled_sgemm_matches_reference_on_partial_tiles() {
             let got = c_dev.to_host(&queue).unwrap();
             if let Some(why) = reference::matmul_mismatch(&got, &expected, &scale, k, n) {
                 panic!("{label}: tiled_sgemm {m} x {n} x {k}: {why}");
+            }
+            // The guide's untiled kernel on the same NDRange.
+            c_dev.fill(&queue, f32::NAN).unwrap();
+            let dims = (m as u32, n as u32, k as u32);
+            launch::opencl_sgemm(&twins, &queue, SgemmKernel::Naive, (&a_dev, &b_dev, &mut c_dev), dims).unwrap();
+            let got = c_dev.to_host(&queue).unwrap();
+            if let Some(why) = reference::matmul_mismatch(&got, &expected, &scale, k, n) {
+                panic!("{label}: naive_sgemm {m} x {n} x {k}: {why}");
             }
         }
     }

@@ -21,7 +21,7 @@ pub const OPENCL_C_SOURCE: &str = concat!(
 );
 
 /// Every kernel of [`OPENCL_C_SOURCE`].
-pub const OPENCL_C_KERNELS: [&str; 20] = [
+pub const OPENCL_C_KERNELS: [&str; 21] = [
     "offset_copy",
     "stride_copy",
     "shift_copy",
@@ -40,6 +40,7 @@ pub const OPENCL_C_KERNELS: [&str; 20] = [
     "matvec_tree_sequential",
     "matvec_warp_shuffle",
     "matvec_warp_per_row",
+    "naive_sgemm",
     "tiled_sgemm",
     "fma_chain",
 ];
