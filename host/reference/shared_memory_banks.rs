@@ -106,7 +106,7 @@ pub fn split_read_checksum(stride: u64, rounds: u64, lane: u64) -> u32 {
 /// The word of each 32-word row lane `lane` of `bank_read_permuted` reads:
 /// `(lane · multiplier) mod 32` XOR 21, recomputed here.
 pub fn permuted_word(lane: u64, multiplier: u64) -> u64 {
-    (lane * multiplier) % 32 ^ 21
+    ((lane * multiplier) % 32) ^ 21
 }
 
 /// The checksum lane `lane` of `bank_read_permuted` writes: words
