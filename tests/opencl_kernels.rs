@@ -179,6 +179,36 @@ fn opencl_shift_copy_matches_reference() {
 }
 
 #[test]
+fn opencl_permuted_copy_matches_reference_and_refuses_bad_keys() {
+    for Target {
+        label,
+        context,
+        queue,
+        twins,
+        ..
+    } in targets_or_skip("opencl_permuted_copy_matches_reference_and_refuses_bad_keys")
+    {
+        let threads = 1024;
+        let input = floats(threads, 1);
+        let idata = ClBuffer::from_host(&context, &queue, &input).unwrap();
+        let mut odata = ClBuffer::<f32>::new(&context, threads + 3).unwrap();
+        for key in [0, 1, 6, 10, 21, 31] {
+            odata.fill(&queue, -7.0).unwrap();
+            launch::permuted_copy(&twins, &queue, &mut odata, &idata, threads as u64, key).unwrap();
+            let mut expected = vec![-7.0; threads + 3];
+            reference::permuted_copy(&mut expected, &input, threads, key as usize);
+            assert_eq!(odata.to_host(&queue).unwrap(), expected, "{label}: key {key}");
+        }
+        for key in [-1, 32] {
+            let refused = launch::permuted_copy(&twins, &queue, &mut odata, &idata, threads as u64, key);
+            assert!(refused.is_err(), "{label}: key {key} must be refused");
+        }
+        let too_many = launch::permuted_copy(&twins, &queue, &mut odata, &idata, 2048, 0);
+        assert!(too_many.is_err(), "{label}: 2048 threads over 1024 inputs");
+    }
+}
+
+#[test]
 fn opencl_texture_shift_copy_reads_zero_past_the_image() {
     for Target {
         label,

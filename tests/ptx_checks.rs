@@ -23,6 +23,7 @@ fn ptx_has_every_kernel_entry_point() {
         "stride_copy",
         "shift_copy",
         "texture_shift_copy",
+        "permuted_copy",
         "offset_copy_f16",
         "offset_copy_f64",
         "offset_copy_f32x4",
@@ -894,6 +895,7 @@ fn rust_ptx_declares_each_kernels_signature() {
         assert_eq!(ptx::check_signature(S::PARAMS, params), Ok(()), "{}", S::NAME);
     }
     check::<global_memory::texture_shift_copy_params>();
+    check::<global_memory::permuted_copy_params>();
     check::<global_memory::vector_copy_params>();
     check::<matrix_vector::matvec_warp_per_row_params>();
     check::<particles::particle_swarm_params>();

@@ -44,6 +44,7 @@ mod offset_width;
 mod overlap_model;
 mod particles;
 mod peer;
+mod permuted;
 mod sector_model;
 mod sgemm;
 mod shift;
@@ -104,6 +105,7 @@ pub static EXPERIMENTS: &[&dyn Experiment] = &[
     &offset::Offset,
     &stride::Stride,
     &shift::Shift,
+    &permuted::Permuted,
     &offset_width::OffsetWidth,
     &stride_width::StrideWidth,
     &ceiling::Ceiling,

@@ -21,10 +21,11 @@ pub const OPENCL_C_SOURCE: &str = concat!(
 );
 
 /// Every kernel of [`OPENCL_C_SOURCE`].
-pub const OPENCL_C_KERNELS: [&str; 21] = [
+pub const OPENCL_C_KERNELS: [&str; 22] = [
     "offset_copy",
     "stride_copy",
     "shift_copy",
+    "permuted_copy",
     "texture_shift_copy",
     "offset_copy_f16",
     "stride_copy_f16",

@@ -33,7 +33,7 @@ pub use constant_memory::{constant_chase_links, constant_chase_sum};
 pub use divergence::{BranchLength, PathChoice, branch_reference, path_of, paths_reference};
 pub use dot_error_bound::dot_error_bound;
 pub use fma_latency::fma_latency;
-pub use global_memory::{copy_prefix, offset_copy, shift_copy, stride_copy, texture_shift_copy};
+pub use global_memory::{copy_prefix, offset_copy, permuted_copy, shift_copy, stride_copy, texture_shift_copy};
 pub use instruction_throughput::{
     chain_outputs, f16x2_fma_throughput_reference, f32_throughput_reference, f64_fma_throughput_reference,
     f64_to_f16_bits, fma_f16x2_reference, i32_throughput_reference, u32_throughput_reference,
