@@ -97,6 +97,16 @@ impl SectionHooks for Permuted {
         )]
     }
 
+    fn headline(&self, result: &ExperimentResult, _report: &Report) -> Option<String> {
+        let (in_order, slowest) = in_order_and_slowest(result.series_of("permuted_copy", Implementation::Rust)?)?;
+        let (base, low) = (in_order.median()?, slowest.median()?);
+        Some(format!(
+            "a warp reading its segment permuted: {low:.0} GB/s at the slowest key against {base:.0} GB/s in order \
+             ({:.3}x)",
+            base / low
+        ))
+    }
+
     fn claims(&self) -> Vec<Claim> {
         vec![claim()]
     }
@@ -152,6 +162,18 @@ mod tests {
         assert_eq!(verdict(&[(0, 74.0), (6, 7.0)]).map(|v| v.0), Some(Verdict::Gone));
         // A permutation faster than in order is no extra cost either.
         assert_eq!(verdict(&[(0, 1000.0), (6, 1020.0)]).map(|v| v.0), Some(Verdict::Holds));
+        let s = series(
+            "permuted_copy",
+            Implementation::Rust,
+            "",
+            &[(0, 2000.0), (6, 1990.0)],
+            &[],
+        );
+        let markdown = rendered(result("permuted", Metric::Bandwidth, vec![s])).0;
+        assert!(
+            markdown.contains("1990 GB/s at the slowest key against 2000 GB/s in order (1.005x)"),
+            "{markdown}"
+        );
         // Without the in-order point there is nothing to grade.
         assert_eq!(verdict(&[(6, 1000.0), (10, 1000.0)]), None);
     }
