@@ -20,6 +20,7 @@ fn values(kernel: CopyKernel) -> &'static [i32] {
     match kernel {
         CopyKernel::Offset | CopyKernel::Shift | CopyKernel::TextureShift => &[0, 1, 16],
         CopyKernel::Stride => &[1, 2, 8, 32],
+        CopyKernel::Permuted => &[0, 6],
         CopyKernel::Vector | CopyKernel::DriverCopy => &[0],
     }
 }
@@ -42,6 +43,7 @@ fn main() {
         CopyKernel::Stride,
         CopyKernel::Shift,
         CopyKernel::TextureShift,
+        CopyKernel::Permuted,
         CopyKernel::Vector,
         CopyKernel::DriverCopy,
     ] {

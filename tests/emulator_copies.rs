@@ -115,8 +115,8 @@ fn stride_copy_past_the_buffer_is_reported() {
 mod shifted_and_wide {
     use kernels_gpu::device::F32x4;
     use kernels_gpu::global_memory::{
-        offset_copy_f16, offset_copy_f32x4, offset_copy_f64, shift_copy, stride_copy_f16, stride_copy_f32x4,
-        stride_copy_f64, texture_shift_copy, vector_copy,
+        offset_copy_f16, offset_copy_f32x4, offset_copy_f64, permuted_copy, shift_copy, stride_copy_f16,
+        stride_copy_f32x4, stride_copy_f64, texture_shift_copy, vector_copy,
     };
     use ptxsuite::device::{Dim3, GlobalMutPtr, GlobalPtr};
     use ptxsuite::emulator::{Emulator, FaultKind, LaunchConfig};
@@ -144,6 +144,55 @@ mod shifted_and_wide {
             reference::shift_copy(&mut expected, &input, threads, shift as usize);
             assert_eq!(output, expected, "shift {shift}");
         }
+    }
+
+    #[test]
+    fn permuted_copy_scrambles_each_segment_and_matches_the_reference_at_every_key() {
+        let (blocks, block) = (3, 64);
+        let threads = (blocks * block) as usize;
+        let input: Vec<f32> = (0..threads).map(|i| i as f32 + 0.25).collect();
+        for key in 0..32 {
+            let mut output = vec![-1.0f32; threads + 7]; // a tail the kernel must not touch
+            {
+                let mut emu = Emulator::new();
+                let inp = emu.global(&input);
+                let out = emu.global_mut(&mut output);
+                emu.launch(config(blocks, block), || unsafe { permuted_copy(out, inp, key) })
+                    .unwrap();
+            }
+            let mut expected = vec![-1.0f32; threads + 7];
+            reference::permuted_copy(&mut expected, &input, threads, key as usize);
+            assert_eq!(output, expected, "key {key}");
+            // Each 32-word segment holds exactly its own input words, in order only at key 0.
+            for (segment, words) in output[..threads].chunks(32).enumerate() {
+                let mut sorted = words.to_vec();
+                sorted.sort_by(f32::total_cmp);
+                assert_eq!(
+                    sorted,
+                    input[segment * 32..segment * 32 + 32],
+                    "key {key}, segment {segment}"
+                );
+                assert_eq!(words == &input[segment * 32..segment * 32 + 32], key == 0, "key {key}");
+            }
+        }
+        // The example of the task: key 6 multiplies lanes by 13 and XORs 6; lane 1 reads word 13 ^ 6 = 11.
+        assert_eq!(kernels_gpu::global_memory::segment_permutation(1, 6), 11);
+    }
+
+    #[test]
+    fn permuted_copy_past_the_buffers_is_reported() {
+        let input = vec![0.0f32; 32];
+        let mut output = vec![0.0f32; 64];
+        let mut emu = Emulator::new();
+        let inp = emu.global(&input);
+        let out = emu.global_mut(&mut output);
+        let err = emu
+            .launch(config(2, 32), || unsafe { permuted_copy(out, inp, 0) })
+            .unwrap_err();
+        assert!(matches!(
+            err.faults()[0].kind,
+            FaultKind::GlobalOutOfBounds { write: false, .. }
+        ));
     }
 
     #[test]

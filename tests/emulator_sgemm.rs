@@ -11,7 +11,7 @@ use half::f16;
 use kernels_gpu::device::{F32x4, f16_bits_to_f32};
 use kernels_gpu::sgemm::{
     SGEMM_BK, SGEMM_BM, SGEMM_BN, SGEMM_THREADS, SGEMM_TILE_128X64, SgemmTile, TILED_SGEMM_TILE, hgemm_f16_storage,
-    hgemm_f16_storage_whole_tiles, sgemm_register_blocked, sgemm_register_blocked_128x64,
+    hgemm_f16_storage_whole_tiles, naive_sgemm, sgemm_register_blocked, sgemm_register_blocked_128x64,
     sgemm_register_blocked_128x64_whole_tiles, sgemm_register_blocked_whole_tiles, sgemm_shared_bytes, tiled_sgemm,
     tiled_sgemm_shared_bytes,
 };
@@ -110,6 +110,25 @@ fn tiled_sgemm_matches_the_reference_on_every_shape() {
         let (c, a, b) = run_f32(tiled_sgemm, tiled_config(m, n), (m, n, k));
         let (expected, scale) = matmul(&a, &b, m, k, n);
         assert_close(&c, &expected, &scale, &format!("tiled_sgemm {m}×{n}×{k}"));
+    }
+}
+
+#[test]
+fn naive_sgemm_matches_the_reference_and_the_tiled_kernel_bit_for_bit() {
+    for (m, n, k) in SHAPES {
+        let t = TILED_SGEMM_TILE;
+        let config = LaunchConfig::new(
+            Dim3::xy((n as u32).div_ceil(t), (m as u32).div_ceil(t)),
+            Dim3::xy(t, t),
+            0,
+        );
+        let (c, a, b) = run_f32(naive_sgemm, config, (m, n, k));
+        let (expected, scale) = matmul(&a, &b, m, k, n);
+        assert_close(&c, &expected, &scale, &format!("naive_sgemm {m}×{n}×{k}"));
+        // The same FMAs in the same order as the tiled kernel (its zero padding adds exact zeros).
+        let (tiled, _, _) = run_f32(tiled_sgemm, tiled_config(m, n), (m, n, k));
+        let bits = |x: &[f32]| x.iter().map(|v| v.to_bits()).collect::<Vec<u32>>();
+        assert_eq!(bits(&c), bits(&tiled), "naive_sgemm {m}×{n}×{k} against tiled_sgemm");
     }
 }
 

@@ -208,6 +208,27 @@ fn gpu_shift_and_texture_shift_copies_match_reference() {
     }
 }
 
+#[test]
+fn gpu_permuted_copy_matches_reference_at_every_key() {
+    let Some(dut) = gpu_or_skip("gpu_permuted_copy_matches_reference_at_every_key") else {
+        return;
+    };
+    let threads = 1 << 20;
+    let len = threads + 32; // a tail the kernel must not touch
+    let input = pattern(len);
+    let idata = DeviceBuffer::from_host(dut.gpu(), &input).unwrap();
+    let mut odata = DeviceBuffer::<f32>::uninit(dut.gpu(), len).unwrap();
+    for imp in implementations(&dut) {
+        for key in 0..32 {
+            let mut expected = vec![SENTINEL; len];
+            reference::permuted_copy(&mut expected, &input, threads, key as usize);
+            odata.fill(SENTINEL).unwrap();
+            launchers::permuted_copy(&dut, imp, &mut odata, &idata, threads as u64, key).unwrap();
+            assert!(odata.to_host().unwrap() == expected, "{imp:?} permuted_copy {key}");
+        }
+    }
+}
+
 fn check_widths<T: CopyElement + PartialEq + 'static>(dut: &DeviceUnderTest) {
     let threads = 1 << 18;
     let len = threads * 33 + 5; // room for stride 32 and offset 32

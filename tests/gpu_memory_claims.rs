@@ -362,6 +362,13 @@ fn gpu_allocations_hold_a_word_and_the_pool_keeps_what_is_freed() {
     for bytes in [4usize, 4 << 10, 1 << 20] {
         let allocation = DeviceAllocation::new(gpu, bytes).unwrap();
         assert_eq!(allocation.bytes(), bytes);
+        // §3.2.1.2's promise, which the allocation experiment grades: at least 256-byte alignment.
+        assert_eq!(
+            allocation.address() % 256,
+            0,
+            "{bytes} B at {:#x}",
+            allocation.address()
+        );
         assert_eq!(
             allocation.round_trip_last_word(0xC0FF_EE00 ^ bytes as u32).unwrap(),
             0xC0FF_EE00 ^ bytes as u32

@@ -148,6 +148,15 @@ fn shift_shapes_check_reads_and_writes_separately() {
     assert!(shift_copy_shape(256, 0, 255, 4096).is_err(), "writes 255");
     assert!(shift_copy_shape(256, -1, 256, 4096).is_err());
     // The texture fetch past the end reads 0: only the writes bound the launch.
+    use ptxsuite::launchers::permuted_copy_shape;
+    assert!(
+        permuted_copy_shape(256, 31, 256, 256).is_ok(),
+        "every key reads its own segment"
+    );
+    assert!(permuted_copy_shape(256, 32, 256, 256).is_err(), "key 32");
+    assert!(permuted_copy_shape(256, -1, 256, 256).is_err(), "key -1");
+    assert!(permuted_copy_shape(512, 0, 512, 511).is_err(), "reads 512 of 511");
+    assert!(permuted_copy_shape(200, 0, 512, 512).is_err(), "not whole blocks");
     assert!(texture_shift_copy_shape(256, 1000, 256).is_ok());
     assert!(texture_shift_copy_shape(512, 0, 256).is_err());
     assert!(

@@ -15,7 +15,7 @@ use half::f16;
 use kernels_gpu::device::F32x4;
 use ptxsuite::copy_element::{CopyElement, first_mismatch, pattern};
 use ptxsuite::launchers::opencl as launch;
-use ptxsuite::launchers::{MATVEC_BLOCK_THREADS, MatVecVersion};
+use ptxsuite::launchers::{MATVEC_BLOCK_THREADS, MatVecVersion, SgemmKernel};
 use ptxsuite::opencl::{
     ClBuffer, ClContext, ClQueue, Image1dBuffer, MappedHostBuffer, MatvecReduction, OPENCL_C_KERNELS, OpenClError,
     OpenClRuntime, OpenClTwins,
@@ -175,6 +175,36 @@ fn opencl_shift_copy_matches_reference() {
             reference::shift_copy(&mut expected, &input, threads, shift as usize);
             assert_eq!(odata.to_host(&queue).unwrap(), expected, "{label}: shift {shift}");
         }
+    }
+}
+
+#[test]
+fn opencl_permuted_copy_matches_reference_and_refuses_bad_keys() {
+    for Target {
+        label,
+        context,
+        queue,
+        twins,
+        ..
+    } in targets_or_skip("opencl_permuted_copy_matches_reference_and_refuses_bad_keys")
+    {
+        let threads = 1024;
+        let input = floats(threads, 1);
+        let idata = ClBuffer::from_host(&context, &queue, &input).unwrap();
+        let mut odata = ClBuffer::<f32>::new(&context, threads + 3).unwrap();
+        for key in [0, 1, 6, 10, 21, 31] {
+            odata.fill(&queue, -7.0).unwrap();
+            launch::permuted_copy(&twins, &queue, &mut odata, &idata, threads as u64, key).unwrap();
+            let mut expected = vec![-7.0; threads + 3];
+            reference::permuted_copy(&mut expected, &input, threads, key as usize);
+            assert_eq!(odata.to_host(&queue).unwrap(), expected, "{label}: key {key}");
+        }
+        for key in [-1, 32] {
+            let refused = launch::permuted_copy(&twins, &queue, &mut odata, &idata, threads as u64, key);
+            assert!(refused.is_err(), "{label}: key {key} must be refused");
+        }
+        let too_many = launch::permuted_copy(&twins, &queue, &mut odata, &idata, 2048, 0);
+        assert!(too_many.is_err(), "{label}: 2048 threads over 1024 inputs");
     }
 }
 
@@ -418,14 +448,14 @@ fn opencl_matvec_sub_group_code_runs_with_one_item_sub_groups() {
 }
 
 #[test]
-fn opencl_tiled_sgemm_matches_reference_on_partial_tiles() {
+fn opencl_naive_and_tiled_sgemm_match_reference_on_partial_tiles() {
     for Target {
         label,
         context,
         queue,
         twins,
         ..
-    } in targets_or_skip("opencl_tiled_sgemm_matches_reference_on_partial_tiles")
+    } in targets_or_skip("opencl_naive_and_tiled_sgemm_match_reference_on_partial_tiles")
     {
         for (m, n, k) in [
             (1, 1, 1),
@@ -453,6 +483,14 @@ fn opencl_tiled_sgemm_matches_reference_on_partial_tiles() {
             let got = c_dev.to_host(&queue).unwrap();
             if let Some(why) = reference::matmul_mismatch(&got, &expected, &scale, k, n) {
                 panic!("{label}: tiled_sgemm {m} x {n} x {k}: {why}");
+            }
+            // The guide's untiled kernel on the same NDRange.
+            c_dev.fill(&queue, f32::NAN).unwrap();
+            let dims = (m as u32, n as u32, k as u32);
+            launch::opencl_sgemm(&twins, &queue, SgemmKernel::Naive, (&a_dev, &b_dev, &mut c_dev), dims).unwrap();
+            let got = c_dev.to_host(&queue).unwrap();
+            if let Some(why) = reference::matmul_mismatch(&got, &expected, &scale, k, n) {
+                panic!("{label}: naive_sgemm {m} x {n} x {k}: {why}");
             }
         }
     }

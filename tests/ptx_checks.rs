@@ -23,6 +23,7 @@ fn ptx_has_every_kernel_entry_point() {
         "stride_copy",
         "shift_copy",
         "texture_shift_copy",
+        "permuted_copy",
         "offset_copy_f16",
         "offset_copy_f64",
         "offset_copy_f32x4",
@@ -398,20 +399,27 @@ fn instructions(block: &str) -> Vec<&str> {
 fn bank_kernels_keep_a_rounds_32_shared_accesses_at_the_access_width() {
     // One round = 32 accesses from one base, each one instruction of the kernel's width:
     // the compiler must neither merge nor drop them (the conflict counts rest on it).
-    for (name, access) in [
-        ("bank_read_b32", "ld.shared.b32"),
-        ("bank_read_b64", "ld.shared.b64"),
-        ("bank_read_b128", "ld.shared.v4.b32"),
-        ("bank_tile_column_read", "ld.shared.b32"),
-        ("bank_write_b32", "st.shared.b32"),
-        ("bank_write_b64", "st.shared.b64"),
-        ("bank_write_b128", "st.shared.v4.b32"),
+    // The OpenCL guide's cases: structs a load per member (never one vector load), split values two loads.
+    for (name, access, count) in [
+        ("bank_read_b32", "ld.shared.b32", 32),
+        ("bank_read_b64", "ld.shared.b64", 32),
+        ("bank_read_b128", "ld.shared.v4.b32", 32),
+        ("bank_tile_column_read", "ld.shared.b32", 32),
+        ("bank_write_b32", "st.shared.b32", 32),
+        ("bank_write_b64", "st.shared.b64", 32),
+        ("bank_write_b128", "st.shared.v4.b32", 32),
+        ("bank_read_b8", "ld.shared.b8", 32),
+        ("bank_read_b16", "ld.shared.b16", 32),
+        ("bank_read_struct2", "ld.shared.b32", 32),
+        ("bank_read_struct3", "ld.shared.b32", 48),
+        ("bank_read_split_b64", "ld.shared.b32", 64),
+        ("bank_read_permuted", "ld.shared.b32", 32),
     ] {
         let rounds: Vec<String> = loop_blocks(name)
             .into_iter()
-            .filter(|block| block.matches(access).count() == 32)
+            .filter(|block| block.matches(access).count() == count)
             .collect();
-        assert_eq!(rounds.len(), 1, "{name}: one loop body with 32 {access}");
+        assert_eq!(rounds.len(), 1, "{name}: one loop body with {count} {access}");
         let other_shared = instructions(&rounds[0])
             .into_iter()
             .filter(|l| l.contains(".shared") && !l.starts_with(access))
@@ -529,7 +537,13 @@ fn constant_chase_reads_the_declared_constant_array() {
 }
 
 /// The entries of the memory-claims families (their twins are checked below too).
-const MEMORY_CLAIMS_ENTRIES: [&str; 18] = [
+const MEMORY_CLAIMS_ENTRIES: [&str; 24] = [
+    "bank_read_b8",
+    "bank_read_b16",
+    "bank_read_struct2",
+    "bank_read_struct3",
+    "bank_read_split_b64",
+    "bank_read_permuted",
     "bank_read_b32",
     "bank_read_b64",
     "bank_read_b128",
@@ -887,6 +901,7 @@ fn rust_ptx_declares_each_kernels_signature() {
         assert_eq!(ptx::check_signature(S::PARAMS, params), Ok(()), "{}", S::NAME);
     }
     check::<global_memory::texture_shift_copy_params>();
+    check::<global_memory::permuted_copy_params>();
     check::<global_memory::vector_copy_params>();
     check::<matrix_vector::matvec_warp_per_row_params>();
     check::<particles::particle_swarm_params>();

@@ -24,6 +24,18 @@ extern "C" __global__ void shift_copy(float *odata, const float *idata, int shif
     odata[xid] = idata[xid + shift];
 }
 
+// Best Practices Guide §3.2.1.1: each warp reads the 32 words of its own
+// aligned 128-byte segment in a scrambled order (lane l reads word
+// (l * (2 key + 1)) mod 32 XOR key; key 0 is in order) and writes in order.
+extern "C" __global__ void permuted_copy(float *odata, const float *idata, int key)
+{
+    unsigned int xid = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned int lane = xid & 31;
+    unsigned int k = (unsigned int)key & 31;
+    unsigned int word = ((lane * (2 * k + 1)) & 31) ^ k;
+    odata[xid] = idata[(xid - lane) + word];
+}
+
 // Best Practices Guide Listing 3.13, with a texture object instead of a texture reference.
 extern "C" __global__ void texture_shift_copy(float *odata, cudaTextureObject_t texture, int shift)
 {

@@ -4,6 +4,20 @@
 // The register-blocked kernels get their launch bounds where the Rust ones do: the host adds
 // .maxntid/.minnctapersm from kernels-gpu/src/launch_bounds.rs to both PTX modules when it loads them.
 
+// The OpenCL guide's untiled kernel (section 2.5, Figure 2-4): a row of A and a column of B from global
+// memory per element of C. Block (16, 16), grid (ceil(n / 16), ceil(m / 16)), no shared memory.
+extern "C" __global__ void naive_sgemm(const float *a, const float *b, float *c, unsigned int m, unsigned int n,
+                                       unsigned int k)
+{
+    size_t row = (size_t)blockIdx.y * 16 + threadIdx.y, col = (size_t)blockIdx.x * 16 + threadIdx.x;
+    if (row < m && col < n) {
+        float sum = 0.0f;
+        for (size_t i = 0; i < k; ++i)
+            sum = fmaf(a[row * k + i], b[i * n + col], sum);
+        c[row * n + col] = sum;
+    }
+}
+
 // The OpenCL guide's tiled kernel (section 2.5), guarded for any m, n, k.
 // Block (16, 16), grid (ceil(n / 16), ceil(m / 16)), 2 * 16 * 16 * 4 bytes of dynamic shared memory.
 #define TILED_TILE 16

@@ -34,6 +34,45 @@ pub const GRADED_BYTES: u64 = 1 << 20;
 /// The extra figure of the pooled points: what the pool held from the device after the samples.
 pub const POOL_RESERVED_MIB: &str = "pool reserved after the samples (MiB)";
 
+/// The odd size allocated beside a point of `bytes`.
+pub type OddSize = fn(u64) -> u64;
+
+/// The extra figures of the `cuMemAlloc` points (§3.2.1.2): the alignment of
+/// an allocation of an odd size made beside the point's, by the size it takes
+/// at the point's size (all multiples of 4 bytes, none a power of two).
+pub const ODD_SIZE_ALIGNMENTS: [(&str, OddSize); 2] = [
+    ("alignment of a cuMemAlloc of size + 4 B (B)", |bytes| bytes + 4),
+    ("alignment of a cuMemAlloc of size/1024 + 4 B (B)", |bytes| {
+        bytes / 1024 + 4
+    }),
+];
+
+/// The largest power of two dividing `address` (0 for a null address).
+pub fn address_alignment(address: u64) -> u64 {
+    if address == 0 { 0 } else { 1 << address.trailing_zeros() }
+}
+
+/// Allocations of the [`ODD_SIZE_ALIGNMENTS`] sizes beside `bytes`, all held at
+/// once, each written and read back: their addresses' alignments, and why one failed.
+fn odd_size_alignments(gpu: &Gpu, bytes: u64) -> Result<(Vec<u64>, Option<String>)> {
+    DeviceAllocation::bind(gpu)?;
+    let allocations = ODD_SIZE_ALIGNMENTS
+        .iter()
+        .map(|(_, size)| DeviceAllocation::new(gpu, size(bytes) as usize))
+        .collect::<Result<Vec<_>>>()?;
+    let mut failure = None;
+    for (index, allocation) in allocations.iter().enumerate() {
+        let size = allocation.bytes() as u64;
+        let wrote = probe_value(size, 8 + index);
+        let got = allocation.round_trip_last_word(wrote)?;
+        failure = failure.or(probe_mismatch("an odd-size cuMemAlloc allocation", size, wrote, got));
+    }
+    Ok((
+        allocations.iter().map(|a| address_alignment(a.address())).collect(),
+        failure,
+    ))
+}
+
 /// The sizes of [`SIZES`] a run measures: those within `--size-mib` where it is given.
 pub fn sizes(settings: &RunSettings) -> Vec<u64> {
     let cap = settings.buffer_mib.map_or(u64::MAX, |mib| mib.saturating_mul(1 << 20));
@@ -170,12 +209,15 @@ impl Experiment for Allocation {
             let size = bytes as usize;
             for (index, case) in Case::ALL.into_iter().enumerate() {
                 let wrote = probe_value(bytes, index);
+                let mut alignments = Vec::new();
                 // Proof that the case's memory is real: one allocation (or the kept buffer) written and read back.
                 let failure = match case {
                     Case::AllocFree => {
                         DeviceAllocation::bind(gpu)?;
                         let got = DeviceAllocation::new(gpu, size)?.round_trip_last_word(wrote)?;
-                        probe_mismatch("a cuMemAlloc allocation", bytes, wrote, got)
+                        let odd_sizes_failure;
+                        (alignments, odd_sizes_failure) = odd_size_alignments(gpu, bytes)?;
+                        probe_mismatch("a cuMemAlloc allocation", bytes, wrote, got).or(odd_sizes_failure)
                     }
                     Case::PooledAllocFree => {
                         let got = pool.allocate(size)?.round_trip_last_word(wrote)?;
@@ -217,6 +259,9 @@ impl Experiment for Allocation {
                     continue;
                 };
                 point.time_ms = crate::stats::Summary::of(&times_ms);
+                for ((name, _), alignment) in ODD_SIZE_ALIGNMENTS.iter().zip(&alignments) {
+                    point.set_extra(name, *alignment as f64);
+                }
                 if case == Case::PooledAllocFree {
                     point.set_extra(POOL_RESERVED_MIB, pool.reserved_bytes()? as f64 / (1 << 20) as f64);
                 }
@@ -320,10 +365,67 @@ fn claims() -> Vec<Claim> {
                 .into(),
             experiment: "allocation",
         },
+        Claim {
+            id: "bpg-3.2.1.2-allocation-alignment",
+            source: "Best Practices Guide §3.2.1.2",
+            claim: "Memory from the runtime's allocator (cudaMalloc, cuMemAlloc underneath) is aligned to at least \
+                    256 bytes"
+                .into(),
+            rule: Rule::AtLeast {
+                holds_at: 256.0,
+                weaker_at: 128.0,
+                unit: "bytes",
+            },
+            reads: "the largest power of two dividing each address of cuMemAlloc allocations of odd sizes (size + 4 \
+                    and size/1024 + 4 bytes at every size swept, 8 B to 256 MiB + 4 B): the smallest, exact"
+                .into(),
+            experiment: "allocation",
+        },
     ]
 }
 
-/// The two rows from a result (one with the cases' series keyed as [`Case::key`]).
+/// The (bytes, alignment) of every odd-size allocation recorded on the `cuMemAlloc` points, smallest size first.
+fn odd_size_alignments_of(result: &ExperimentResult) -> Vec<(u64, u64)> {
+    let (kernel, implementation, variant) = Case::AllocFree.key();
+    let Some(series) = result.variant(kernel, implementation, variant) else {
+        return Vec::new();
+    };
+    let mut found: Vec<(u64, u64)> = series
+        .points
+        .iter()
+        .filter(|p| p.status.is_ok())
+        .filter_map(|p| Some((p.at.value()? as u64 * 1024, p)))
+        .flat_map(|(bytes, p)| {
+            ODD_SIZE_ALIGNMENTS
+                .iter()
+                .filter_map(move |(name, size)| Some((size(bytes), *p.extra.get(*name)? as u64)))
+        })
+        .collect();
+    found.sort_unstable();
+    found
+}
+
+/// The alignment row: the smallest alignment of the odd-size allocations, an exact count.
+fn alignment_row(result: &ExperimentResult, claim: &Claim) -> Option<LedgerRow> {
+    let found = odd_size_alignments_of(result);
+    let &(at, smallest) = found.iter().min_by_key(|(bytes, alignment)| (*alignment, *bytes))?;
+    let each = found
+        .iter()
+        .map(|(bytes, alignment)| format!("{bytes} B: {alignment}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    Some(claim.grade(
+        Spread::exact(smallest as f64),
+        format!(
+            "{} cuMemAlloc allocations of odd sizes: every address a multiple of {smallest} bytes (the least \
+             aligned: {at} B); by size, the largest power of two dividing the address: {each}",
+            found.len()
+        ),
+        result.device,
+    ))
+}
+
+/// The rows from a result (one with the cases' series keyed as [`Case::key`]).
 pub fn ledger_rows(result: &ExperimentResult) -> Vec<LedgerRow> {
     let kib = (GRADED_BYTES >> 10) as i64;
     let claims = claims();
@@ -363,6 +465,7 @@ pub fn ledger_rows(result: &ExperimentResult) -> Vec<LedgerRow> {
             result.device,
         ));
     }
+    rows.extend(alignment_row(result, &claims[2]));
     rows
 }
 
@@ -402,7 +505,9 @@ impl SectionHooks for Allocation {
 
 #[cfg(test)]
 mod tests {
-    use super::{Case, GRADED_BYTES, ledger_rows, probe_mismatch, probe_value, sizes};
+    use super::{
+        Case, GRADED_BYTES, ODD_SIZE_ALIGNMENTS, address_alignment, ledger_rows, probe_mismatch, probe_value, sizes,
+    };
     use crate::experiments::ledger_fixtures::{result, series_with_spread};
     use crate::report::{Metric, Verdict};
     use crate::run_settings::RunSettings;
@@ -432,7 +537,7 @@ mod tests {
     #[test]
     fn expensive_allocation_and_a_cheap_pool_hold() {
         let rows = ledger_rows(&synthetic([300.0, 310.0, 320.0], [0.9, 1.0, 1.1], [8.0, 9.0, 10.0]));
-        assert_eq!(rows.len(), 2);
+        assert_eq!(rows.len(), 2, "no alignments recorded: no alignment row");
         assert_eq!(rows[0].id, "bpg-3.3-allocation-cost");
         assert_eq!(rows[0].verdict, Verdict::Holds);
         let figure = rows[0].figure.expect("a figure");
@@ -486,6 +591,50 @@ mod tests {
             2,
             "{rows:?}"
         );
+    }
+
+    /// `synthetic`'s result with the odd-size alignments given on its cuMemAlloc point (1 MiB).
+    fn with_alignments(alignments: [f64; 2]) -> crate::report::ExperimentResult {
+        let mut r = synthetic([300.0, 310.0, 320.0], [0.9, 1.0, 1.1], [8.0, 9.0, 10.0]);
+        for ((name, _), alignment) in ODD_SIZE_ALIGNMENTS.iter().zip(alignments) {
+            r.series[0].points[0].set_extra(name, alignment);
+        }
+        r
+    }
+
+    fn alignment_verdict(alignments: [f64; 2]) -> Option<(Verdict, String)> {
+        ledger_rows(&with_alignments(alignments))
+            .into_iter()
+            .find(|r| r.id == "bpg-3.2.1.2-allocation-alignment")
+            .map(|r| (r.verdict, r.measured))
+    }
+
+    #[test]
+    fn alignment_is_the_largest_power_of_two_dividing_the_address() {
+        assert_eq!(address_alignment(0x7f00_0020_0000), 0x20_0000);
+        assert_eq!(address_alignment(0x7f00_0000_0300), 0x100);
+        assert_eq!(address_alignment(0x7f00_0000_0204), 4);
+        assert_eq!(address_alignment(0), 0);
+        // The odd sizes at 1 MiB: 1 MiB + 4 and 1 KiB + 4 bytes, whole words, no power of two.
+        let sizes: Vec<u64> = ODD_SIZE_ALIGNMENTS.iter().map(|(_, size)| size(1 << 20)).collect();
+        assert_eq!(sizes, [(1 << 20) + 4, 1028]);
+    }
+
+    #[test]
+    fn the_smallest_alignment_of_the_odd_sizes_grades_the_256_byte_claim() {
+        let (verdict, measured) = alignment_verdict([2097152.0, 512.0]).expect("a row");
+        assert_eq!(verdict, Verdict::Holds);
+        assert!(
+            measured.contains("a multiple of 512 bytes (the least aligned: 1028 B)"),
+            "{measured}"
+        );
+        assert!(measured.contains("1048580 B: 2097152"), "{measured}");
+        assert_eq!(alignment_verdict([256.0, 4096.0]).map(|v| v.0), Some(Verdict::Holds));
+        assert_eq!(alignment_verdict([128.0, 4096.0]).map(|v| v.0), Some(Verdict::Weaker));
+        assert_eq!(alignment_verdict([4096.0, 16.0]).map(|v| v.0), Some(Verdict::Gone));
+        // Without the figures (an older report) there is no row, and the others stay.
+        let rows = ledger_rows(&synthetic([300.0, 310.0, 320.0], [0.9, 1.0, 1.1], [8.0, 9.0, 10.0]));
+        assert_eq!(rows.len(), 2);
     }
 
     #[test]

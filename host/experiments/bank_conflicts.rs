@@ -14,7 +14,6 @@
 use std::fmt::Write;
 
 use kernels_gpu::block_span::BLOCK_SPAN_WORDS;
-use kernels_gpu::shared_memory_banks::bank_shared_bytes;
 
 use super::bank_counters;
 use super::counter_launch::count_point;
@@ -24,7 +23,10 @@ use super::{Experiment, RunContext};
 use crate::error::Result;
 use crate::gpu::DeviceBuffer;
 use crate::launchers::{BANK_BLOCK_THREADS, BankAccess, BankKernel, bank_kernel};
-use crate::reference::{bank_read_checksum, bank_write_checksum, conflict_degree, strided_lane_addresses};
+use crate::reference::{
+    bank_read_checksum, bank_write_checksum, conflict_degree, narrow_read_checksum, permuted_read_checksum,
+    split_read_checksum, struct_read_checksum,
+};
 use crate::report::{
     Axis, Bound, Claim, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Rule, Scale, SectionHooks,
     Series, Spread, Unit, Work, better_by,
@@ -45,8 +47,8 @@ const MIN_ROUNDS: u32 = 8;
 const STRIDES: std::ops::RangeInclusive<u32> = 0..=32;
 /// The tile's pitches: unpadded and padded.
 const PITCHES: [u32; 2] = [32, 33];
-/// Warp accesses a lane makes per round.
-const ACCESSES_PER_ROUND: u64 = 32;
+/// The permutation multiplier `bank_read_permuted` runs at (odd: a permutation).
+pub const PERMUTATION_MULTIPLIER: u32 = 13;
 
 /// Extra figures of each point, by name.
 pub const BYTES_PER_CLOCK: &str = "B/clk/SM";
@@ -58,12 +60,21 @@ pub const PASSES: &str = "passes (model)";
 pub const SLOW_DOWN: &str = "slow-down";
 pub const MODEL_SLOW_DOWN: &str = "model slow-down";
 
-const BYTE_COUNTING: &str = "the bytes the lanes ask of shared memory: threads × rounds × 32 accesses × the access \
-    width (a broadcast counts every lane's bytes; the write kernels' one salt load a round is not counted)";
+const BYTE_COUNTING: &str = "the bytes the lanes ask of shared memory: threads × rounds × the loads or stores a \
+    round (32; a struct's members and a split value's halves each count) × the bytes of one (a broadcast counts every \
+    lane's bytes; the write kernels' one salt load a round is not counted)";
 
-/// The rounds a launch of `kernel` at `stride` runs: [`ROUND_BUDGET`] over the model's passes.
+/// The rounds a launch of `kernel` at `stride` runs: [`ROUND_BUDGET`] over
+/// the model's passes a round (its passes a request × its requests a round / 32).
 pub fn rounds_for(kernel: BankKernel, stride: u32) -> u32 {
-    (ROUND_BUDGET / model_passes(kernel, stride).max(1)).max(MIN_ROUNDS)
+    let passes_per_round = model_passes(kernel, stride).max(1) as u64 * kernel.requests_per_round();
+    ((ROUND_BUDGET as u64 * 32 / passes_per_round) as u32).max(MIN_ROUNDS)
+}
+
+/// Every kernel the experiment runs: the strided and tile kernels, then the
+/// OpenCL guide's other cases.
+fn kernels() -> impl Iterator<Item = BankKernel> {
+    BankKernel::ALL.into_iter().chain(BankKernel::GUIDE_CASES)
 }
 
 /// `b32`, `b64`, `b128`: the element of a series.
@@ -75,19 +86,27 @@ fn element(access: BankAccess) -> &'static str {
     }
 }
 
-/// The swept values of a kernel: strides, or the tile's pitches.
+/// The swept values of a kernel: strides, the tile's pitches, the guide's
+/// cases' few points (the narrow reads at stride 1 and one element a word).
 fn sweep(kernel: BankKernel) -> Vec<u32> {
     match kernel {
         BankKernel::TileColumnRead => PITCHES.to_vec(),
+        BankKernel::NarrowRead(bytes) => vec![1, 4 / bytes],
+        BankKernel::StructRead(_) | BankKernel::SplitHalvesRead => vec![1],
+        BankKernel::PermutedRead => vec![PERMUTATION_MULTIPLIER],
         _ => STRIDES.collect(),
     }
 }
 
-/// Where the kernel's slow-down is measured from: stride 1, or the padded pitch.
-fn conflict_free(kernel: BankKernel) -> u32 {
+/// Where the kernel's slow-down is measured from: stride 1, the padded
+/// pitch, one narrow element a word; none for the cases graded against
+/// another kernel.
+fn conflict_free(kernel: BankKernel) -> Option<u32> {
     match kernel {
-        BankKernel::TileColumnRead => 33,
-        _ => 1,
+        BankKernel::TileColumnRead => Some(33),
+        BankKernel::NarrowRead(bytes) => Some(4 / bytes),
+        BankKernel::StructRead(_) | BankKernel::SplitHalvesRead | BankKernel::PermutedRead => None,
+        _ => Some(1),
     }
 }
 
@@ -95,18 +114,18 @@ fn conflict_free(kernel: BankKernel) -> u32 {
 /// the model: the lanes' first accesses (every access of a round sees the
 /// banks as the first does; a tile column is a stride of `pitch` words).
 pub fn model_passes(kernel: BankKernel, stride: u32) -> u32 {
-    let width = kernel.access().bytes();
-    conflict_degree(&strided_lane_addresses(stride as u64, width), 4, 32, width)
+    conflict_degree(&kernel.lane_addresses(stride), 4, 32, kernel.request_bytes())
 }
 
 /// The bytes shared memory serves for one warp request of `kernel` at
 /// `stride`: the distinct 4-byte words its lanes touch × 4 (a broadcast
 /// serves one element however many lanes read it).
 pub fn served_bytes(kernel: BankKernel, stride: u32) -> u64 {
-    let width = kernel.access().bytes();
-    let mut words: Vec<u64> = strided_lane_addresses(stride as u64, width)
+    let width = kernel.request_bytes();
+    let mut words: Vec<u64> = kernel
+        .lane_addresses(stride)
         .into_iter()
-        .flat_map(|address| (0..width / 4).map(move |w| address / 4 + w))
+        .flat_map(|address| address / 4..=(address + width - 1) / 4)
         .collect();
     words.sort_unstable();
     words.dedup();
@@ -133,9 +152,8 @@ fn checksum_mismatch(
                 .map(|(b, sum)| format!("block {b} summed its table to {sum:#x}, the reference {expected:#x}"))
         }
         _ => {
-            let step = if kernel == BankKernel::TileColumnRead { 1 } else { 32 };
             let lanes: Vec<u32> = (0..32)
-                .map(|lane| bank_read_checksum(words, stride as u64, step, rounds as u64, lane))
+                .map(|lane| expected_read_checksum(kernel, stride, rounds, lane))
                 .collect();
             let threads = (block_threads * blocks) as usize;
             got[..threads]
@@ -144,6 +162,20 @@ fn checksum_mismatch(
                 .find(|&(t, &sum)| sum != lanes[t % 32])
                 .map(|(t, &sum)| format!("thread {t} summed {sum:#x}, the reference {:#x}", lanes[t % 32]))
         }
+    }
+}
+
+/// The checksum every thread of lane `lane` of a read kernel must write
+/// (the CPU references of `reference::shared_memory_banks`).
+pub fn expected_read_checksum(kernel: BankKernel, stride: u32, rounds: u32, lane: u64) -> u32 {
+    let (stride, rounds) = (stride as u64, rounds as u64);
+    match kernel {
+        BankKernel::NarrowRead(bytes) => narrow_read_checksum(bytes as u64, stride, rounds, lane),
+        BankKernel::StructRead(members) => struct_read_checksum(members as u64, stride, rounds, lane),
+        BankKernel::SplitHalvesRead => split_read_checksum(stride, rounds, lane),
+        BankKernel::PermutedRead => permuted_read_checksum(stride, rounds, lane),
+        BankKernel::TileColumnRead => bank_read_checksum(1, stride, 1, rounds, lane),
+        _ => bank_read_checksum(kernel.access().bytes() / 4, stride, 32, rounds, lane),
     }
 }
 
@@ -166,7 +198,7 @@ impl Experiment for BankConflicts {
         "CUDA C Best Practices Guide 4.0, §3.2.2.1 (and §3.2.2.3's padded tile); OpenCL Programming Guide 2.3, §3.1.2.5"
     }
     fn points(&self) -> u64 {
-        BankKernel::ALL.iter().map(|&k| sweep(k).len() as u64).sum()
+        kernels().map(|k| sweep(k).len() as u64).sum()
     }
     fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
         let axis = Axis::lines("stride (elements; the tile's pitch)", Metric::Bandwidth).y_scale(Scale::Log10);
@@ -175,9 +207,9 @@ impl Experiment for BankConflicts {
         let dut = ctx.device;
         let sms = dut.info().multiprocessors.max(1) as u32;
         let mut plans = Vec::new();
-        for kernel in BankKernel::ALL {
+        for kernel in kernels() {
             for &implementation in &implementations {
-                let shared = bank_shared_bytes(kernel.access().bytes() as usize);
+                let shared = kernel.shared_bytes();
                 let blocks_per_sm = dut
                     .kernel(implementation, kernel.kernel())?
                     .max_active_blocks_per_sm(BANK_BLOCK_THREADS, shared)?
@@ -199,8 +231,7 @@ impl Experiment for BankConflicts {
         // The clocks of the counters pass's launches (--counters), read by no one.
         let mut counter_cycles = DeviceBuffer::<u64>::uninit(dut.gpu(), BLOCK_SPAN_WORDS * max_blocks as usize)?;
         let mut timer = CudaTimer::new(dut.gpu())?;
-        let points: Vec<(BankKernel, u32)> = BankKernel::ALL
-            .into_iter()
+        let points: Vec<(BankKernel, u32)> = kernels()
             .flat_map(|k| sweep(k).into_iter().map(move |s| (k, s)))
             .collect();
         for (done, &(kernel, stride)) in points.iter().enumerate() {
@@ -235,10 +266,10 @@ impl Experiment for BankConflicts {
                     (BANK_BLOCK_THREADS, blocks),
                     &checksums.to_host()?,
                 );
-                let width = kernel.access().bytes();
                 let threads = (BANK_BLOCK_THREADS * blocks) as u64;
-                let bytes = threads * rounds as u64 * ACCESSES_PER_ROUND * width;
-                let requests_per_block = (BANK_BLOCK_THREADS / 32) as f64 * rounds as f64 * ACCESSES_PER_ROUND as f64;
+                let requests_per_thread = rounds as u64 * kernel.requests_per_round();
+                let bytes = threads * requests_per_thread * kernel.request_bytes();
+                let requests_per_block = (BANK_BLOCK_THREADS / 32) as f64 * requests_per_thread as f64;
                 let spans: Vec<Option<SmTime>> = written.iter().map(|w| sm_time(w, blocks as usize)).collect();
                 let figures = RequestClocks::of(&spans, reps, &times_ms, blocks as f64 * requests_per_block);
                 let failure = checked.or_else(|| figures.failure(CLOCKS_PER_REQUEST));
@@ -314,7 +345,9 @@ impl Experiment for BankConflicts {
 /// its own: the same bytes per request, so the ratio of time per request) and
 /// the model's, against the kernel's conflict-free point.
 fn add_slow_downs(series: &mut Series, kernel: BankKernel) {
-    let base = conflict_free(kernel);
+    let Some(base) = conflict_free(kernel) else {
+        return;
+    };
     let Some(base_gbps) = series.at(base as i64).and_then(Point::median) else {
         return;
     };
@@ -409,6 +442,15 @@ impl SectionHooks for BankConflicts {
                  one (§3.2.2.3's fix). "
             );
         }
+        if let Some(bytes) = rust(result, BankKernel::NarrowRead(1))
+            .and_then(|s| Some(extra(s, 1, CLOCKS_PER_REQUEST)? / extra(s, 4, CLOCKS_PER_REQUEST)?))
+        {
+            let _ = write!(
+                text,
+                "Bytes read four lanes to a word take {bytes:.2}x the clocks per request of one lane a word (the \
+                 OpenCL guide's cc 1.x: 4x). "
+            );
+        }
         text.push_str(
             "The guides' cc 1.x GPUs had 16 banks and served a half-warp per pass; today's have 32 banks of 4 bytes \
              per SM.",
@@ -466,6 +508,32 @@ impl SectionHooks for BankConflicts {
                     cell(extra(tile, at, CLOCKS_PER_REQUEST), 2),
                     cell(extra(tile, at, SLOW_DOWN), 2)
                 );
+            }
+            let _ = writeln!(out);
+        }
+        let cases: Vec<&Series> = BankKernel::GUIDE_CASES
+            .iter()
+            .filter_map(|&k| rust(result, k))
+            .collect();
+        if !cases.is_empty() {
+            let _ = writeln!(
+                out,
+                "**The OpenCL guide's other cases** (§3.1.2.5, Rust; a request is one load instruction)\n\n| kernel | \
+                 at | passes (model) | GB/s | B/clk/SM | clk/request |\n|---|---:|---:|---:|---:|---:|"
+            );
+            for series in cases {
+                for p in &series.points {
+                    let Some(at) = p.at.value() else { continue };
+                    let _ = writeln!(
+                        out,
+                        "| `{}` | {at} | {} | {} | {} | {} |",
+                        series.key.kernel,
+                        cell(extra(series, at, PASSES), 0),
+                        crate::report::point_cell(Some(p)),
+                        cell(extra(series, at, BYTES_PER_CLOCK), 1),
+                        cell(extra(series, at, CLOCKS_PER_REQUEST), 2)
+                    );
+                }
             }
             let _ = writeln!(out);
         }
@@ -537,6 +605,82 @@ pub fn claims() -> Vec<Claim> {
             experiment: "bank-conflicts",
         },
     ]
+    .into_iter()
+    .chain(guide_case_claims())
+    .collect()
+}
+
+/// What the OpenCL guide's §3.1.2.5 says of each of its other cases: id, the
+/// claim, the rule, what the figure reads.
+const GUIDE_CASES_SOURCE: &str = "OpenCL guide §3.1.2.5";
+
+/// The claims of the OpenCL guide's other cases (narrow elements, doubles, structs, a permutation).
+fn guide_case_claims() -> Vec<Claim> {
+    let case = |id, claim: &str, rule, reads: &str| Claim {
+        id,
+        source: GUIDE_CASES_SOURCE,
+        claim: claim.into(),
+        rule,
+        reads: reads.into(),
+        experiment: "bank-conflicts",
+    };
+    let no_extra_cost = Rule::NoExtraCost {
+        holds_within: 1.10,
+        weaker_within: 2.0,
+    };
+    vec![
+        case(
+            "ocl-3.1.2.5-char-array",
+            "Reading a char array at shared[base + tid] has bank conflicts (four lanes' bytes share a bank's word; \
+             on cc 1.x one word was broadcast a pass: 4 passes), and shared[base + 4·tid] has none",
+            Rule::Factor { claimed: 4.0 },
+            "bank_read_b8 · Rust: GB/s at 4 bytes a lane over GB/s at 1 byte a lane (the same bytes a request)",
+        ),
+        case(
+            "ocl-3.1.2.5-short-array",
+            "16-bit elements, by the same rule as chars: two lanes' halves share a bank's word at shared[base + tid] \
+             (2 passes on cc 1.x), none at shared[base + 2·tid]",
+            Rule::Factor { claimed: 2.0 },
+            "bank_read_b16 · Rust: GB/s at 2 halves a lane over GB/s at 1 half a lane",
+        ),
+        case(
+            "ocl-3.1.2.5-double-array",
+            "An array of doubles read at shared[base + tid] has 2-way bank conflicts: a request takes twice a \
+             32-bit one's time",
+            Rule::Factor { claimed: 2.0 },
+            "time per warp request, bank_read_b64 over bank_read_b32, both at stride 1 (Rust; from their GB/s)",
+        ),
+        case(
+            "ocl-3.1.2.5-split-double",
+            "Splitting doubles into arrays of their high and low 32-bit halves avoids the conflict but may not help, \
+             and will do worse than reading whole doubles on later GPUs",
+            Rule::Direction,
+            "bank_read_b64 over bank_read_split_b64, GB/s (the same 8 bytes a value; Rust): above 1 when the split \
+             halves are slower",
+        ),
+        case(
+            "ocl-3.1.2.5-struct-3-words",
+            "A { float x, y, z; } struct array read at shared[base + tid] is three separate reads without bank \
+             conflicts (each member three words apart)",
+            no_extra_cost,
+            "time per warp request, bank_read_struct3 over bank_read_b32 at stride 1 (Rust; the same 4 bytes a \
+             lane)",
+        ),
+        case(
+            "ocl-3.1.2.5-struct-2-words",
+            "A { float x, y; } struct array read at shared[base + tid] is two separate reads with bank conflicts \
+             (each member two words apart: 2-way)",
+            Rule::Factor { claimed: 2.0 },
+            "time per warp request, bank_read_struct2 over bank_read_b32 at stride 1 (Rust; the same 4 bytes a \
+             lane)",
+        ),
+        case(
+            "ocl-3.1.2.5-permutation",
+            "Lanes reading the 32-bit words of one row in a random permutation have no bank conflicts (Figure 3-5)",
+            no_extra_cost,
+            "time per warp request, bank_read_permuted (multiplier 13) over bank_read_b32 at stride 1 (Rust)",
+        ),
+    ]
 }
 
 /// The ledger rows of a bank-conflicts result (pure: tested on synthetic results).
@@ -577,7 +721,62 @@ pub fn ledger_rows(result: &ExperimentResult) -> Vec<LedgerRow> {
             result.device,
         ));
     }
+    rows.extend(guide_case_rows(result));
     rows
+}
+
+/// Time per warp request of `a` (kernel, at) over `b`'s (Rust), from their
+/// GB/s and the bytes one request reads: `(GB/s b / GB/s a) · (bytes a / bytes b)`.
+fn request_time_ratio(result: &ExperimentResult, a: (BankKernel, i64), b: (BankKernel, i64)) -> Option<Spread> {
+    let ratio = better_by(
+        &result.axis.metric,
+        rust(result, b.0)?.at(b.1)?,
+        rust(result, a.0)?.at(a.1)?,
+    )?;
+    let bytes = a.0.request_bytes() as f64 / b.0.request_bytes() as f64;
+    Some(Spread {
+        low: ratio.low * bytes,
+        median: ratio.median * bytes,
+        high: ratio.high * bytes,
+    })
+}
+
+/// The rows of the OpenCL guide's other cases, in [`guide_case_claims`]' order.
+fn guide_case_rows(result: &ExperimentResult) -> Vec<LedgerRow> {
+    use BankKernel::*;
+    let word = (StridedRead(BankAccess::Bytes4), 1);
+    let figures = [
+        request_time_ratio(result, (NarrowRead(1), 1), (NarrowRead(1), 4)),
+        request_time_ratio(result, (NarrowRead(2), 1), (NarrowRead(2), 2)),
+        request_time_ratio(result, (StridedRead(BankAccess::Bytes8), 1), word),
+        // Two 4-byte requests a value against one 8-byte request: the GB/s ratio.
+        request_time_ratio(result, (SplitHalvesRead, 1), (StridedRead(BankAccess::Bytes8), 1)).map(|r| Spread {
+            low: r.low * 2.0,
+            median: r.median * 2.0,
+            high: r.high * 2.0,
+        }),
+        request_time_ratio(result, (StructRead(3), 1), word),
+        request_time_ratio(result, (StructRead(2), 1), word),
+        request_time_ratio(result, (PermutedRead, PERMUTATION_MULTIPLIER as i64), word),
+    ];
+    let measured = [
+        "1-byte reads: time per request at 1 byte a lane over 4 bytes a lane",
+        "2-byte reads: time per request at 1 half a lane over 2 halves a lane",
+        "time per request of 8-byte over 4-byte reads at stride 1",
+        "time per 64-bit value, two 32-bit halves from two arrays over one 8-byte read",
+        "time per member load of the 3-word struct over a stride-1 4-byte read",
+        "time per member load of the 2-word struct over a stride-1 4-byte read",
+        "time per request, permuted (multiplier 13) over stride 1",
+    ];
+    guide_case_claims()
+        .iter()
+        .zip(figures)
+        .zip(measured)
+        .filter_map(|((claim, figure), what)| {
+            let figure = figure?;
+            Some(claim.grade(figure, format!("{what}: {}x", figure.text(2)), result.device))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -592,6 +791,119 @@ mod tests {
         let extras: Vec<(i64, &str, f64)> = clocks.iter().map(|&(x, c)| (x, CLOCKS_PER_REQUEST, c)).collect();
         let reads = series("bank_read_b32", Implementation::Rust, "", &gbps, &extras);
         result("bank-conflicts", Metric::Bandwidth, vec![reads])
+    }
+
+    /// Rust series of `kernel` whose time per warp request is `clocks` at each point:
+    /// GB/s = 32 lanes × the request's bytes / clocks.
+    fn case_series(kernel: BankKernel, clocks: &[(i64, f64)]) -> Series {
+        let bytes = 32.0 * kernel.request_bytes() as f64;
+        let gbps: Vec<(i64, f64)> = clocks.iter().map(|&(x, c)| (x, bytes / c)).collect();
+        series(kernel.kernel(), Implementation::Rust, "", &gbps, &[])
+    }
+
+    /// The guide's cases with these clocks per request: (b8 at 1, b16 at 1,
+    /// b64, split, struct3, struct2, permuted); b8 at 4, b16 at 2 and b32 at 1 take 1.
+    fn cases_result(clocks: [f64; 7]) -> ExperimentResult {
+        use BankKernel::*;
+        let [b8, b16, b64, split, struct3, struct2, permuted] = clocks;
+        let all = vec![
+            case_series(StridedRead(BankAccess::Bytes4), &[(1, 1.0)]),
+            case_series(NarrowRead(1), &[(1, b8), (4, 1.0)]),
+            case_series(NarrowRead(2), &[(1, b16), (2, 1.0)]),
+            case_series(StridedRead(BankAccess::Bytes8), &[(1, b64)]),
+            case_series(SplitHalvesRead, &[(1, split)]),
+            case_series(StructRead(3), &[(1, struct3)]),
+            case_series(StructRead(2), &[(1, struct2)]),
+            case_series(PermutedRead, &[(PERMUTATION_MULTIPLIER as i64, permuted)]),
+        ];
+        result("bank-conflicts", Metric::Bandwidth, all)
+    }
+
+    fn case_verdicts(rows: &[LedgerRow]) -> Vec<(&str, Verdict)> {
+        rows.iter()
+            .filter(|r| r.id.starts_with("ocl-3.1.2.5"))
+            .map(|r| (r.id.as_str(), r.verdict))
+            .collect()
+    }
+
+    #[test]
+    fn the_guides_cases_are_graded_by_what_it_says() {
+        use Verdict::*;
+        // Today's expectation: narrow elements share words, 64-bit loads take two passes,
+        // the split halves two one-pass loads (the same time a value), struct2's members 2-way.
+        let today = ledger_rows(&cases_result([1.0, 1.0, 2.0, 1.0, 1.0, 2.0, 1.0]));
+        assert_eq!(
+            case_verdicts(&today),
+            [
+                ("ocl-3.1.2.5-char-array", Gone),
+                ("ocl-3.1.2.5-short-array", Gone),
+                ("ocl-3.1.2.5-double-array", Holds),
+                ("ocl-3.1.2.5-split-double", Gone),
+                ("ocl-3.1.2.5-struct-3-words", Holds),
+                ("ocl-3.1.2.5-struct-2-words", Holds),
+                ("ocl-3.1.2.5-permutation", Holds),
+            ]
+        );
+        let split = today.iter().find(|r| r.id == "ocl-3.1.2.5-split-double").unwrap();
+        assert!(split.measured.contains("1.00x"), "{}", split.measured);
+        // cc 1.x's figures: 4 and 2 passes for chars and shorts; the split halves slower than whole values.
+        let then = ledger_rows(&cases_result([4.0, 2.0, 2.0, 1.5, 1.0, 2.0, 1.0]));
+        let verdicts = case_verdicts(&then);
+        assert_eq!(verdicts[0], ("ocl-3.1.2.5-char-array", Holds));
+        assert_eq!(verdicts[1], ("ocl-3.1.2.5-short-array", Holds));
+        assert_eq!(
+            verdicts[3],
+            ("ocl-3.1.2.5-split-double", Holds),
+            "1.5x slower per value"
+        );
+        // Conflicts where the guide says none, none where it says some.
+        let wrong = ledger_rows(&cases_result([1.0, 1.0, 1.0, 0.25, 1.5, 1.0, 3.0]));
+        let verdicts = case_verdicts(&wrong);
+        assert_eq!(verdicts[2].1, Gone, "a 64-bit request as fast as a 32-bit one");
+        assert_eq!(verdicts[3].1, Reversed, "split halves faster than whole values");
+        assert_eq!(verdicts[4].1, Weaker, "struct3 at 1.5x");
+        assert_eq!(verdicts[5].1, Gone, "struct2 without conflicts");
+        assert_eq!(verdicts[6].1, Gone, "a permutation at 3x");
+    }
+
+    #[test]
+    fn the_cases_model_passes_and_rounds() {
+        use BankKernel::*;
+        assert_eq!(model_passes(NarrowRead(1), 1), 1, "four lanes share a word today");
+        assert_eq!(model_passes(NarrowRead(2), 1), 1);
+        assert_eq!(model_passes(StructRead(2), 1), 2, "members 2 words apart");
+        assert_eq!(model_passes(StructRead(3), 1), 1);
+        assert_eq!(model_passes(SplitHalvesRead, 1), 1);
+        assert_eq!(model_passes(PermutedRead, PERMUTATION_MULTIPLIER), 1);
+        assert_eq!(
+            model_passes(PermutedRead, 2),
+            1,
+            "an even multiplier: lane pairs share words"
+        );
+        assert_eq!(served_bytes(PermutedRead, 2), 64);
+        assert_eq!(served_bytes(NarrowRead(1), 1), 32, "8 words");
+        assert_eq!(served_bytes(NarrowRead(1), 4), 128);
+        assert_eq!(served_bytes(NarrowRead(2), 1), 64);
+        assert_eq!(served_bytes(StructRead(3), 1), 128);
+        // About as many passes a lane per launch as the strided kernels.
+        for kernel in BankKernel::GUIDE_CASES {
+            for stride in sweep(kernel) {
+                let passes = rounds_for(kernel, stride) as u64
+                    * kernel.requests_per_round()
+                    * model_passes(kernel, stride) as u64;
+                assert!(
+                    (4096..=8192).contains(&passes),
+                    "{kernel:?} at {stride}: {passes} passes a lane"
+                );
+            }
+        }
+        // No row without its points.
+        let only_b8 = result(
+            "bank-conflicts",
+            Metric::Bandwidth,
+            vec![case_series(NarrowRead(1), &[(1, 1.0), (4, 1.0)])],
+        );
+        assert_eq!(case_verdicts(&ledger_rows(&only_b8)).len(), 1);
     }
 
     #[test]

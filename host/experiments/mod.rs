@@ -50,6 +50,7 @@ mod offset_width;
 mod overlap_model;
 mod particles;
 mod peer;
+mod permuted;
 mod sector_model;
 mod sgemm;
 mod shift;
@@ -71,6 +72,7 @@ use crate::report::{Axis, Devices, ExperimentResult, SectionHooks, SeriesKey, St
 use crate::run_settings::RunSettings;
 use crate::testbed::{DeviceUnderTest, Implementation, Testbed};
 
+pub use bank_conflicts::expected_read_checksum;
 pub use chain_check::chain_mismatch;
 pub use kernel_records::kernel_records;
 pub use overlap_model::chunk_ranges;
@@ -112,6 +114,7 @@ pub static EXPERIMENTS: &[&dyn Experiment] = &[
     &offset::Offset,
     &stride::Stride,
     &shift::Shift,
+    &permuted::Permuted,
     &offset_width::OffsetWidth,
     &stride_width::StrideWidth,
     &ceiling::Ceiling,

@@ -87,9 +87,15 @@ pub fn shift_copy_bytes(elements: u64, shift: i32, elem_bytes: u64) -> u64 {
     copy_bytes(shift as u64 * elem_bytes, 0, elements, elem_bytes, elem_bytes)
 }
 
+/// Permuted copy: every warp reads and writes its own whole 32-element
+/// segment, so the launch moves what the in-order copy moves, whatever the key.
+pub fn permuted_copy_bytes(elements: u64, _key: i32, elem_bytes: u64) -> u64 {
+    copy_bytes(0, 0, elements, elem_bytes, elem_bytes)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{offset_copy_bytes, shift_copy_bytes, stride_copy_bytes};
+    use super::{offset_copy_bytes, permuted_copy_bytes, shift_copy_bytes, stride_copy_bytes};
 
     /// The H100's DRAM counters for a stride copy over a 268,435,456-byte
     /// buffer (elements = buffer / (4 × stride)): read + written MB, as
@@ -133,5 +139,7 @@ mod tests {
         // Shift 1: the reads span 3 granules, the aligned writes 4 whole sectors.
         assert_eq!(shift_copy_bytes(32, 1, 4), 3 * 64 + 4 * 32);
         assert_eq!(stride_copy_bytes(0, 2, 4), 0);
+        // Any permutation inside each segment: the aligned copy's traffic.
+        assert_eq!(permuted_copy_bytes(64, 21, 4), offset_copy_bytes(64, 0, 4));
     }
 }

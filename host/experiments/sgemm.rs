@@ -11,11 +11,11 @@ use super::{Experiment, RunContext};
 use crate::error::Result;
 use crate::gpu::{CublasHandle, DeviceBuffer, Gpu};
 use crate::input_values::matrix_value;
-use crate::launchers::{self, GemmEntry, cublas_sgemm, gemm_flops, gemm_runners};
+use crate::launchers::{self, GemmEntry, GemmOp, SgemmKernel, cublas_sgemm, gemm_flops, gemm_runners};
 use crate::reference;
 use crate::report::{
-    Axis, ExperimentResult, Metric, PlotSpec, Point, PointKey, Report, Scale, SectionHooks, Series, Waiver, Work,
-    point_cell,
+    Axis, Claim, ExperimentResult, LedgerRow, Metric, PlotSpec, Point, PointKey, Report, Rule, Scale, SectionHooks,
+    Series, Waiver, Work, better_by, point_cell,
 };
 use crate::run_settings::RunSettings;
 use crate::testbed::Implementation;
@@ -26,6 +26,10 @@ pub struct Sgemm;
 /// Square sizes `m = n = k`: 1024³–8192³, and 4095³, where no row is
 /// 16-byte aligned and every tile has an edge (the kernels' slow paths).
 pub const SIZES: [u32; 5] = [1024, 2048, 4095, 4096, 8192];
+
+/// The largest size the untiled kernel runs at (it reads A and B 16 times
+/// as often as the tiled one: at 8192³ one launch would take most of a second).
+pub const NAIVE_LARGEST: u32 = 2048;
 
 /// Elements of `C` checked against the f64 CPU reference at every point (corners, edges, spread).
 const SAMPLED_ELEMENTS: usize = 512;
@@ -171,6 +175,9 @@ impl Experiment for Sgemm {
             };
             let mut got = vec![0.0f32; mu * nu];
             for &(r, entry, index) in &plan {
+                if entry.op == GemmOp::Sgemm(SgemmKernel::Naive) && size > NAIVE_LARGEST {
+                    continue;
+                }
                 let runner = &mut runners[r];
                 ctx.progress
                     .set_message(format!("sgemm {size}³ {}", result.series[index].label));
@@ -287,7 +294,67 @@ fn sgemm_plot(result: &ExperimentResult) -> Option<PlotSpec> {
     Some(spec)
 }
 
+/// The OpenCL guide's §2.5 claim for tiling, graded at this size.
+const TILING_GRADED_AT: i64 = NAIVE_LARGEST as i64;
+
+/// The claims the experiment grades.
+pub fn claims() -> Vec<Claim> {
+    vec![Claim {
+        id: "ocl-2.5-tiled-multiply",
+        source: "OpenCL guide §2.5",
+        claim: "Staging 16 × 16 tiles of A and B in local (shared) memory makes the matrix multiply faster than \
+                reading a row of A and a column of B from global memory per element: A is read n / 16 times \
+                instead of n, B m / 16 instead of m"
+            .into(),
+        rule: Rule::Direction,
+        reads: format!(
+            "tiled_sgemm · Rust over naive_sgemm · Rust, GFLOP/s at {TILING_GRADED_AT}³ (the CUDA C and OpenCL C twins' \
+             ratios beside it)"
+        ),
+        experiment: "sgemm",
+    }]
+}
+
+/// The ledger rows of an sgemm result (pure: tested on synthetic results).
+pub fn ledger_rows(result: &ExperimentResult) -> Vec<LedgerRow> {
+    let gain = |implementation| {
+        better_by(
+            &result.axis.metric,
+            result.series_of("tiled_sgemm", implementation)?.at(TILING_GRADED_AT)?,
+            result.series_of("naive_sgemm", implementation)?.at(TILING_GRADED_AT)?,
+        )
+    };
+    let Some(rust) = gain(Implementation::Rust) else {
+        return Vec::new();
+    };
+    let twins: Vec<String> = [Implementation::CudaC, Implementation::OpenClC]
+        .into_iter()
+        .filter_map(|i| Some(format!("{} {:.2}x", i.label(), gain(i)?.median)))
+        .collect();
+    let twins = if twins.is_empty() {
+        String::new()
+    } else {
+        format!(" (the twins: {})", twins.join(", "))
+    };
+    vec![claims()[0].grade(
+        rust,
+        format!(
+            "{TILING_GRADED_AT}³: the tiled kernel's GFLOP/s over the untiled one's {}x{twins}",
+            rust.text(2)
+        ),
+        result.device,
+    )]
+}
+
 impl SectionHooks for Sgemm {
+    fn claims(&self) -> Vec<Claim> {
+        claims()
+    }
+
+    fn ledger(&self, result: &ExperimentResult, _report: &Report) -> Vec<LedgerRow> {
+        ledger_rows(result)
+    }
+
     /// The suite's kernels run FP32 on the CUDA cores; a vendor call may use other units.
     fn bounds(&self, _result: &ExperimentResult, series: &Series) -> Vec<Bound> {
         match series.key.implementation {
@@ -391,5 +458,75 @@ impl SectionHooks for Sgemm {
         }
         let _ = writeln!(out, "\nRatios of median GFLOP/s.");
         Some(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::ledger_fixtures::{result, series, series_with_spread};
+    use super::*;
+    use crate::report::Verdict;
+
+    /// GFLOP/s of the untiled and tiled kernels at 2048³, per implementation.
+    fn tiling_result(pairs: &[(Implementation, f64, f64)]) -> ExperimentResult {
+        let all = pairs
+            .iter()
+            .flat_map(|&(implementation, naive, tiled)| {
+                [
+                    series("naive_sgemm", implementation, "", &[(1024, naive), (2048, naive)], &[]),
+                    series("tiled_sgemm", implementation, "", &[(2048, tiled), (4096, tiled)], &[]),
+                ]
+            })
+            .collect();
+        result("sgemm", Metric::Gflops, all)
+    }
+
+    #[test]
+    fn tiling_is_graded_by_the_direction_rule() {
+        let rows = ledger_rows(&tiling_result(&[
+            (Implementation::Rust, 1000.0, 2500.0),
+            (Implementation::CudaC, 1000.0, 2400.0),
+            (Implementation::OpenClC, 900.0, 2700.0),
+        ]));
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].id, "ocl-2.5-tiled-multiply");
+        assert_eq!(rows[0].verdict, Verdict::Holds);
+        assert!(rows[0].measured.contains("2.50x"), "{}", rows[0].measured);
+        assert!(
+            rows[0].measured.contains("CUDA C 2.40x") && rows[0].measured.contains("OpenCL C 3.00x"),
+            "{}",
+            rows[0].measured
+        );
+        let gone = ledger_rows(&tiling_result(&[(Implementation::Rust, 1000.0, 1020.0)]));
+        assert_eq!(gone[0].verdict, Verdict::Gone, "2% is no effect");
+        assert!(!gone[0].measured.contains("twins"), "{}", gone[0].measured);
+        let reversed = ledger_rows(&tiling_result(&[(Implementation::Rust, 1000.0, 800.0)]));
+        assert_eq!(reversed[0].verdict, Verdict::Reversed);
+    }
+
+    #[test]
+    fn tiling_needs_both_kernels_at_the_graded_size() {
+        let only_naive = result(
+            "sgemm",
+            Metric::Gflops,
+            vec![series("naive_sgemm", Implementation::Rust, "", &[(2048, 1000.0)], &[])],
+        );
+        assert!(ledger_rows(&only_naive).is_empty());
+        // A spread across 1.05 is undecided.
+        let spread = result(
+            "sgemm",
+            Metric::Gflops,
+            vec![
+                series_with_spread("naive_sgemm", Implementation::Rust, &[(2048, [950.0, 1000.0, 1050.0])]),
+                series_with_spread("tiled_sgemm", Implementation::Rust, &[(2048, [1000.0, 1080.0, 1150.0])]),
+            ],
+        );
+        assert_eq!(ledger_rows(&spread)[0].verdict, Verdict::Undecided);
+    }
+
+    #[test]
+    fn the_untiled_kernel_stops_below_the_largest_sizes() {
+        assert!(SIZES.contains(&NAIVE_LARGEST));
+        assert!(SIZES.iter().filter(|&&s| s <= NAIVE_LARGEST).count() >= 2);
     }
 }

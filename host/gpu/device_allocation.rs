@@ -42,6 +42,11 @@ impl DeviceAllocation {
         self.bytes
     }
 
+    /// The device address `cuMemAlloc` returned (for alignment checks; never dereferenced on the host).
+    pub fn address(&self) -> u64 {
+        self.ptr
+    }
+
     /// Writes `value` into the allocation's last 32-bit word and reads it back
     /// (two 4-byte copies on the suite's stream, waited for): proof that the
     /// memory is real and mapped.

@@ -77,7 +77,11 @@ pub fn nominal_shape(kernel: &str) -> LaunchShape {
 /// single-thread chains, the shared chase with a 32 KiB ring (its largest),
 /// the occupancy kernels without the sweep's extra shared memory.
 fn memory_claims_shape(kernel: &str) -> Option<LaunchShape> {
-    if let Some(bank) = BankKernel::ALL.into_iter().find(|b| b.kernel() == kernel) {
+    if let Some(bank) = BankKernel::ALL
+        .into_iter()
+        .chain(BankKernel::GUIDE_CASES)
+        .find(|b| b.kernel() == kernel)
+    {
         return bank_kernel_shape(
             bank,
             1,

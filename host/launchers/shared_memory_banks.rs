@@ -1,9 +1,12 @@
 use kernels_gpu::block_span::BLOCK_SPAN_WORDS;
 use kernels_gpu::device::{GlobalMutPtr, KernelSignature, Signature};
 use kernels_gpu::shared_memory_banks::{
-    bank_read_b32_params, bank_read_b64_params, bank_read_b128_params, bank_shared_bytes, bank_tile_column_read_params,
-    bank_write_b32_params, bank_write_b64_params, bank_write_b128_params,
+    NARROW_TABLE_BYTES, bank_read_b8_params, bank_read_b16_params, bank_read_b32_params, bank_read_b64_params,
+    bank_read_b128_params, bank_read_permuted_params, bank_read_split_b64_params, bank_read_struct2_params,
+    bank_read_struct3_params, bank_shared_bytes, bank_tile_column_read_params, bank_write_b32_params,
+    bank_write_b64_params, bank_write_b128_params, permuted_lane_word,
 };
+use kernels_gpu::shared_memory_banks::{ROUND_ACCESSES, STRUCT_ROUND_ACCESSES};
 
 use super::block_grid::block_grid;
 use crate::error::{Error, Result};
@@ -51,6 +54,14 @@ pub enum BankKernel {
     StridedWrite(BankAccess),
     /// `bank_tile_column_read`: lane `l` reads `tile[l][c]` of a `[32][pitch]` tile.
     TileColumnRead,
+    /// `bank_read_b8` (1 byte) or `bank_read_b16` (2): lane `l` reads element `l * stride + j * 128 / bytes`.
+    NarrowRead(u32),
+    /// `bank_read_struct2/3`: structs of that many words, one load a member.
+    StructRead(u32),
+    /// `bank_read_split_b64`: a 64-bit value as two 32-bit halves in two arrays.
+    SplitHalvesRead,
+    /// `bank_read_permuted`: lane `l` reads word `permuted_lane_word(l, stride)` of each row.
+    PermutedRead,
 }
 
 impl BankKernel {
@@ -64,8 +75,62 @@ impl BankKernel {
         Self::TileColumnRead,
     ];
 
+    /// The OpenCL guide's other §3.1.2.5 cases, each beside a kernel of [`Self::ALL`].
+    pub const GUIDE_CASES: [Self; 6] = [
+        Self::NarrowRead(1),
+        Self::NarrowRead(2),
+        Self::StructRead(2),
+        Self::StructRead(3),
+        Self::SplitHalvesRead,
+        Self::PermutedRead,
+    ];
+
     pub fn kernel(self) -> &'static str {
         self.signature().name
+    }
+
+    /// Bytes each lane's access of one warp request reads (one load instruction).
+    pub fn request_bytes(self) -> u64 {
+        match self {
+            BankKernel::NarrowRead(bytes) => bytes as u64,
+            BankKernel::StructRead(_) | BankKernel::SplitHalvesRead | BankKernel::PermutedRead => 4,
+            _ => self.access().bytes(),
+        }
+    }
+
+    /// Warp requests (load or store instructions) a warp makes per round.
+    pub fn requests_per_round(self) -> u64 {
+        match self {
+            BankKernel::StructRead(members) => (STRUCT_ROUND_ACCESSES * members) as u64,
+            BankKernel::SplitHalvesRead => 2 * ROUND_ACCESSES as u64,
+            _ => ROUND_ACCESSES as u64,
+        }
+    }
+
+    /// The byte addresses (in the kernel's table) of one warp's first request
+    /// of a round at `stride`: every request of the round sees the banks as it does.
+    pub fn lane_addresses(self, stride: u32) -> Vec<u64> {
+        let stride = stride as u64;
+        (0..32u32)
+            .map(|lane| {
+                let l = lane as u64;
+                match self {
+                    BankKernel::NarrowRead(bytes) => l * stride * bytes as u64,
+                    BankKernel::StructRead(members) => 4 * l * stride * members as u64,
+                    BankKernel::SplitHalvesRead => 4 * l * stride,
+                    BankKernel::PermutedRead => 4 * permuted_lane_word(lane, stride as u32) as u64,
+                    _ => l * stride * self.access().bytes(),
+                }
+            })
+            .collect()
+    }
+
+    /// Bytes of dynamic shared memory a launch needs.
+    pub fn shared_bytes(self) -> usize {
+        match self {
+            BankKernel::NarrowRead(_) => NARROW_TABLE_BYTES as usize,
+            _ => bank_shared_bytes(self.access().bytes() as usize),
+        }
     }
 
     /// Its kernel's signature: every bank kernel takes `(stride, rounds, spans, checksums)`.
@@ -79,21 +144,30 @@ impl BankKernel {
             BankKernel::StridedWrite(Bytes8) => bank_write_b64_params::SIGNATURE,
             BankKernel::StridedWrite(Bytes16) => bank_write_b128_params::SIGNATURE,
             BankKernel::TileColumnRead => bank_tile_column_read_params::SIGNATURE,
+            BankKernel::NarrowRead(1) => bank_read_b8_params::SIGNATURE,
+            BankKernel::NarrowRead(_) => bank_read_b16_params::SIGNATURE,
+            BankKernel::StructRead(2) => bank_read_struct2_params::SIGNATURE,
+            BankKernel::StructRead(_) => bank_read_struct3_params::SIGNATURE,
+            BankKernel::SplitHalvesRead => bank_read_split_b64_params::SIGNATURE,
+            BankKernel::PermutedRead => bank_read_permuted_params::SIGNATURE,
         }
     }
 
-    /// The width of each access.
+    /// The element of the kernel's table (4 bytes for the narrow reads' word view).
     pub fn access(self) -> BankAccess {
         match self {
             BankKernel::StridedRead(access) | BankKernel::StridedWrite(access) => access,
-            BankKernel::TileColumnRead => BankAccess::Bytes4,
+            _ => BankAccess::Bytes4,
         }
     }
 
-    /// The largest stride (pitch, for the tile) the kernel accepts.
+    /// The largest stride (pitch, for the tile; multiplier, for the permutation) the kernel accepts.
     pub fn max_stride(self) -> u32 {
         match self {
             BankKernel::TileColumnRead => MAX_PITCH,
+            BankKernel::NarrowRead(_) => 8,
+            BankKernel::StructRead(_) | BankKernel::SplitHalvesRead => 1,
+            BankKernel::PermutedRead => u32::MAX,
             _ => MAX_STRIDE,
         }
     }
@@ -135,7 +209,7 @@ pub fn bank_kernel_shape(
         )));
     }
     Ok(LaunchShape {
-        shared_bytes: bank_shared_bytes(kernel.access().bytes() as usize) as u32,
+        shared_bytes: kernel.shared_bytes() as u32,
         ..shape
     })
 }

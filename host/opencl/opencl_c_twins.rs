@@ -21,10 +21,11 @@ pub const OPENCL_C_SOURCE: &str = concat!(
 );
 
 /// Every kernel of [`OPENCL_C_SOURCE`].
-pub const OPENCL_C_KERNELS: [&str; 20] = [
+pub const OPENCL_C_KERNELS: [&str; 22] = [
     "offset_copy",
     "stride_copy",
     "shift_copy",
+    "permuted_copy",
     "texture_shift_copy",
     "offset_copy_f16",
     "stride_copy_f16",
@@ -40,6 +41,7 @@ pub const OPENCL_C_KERNELS: [&str; 20] = [
     "matvec_tree_sequential",
     "matvec_warp_shuffle",
     "matvec_warp_per_row",
+    "naive_sgemm",
     "tiled_sgemm",
     "fma_chain",
 ];

@@ -27,6 +27,19 @@ __kernel void shift_copy(__global float *odata, __global const float *idata, int
     odata[xid] = idata[xid + shift];
 }
 
+// Best Practices Guide §3.2.1.1: each group of 32 work-items (a warp on
+// NVIDIA) reads the 32 words of its own aligned 128-byte segment in a scrambled
+// order (item l reads word (l * (2 key + 1)) mod 32 XOR key; key 0 is in order)
+// and writes in order.
+__kernel void permuted_copy(__global float *odata, __global const float *idata, int key)
+{
+    uint xid = (uint)(get_group_id(0) * get_local_size(0) + get_local_id(0));
+    uint lane = xid & 31;
+    uint k = (uint)key & 31;
+    uint word = ((lane * (2 * k + 1)) & 31) ^ k;
+    odata[xid] = idata[(xid - lane) + word];
+}
+
 // Best Practices Guide Listing 3.13 (tex1Dfetch through a texture over linear
 // memory): OpenCL's form is an image1d_buffer_t over the buffer, read with
 // the sampler-less read_imagef. A sampler-less read uses CLK_ADDRESS_NONE, and

@@ -27,6 +27,22 @@
 
 #define TILED_SGEMM_TILE 16
 
+// The guide's first, untiled example (its Figure 2-4; the listing calls a matrixMul it never
+// defines): each work-item reads a row of A and a column of B from __global memory for its
+// element of C. Same NDRange as tiled_sgemm, no __local memory; twin of naive_sgemm.
+__kernel void naive_sgemm(__global const float *a, __global const float *b, __global float *c,
+                          uint m, uint n, uint k)
+{
+    ulong row = (ulong)get_group_id(1) * TILED_SGEMM_TILE + get_local_id(1);
+    ulong col = (ulong)get_group_id(0) * TILED_SGEMM_TILE + get_local_id(0);
+    if (row < m && col < n) {
+        float sum = 0.0f;
+        for (ulong i = 0; i < k; ++i)
+            sum = fma(a[row * k + i], b[i * n + col], sum);
+        c[row * n + col] = sum;
+    }
+}
+
 __kernel void tiled_sgemm(__global const float *a, __global const float *b, __global float *c,
                           uint m, uint n, uint k)
 {

@@ -31,3 +31,16 @@ pub fn texture_shift_copy(output: &mut [f32], input: &[f32], threads: usize, shi
 pub fn copy_prefix<T: Copy>(output: &mut [T], input: &[T], n: usize, _unused: usize) {
     output[..n].copy_from_slice(&input[..n]);
 }
+
+/// What `permuted_copy` does at `key` (0..32): for `t < threads`,
+/// `output[t]` is word `(l · (2·key + 1)) mod 32` XOR `key` of the 32-word
+/// segment holding `t`, where `l = t mod 32`. Computed the slow way: each
+/// segment's words in the order the lanes ask for them.
+pub fn permuted_copy<T: Copy>(output: &mut [T], input: &[T], threads: usize, key: usize) {
+    let multiplier = 2 * key + 1;
+    for (segment, out) in output[..threads].chunks_mut(32).enumerate() {
+        for (lane, word) in out.iter_mut().enumerate() {
+            *word = input[segment * 32 + (((lane * multiplier) % 32) ^ key)];
+        }
+    }
+}

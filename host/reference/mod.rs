@@ -34,7 +34,7 @@ pub use constant_memory::{constant_chase_links, constant_chase_sum};
 pub use divergence::{BranchLength, PathChoice, branch_reference, path_of, paths_reference};
 pub use dot_error_bound::dot_error_bound;
 pub use fma_latency::fma_latency;
-pub use global_memory::{copy_prefix, offset_copy, shift_copy, stride_copy, texture_shift_copy};
+pub use global_memory::{copy_prefix, offset_copy, permuted_copy, shift_copy, stride_copy, texture_shift_copy};
 pub use instruction_throughput::{
     chain_outputs, f16x2_fma_throughput_reference, f32_throughput_reference, f64_fma_throughput_reference,
     f64_to_f16_bits, fma_f16x2_reference, i32_throughput_reference, u32_throughput_reference,
@@ -56,7 +56,10 @@ pub use particles::{
     run_particle_rows, run_particle_rows_on, run_particle_steps, simulate_particles, swarm_step,
 };
 pub use pointer_chase::{chase_successors, follow_successors};
-pub use shared_memory_banks::{bank_read_checksum, bank_write_checksum};
+pub use shared_memory_banks::{
+    bank_read_checksum, bank_write_checksum, narrow_read_checksum, permuted_read_checksum, permuted_word,
+    split_read_checksum, struct_read_checksum,
+};
 pub use streams::fma_chain;
 pub use ulp_error::{ErrorStats, error_stats, f32_ulp_at, ulp_error};
 pub use vector_add::vector_add;

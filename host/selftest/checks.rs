@@ -149,6 +149,10 @@ pub(super) fn shift_copy(testbed: &Testbed) -> Result<()> {
     copies::<f32>(first(testbed), CopyKernel::Shift)
 }
 
+pub(super) fn permuted_copy(testbed: &Testbed) -> Result<()> {
+    copies::<f32>(first(testbed), CopyKernel::Permuted)
+}
+
 pub(super) fn texture_shift_copy(testbed: &Testbed) -> Result<()> {
     let dut = first(testbed);
     copies::<f32>(dut, CopyKernel::TextureShift)?;

@@ -7,6 +7,7 @@ use kernels_gpu::latency::{FMA_LATENCY_UNROLL, LATENCY_OUT_WORDS};
 
 use super::checks::{first, verified};
 use crate::error::Result;
+use crate::experiments::expected_read_checksum;
 use crate::gpu::DeviceBuffer;
 use crate::launchers::{
     BankKernel, ChaseTable, ConstantSpace, LocalArrayKernel, OCCUPANCY_BLOCK_THREADS, PointerRing, SlotRing,
@@ -30,9 +31,10 @@ pub(super) fn bank_kernels(testbed: &Testbed) -> Result<()> {
     let mut cycles = DeviceBuffer::<u64>::uninit(dut.gpu(), BLOCK_SPAN_WORDS * blocks as usize)?;
     let mut checksums = DeviceBuffer::<u32>::uninit(dut.gpu(), (block_threads * blocks) as usize)?;
     for implementation in dut.ptx_implementations().0 {
-        for kernel in BankKernel::ALL {
+        for kernel in BankKernel::ALL.into_iter().chain(BankKernel::GUIDE_CASES) {
             let words = kernel.access().bytes() / 4;
-            for stride in [0, 1, 2, 32, kernel.max_stride()] {
+            let strides = [0, 1, 2, 32, kernel.max_stride()];
+            for stride in strides.into_iter().filter(|&s| s <= kernel.max_stride()) {
                 checksums.fill(0)?;
                 bank_kernel(
                     dut,
@@ -55,12 +57,9 @@ pub(super) fn bank_kernels(testbed: &Testbed) -> Result<()> {
                             .collect();
                         first_difference(&sums, |_| sum)
                     }
-                    _ => {
-                        let step = if kernel == BankKernel::TileColumnRead { 1 } else { 32 };
-                        first_difference(&got, |t| {
-                            reference::bank_read_checksum(words, stride as u64, step, rounds as u64, (t % 32) as u64)
-                        })
-                    }
+                    _ => first_difference(&got, |t| {
+                        expected_read_checksum(kernel, stride, rounds, (t % 32) as u64)
+                    }),
                 };
                 verified(
                     format!("{} · {} at stride {stride}", kernel.kernel(), implementation.label()),

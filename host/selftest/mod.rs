@@ -56,6 +56,10 @@ pub const SELF_TESTS: &[SelfTest] = &[
         run: checks::texture_shift_copy,
     },
     SelfTest {
+        name: "permuted_copy",
+        run: checks::permuted_copy,
+    },
+    SelfTest {
         name: "vector_copy",
         run: checks::vector_copy,
     },

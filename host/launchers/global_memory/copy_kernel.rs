@@ -22,6 +22,9 @@ pub enum CopyKernel {
     Shift,
     /// `texture_shift_copy` (§3.2.4.1): the shifted read through a texture object.
     TextureShift,
+    /// `permuted_copy` (§3.2.1.1): each warp reads its own 128-byte segment in
+    /// the order a key scrambles (key 0: in order) and writes in order.
+    Permuted,
     /// `vector_copy`: 128-bit grid-stride copy of the whole buffer (the copy ceiling).
     Vector,
     /// The driver's `cuMemcpyDtoDAsync` on the same buffers.
@@ -43,6 +46,8 @@ const fn range<const N: usize>(first: i32) -> [i32; N] {
 
 const ZERO_TO_32: [i32; 33] = range::<33>(0);
 const ONE_TO_32: [i32; 32] = range::<32>(1);
+/// Keys of `permuted_copy`: 0 in order, then scrambles (key 6 multiplies lanes by 13).
+const PERMUTATION_KEYS: [i32; 6] = [0, 1, 6, 10, 21, 31];
 
 impl CopyKernel {
     /// The kernel entry (or driver call) for element type `T`; `None` where the
@@ -54,6 +59,7 @@ impl CopyKernel {
             Self::Stride => T::STRIDE_KERNEL,
             Self::Shift if is_f32 => "shift_copy",
             Self::TextureShift if is_f32 => "texture_shift_copy",
+            Self::Permuted if is_f32 => "permuted_copy",
             Self::Vector if is_f32 => "vector_copy",
             Self::DriverCopy => "cuMemcpyDtoDAsync",
             _ => return None,
@@ -72,7 +78,7 @@ impl CopyKernel {
     pub fn room(self) -> usize {
         match self {
             Self::Offset | Self::Shift | Self::TextureShift => ROOM,
-            Self::Stride | Self::Vector | Self::DriverCopy => 0,
+            Self::Stride | Self::Permuted | Self::Vector | Self::DriverCopy => 0,
         }
     }
 
@@ -84,7 +90,7 @@ impl CopyKernel {
         let whole = |n: u64| n / block * block;
         let nominal = len.saturating_sub(self.room()) as u64;
         match self {
-            Self::Offset | Self::Shift | Self::TextureShift => whole(nominal),
+            Self::Offset | Self::Shift | Self::TextureShift | Self::Permuted => whole(nominal),
             Self::Stride => whole(nominal / param.max(1) as u64),
             Self::Vector | Self::DriverCopy => nominal,
         }
@@ -97,6 +103,7 @@ impl CopyKernel {
             Self::Stride => reference::stride_copy,
             // Past the copied range plus its room a texel would read as 0; the thread counts keep every fetch inside.
             Self::Shift | Self::TextureShift => reference::shift_copy,
+            Self::Permuted => reference::permuted_copy,
             Self::Vector | Self::DriverCopy => reference::copy_prefix,
         }
     }
@@ -106,6 +113,7 @@ impl CopyKernel {
         match self {
             Self::Offset | Self::Shift | Self::TextureShift => &ZERO_TO_32,
             Self::Stride => &ONE_TO_32,
+            Self::Permuted => &PERMUTATION_KEYS,
             Self::Vector | Self::DriverCopy => &[0],
         }
     }
@@ -115,6 +123,7 @@ impl CopyKernel {
         match self {
             Self::Offset | Self::Shift | Self::TextureShift => &[0, 1, 7, 16, 32],
             Self::Stride => &[1, 2, 3, 8, 32],
+            Self::Permuted => &[0, 6, 31],
             Self::Vector | Self::DriverCopy => &[0],
         }
     }
@@ -125,6 +134,7 @@ impl CopyKernel {
             Self::Offset => "offset",
             Self::Stride => "stride",
             Self::Shift | Self::TextureShift => "shift",
+            Self::Permuted => "key",
             Self::Vector | Self::DriverCopy => "buffer MiB",
         }
     }
@@ -158,6 +168,7 @@ pub trait CopyRunner<T: CopyElement> {
 mod tests {
     use super::CopyKernel;
     use crate::testbed::Implementation;
+    use half::f16;
 
     #[test]
     fn thread_counts_fill_whole_blocks_and_leave_room_for_the_parameter() {
@@ -167,6 +178,9 @@ mod tests {
         assert_eq!(CopyKernel::Stride.threads(64 * 256, 3), (64 * 256 / 3) / 256 * 256);
         assert_eq!(CopyKernel::Stride.threads(64 * 256, 1), 64 * 256);
         assert_eq!(CopyKernel::Vector.threads(1000, 0), 1000);
+        assert_eq!(CopyKernel::Permuted.threads(64 * 256 + 5, 31), 64 * 256);
+        assert!(CopyKernel::Permuted.sweep().iter().all(|k| (0..32).contains(k)));
+        assert_eq!(CopyKernel::Permuted.sweep()[0], 0, "the in-order copy comes first");
         assert_eq!(CopyKernel::Offset.sweep().len(), 33);
         assert_eq!(CopyKernel::Stride.sweep(), (1..=32).collect::<Vec<_>>());
         // The largest offset still fits: threads + 32 <= len.
@@ -180,6 +194,8 @@ mod tests {
     fn entries_follow_the_element_type_and_implementations() {
         assert_eq!(CopyKernel::Offset.entry::<f64>(), Some("offset_copy_f64"));
         assert_eq!(CopyKernel::Shift.entry::<f64>(), None);
+        assert_eq!(CopyKernel::Permuted.entry::<f32>(), Some("permuted_copy"));
+        assert_eq!(CopyKernel::Permuted.entry::<f16>(), None);
         assert_eq!(CopyKernel::TextureShift.entry::<f32>(), Some("texture_shift_copy"));
         assert!(CopyKernel::DriverCopy.runs_on(Implementation::CopyEngine));
         assert!(!CopyKernel::DriverCopy.runs_on(Implementation::Rust));

@@ -1,7 +1,8 @@
 use std::any::Any;
 
 use super::{
-    CopyKernel, CopyRunner, driver_copy, offset_copy, shift_copy, stride_copy, texture_shift_copy, vector_copy,
+    CopyKernel, CopyRunner, driver_copy, offset_copy, permuted_copy, shift_copy, stride_copy, texture_shift_copy,
+    vector_copy,
 };
 use crate::copy_element::{CopyElement, pattern};
 use crate::error::{Error, Result};
@@ -64,6 +65,7 @@ fn enqueue<T: CopyElement + 'static>(
         CopyKernel::Offset => offset_copy(dut, implementation, odata, idata, threads, param),
         CopyKernel::Stride => stride_copy(dut, implementation, odata, idata, threads, param),
         CopyKernel::Shift => shift_copy(dut, implementation, as_f32_mut(odata)?, as_f32(idata)?, threads, param),
+        CopyKernel::Permuted => permuted_copy(dut, implementation, as_f32_mut(odata)?, as_f32(idata)?, threads, param),
         CopyKernel::TextureShift => {
             let texture = texture.ok_or_else(|| Error::InvalidInput("texture_shift_copy needs a texture".into()))?;
             texture_shift_copy(dut, implementation, as_f32_mut(odata)?, texture, threads, param)

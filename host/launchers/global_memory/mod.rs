@@ -18,7 +18,8 @@ use cudarc::driver::CudaStream;
 use kernels_gpu::device::Dim3;
 use kernels_gpu::device::{GlobalMutPtr, GlobalPtr, KernelSignature};
 use kernels_gpu::global_memory::{
-    COPY_BLOCK_THREADS, VECTOR_COPY_MAX_WAVES, shift_copy_params, texture_shift_copy_params, vector_copy_params,
+    COPY_BLOCK_THREADS, VECTOR_COPY_MAX_WAVES, permuted_copy_params, shift_copy_params, texture_shift_copy_params,
+    vector_copy_params,
 };
 
 use crate::copy_element::CopyElement;
@@ -141,6 +142,34 @@ pub fn shift_copy_shape(threads: u64, shift: i32, out_len: usize, in_len: usize)
     Ok(shape)
 }
 
+/// Checks a `permuted_copy` launch: thread `t` writes `t` and reads a word
+/// of `t`'s own 32-word segment, so `threads` (whole blocks, hence whole
+/// segments) must fit both buffers and an `i32`, and the key must be in 0..32.
+pub fn permuted_copy_shape(threads: u64, key: i32, out_len: usize, in_len: usize) -> Result<LaunchShape> {
+    const K: &str = "permuted_copy";
+    let shape = copy_grid(K, threads)?;
+    if !(0..32).contains(&key) {
+        return Err(invalid(K, format!("key {key} is outside 0..32")));
+    }
+    if threads - 1 > i32::MAX as u64 {
+        return Err(invalid(
+            K,
+            format!("last index {} overflows the kernel's int index", threads - 1),
+        ));
+    }
+    let len = out_len.min(in_len) as u64;
+    if threads > len {
+        return Err(invalid(
+            K,
+            format!(
+                "{threads} threads touch elements up to {}, but the buffers hold {out_len} (out) and {in_len} (in)",
+                threads - 1
+            ),
+        ));
+    }
+    Ok(shape)
+}
+
 /// Checks a `texture_shift_copy` launch: thread `t` writes `t`; its fetch
 /// of texel `t + shift` is always safe (past the end it reads 0) but the
 /// index must fit an `int`.
@@ -206,6 +235,23 @@ pub fn shift_copy(
     let args = (odata.as_global_mut(), idata.as_global(), shift);
     // SAFETY: the shape check proved all indices in bounds.
     unsafe { dut.launch::<shift_copy_params>(implementation, shape, args) }
+}
+
+/// Launches `permuted_copy`: for `t < threads`, `odata[t]` = word
+/// [`segment_permutation`](kernels_gpu::global_memory::segment_permutation)`(t mod 32, key)`
+/// of `t`'s 32-word segment of `idata`.
+pub fn permuted_copy(
+    dut: &DeviceUnderTest,
+    implementation: Implementation,
+    odata: &mut DeviceBuffer<f32>,
+    idata: &DeviceBuffer<f32>,
+    threads: u64,
+    key: i32,
+) -> Result<()> {
+    let shape = permuted_copy_shape(threads, key, odata.len(), idata.len())?;
+    let args = (odata.as_global_mut(), idata.as_global(), key);
+    // SAFETY: the shape check proved all indices in bounds.
+    unsafe { dut.launch::<permuted_copy_params>(implementation, shape, args) }
 }
 
 /// Launches `texture_shift_copy`: `odata[t] = texel(t + shift)` for `t < threads`.

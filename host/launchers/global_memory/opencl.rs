@@ -1,12 +1,15 @@
 use kernels_gpu::device::KernelSignature;
 use kernels_gpu::global_memory::{
-    COPY_BLOCK_THREADS, VECTOR_COPY_MAX_WAVES, shift_copy_params, texture_shift_copy_params, vector_copy_params,
+    COPY_BLOCK_THREADS, VECTOR_COPY_MAX_WAVES, permuted_copy_params, shift_copy_params, texture_shift_copy_params,
+    vector_copy_params,
 };
 
 use crate::copy_element::CopyElement;
 use crate::error::{Error, Result};
 use crate::launchers::opencl_nd_range::nd_range;
-use crate::launchers::{offset_copy_shape, shift_copy_shape, stride_copy_shape, texture_shift_copy_shape};
+use crate::launchers::{
+    offset_copy_shape, permuted_copy_shape, shift_copy_shape, stride_copy_shape, texture_shift_copy_shape,
+};
 use crate::opencl::{ClBuffer, ClQueue, Image1dBuffer, NdRange, OpenClTwins};
 
 /// Launches the OpenCL offset copy for `T` (`offset_copy`, `offset_copy_f16`, ...):
@@ -55,6 +58,23 @@ pub fn shift_copy(
     let kernel = twins.kernel_of(shift_copy_params::SIGNATURE)?;
     // SAFETY: matches shift_copy(float*, const float*, int); the shape check proved all indices in bounds.
     unsafe { queue.launch(kernel, &nd_range(&shape), &[&*odata, idata, &shift])? };
+    Ok(())
+}
+
+/// Launches the OpenCL `permuted_copy`: each group of 32 work-items reads its
+/// own 32-word segment in the order `key` scrambles, and writes it in order.
+pub fn permuted_copy(
+    twins: &OpenClTwins,
+    queue: &ClQueue,
+    odata: &mut ClBuffer<f32>,
+    idata: &ClBuffer<f32>,
+    threads: u64,
+    key: i32,
+) -> Result<()> {
+    let shape = permuted_copy_shape(threads, key, odata.len(), idata.len())?;
+    let kernel = twins.kernel_of(permuted_copy_params::SIGNATURE)?;
+    // SAFETY: matches permuted_copy(float*, const float*, int); the shape check proved all indices in bounds.
+    unsafe { queue.launch(kernel, &nd_range(&shape), &[&*odata, idata, &key])? };
     Ok(())
 }
 

@@ -1,6 +1,6 @@
 use std::any::Any;
 
-use super::opencl::{offset_copy, shift_copy, stride_copy, texture_shift_copy, vector_copy};
+use super::opencl::{offset_copy, permuted_copy, shift_copy, stride_copy, texture_shift_copy, vector_copy};
 use super::{CopyKernel, CopyRunner};
 use crate::copy_element::{CopyElement, pattern};
 use crate::error::{Error, Result};
@@ -56,6 +56,7 @@ fn enqueue<T: CopyElement + 'static>(
         CopyKernel::Offset => offset_copy(twins, queue, odata, idata, threads, param),
         CopyKernel::Stride => stride_copy(twins, queue, odata, idata, threads, param),
         CopyKernel::Shift => shift_copy(twins, queue, as_f32_mut(odata)?, as_f32(idata)?, threads, param),
+        CopyKernel::Permuted => permuted_copy(twins, queue, as_f32_mut(odata)?, as_f32(idata)?, threads, param),
         CopyKernel::TextureShift => {
             let image = image.ok_or_else(|| Error::InvalidInput("texture_shift_copy needs an image".into()))?;
             texture_shift_copy(twins, queue, as_f32_mut(odata)?, image, threads, param)

@@ -17,7 +17,7 @@ use half::f16;
 use kernels_gpu::device::{Dim3, GlobalMutPtr, GlobalPtr, KernelSignature, Signature};
 use kernels_gpu::sgemm::{
     SGEMM_THREADS, SGEMM_TILE_128X128, SgemmTile, TILED_SGEMM_TILE, hgemm_f16_storage_params,
-    hgemm_f16_storage_whole_tiles_params, sgemm_register_blocked_128x64_params,
+    hgemm_f16_storage_whole_tiles_params, naive_sgemm_params, sgemm_register_blocked_128x64_params,
     sgemm_register_blocked_128x64_whole_tiles_params, sgemm_register_blocked_params,
     sgemm_register_blocked_whole_tiles_params, tiled_sgemm_params, tiled_sgemm_shared_bytes,
 };
@@ -58,6 +58,8 @@ pub fn check_gemm_buffers(
 /// The general `C = A · B` kernels (any `m`, `n`, `k`), f32 storage.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum SgemmKernel {
+    /// The OpenCL guide's §2.5 untiled kernel (a row of `A` and a column of `B` per thread).
+    Naive,
     /// The OpenCL guide's §2.5 tiled kernel, edges guarded.
     Tiled,
     /// Block tiling, thread tiling, vectorized shared-memory loads.
@@ -65,10 +67,11 @@ pub enum SgemmKernel {
 }
 
 impl SgemmKernel {
-    pub const ALL: [Self; 2] = [Self::Tiled, Self::RegisterBlocked];
+    pub const ALL: [Self; 3] = [Self::Naive, Self::Tiled, Self::RegisterBlocked];
 
     pub fn kernel(self) -> &'static str {
         match self {
+            Self::Naive => naive_sgemm_params::NAME,
             Self::Tiled => tiled_sgemm_params::NAME,
             Self::RegisterBlocked => sgemm_register_blocked_params::NAME,
         }
@@ -76,15 +79,18 @@ impl SgemmKernel {
 
     /// The launch shape for an `m × n` `C`; the register-blocked kernel's with `tile`.
     fn shape(self, (m, n): (u32, u32), tile: SgemmTile) -> LaunchShape {
+        let t = TILED_SGEMM_TILE;
         match self {
-            Self::Tiled => {
-                let t = TILED_SGEMM_TILE;
-                LaunchShape {
-                    grid: Dim3::xy(n.div_ceil(t), m.div_ceil(t)),
-                    block: Dim3::xy(t, t),
-                    shared_bytes: tiled_sgemm_shared_bytes() as u32,
-                }
-            }
+            Self::Naive => LaunchShape {
+                grid: Dim3::xy(n.div_ceil(t), m.div_ceil(t)),
+                block: Dim3::xy(t, t),
+                shared_bytes: 0,
+            },
+            Self::Tiled => LaunchShape {
+                grid: Dim3::xy(n.div_ceil(t), m.div_ceil(t)),
+                block: Dim3::xy(t, t),
+                shared_bytes: tiled_sgemm_shared_bytes() as u32,
+            },
             Self::RegisterBlocked => register_blocked_shape((m, n), tile),
         }
     }
@@ -146,7 +152,9 @@ pub fn sgemm_launch(
 ) -> Result<(&'static str, LaunchShape)> {
     check_gemm_buffers(kernel.kernel(), dims, lens)?;
     Ok(match kernel {
-        SgemmKernel::Tiled => (kernel.kernel(), kernel.shape((dims.0, dims.1), SGEMM_TILE_128X128)),
+        SgemmKernel::Naive | SgemmKernel::Tiled => {
+            (kernel.kernel(), kernel.shape((dims.0, dims.1), SGEMM_TILE_128X128))
+        }
         SgemmKernel::RegisterBlocked => {
             let choice = register_blocked_tile(dims, sm_count);
             (choice.entry_for(dims), kernel.shape((dims.0, dims.1), choice.tile))
@@ -246,6 +254,7 @@ trait GemmElement: Copy + 'static {
 
 impl GemmElement for f32 {
     const KERNELS: &'static [Signature<GemmArgs<f32>>] = &[
+        naive_sgemm_params::SIGNATURE,
         tiled_sgemm_params::SIGNATURE,
         sgemm_register_blocked_params::SIGNATURE,
         sgemm_register_blocked_whole_tiles_params::SIGNATURE,

@@ -1,5 +1,5 @@
 use kernels_gpu::device::KernelSignature;
-use kernels_gpu::sgemm::tiled_sgemm_params;
+use kernels_gpu::sgemm::{naive_sgemm_params, tiled_sgemm_params};
 
 use crate::error::Result;
 use crate::launchers::opencl_nd_range::nd_range;
@@ -15,12 +15,34 @@ pub fn tiled_sgemm(
     a: &ClBuffer<f32>,
     b: &ClBuffer<f32>,
     c: &mut ClBuffer<f32>,
+    dims: (u32, u32, u32),
+) -> Result<()> {
+    opencl_sgemm(twins, queue, SgemmKernel::Tiled, (a, b, c), dims)
+}
+
+/// `C = A · B` with one of the OpenCL guide's §2.5 kernels (`naive_sgemm`,
+/// `tiled_sgemm`): the NDRange of the CUDA launcher's [`sgemm_shape`].
+/// `SgemmKernel::RegisterBlocked` has no OpenCL C twin: an error.
+pub fn opencl_sgemm(
+    twins: &OpenClTwins,
+    queue: &ClQueue,
+    kernel: SgemmKernel,
+    (a, b, c): (&ClBuffer<f32>, &ClBuffer<f32>, &mut ClBuffer<f32>),
     (m, n, k): (u32, u32, u32),
 ) -> Result<()> {
-    let shape = sgemm_shape(SgemmKernel::Tiled, (m, n, k), (a.len(), b.len(), c.len()))?;
-    let kernel = twins.kernel_of(tiled_sgemm_params::SIGNATURE)?;
-    // SAFETY: matches tiled_sgemm(const float*, const float*, float*, uint, uint, uint); the check proved
-    // A, B and C hold m·k, k·n and m·n floats, and the kernel guards its edge tiles.
+    let shape = sgemm_shape(kernel, (m, n, k), (a.len(), b.len(), c.len()))?;
+    let kernel = match kernel {
+        SgemmKernel::Naive => twins.kernel_of(naive_sgemm_params::SIGNATURE)?,
+        SgemmKernel::Tiled => twins.kernel_of(tiled_sgemm_params::SIGNATURE)?,
+        SgemmKernel::RegisterBlocked => {
+            return Err(crate::error::Error::InvalidInput(format!(
+                "{} has no OpenCL C twin",
+                kernel.kernel()
+            )));
+        }
+    };
+    // SAFETY: both match (const float*, const float*, float*, uint, uint, uint); the check proved
+    // A, B and C hold m·k, k·n and m·n floats, and the kernels guard their edges.
     unsafe { queue.launch(kernel, &nd_range(&shape), &[a, b, &*c, &m, &n, &k])? };
     Ok(())
 }

@@ -1,4 +1,4 @@
-use super::opencl::tiled_sgemm;
+use super::opencl::opencl_sgemm;
 use super::{GemmEntry, GemmOp, GemmRunner, SgemmKernel};
 use crate::error::{Error, Result};
 use crate::opencl::ClBuffer;
@@ -6,7 +6,7 @@ use crate::run_settings::RunSettings;
 use crate::testbed::{Implementation, OpenClSide};
 use crate::timing::{OpenClTimer, time_per_launch};
 
-/// The OpenCL guide's §2.5 tiled multiply as an OpenCL C twin, on the OpenCL
+/// The OpenCL guide's §2.5 multiplies (untiled and tiled) as OpenCL C twins, on the OpenCL
 /// device that is the GPU under test, with `A`, `B`, `C` of its own.
 pub struct OpenClGemmRunner<'a> {
     side: &'a OpenClSide,
@@ -30,12 +30,14 @@ fn not_loaded() -> Error {
 
 impl GemmRunner for OpenClGemmRunner<'_> {
     fn entries(&self) -> Vec<GemmEntry> {
-        vec![GemmEntry {
-            implementation: Implementation::OpenClC,
-            op: GemmOp::Sgemm(SgemmKernel::Tiled),
-            kernel: SgemmKernel::Tiled.kernel(),
-            element: "f32",
-        }]
+        [SgemmKernel::Naive, SgemmKernel::Tiled]
+            .map(|kernel| GemmEntry {
+                implementation: Implementation::OpenClC,
+                op: GemmOp::Sgemm(kernel),
+                kernel: kernel.kernel(),
+                element: "f32",
+            })
+            .to_vec()
     }
 
     fn load(&mut self, a: &[f32], b: &[f32], dims: (u32, u32, u32)) -> Result<()> {
@@ -56,13 +58,13 @@ impl GemmRunner for OpenClGemmRunner<'_> {
     }
 
     fn time(&mut self, entry: &GemmEntry, settings: &RunSettings) -> Result<Vec<f64>> {
-        if entry.op != GemmOp::Sgemm(SgemmKernel::Tiled) {
+        let GemmOp::Sgemm(kernel @ (SgemmKernel::Naive | SgemmKernel::Tiled)) = entry.op else {
             return Err(Error::InvalidInput(format!("{} has no OpenCL C twin", entry.kernel)));
-        }
+        };
         let (side, dims) = (self.side, self.dims);
         let (a, b, c) = self.operands.as_mut().ok_or_else(not_loaded)?;
         time_per_launch(&mut OpenClTimer(side.queue()), settings, &mut || {
-            tiled_sgemm(side.twins(), side.queue(), a, b, c, dims)
+            opencl_sgemm(side.twins(), side.queue(), kernel, (a, b, c), dims)
         })
     }
 

@@ -5,6 +5,7 @@
 
 mod element_width;
 mod offset_copy;
+mod permuted_copy;
 mod shift_copy;
 mod stride_copy;
 mod texture_shift_copy;
@@ -16,6 +17,7 @@ pub use element_width::{
     stride_copy_f64, stride_copy_f64_params,
 };
 pub use offset_copy::{offset_copy, offset_copy_params};
+pub use permuted_copy::{permuted_copy, permuted_copy_params, segment_permutation};
 pub use shift_copy::{shift_copy, shift_copy_params};
 pub use stride_copy::{stride_copy, stride_copy_params};
 pub use texture_shift_copy::{texture_shift_copy, texture_shift_copy_params};

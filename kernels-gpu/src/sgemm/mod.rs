@@ -58,6 +58,7 @@ macro_rules! unroll {
 }
 
 mod hgemm_f16_storage;
+mod naive_sgemm;
 mod register_blocked;
 mod sgemm_register_blocked;
 mod tiled_sgemm;
@@ -65,6 +66,7 @@ mod tiled_sgemm;
 pub use hgemm_f16_storage::{
     hgemm_f16_storage, hgemm_f16_storage_params, hgemm_f16_storage_whole_tiles, hgemm_f16_storage_whole_tiles_params,
 };
+pub use naive_sgemm::{naive_sgemm, naive_sgemm_params};
 pub use register_blocked::{
     SGEMM_BK, SGEMM_BM, SGEMM_BN, SGEMM_THREADS, SGEMM_TILE_128X64, SGEMM_TILE_128X128, SgemmTile, sgemm_shared_bytes,
 };

@@ -20,6 +20,13 @@
 //! Stride 0 is the broadcast (every lane one element). The tile-column
 //! kernel instead reads columns `0..32` of a `[32][pitch]` tile, row = lane.
 //!
+//! **The OpenCL guide's other cases** (§3.1.2.5), same outputs and launch:
+//! 1- and 2-byte elements (`bank_read_b8/b16`, their own table of
+//! `NARROW_TABLE_BYTES`), structs read member by member
+//! (`bank_read_struct2/3`), 64-bit values split into two arrays of 32-bit
+//! halves (`bank_read_split_b64`) and a scrambled permutation of each row's
+//! 32 words (`bank_read_permuted`).
+//!
 //! **Keeping the accesses**: a round's 32 loads are independent (they
 //! overlap, as throughput needs), but the next round's addresses come from
 //! the value its first load returned (each element links to itself), so the
@@ -38,11 +45,18 @@
 //! per warp request and checks it against the events' time.
 
 mod bank_element;
+mod narrow_read;
+mod permuted_read;
+mod split_read;
 mod strided_read;
 mod strided_write;
+mod struct_read;
 mod tile_column_read;
 
 pub use bank_element::{BankElement, bank_word};
+pub use narrow_read::{NarrowElement, bank_read_b8, bank_read_b8_params, bank_read_b16, bank_read_b16_params};
+pub use permuted_read::{bank_read_permuted, bank_read_permuted_params, permuted_lane_word};
+pub use split_read::{bank_read_split_b64, bank_read_split_b64_params};
 pub use strided_read::{
     bank_read_b32, bank_read_b32_params, bank_read_b64, bank_read_b64_params, bank_read_b128, bank_read_b128_params,
 };
@@ -50,6 +64,7 @@ pub use strided_write::{
     WRITTEN_MARK, bank_write_b32, bank_write_b32_params, bank_write_b64, bank_write_b64_params, bank_write_b128,
     bank_write_b128_params,
 };
+pub use struct_read::{bank_read_struct2, bank_read_struct2_params, bank_read_struct3, bank_read_struct3_params};
 pub use tile_column_read::{bank_tile_column_read, bank_tile_column_read_params};
 
 use crate::device::{SharedPtr, block_dim_x, sync_threads, thread_idx_x};
@@ -59,6 +74,20 @@ pub const BANK_TABLE_ELEMENTS: u32 = 2048;
 
 /// Accesses per lane per round, 32 elements apart.
 pub const ROUND_ACCESSES: u32 = 32;
+
+/// Bytes of the narrow reads' table (`bank_read_b8`, `bank_read_b16`): their
+/// dynamic shared memory. 8 KiB: room for stride 8 over 32 accesses 128 bytes apart.
+pub const NARROW_TABLE_BYTES: u32 = 4 * BANK_TABLE_ELEMENTS;
+
+/// Struct reads per lane per round in `bank_read_struct2/3` (each one load a
+/// member): 16, so that 32 three-word structs apart stay inside the table.
+pub const STRUCT_ROUND_ACCESSES: u32 = 16;
+
+/// Words of each half-array of `bank_read_split_b64` (the table's first and second halves).
+pub const SPLIT_HALF_WORDS: u32 = BANK_TABLE_ELEMENTS / 2;
+
+/// What [`permuted_lane_word`] XORs the lane's word with (a fixed scramble).
+pub const PERMUTATION_MASK: u32 = 21;
 
 /// Bytes of dynamic shared memory the bank kernels need for elements of
 /// `element_bytes`: the table and the salt element past it.

@@ -1,4 +1,4 @@
-use super::strided_read::timed_read_rounds;
+use super::strided_read::{lane_start, timed_read_rounds};
 use crate::device::GlobalMutPtr;
 
 kernel! {
@@ -21,6 +21,6 @@ kernel! {
     /// As `bank_read_b32`, with `pitch <= 64` in place of the stride bound.
     pub unsafe fn bank_tile_column_read(pitch: u32, rounds: u32, spans: GlobalMutPtr<u64>, checksums: GlobalMutPtr<u32>) {
         // SAFETY: forwarded contract (31 * 64 + 31 < BANK_TABLE_ELEMENTS).
-        unsafe { timed_read_rounds::<u32, 1>(pitch, rounds, spans, checksums) }
+        unsafe { timed_read_rounds::<u32, 1>(lane_start(pitch), rounds, spans, checksums) }
     }
 }
