@@ -37,7 +37,8 @@ pub fn chain_tolerance(kernel: ThroughputKernel, range: ArgumentRange, iteration
     match kernel {
         SinApprox | CosApprox | Sin if range == ArgumentRange::Large => ChainTolerance::WithinOneOf(b),
         RcpApprox | DivApprox => ChainTolerance::Relative((iterations as f64 * 2f64.powi(-22)).max(1e-4)),
-        RsqrtApprox | SinApprox | CosApprox | Ex2Approx | Lg2Approx | ExpFast | Sin | Exp | ExpAccurate => {
+        RsqrtApprox | SinApprox | CosApprox | Ex2Approx | Lg2Approx | ExpFast | Sin | Exp | ExpAccurate | CubeMul
+        | PowCube | Exp2 | Pow2 | Exp10 | Pow10 | Cbrt | PowThird | Sinpi | SinPiX | Sincos | SinCos => {
             ChainTolerance::Relative(1e-4)
         }
         _ => ChainTolerance::Exact,

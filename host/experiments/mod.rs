@@ -36,6 +36,7 @@ mod ledger_fixtures;
 mod link_latency;
 mod local_memory;
 mod loop_counters;
+mod math_functions;
 mod matmul;
 mod matvec;
 mod occupancy;
@@ -120,6 +121,7 @@ pub static EXPERIMENTS: &[&dyn Experiment] = &[
     &latency::Latency,
     &occupancy::Occupancy,
     &instructions::Instructions,
+    &math_functions::MathFunctions,
     &accuracy::Accuracy,
     &divergence::Divergence,
     &loop_counters::LoopCounters,

@@ -55,7 +55,9 @@ pub use global_memory::{
     vector_copy, vector_copy_global, vector_copy_global_on,
 };
 pub use guide_multiply::{GuideMultiply, guide_multiply, guide_multiply_shape};
-pub use instruction_throughput::{ChainValue, throughput, throughput_shape, throughput_wave_blocks};
+pub use instruction_throughput::{
+    ChainValue, throughput, throughput_in_module, throughput_shape, throughput_wave_blocks,
+};
 pub use latency::{
     SHARED_CHASE_BLOCK_THREADS, fma_latency, pointer_chase, pointer_chase_from, shared_pointer_chase,
     shared_pointer_chase_shape,
