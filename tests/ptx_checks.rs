@@ -603,6 +603,7 @@ mod execution_claims {
         let entries = ptx::entry_points(KERNELS_PTX);
         let names = ThroughputKernel::ALL
             .iter()
+            .chain(&ThroughputKernel::MATH_FUNCTIONS)
             .map(|k| k.entry())
             .chain(["math_function_values"])
             .chain([PathChoice::ByLane, PathChoice::ByWarp].map(paths_kernel))
@@ -646,7 +647,9 @@ mod execution_claims {
             F32LiteralMul => ("mul.rn.f32", 2),
             F64PromotedMul => ("mul.rn.f64", 1),
             BarSync => ("bar.sync", 1),
-            Sin | ExpAccurate => return None,
+            // Function evaluations of several instructions (see math_function_pairs_issue_what_they_are_compared_for).
+            Sin | ExpAccurate | CubeMul | PowCube | Exp2 | Pow2 | Exp10 | Pow10 | Cbrt | PowThird | Sinpi | SinPiX
+            | Sincos | SinCos => return None,
         })
     }
 
@@ -709,6 +712,43 @@ mod execution_claims {
             assert_eq!(steady.count("call"), 0, "{kernel:?}: a call in the loop");
             assert!(!body.contains(".local"), "{kernel:?} uses local memory");
         }
+    }
+
+    /// The Best Practices Guide §5.1.4 pairs in Rust: the multiplied cube
+    /// calls no SFU, `pow` is one `lg2.approx` and one `ex2.approx` per
+    /// chain (its `lg2.approx` of a constant base hoisted out of the loop),
+    /// the cube root, `sinpi`, sine and cosine are FMA code with no SFU
+    /// instruction, and `sincos` issues fewer FMAs than separate `sin` and
+    /// `cos` (LLVM does not merge their two reductions).
+    #[test]
+    fn math_function_pairs_issue_what_they_are_compared_for() {
+        use ThroughputKernel::*;
+        let steady = |kernel: ThroughputKernel, opcode: &str| {
+            loop_with_most(entry(kernel.entry()), opcode).unwrap_or_else(|| panic!("{kernel:?}: no loop with {opcode}"))
+        };
+        let chains = THROUGHPUT_CHAINS;
+        let cube = steady(CubeMul, "mul.rn.f32");
+        assert!(cube.count("mul.rn.f32") >= 2 * chains && cube.count("approx") == 0, "{:#?}", cube.instructions);
+        for kernel in [PowCube, PowThird] {
+            let pow = steady(kernel, "ex2.approx.f32");
+            assert_eq!(pow.count("lg2.approx.f32"), pow.count("ex2.approx.f32"), "{kernel:?}");
+            assert_eq!(pow.count("ex2.approx.f32") % chains, 0, "{kernel:?}");
+        }
+        for (exp, pow) in [(Exp2, Pow2), (Exp10, Pow10)] {
+            let (e, p) = (steady(exp, "ex2.approx.f32"), steady(pow, "ex2.approx.f32"));
+            assert_eq!(e.count("lg2.approx"), 0, "{exp:?}");
+            assert_eq!(p.count("lg2.approx"), 0, "{pow:?}: the constant base's log is hoisted out of the loop");
+            // One ex2.approx per chain per round in both (the loops may be unrolled differently).
+            assert_eq!(e.count("ex2.approx.f32") % chains, 0, "{exp:?}");
+            assert_eq!(p.count("ex2.approx.f32") % chains, 0, "{pow:?}");
+        }
+        for kernel in [Cbrt, Sinpi, SinPiX, Sincos, SinCos] {
+            let body = entry(kernel.entry());
+            assert!(!body.contains(".approx"), "{kernel:?} calls an SFU approximation");
+            assert!(!body.contains(".local") && !body.contains("call"), "{kernel:?}");
+        }
+        let fmas = |kernel: ThroughputKernel| entry(kernel.entry()).matches("fma.rn.f32").count();
+        assert!(fmas(Sincos) < fmas(SinCos), "sincos {} FMAs, sin and cos {}", fmas(Sincos), fmas(SinCos));
     }
 
     #[test]
