@@ -728,7 +728,11 @@ mod execution_claims {
         };
         let chains = THROUGHPUT_CHAINS;
         let cube = steady(CubeMul, "mul.rn.f32");
-        assert!(cube.count("mul.rn.f32") >= 2 * chains && cube.count("approx") == 0, "{:#?}", cube.instructions);
+        assert!(
+            cube.count("mul.rn.f32") >= 2 * chains && cube.count("approx") == 0,
+            "{:#?}",
+            cube.instructions
+        );
         for kernel in [PowCube, PowThird] {
             let pow = steady(kernel, "ex2.approx.f32");
             assert_eq!(pow.count("lg2.approx.f32"), pow.count("ex2.approx.f32"), "{kernel:?}");
@@ -737,7 +741,11 @@ mod execution_claims {
         for (exp, pow) in [(Exp2, Pow2), (Exp10, Pow10)] {
             let (e, p) = (steady(exp, "ex2.approx.f32"), steady(pow, "ex2.approx.f32"));
             assert_eq!(e.count("lg2.approx"), 0, "{exp:?}");
-            assert_eq!(p.count("lg2.approx"), 0, "{pow:?}: the constant base's log is hoisted out of the loop");
+            assert_eq!(
+                p.count("lg2.approx"),
+                0,
+                "{pow:?}: the constant base's log is hoisted out of the loop"
+            );
             // One ex2.approx per chain per round in both (the loops may be unrolled differently).
             assert_eq!(e.count("ex2.approx.f32") % chains, 0, "{exp:?}");
             assert_eq!(p.count("ex2.approx.f32") % chains, 0, "{pow:?}");
@@ -748,7 +756,12 @@ mod execution_claims {
             assert!(!body.contains(".local") && !body.contains("call"), "{kernel:?}");
         }
         let fmas = |kernel: ThroughputKernel| entry(kernel.entry()).matches("fma.rn.f32").count();
-        assert!(fmas(Sincos) < fmas(SinCos), "sincos {} FMAs, sin and cos {}", fmas(Sincos), fmas(SinCos));
+        assert!(
+            fmas(Sincos) < fmas(SinCos),
+            "sincos {} FMAs, sin and cos {}",
+            fmas(Sincos),
+            fmas(SinCos)
+        );
     }
 
     #[test]
