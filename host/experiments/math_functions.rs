@@ -26,16 +26,17 @@ use super::implementation_sass::sass_for;
 use super::instructions::{
     ITERATIONS, PER_SM_PER_CLOCK, TARGET_LAUNCH_MS, clock_statement, range_key, throughput_point,
 };
-use super::throughput_sass::{self, stored_per_operation};
+use super::throughput_sass::{self, SASS_CEILING, stored_per_operation};
 use super::{Experiment, RunContext};
 use crate::error::Result;
 use crate::gpu::Module;
 use crate::launchers::{ThroughputOutputs, suggested_params, throughput_wave_blocks};
 use crate::ptx::with_launch_bounds;
 use crate::reference::ArgumentRange;
+use crate::report::ceilings::fp32_lanes_per_sm;
 use crate::report::{
-    Axis, Claim, ExperimentResult, LedgerRow, Metric, PlotKind, Point, Report, Rule, SectionHooks, Series, Spread,
-    Waiver, better_by,
+    Axis, Bound, Claim, ExperimentResult, LedgerRow, Metric, PlotKind, Point, Report, Rule, SectionHooks, Series,
+    Spread, Waiver, better_by,
 };
 use crate::sass::{SassModule, SassWaived, architecture, assembled, environment_tools};
 use crate::testbed::{FAST_MATH_OPTION, Implementation, compile_fast_math_twins};
@@ -50,6 +51,9 @@ const MAX_ITERATIONS: u32 = 1 << 24;
 /// The threads whose chains every point checks against the CPU reference.
 const CHECKED_THREADS: u32 = 64;
 const SMALL: ArgumentRange = ArgumentRange::Small;
+/// Extra figure of each point: the FP32 lanes per SM, a ceiling on evaluations per clock (every round
+/// issues at least one FP32 add or FMA per evaluation besides the function).
+pub const FP32_LANE_CEILING: &str = "op/clk/SM ceiling: FP32 lanes per SM";
 
 const COUNTING: &str = "operations = threads × 8 chains × rounds per launch, one function evaluation (or, for x·x·x, \
     one cube) per chain per round; Gop/s = 1e9 evaluations per second; op/clk/SM = evaluations per second / SMs / the \
@@ -170,6 +174,9 @@ fn measure(
         return Ok(None);
     };
     point.set_extra(ITERATIONS, iterations as f64);
+    if let Some(lanes) = fp32_lanes_per_sm(info.compute_capability) {
+        point.set_extra(FP32_LANE_CEILING, lanes);
+    }
     if let Some(s) = sass
         .and_then(|m| m.function(kernel.entry()))
         .and_then(|f| throughput_sass::throughput_sass(f, kernel))
@@ -444,6 +451,15 @@ const PAIRS: [&[(ThroughputKernel, ThroughputKernel)]; 5] = [
 ];
 
 impl SectionHooks for MathFunctions {
+    /// Evaluations per clock per SM within the FP32 lanes (one add or FMA per evaluation at least) and, for
+    /// straight-line loops, within what the issue rates of their SASS allow.
+    fn bounds(&self, _result: &ExperimentResult, _series: &Series) -> Vec<Bound> {
+        vec![
+            Bound::stored(PER_SM_PER_CLOCK, FP32_LANE_CEILING),
+            Bound::stored(PER_SM_PER_CLOCK, SASS_CEILING),
+        ]
+    }
+
     fn narrative(&self, result: &ExperimentResult, report: &Report) -> Vec<String> {
         vec![
             format!("**Clocks.** {}", clock_statement(result, report)),
@@ -605,6 +621,29 @@ mod tests {
         // Without the fast-math series there is no row.
         let plain: Vec<Series> = with(3.0).into_iter().filter(|s| s.key.variant.is_empty()).collect();
         assert_eq!(verdict(&math(plain), "bpg-5.1.4-use-fast-math"), None);
+    }
+
+    #[test]
+    fn a_rate_beyond_the_fp32_lanes_is_flagged() {
+        use crate::report::DeviceCeilings;
+        let ceilings = DeviceCeilings {
+            ordinal: 0,
+            sm_clock_mhz: 1980.0,
+            l2_bytes: 50 << 20,
+            ceilings: Vec::new(),
+            experiment_clocks: Vec::new(),
+        };
+        let rows = math(pairs_at(400.0, 50.0));
+        let bounds = MathFunctions.bounds(&rows, &rows.series[0]);
+        let mut point = rows.series[0].points[0].clone();
+        point.set_extra(super::FP32_LANE_CEILING, 128.0);
+        point.set_extra(super::PER_SM_PER_CLOCK, 120.0);
+        assert_eq!(ceilings.violation("math-functions", &bounds, &point), None);
+        point.set_extra(super::PER_SM_PER_CLOCK, 140.0);
+        let why = ceilings
+            .violation("math-functions", &bounds, &point)
+            .expect("140 > 128 is impossible");
+        assert!(why.contains("140"), "{why}");
     }
 
     #[test]
