@@ -544,6 +544,78 @@ const MEMORY_CLAIMS_ENTRIES: [&str; 18] = [
     "occupancy_chase",
 ];
 
+/// The math-function twins (Best Practices Guide §5.1.4) compile with and
+/// without `-use_fast_math`, and the option does what the guide says: the
+/// `sinf`, `cosf` and `powf` calls become the SFU approximations (`sin.approx`,
+/// `cos.approx`, `lg2.approx`), which the default build does not use for them.
+#[test]
+fn the_math_function_twins_compile_with_and_without_fast_math() {
+    use kernels_gpu::instruction_throughput::ThroughputKernel;
+    let (twins, fast) = match (
+        ptxsuite::testbed::compile_twins(),
+        ptxsuite::testbed::compile_fast_math_twins(),
+    ) {
+        (Ok(twins), Ok(fast)) => (twins, fast),
+        (Err(why), _) | (_, Err(why)) => {
+            let _ = writeln!(
+                std::io::stderr(),
+                "SKIPPED the_math_function_twins_compile_with_and_without_fast_math: {why}"
+            );
+            return;
+        }
+    };
+    let body = |ptx: &str, kernel: ThroughputKernel| {
+        ptx::entry_text(ptx, kernel.entry())
+            .unwrap_or_else(|| panic!("{} missing", kernel.entry()))
+            .to_string()
+    };
+    for kernel in ThroughputKernel::MATH_FUNCTIONS {
+        body(&twins, kernel);
+        body(&fast, kernel);
+    }
+    let sin_cos = (
+        body(&twins, ThroughputKernel::SinCos),
+        body(&fast, ThroughputKernel::SinCos),
+    );
+    assert!(
+        !sin_cos.0.contains("sin.approx")
+            && sin_cos.1.contains("sin.approx.ftz.f32")
+            && sin_cos.1.contains("cos.approx.ftz.f32")
+    );
+    let pow = (
+        body(&twins, ThroughputKernel::PowCube),
+        body(&fast, ThroughputKernel::PowCube),
+    );
+    assert!(
+        !pow.0.contains("lg2.approx.ftz") && pow.1.contains("lg2.approx.ftz.f32"),
+        "{}",
+        pow.1
+    );
+    assert!(
+        pow.0.lines().count() > 2 * pow.1.lines().count(),
+        "powf is heavyweight, __powf is not"
+    );
+    let lines: Vec<String> = ThroughputKernel::MATH_FUNCTIONS
+        .into_iter()
+        .map(|k| {
+            let (a, b) = (body(&twins, k), body(&fast, k));
+            let approx = |t: &str| t.lines().filter(|l| l.contains(".approx")).count();
+            format!(
+                "{k:?}: {} PTX lines ({} .approx), fast math {} ({})",
+                a.lines().count(),
+                approx(&a),
+                b.lines().count(),
+                approx(&b)
+            )
+        })
+        .collect();
+    let _ = writeln!(
+        std::io::stderr(),
+        "CUDA C twins, default and -use_fast_math:\n{}",
+        lines.join("\n")
+    );
+}
+
 #[test]
 fn cuda_c_twins_of_the_memory_claims_kernels_compile_and_assemble() {
     // Needs NVRTC (libnvrtc on the library path); skipped without it, as the GPU tests are.
