@@ -3,7 +3,8 @@
 # Practices Guide §5.1.4: x·x·x vs pow(x,3), exp2/exp10 vs pow, cbrt vs
 # pow(x,1/3), sinpi vs sin(π·x), sincos vs sin+cos; the CUDA C twins also with
 # -use_fast_math). Prints every series' figures (Gop/s, op/clk/SM, SASS per
-# evaluation), every failed point and waiver, and the six new ledger rows.
+# evaluation; accuracy: max ulp of exp2/exp10/cbrt/cos/sinpi), every failed
+# point and waiver, and the seven new ledger rows (and accuracy's first).
 # Run from the repository root with .gpu/ptxsuite; about 30 s of GPU time;
 # writes $OUT/mathclaims.json and $OUT/mathclaims.log.
 set -uo pipefail
@@ -14,7 +15,7 @@ export LD_LIBRARY_PATH=/usr/local/cuda/lib64:/usr/local/cuda/targets/x86_64-linu
 # SASS evidence: ptxas and nvdisasm from the toolkit, where they are.
 [ -x /usr/local/cuda/bin/ptxas ] && export PTXAS=${PTXAS:-/usr/local/cuda/bin/ptxas}
 [ -x /usr/local/cuda/bin/nvdisasm ] && export NVDISASM=${NVDISASM:-/usr/local/cuda/bin/nvdisasm}
-only=${ONLY:-math-functions}
+only=${ONLY:-math-functions,accuracy}
 start=$(date +%s)
 ./.gpu/ptxsuite run --only "$only" --out "$out" ${RUN_ARGS:-} >"$out/run.log" 2>&1
 echo "run --only $only: exit $? in $(( $(date +%s) - start )) s"
@@ -31,15 +32,17 @@ for e in r["experiments"]:
     for w in e.get("waived", []):
         print(f"   waived {w['what']}: {w['reason'][:200]}")
     for s in e["series"]:
+        if e["name"] == "accuracy" and s["key"]["kernel"] not in ("exp2", "exp10", "cbrt", "cos", "sinpi"):
+            continue
         for p in s["points"]:
             v = p.get("value") or {}
             ex = p.get("extra", {})
             keep = {k: round(x, 3) for k, x in ex.items()
                     if k.startswith(("op/clk", "SASS instructions per op", "iterations"))}
             print(f"   {s['label']} [{s['key'].get('variant','')}]: {v.get('min', float('nan')):.4g} / "
-                  f"{v.get('median', float('nan')):.4g} / {v.get('max', float('nan')):.4g} Gop/s {keep}")
+                  f"{v.get('median', float('nan')):.4g} / {v.get('max', float('nan')):.4g} {keep}")
 new = ("bpg-5.1.4-small-integer-power", "bpg-5.1.4-exp2-exp10", "bpg-5.1.4-cbrt", "bpg-5.1.4-sinpi",
-       "bpg-5.1.4-sincos", "bpg-5.1.4-use-fast-math")
+       "bpg-5.1.4-sincos", "bpg-5.1.4-use-fast-math", "ocl-b.1.1-max-ulp", "ocl-b.1.1-specialized-max-ulp")
 seen = set()
 for row in r.get("ledger", []):
     if row["id"] in new:
