@@ -55,6 +55,9 @@ fn f32_kernel(kernel: ThroughputKernel) -> Kernel<f32> {
         SinPiX => throughput::sin_pi_x_throughput,
         Sincos => throughput::sincos_throughput,
         SinCos => throughput::sin_cos_throughput,
+        Sqrt => throughput::sqrt_throughput,
+        Fmin => throughput::fmin_throughput,
+        Convert => throughput::convert_throughput,
         other => panic!("{other:?} is not an f32 kernel"),
     }
 }
@@ -176,6 +179,42 @@ fn every_math_function_kernel_matches_its_reference_and_its_partner() {
         let (one, _) = (emulate(f32_kernel(pair[0]), params, 1), ());
         assert!(one.iter().any(|v| *v != one[0]), "{:?}: every chain alike", pair[0]);
     }
+}
+
+/// The OpenCL guide §3.1.1.1's square root, minimum and conversion: IEEE
+/// and exact operations, so bit for bit the reference; the minimum and the
+/// conversion alternate signs.
+#[test]
+fn sqrt_compare_and_convert_match_their_references_bit_for_bit() {
+    for kernel in [
+        ThroughputKernel::Sqrt,
+        ThroughputKernel::Fmin,
+        ThroughputKernel::Convert,
+    ] {
+        let params = f32_params(kernel, ArgumentRange::Small);
+        for iterations in [1, ITERATIONS] {
+            let got = emulate(f32_kernel(kernel), params, iterations);
+            let expected = reference::f32_throughput_reference(kernel, params, THREADS, iterations).unwrap();
+            assert_eq!(got, expected, "{kernel:?} after {iterations} rounds");
+        }
+    }
+    let fmin = emulate(
+        f32_kernel(ThroughputKernel::Fmin),
+        f32_params(ThroughputKernel::Fmin, ArgumentRange::Small),
+        1,
+    );
+    assert!(
+        fmin.iter().all(|v| *v < 0.0),
+        "one round of min(−v, 2) from positive starts is negative"
+    );
+    let convert = emulate(
+        f32_kernel(ThroughputKernel::Convert),
+        f32_params(ThroughputKernel::Convert, ArgumentRange::Small),
+        1,
+    );
+    // Chain k starts at k + 1.5: one round gives −(k + 1).
+    assert_eq!(convert[0], -1.0);
+    assert!(convert.iter().all(|v| v.fract() == 0.0 && *v < 0.0));
 }
 
 #[test]

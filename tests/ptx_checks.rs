@@ -722,6 +722,9 @@ mod execution_claims {
             // Function evaluations of several instructions (see math_function_pairs_issue_what_they_are_compared_for).
             Sin | ExpAccurate | CubeMul | PowCube | Exp2 | Pow2 | Exp10 | Pow10 | Cbrt | PowThird | Sinpi | SinPiX
             | Sincos | SinCos => return None,
+            Sqrt => ("sqrt.rn.f32", 1),
+            Fmin => ("min.f32", 1),
+            Convert => ("cvt.rzi", 1),
         })
     }
 

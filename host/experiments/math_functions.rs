@@ -16,176 +16,32 @@
 //! algorithm), are shown beside.
 
 use std::fmt::Write;
-use std::sync::Arc;
 
 use kernels_gpu::instruction_throughput::{THROUGHPUT_BLOCK_THREADS, THROUGHPUT_CHAINS, ThroughputKernel};
 
-use super::calibrated_launches::{calibrate, timed_launches};
-use super::chain_check::chain_mismatch;
 use super::implementation_sass::sass_for;
-use super::instructions::{
-    ITERATIONS, PER_SM_PER_CLOCK, TARGET_LAUNCH_MS, clock_statement, range_key, throughput_point,
-};
-use super::throughput_sass::{self, SASS_CEILING, stored_per_operation};
+use super::instructions::{PER_SM_PER_CLOCK, TARGET_LAUNCH_MS, clock_statement, range_key};
+use super::throughput_code::{CHECKED_THREADS, Code, PtxLaunch, SMALL, fast_math_twins, measure, throughput_bounds};
+use super::throughput_sass::stored_per_operation;
 use super::{Experiment, RunContext};
 use crate::error::Result;
-use crate::gpu::Module;
-use crate::launchers::{ThroughputOutputs, suggested_params, throughput_wave_blocks};
-use crate::ptx::with_launch_bounds;
-use crate::reference::ArgumentRange;
-use crate::report::ceilings::fp32_lanes_per_sm;
+use crate::launchers::ThroughputOutputs;
+use crate::report::Axis;
 use crate::report::{
-    Axis, Bound, Claim, ExperimentResult, LedgerRow, Metric, PlotKind, Point, Report, Rule, SectionHooks, Series,
-    Spread, Waiver, better_by,
+    Bound, Claim, ExperimentResult, LedgerRow, Metric, PlotKind, Point, Report, Rule, SectionHooks, Series, Spread,
+    better_by,
 };
-use crate::sass::{SassModule, SassWaived, architecture, assembled, environment_tools};
-use crate::testbed::{FAST_MATH_OPTION, Implementation, compile_fast_math_twins};
+use crate::sass::SassModule;
+use crate::testbed::{FAST_MATH_OPTION, Implementation};
 use crate::timing::CudaTimer;
 
 pub struct MathFunctions;
 
 use ThroughputKernel::{Cbrt, CubeMul, Exp2, Exp10, Pow2, Pow10, PowCube, PowThird, SinCos, SinPiX, Sincos, Sinpi};
 
-/// The most rounds a launch may run.
-const MAX_ITERATIONS: u32 = 1 << 24;
-/// The threads whose chains every point checks against the CPU reference.
-const CHECKED_THREADS: u32 = 64;
-const SMALL: ArgumentRange = ArgumentRange::Small;
-/// Extra figure of each point: the FP32 lanes per SM, a ceiling on evaluations per clock (every round
-/// issues at least one FP32 add or FMA per evaluation besides the function).
-pub const FP32_LANE_CEILING: &str = "op/clk/SM ceiling: FP32 lanes per SM";
-
 const COUNTING: &str = "operations = threads × 8 chains × rounds per launch, one function evaluation (or, for x·x·x, \
     one cube) per chain per round; Gop/s = 1e9 evaluations per second; op/clk/SM = evaluations per second / SMs / the \
     SM clock the device reports as its maximum";
-
-/// Where a series' kernels come from.
-#[derive(Clone, Copy)]
-enum Code<'m> {
-    /// An implementation the device loaded: the Rust PTX or the CUDA C twins.
-    Loaded(Implementation),
-    /// The CUDA C twins compiled with `-use_fast_math`.
-    FastMath(&'m Module),
-}
-
-impl Code<'_> {
-    fn label(self) -> String {
-        match self {
-            Self::Loaded(implementation) => implementation.label().into(),
-            Self::FastMath(_) => format!("CUDA C {FAST_MATH_OPTION}"),
-        }
-    }
-
-    fn implementation(self) -> Implementation {
-        match self {
-            Self::Loaded(implementation) => implementation,
-            Self::FastMath(_) => Implementation::CudaC,
-        }
-    }
-
-    fn variant(self) -> &'static str {
-        match self {
-            Self::Loaded(_) => "",
-            Self::FastMath(_) => FAST_MATH_OPTION,
-        }
-    }
-
-    fn launch(
-        self,
-        ctx: &RunContext<'_>,
-        outputs: &mut ThroughputOutputs,
-        kernel: ThroughputKernel,
-        launch: (u32, u32),
-    ) -> Result<()> {
-        let params = suggested_params(kernel, SMALL);
-        match self {
-            Self::Loaded(i) => outputs.launch(ctx.device, i, kernel, params, launch.0, launch.1),
-            Self::FastMath(module) => outputs.launch_in_module(ctx.device.gpu(), module, kernel, params, launch),
-        }
-    }
-
-    fn wave_blocks(self, ctx: &RunContext<'_>, kernel: ThroughputKernel) -> Result<u32> {
-        match self {
-            Self::Loaded(i) => throughput_wave_blocks(ctx.device, i, kernel),
-            Self::FastMath(module) => ctx
-                .device
-                .full_wave_blocks(module.kernel(kernel.entry())?, THROUGHPUT_BLOCK_THREADS),
-        }
-    }
-}
-
-/// The `-use_fast_math` twins loaded on the device and their SASS; `None`
-/// (the reason recorded in `result`) where NVRTC or the CUDA C twins are not there.
-fn fast_math_twins(
-    ctx: &RunContext<'_>,
-    result: &mut ExperimentResult,
-) -> Option<(Module, Arc<std::result::Result<SassModule, SassWaived>>)> {
-    if !ctx.device.selected().contains(Implementation::CudaC) {
-        return None;
-    }
-    let cc = ctx.device.info().architecture();
-    let loaded = compile_fast_math_twins().and_then(|ptx| {
-        let ptx = with_launch_bounds(&ptx, cc);
-        let module = Module::load(ctx.device.gpu(), &ptx)
-            .map_err(|e| format!("the {FAST_MATH_OPTION} twins did not load: {e}"))?;
-        let sass = match environment_tools() {
-            Ok(tools) => assembled(&tools, &ptx, &architecture(cc), None),
-            Err(waived) => Arc::new(Err(waived)),
-        };
-        Ok((module, sass))
-    });
-    loaded
-        .map_err(|reason| {
-            result.waived.push(Waiver {
-                what: format!("CUDA C twins with {FAST_MATH_OPTION}"),
-                reason,
-            })
-        })
-        .ok()
-}
-
-/// One point of `kernel` by `code`: calibrated, timed, checked, with its SASS figures.
-fn measure(
-    ctx: &RunContext<'_>,
-    timer: &mut CudaTimer<'_>,
-    outputs: &mut ThroughputOutputs,
-    (code, kernel, blocks): (Code<'_>, ThroughputKernel, u32),
-    sass: Option<&SassModule>,
-) -> Result<Option<Point>> {
-    let info = ctx.device.info();
-    let hardware = (info.multiprocessors, info.sm_clock_khz, info.compute_capability);
-    let iterations = calibrate(timer, TARGET_LAUNCH_MS, MAX_ITERATIONS, &mut |n| {
-        code.launch(ctx, outputs, kernel, (n, blocks))
-    })?;
-    let times = timed_launches(timer, ctx.settings, &mut || {
-        code.launch(ctx, outputs, kernel, (iterations, blocks))
-    })?;
-    let got = outputs.read_first_threads(kernel, blocks, CHECKED_THREADS)?;
-    let failure = chain_mismatch(
-        kernel,
-        SMALL,
-        suggested_params(kernel, SMALL),
-        &got,
-        CHECKED_THREADS,
-        iterations,
-    );
-    let operations = blocks as u64 * THROUGHPUT_BLOCK_THREADS as u64 * THROUGHPUT_CHAINS as u64 * iterations as u64;
-    let Some(mut point) = throughput_point(range_key(SMALL), kernel, (operations, &times), hardware, failure) else {
-        return Ok(None);
-    };
-    point.set_extra(ITERATIONS, iterations as f64);
-    if let Some(lanes) = fp32_lanes_per_sm(info.compute_capability) {
-        point.set_extra(FP32_LANE_CEILING, lanes);
-    }
-    if let Some(s) = sass
-        .and_then(|m| m.function(kernel.entry()))
-        .and_then(|f| throughput_sass::throughput_sass(f, kernel))
-    {
-        let rate = point.extra.get(PER_SM_PER_CLOCK).copied();
-        throughput_sass::record(&mut point, &s, rate, info.architecture());
-    }
-    Ok(Some(point))
-}
 
 impl Experiment for MathFunctions {
     fn name(&self) -> &'static str {
@@ -244,13 +100,16 @@ impl Experiment for MathFunctions {
                     .key(kernel.entry(), code.implementation(), "f32")
                     .variant(code.variant());
                 let mut series = Series::new(key, format!("{} · {}", kernel.operation(), code.label()));
-                series.points.extend(measure(
+                let mut launch = PtxLaunch {
                     ctx,
-                    &mut timer,
-                    &mut outputs,
-                    (code, kernel, blocks),
-                    module_sass,
-                )?);
+                    outputs: &mut outputs,
+                    code,
+                    kernel,
+                    blocks,
+                };
+                series
+                    .points
+                    .extend(measure(ctx, &mut timer, &mut launch, module_sass)?);
                 result.series.push(series);
             }
             ctx.progress.inc(1);
@@ -454,10 +313,7 @@ impl SectionHooks for MathFunctions {
     /// Evaluations per clock per SM within the FP32 lanes (one add or FMA per evaluation at least) and, for
     /// straight-line loops, within what the issue rates of their SASS allow.
     fn bounds(&self, _result: &ExperimentResult, _series: &Series) -> Vec<Bound> {
-        vec![
-            Bound::stored(PER_SM_PER_CLOCK, FP32_LANE_CEILING),
-            Bound::stored(PER_SM_PER_CLOCK, SASS_CEILING),
-        ]
+        throughput_bounds()
     }
 
     fn narrative(&self, result: &ExperimentResult, report: &Report) -> Vec<String> {
@@ -636,10 +492,10 @@ mod tests {
         let rows = math(pairs_at(400.0, 50.0));
         let bounds = MathFunctions.bounds(&rows, &rows.series[0]);
         let mut point = rows.series[0].points[0].clone();
-        point.set_extra(super::FP32_LANE_CEILING, 128.0);
-        point.set_extra(super::PER_SM_PER_CLOCK, 120.0);
+        point.set_extra(crate::experiments::throughput_code::FP32_LANE_CEILING, 128.0);
+        point.set_extra(crate::experiments::instructions::PER_SM_PER_CLOCK, 120.0);
         assert_eq!(ceilings.violation("math-functions", &bounds, &point), None);
-        point.set_extra(super::PER_SM_PER_CLOCK, 140.0);
+        point.set_extra(crate::experiments::instructions::PER_SM_PER_CLOCK, 140.0);
         let why = ceilings
             .violation("math-functions", &bounds, &point)
             .expect("140 > 128 is impossible");

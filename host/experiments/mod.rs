@@ -42,6 +42,7 @@ mod matvec;
 mod occupancy;
 mod offset;
 mod offset_width;
+mod opencl_arithmetic;
 mod overlap_model;
 mod particles;
 mod peer;
@@ -52,6 +53,7 @@ mod sm_spans;
 mod streams;
 mod stride;
 mod stride_width;
+mod throughput_code;
 mod throughput_sass;
 mod transfers;
 mod zero_copy;
@@ -122,6 +124,7 @@ pub static EXPERIMENTS: &[&dyn Experiment] = &[
     &occupancy::Occupancy,
     &instructions::Instructions,
     &math_functions::MathFunctions,
+    &opencl_arithmetic::OpenClArithmetic,
     &accuracy::Accuracy,
     &divergence::Divergence,
     &loop_counters::LoopCounters,

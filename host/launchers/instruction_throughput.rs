@@ -1,18 +1,19 @@
 use kernels_gpu::device::{Dim3, GlobalMutPtr, KernelParam, KernelSignature, Signature};
 use kernels_gpu::instruction_throughput::{
     ChainElement, ChainParams, THROUGHPUT_BLOCK_THREADS, THROUGHPUT_CHAINS, ThroughputKernel,
-    bar_sync_throughput_params, cbrt_throughput_params, cos_approx_throughput_params, cube_mul_throughput_params,
-    div_approx_throughput_params, div_rn_throughput_params, ex2_approx_throughput_params,
+    bar_sync_throughput_params, cbrt_throughput_params, convert_throughput_params, cos_approx_throughput_params,
+    cube_mul_throughput_params, div_approx_throughput_params, div_rn_throughput_params, ex2_approx_throughput_params,
     exp_accurate_throughput_params, exp_fast_throughput_params, exp_throughput_params, exp2_throughput_params,
     exp10_throughput_params, f16x2_fma_throughput_params, f32_add_throughput_params, f32_fma_throughput_params,
     f32_literal_mul_throughput_params, f32_mul_throughput_params, f64_fma_throughput_params,
-    f64_promoted_mul_throughput_params, i8_mad_throughput_params, i16_mad_throughput_params, i32_add_throughput_params,
-    i32_mad_throughput_params, i32_mul_throughput_params, lg2_approx_throughput_params, mul24_throughput_params,
-    pow_cube_throughput_params, pow_third_throughput_params, pow2_throughput_params, pow10_throughput_params,
-    rcp_approx_throughput_params, rcp_rn_throughput_params, recip_sqrt_rn_throughput_params,
+    f64_promoted_mul_throughput_params, fmin_throughput_params, i8_mad_throughput_params, i16_mad_throughput_params,
+    i32_add_throughput_params, i32_mad_throughput_params, i32_mul_throughput_params, lg2_approx_throughput_params,
+    mul24_throughput_params, pow_cube_throughput_params, pow_third_throughput_params, pow2_throughput_params,
+    pow10_throughput_params, rcp_approx_throughput_params, rcp_rn_throughput_params, recip_sqrt_rn_throughput_params,
     rsqrt_approx_throughput_params, sin_approx_throughput_params, sin_cos_throughput_params,
     sin_pi_x_throughput_params, sin_throughput_params, sincos_throughput_params, sinpi_throughput_params,
-    u32_div_throughput_params, u32_mask_throughput_params, u32_rem_throughput_params, u32_shift_throughput_params,
+    sqrt_throughput_params, u32_div_throughput_params, u32_mask_throughput_params, u32_rem_throughput_params,
+    u32_shift_throughput_params,
 };
 
 use crate::error::{Error, Result};
@@ -64,6 +65,9 @@ impl ChainValue for f32 {
             ThroughputKernel::ExpAccurate => exp_accurate_throughput_params::SIGNATURE,
             ThroughputKernel::F32LiteralMul => f32_literal_mul_throughput_params::SIGNATURE,
             ThroughputKernel::F64PromotedMul => f64_promoted_mul_throughput_params::SIGNATURE,
+            ThroughputKernel::Sqrt => sqrt_throughput_params::SIGNATURE,
+            ThroughputKernel::Fmin => fmin_throughput_params::SIGNATURE,
+            ThroughputKernel::Convert => convert_throughput_params::SIGNATURE,
             ThroughputKernel::CubeMul => cube_mul_throughput_params::SIGNATURE,
             ThroughputKernel::PowCube => pow_cube_throughput_params::SIGNATURE,
             ThroughputKernel::Exp2 => exp2_throughput_params::SIGNATURE,
@@ -134,6 +138,9 @@ impl ChainValue for u32 {
     }
 }
 
+/// The most threads a launch of the conversion kernel may have (its chains' seeds below 2^30).
+pub const CONVERT_MOST_THREADS: u64 = 1 << 27;
+
 fn invalid(kernel: ThroughputKernel, reason: String) -> Error {
     Error::InvalidLaunch {
         kernel: kernel.entry(),
@@ -170,6 +177,13 @@ pub fn throughput_shape(kernel: ThroughputKernel, blocks: u32, out_len: usize, a
         }
         (ThroughputKernel::U32Shift | ThroughputKernel::U32Mask, a) if a.is_none_or(|a| a >= 32) => {
             return Err(invalid(kernel, format!("the shift a = {a:?} must be a u32 below 32")));
+        }
+        // The conversion kernel's chains are their seeds' size: its unchecked conversion needs them below 2^31.
+        (ThroughputKernel::Convert, _) if threads > CONVERT_MOST_THREADS => {
+            return Err(invalid(
+                kernel,
+                format!("{threads} threads: its chain values must stay below 2^31, so at most {CONVERT_MOST_THREADS}"),
+            ));
         }
         _ => {}
     }
@@ -256,6 +270,16 @@ fn checked_launch<T: ChainValue>(
 mod tests {
     use super::*;
 
+    #[test]
+    fn the_conversion_kernel_refuses_grids_whose_chains_leave_i32() {
+        let blocks = (CONVERT_MOST_THREADS / THROUGHPUT_BLOCK_THREADS as u64) as u32;
+        let len = usize::MAX;
+        assert!(throughput_shape(ThroughputKernel::Convert, blocks, len, None).is_ok());
+        let why = throughput_shape(ThroughputKernel::Convert, blocks + 1, len, None).unwrap_err();
+        assert!(why.to_string().contains("below 2^31"), "{why}");
+        assert!(throughput_shape(ThroughputKernel::F32Add, blocks + 1, len, None).is_ok());
+    }
+
     /// Each kernel's signature is found through the one chain type that carries its element, under its entry name.
     #[test]
     fn every_kernel_has_its_signature_in_the_type_that_carries_it() {
@@ -265,6 +289,7 @@ mod tests {
         for kernel in ThroughputKernel::ALL
             .into_iter()
             .chain(ThroughputKernel::MATH_FUNCTIONS)
+            .chain(ThroughputKernel::SQRT_COMPARE_CONVERT)
         {
             let found: Vec<(&str, bool)> = [
                 (name::<f32>(kernel), f32::carries(kernel.element())),

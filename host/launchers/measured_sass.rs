@@ -37,5 +37,8 @@ pub fn measured_sass_opcodes(kernel: ThroughputKernel) -> &'static [&'static str
         CubeMul => &["FMUL"],
         PowCube => &["MUFU.EX2", "MUFU.LG2"],
         Cbrt | Sinpi | SinPiX | Sincos | SinCos => &["FFMA"],
+        Sqrt => &["MUFU.RSQ"],
+        Fmin => &["FMNMX"],
+        Convert => &["F2I"],
     }
 }

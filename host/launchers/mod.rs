@@ -25,6 +25,7 @@ mod measured_sass;
 mod nominal_shape;
 mod occupancy;
 mod opencl_nd_range;
+mod opencl_throughput;
 mod particles;
 mod pointer_ring;
 mod sgemm;
@@ -75,6 +76,7 @@ pub use occupancy::{
     OCCUPANCY_BLOCK_THREADS, occupancy_chase, occupancy_chase_shape, occupancy_copy, occupancy_copy_shape,
     shared_bytes_for_resident_blocks,
 };
+pub use opencl_throughput::{build_throughput_twins, opencl_throughput};
 pub use particles::{particle_shape, particle_step, particle_step_global};
 pub use pointer_ring::{PointerRing, pointer_ring_words};
 pub use sgemm::{
@@ -86,7 +88,7 @@ pub use sgemm::{
 pub use shared_memory_banks::{BANK_BLOCK_THREADS, BankAccess, BankKernel, bank_kernel, bank_kernel_shape};
 pub use slot_ring::{SlotRing, check_slot_links};
 pub use streams::{fma_chain, opencl_fma_chain};
-pub use throughput_outputs::{ChainValues, ThroughputOutputs};
+pub use throughput_outputs::{ChainValues, ThroughputOutputs, first_threads};
 pub use throughput_params::{AnyChainParams, suggested_params};
 pub use throughput_table::{ThroughputRow, cc1_per_sm_per_clock, hopper_peak_per_sm_per_clock, throughput_table};
 

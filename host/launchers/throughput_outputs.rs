@@ -35,7 +35,7 @@ impl ChainValues {
 /// Chain `c` of thread `t < first` from a launch of `launched` threads
 /// (stored at `c · launched + t`), rearranged to `c · first + t`: the layout
 /// the CPU references give for a run of `first` threads.
-fn first_threads<T: Copy>(all: &[T], launched: u32, first: u32) -> Vec<T> {
+pub fn first_threads<T: Copy>(all: &[T], launched: u32, first: u32) -> Vec<T> {
     let mut out = Vec::with_capacity(THROUGHPUT_CHAINS * first as usize);
     for chain in 0..THROUGHPUT_CHAINS {
         let start = chain * launched as usize;

@@ -40,6 +40,7 @@ pub fn hopper_peak_per_sm_per_clock(kernel: ThroughputKernel) -> Option<f64> {
         I32Add | I32Mul | I32Mad | U32Shift | U32Mask => Some(64.0),
         RcpApprox | RsqrtApprox | SinApprox | CosApprox | Ex2Approx | Lg2Approx | Exp2 => Some(16.0),
         CubeMul | PowCube | Pow2 | Exp10 | Pow10 | Cbrt | PowThird | Sinpi | SinPiX | Sincos | SinCos => None,
+        Sqrt | Fmin | Convert => None,
         U32Div | U32Rem | RcpRn | DivRn | DivApprox | ExpFast | Sin | Exp | ExpAccurate | F64PromotedMul | I16Mad
         | I8Mad | Mul24 | RecipSqrtRn | BarSync => None,
     }
@@ -66,6 +67,10 @@ pub fn cc1_per_sm_per_clock(kernel: ThroughputKernel) -> Option<f64> {
         I32Mul => Some(2.0),
         Mul24 => Some(8.0),
         BarSync => Some(8.0),
+        // §3.1.1.1: the square root one per clock (a reciprocal square root and a reciprocal), compare/min/max
+        // and type conversions 8.
+        Sqrt => Some(1.0),
+        Fmin | Convert => Some(8.0),
         CubeMul | PowCube | Exp2 | Pow2 | Exp10 | Pow10 | Cbrt | PowThird | Sinpi | SinPiX | Sincos | SinCos => None,
         F64Fma | F16x2Fma | I32Mad | U32Div | U32Rem | RcpRn | Sin | Exp | ExpAccurate | F64PromotedMul | I16Mad
         | I8Mad | RecipSqrtRn => None,

@@ -69,6 +69,9 @@ fn f32_step(kernel: ThroughputKernel, ChainParams { a, b, .. }: ChainParams<f32>
         Cbrt | PowThird => Box::new(move |v| rounded(v, f64::cbrt) + b),
         Sinpi | SinPiX => Box::new(move |v| rounded(v, |x| (std::f64::consts::PI * x).sin()).mul_add(a, b)),
         Sincos | SinCos => Box::new(move |v| rounded(v, |x| x.sin() + x.cos()).mul_add(a, b)),
+        Sqrt => Box::new(move |v| v.sqrt() + b),
+        Fmin => Box::new(move |v| (-v).min(a)),
+        Convert => Box::new(|v| (-v) as i32 as f32),
         F64Fma | F16x2Fma | I32Add | I32Mul | I32Mad | I16Mad | I8Mad | Mul24 | U32Div | U32Rem | U32Shift
         | U32Mask | BarSync => {
             return None;

@@ -34,6 +34,8 @@ pub const CUDA_C_SOURCE: &str = concat!(
     "\n",
     include_str!("../cuda_c/math_functions.cu"),
     "\n",
+    include_str!("../cuda_c/sqrt_compare_convert.cu"),
+    "\n",
     include_str!("../cuda_c/math_accuracy.cu"),
     "\n",
     include_str!("../cuda_c/divergence.cu"),

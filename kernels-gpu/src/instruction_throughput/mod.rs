@@ -21,6 +21,7 @@ mod narrow_integers;
 mod packed_half_fma;
 mod reciprocal;
 mod special_functions;
+mod sqrt_compare_convert;
 mod throughput_kernel;
 
 pub use barrier::{bar_sync_throughput, bar_sync_throughput_params};
@@ -63,6 +64,10 @@ pub use special_functions::{
     exp_accurate_throughput, exp_accurate_throughput_params, exp_fast_throughput, exp_fast_throughput_params,
     exp_throughput, exp_throughput_params, lg2_approx_throughput, lg2_approx_throughput_params, sin_approx_throughput,
     sin_approx_throughput_params, sin_throughput, sin_throughput_params,
+};
+pub use sqrt_compare_convert::{
+    convert_throughput, convert_throughput_params, fmin_throughput, fmin_throughput_params, sqrt_throughput,
+    sqrt_throughput_params,
 };
 pub use throughput_kernel::{ChainElement, ChainParams, ThroughputKernel};
 

@@ -72,6 +72,9 @@ pub enum ThroughputKernel {
     SinPiX,
     Sincos,
     SinCos,
+    Sqrt,
+    Fmin,
+    Convert,
 }
 
 impl ThroughputKernel {
@@ -109,6 +112,12 @@ impl ThroughputKernel {
         Self::F64PromotedMul,
         Self::BarSync,
     ];
+
+    /// The OpenCL Programming Guide §3.1.1.1's square root, compare/min/max
+    /// and conversion, with the add and reciprocal square root their rates are
+    /// set against; measured by the host's `opencl-arithmetic` experiment.
+    pub const SQRT_COMPARE_CONVERT: [Self; 5] =
+        [Self::F32Add, Self::RsqrtApprox, Self::Sqrt, Self::Fmin, Self::Convert];
 
     /// The math-library pairs of the Best Practices Guide §5.1.2–5.1.4
     /// (`math_functions`), measured by the host's `math-functions`
@@ -176,6 +185,9 @@ impl ThroughputKernel {
             Self::SinPiX => "sin_pi_x_throughput",
             Self::Sincos => "sincos_throughput",
             Self::SinCos => "sin_cos_throughput",
+            Self::Sqrt => "sqrt_throughput",
+            Self::Fmin => "fmin_throughput",
+            Self::Convert => "convert_throughput",
         }
     }
 
@@ -239,14 +251,21 @@ impl ThroughputKernel {
             Self::SinPiX => "sin(π·x)",
             Self::Sincos => "sincos(x) (one call, both results)",
             Self::SinCos => "sin(x) and cos(x), separate calls",
+            Self::Sqrt => "square root, sqrt.rn.f32 (sqrtf, OpenCL sqrt)",
+            Self::Fmin => "minimum, min.f32 (fminf, OpenCL fmin)",
+            Self::Convert => "conversion, f32 to i32 and back (one counted per direction)",
         }
     }
 
     /// Measured operations one thread performs per round (per iteration of
-    /// the kernel's loop): one per chain. For the packed FMA each operation
+    /// the kernel's loop): one per chain (two for the conversion kernel: there
+    /// and back). For the packed FMA each operation
     /// is one instruction holding two binary16 FMAs.
     pub const fn operations_per_round(self) -> u32 {
-        THROUGHPUT_CHAINS as u32
+        match self {
+            Self::Convert => 2 * THROUGHPUT_CHAINS as u32,
+            _ => THROUGHPUT_CHAINS as u32,
+        }
     }
 
     /// The other instruction each round performs once per chain alongside
@@ -267,7 +286,8 @@ impl ThroughputKernel {
             | Self::Exp10
             | Self::Pow10
             | Self::Cbrt
-            | Self::PowThird => Some("add.f32"),
+            | Self::PowThird
+            | Self::Sqrt => Some("add.f32"),
             Self::CubeMul | Self::PowCube | Self::Sinpi | Self::SinPiX => Some("fma.rn.f32 (a·f(v) + b)"),
             Self::Sincos | Self::SinCos => Some("add.f32 and fma.rn.f32 (a·(s + c) + b)"),
             Self::F32LiteralMul | Self::F64PromotedMul => Some("mul.f32 by the run-time factor a"),
