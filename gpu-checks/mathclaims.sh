@@ -2,10 +2,13 @@
 # GPU check of the mathclaims branch: the math-functions experiment (Best
 # Practices Guide §5.1.4: x·x·x vs pow(x,3), exp2/exp10 vs pow, cbrt vs
 # pow(x,1/3), sinpi vs sin(π·x), sincos vs sin+cos; the CUDA C twins also with
-# -use_fast_math). Prints every series' figures (Gop/s, op/clk/SM, SASS per
+# -use_fast_math), opencl-arithmetic (OpenCL guide §3.1.1.1: native_* vs
+# standard functions and -cl-mad-enable / -cl-fast-relaxed-math on OpenCL C
+# twins; sqrt, min and conversion rates in Rust, CUDA C and OpenCL C) and
+# accuracy (its new exp2/exp10/cbrt/cos/sinpi series and Table C-1 row). Prints every series' figures (Gop/s, op/clk/SM, SASS per
 # evaluation; accuracy: max ulp of exp2/exp10/cbrt/cos/sinpi), every failed
-# point and waiver, and the seven new ledger rows (and accuracy's first).
-# Run from the repository root with .gpu/ptxsuite; about 30 s of GPU time;
+# point and waiver, and the twelve new ledger rows (and accuracy's first).
+# Run from the repository root with .gpu/ptxsuite; about 40 s of GPU time;
 # writes $OUT/mathclaims.json and $OUT/mathclaims.log.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -15,7 +18,7 @@ export LD_LIBRARY_PATH=/usr/local/cuda/lib64:/usr/local/cuda/targets/x86_64-linu
 # SASS evidence: ptxas and nvdisasm from the toolkit, where they are.
 [ -x /usr/local/cuda/bin/ptxas ] && export PTXAS=${PTXAS:-/usr/local/cuda/bin/ptxas}
 [ -x /usr/local/cuda/bin/nvdisasm ] && export NVDISASM=${NVDISASM:-/usr/local/cuda/bin/nvdisasm}
-only=${ONLY:-math-functions,accuracy}
+only=${ONLY:-math-functions,opencl-arithmetic,accuracy}
 start=$(date +%s)
 ./.gpu/ptxsuite run --only "$only" --out "$out" ${RUN_ARGS:-} >"$out/run.log" 2>&1
 echo "run --only $only: exit $? in $(( $(date +%s) - start )) s"
@@ -42,7 +45,9 @@ for e in r["experiments"]:
             print(f"   {s['label']} [{s['key'].get('variant','')}]: {v.get('min', float('nan')):.4g} / "
                   f"{v.get('median', float('nan')):.4g} / {v.get('max', float('nan')):.4g} {keep}")
 new = ("bpg-5.1.4-small-integer-power", "bpg-5.1.4-exp2-exp10", "bpg-5.1.4-cbrt", "bpg-5.1.4-sinpi",
-       "bpg-5.1.4-sincos", "bpg-5.1.4-use-fast-math", "ocl-b.1.1-max-ulp", "ocl-b.1.1-specialized-max-ulp")
+       "bpg-5.1.4-sincos", "bpg-5.1.4-use-fast-math", "ocl-b.1.1-max-ulp", "ocl-b.1.1-specialized-max-ulp",
+       "ocl-3.1.1.1-native-functions", "ocl-3.1.1.1-mad-enable", "ocl-3.1.1.1-sqrt", "ocl-3.1.1.1-compare",
+       "ocl-3.1.1.1-conversion")
 seen = set()
 for row in r.get("ledger", []):
     if row["id"] in new:

@@ -676,6 +676,7 @@ mod execution_claims {
         let names = ThroughputKernel::ALL
             .iter()
             .chain(&ThroughputKernel::MATH_FUNCTIONS)
+            .chain(&ThroughputKernel::SQRT_COMPARE_CONVERT)
             .map(|k| k.entry())
             .chain(["math_function_values"])
             .chain([PathChoice::ByLane, PathChoice::ByWarp].map(paths_kernel))
@@ -837,6 +838,34 @@ mod execution_claims {
             fmas(Sincos),
             fmas(SinCos)
         );
+    }
+
+    /// The OpenCL guide §3.1.1.1's rates in Rust: one `sqrt.rn.f32`, one
+    /// `min.f32` and one conversion each way per chain and round, and no
+    /// saturation code around the conversion (`to_int_unchecked`, C's `(int)x`).
+    #[test]
+    fn sqrt_min_and_conversion_loops_hold_only_their_operation() {
+        use ThroughputKernel::*;
+        for (kernel, opcode, per_chain) in [
+            (Sqrt, "sqrt.rn.f32", 1),
+            (Fmin, "min.f32", 1),
+            (Convert, "cvt.rzi.s32.f32", 1),
+            (Convert, "cvt.rn.f32.s32", 1),
+        ] {
+            let steady =
+                loop_with_most(entry(kernel.entry()), opcode).unwrap_or_else(|| panic!("{kernel:?}: no {opcode}"));
+            let count = steady.count(opcode);
+            assert!(
+                count > 0 && count % (THROUGHPUT_CHAINS * per_chain) == 0,
+                "{kernel:?}: {count} × {opcode}"
+            );
+            assert_eq!(
+                steady.count("selp") + steady.count("setp"),
+                1,
+                "{kernel:?}: only the loop's own test: {:#?}",
+                steady.instructions
+            );
+        }
     }
 
     #[test]

@@ -329,6 +329,37 @@ fn math_function_pairs_on_sm90() {
     let _ = writeln!(std::io::stderr(), "sm_90 math-function loops:\n{}", lines.join("\n"));
 }
 
+/// The OpenCL guide §3.1.1.1's rates (Rust) on sm_90: the square root one
+/// `MUFU.RSQ` per operation, the minimum one `FMNMX`, the conversion round
+/// trip one `F2I` and one `I2FP` (the integer-to-float form ptxas emits for sm_90)
+/// per two counted conversions.
+#[test]
+fn sqrt_min_and_conversion_on_sm90() {
+    let Some(tools) = tools_or_skip("sqrt_min_and_conversion_on_sm90") else {
+        return;
+    };
+    let module = hopper_module(&tools);
+    let sass = module.as_ref().as_ref().unwrap();
+    use ThroughputKernel::*;
+    for (kernel, opcode, per_operation) in [
+        (Sqrt, "MUFU.RSQ", 1.0),
+        (Fmin, "FMNMX", 1.0),
+        (Convert, "F2I", 0.5),
+        (Convert, "I2FP", 0.5),
+    ] {
+        let (counts, step) = steady(sass.function(kernel.entry()).unwrap(), measured_sass_opcodes(kernel));
+        let step = step.unwrap_or_else(|| panic!("{kernel:?}: no loop counter: {}", counts.listing()));
+        let operations = step as f64 * kernel.operations_per_round() as f64;
+        assert_eq!(
+            counts.count(&[opcode]) as f64 / operations,
+            per_operation,
+            "{kernel:?} {opcode}: {}",
+            counts.listing()
+        );
+        let _ = writeln!(std::io::stderr(), "{kernel:?}: {}", counts.listing());
+    }
+}
+
 #[test]
 fn predication_and_loop_counters_on_sm90() {
     let Some(tools) = tools_or_skip("predication_and_loop_counters_on_sm90") else {
