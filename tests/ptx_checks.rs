@@ -856,7 +856,7 @@ mod execution_claims {
                 loop_with_most(entry(kernel.entry()), opcode).unwrap_or_else(|| panic!("{kernel:?}: no {opcode}"));
             let count = steady.count(opcode);
             assert!(
-                count > 0 && count % (THROUGHPUT_CHAINS * per_chain) == 0,
+                count > 0 && count.is_multiple_of(THROUGHPUT_CHAINS * per_chain),
                 "{kernel:?}: {count} × {opcode}"
             );
             assert_eq!(
