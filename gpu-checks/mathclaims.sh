@@ -8,6 +8,7 @@
 # accuracy (its new exp2/exp10/cbrt/cos/sinpi series and Table C-1 row). Prints every series' figures (Gop/s, op/clk/SM, SASS per
 # evaluation; accuracy: max ulp of exp2/exp10/cbrt/cos/sinpi), every failed
 # point and waiver, and the twelve new ledger rows (and accuracy's first).
+# Build: cargo build --release && mkdir -p .gpu && cp target/release/ptxsuite .gpu/
 # Run from the repository root with .gpu/ptxsuite; about 40 s of GPU time;
 # writes $OUT/mathclaims.json and $OUT/mathclaims.log.
 set -uo pipefail
