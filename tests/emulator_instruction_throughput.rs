@@ -43,6 +43,21 @@ fn f32_kernel(kernel: ThroughputKernel) -> Kernel<f32> {
         Exp => throughput::exp_throughput,
         F32LiteralMul => throughput::f32_literal_mul_throughput,
         F64PromotedMul => throughput::f64_promoted_mul_throughput,
+        CubeMul => throughput::cube_mul_throughput,
+        PowCube => throughput::pow_cube_throughput,
+        Exp2 => throughput::exp2_throughput,
+        Pow2 => throughput::pow2_throughput,
+        Exp10 => throughput::exp10_throughput,
+        Pow10 => throughput::pow10_throughput,
+        Cbrt => throughput::cbrt_throughput,
+        PowThird => throughput::pow_third_throughput,
+        Sinpi => throughput::sinpi_throughput,
+        SinPiX => throughput::sin_pi_x_throughput,
+        Sincos => throughput::sincos_throughput,
+        SinCos => throughput::sin_cos_throughput,
+        Sqrt => throughput::sqrt_throughput,
+        Fmin => throughput::fmin_throughput,
+        Convert => throughput::convert_throughput,
         other => panic!("{other:?} is not an f32 kernel"),
     }
 }
@@ -128,6 +143,78 @@ fn every_f32_kernel_matches_its_reference() {
             }
         }
     }
+}
+
+/// The math-library pairs (Best Practices Guide §5.1.4): every kernel within
+/// 10^-5 of its reference (each round the exact function rounded once; the
+/// emulated `pow_fast` and `exp10_fast` are their instructions' stand-ins,
+/// the cube root, `sinpi`, sine and cosine the device layer's own 1–1.6 ulp
+/// functions), the chains spread out, and each pair's two kernels within
+/// 10^-5 of each other: the recommended call computes what it replaces.
+#[test]
+fn every_math_function_kernel_matches_its_reference_and_its_partner() {
+    let run = |kernel| {
+        let params = f32_params(kernel, ArgumentRange::Small);
+        (emulate(f32_kernel(kernel), params, ITERATIONS), params)
+    };
+    for pair in ThroughputKernel::MATH_FUNCTIONS.chunks(2) {
+        let (first, params) = run(pair[0]);
+        let (second, _) = run(pair[1]);
+        for (kernel, got) in [(pair[0], &first), (pair[1], &second)] {
+            let expected = reference::f32_throughput_reference(kernel, params, THREADS, ITERATIONS).unwrap();
+            for (i, (g, e)) in got.iter().zip(&expected).enumerate() {
+                assert!(
+                    g.is_finite() && (g - e).abs() <= 1e-5 * e.abs().max(1.0),
+                    "{kernel:?} chain value {i}: {g} vs {e}"
+                );
+            }
+        }
+        for (i, (a, b)) in first.iter().zip(&second).enumerate() {
+            assert!(
+                (a - b).abs() <= 1e-5 * a.abs().max(1.0),
+                "{pair:?} chain value {i}: {a} vs {b}"
+            );
+        }
+        // One round from different starts: the chains are not all one value.
+        let (one, _) = (emulate(f32_kernel(pair[0]), params, 1), ());
+        assert!(one.iter().any(|v| *v != one[0]), "{:?}: every chain alike", pair[0]);
+    }
+}
+
+/// The OpenCL guide §3.1.1.1's square root, minimum and conversion: IEEE
+/// and exact operations, so bit for bit the reference; the minimum and the
+/// conversion alternate signs.
+#[test]
+fn sqrt_compare_and_convert_match_their_references_bit_for_bit() {
+    for kernel in [
+        ThroughputKernel::Sqrt,
+        ThroughputKernel::Fmin,
+        ThroughputKernel::Convert,
+    ] {
+        let params = f32_params(kernel, ArgumentRange::Small);
+        for iterations in [1, ITERATIONS] {
+            let got = emulate(f32_kernel(kernel), params, iterations);
+            let expected = reference::f32_throughput_reference(kernel, params, THREADS, iterations).unwrap();
+            assert_eq!(got, expected, "{kernel:?} after {iterations} rounds");
+        }
+    }
+    let fmin = emulate(
+        f32_kernel(ThroughputKernel::Fmin),
+        f32_params(ThroughputKernel::Fmin, ArgumentRange::Small),
+        1,
+    );
+    assert!(
+        fmin.iter().all(|v| *v < 0.0),
+        "one round of min(−v, 2) from positive starts is negative"
+    );
+    let convert = emulate(
+        f32_kernel(ThroughputKernel::Convert),
+        f32_params(ThroughputKernel::Convert, ArgumentRange::Small),
+        1,
+    );
+    // Chain k starts at k + 1.5: one round gives −(k + 1).
+    assert_eq!(convert[0], -1.0);
+    assert!(convert.iter().all(|v| v.fract() == 0.0 && *v < 0.0));
 }
 
 #[test]

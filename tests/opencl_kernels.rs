@@ -781,3 +781,72 @@ fn opencl_twins_take_their_rust_kernels_parameters() {
         );
     }
 }
+
+/// The throughput twins of the OpenCL guide §3.1.1.1 (`instruction_throughput.cl`)
+/// build with no option, with `-cl-mad-enable` and with
+/// `-cl-fast-relaxed-math`, take their Rust kernels' parameters, and store
+/// what the CPU reference says (bit for bit for the add, square root,
+/// minimum and conversion without an option; within the approximate
+/// functions' tolerance otherwise); a launch whose output is too short is refused.
+#[test]
+fn opencl_throughput_twins_match_their_references_with_every_build_option() {
+    use ThroughputKernel::*;
+    use kernels_gpu::instruction_throughput::{THROUGHPUT_BLOCK_THREADS, THROUGHPUT_CHAINS, ThroughputKernel};
+    use ptxsuite::experiments::chain_mismatch;
+    use ptxsuite::launchers::{
+        AnyChainParams, ChainValues, build_throughput_twins, first_threads, opencl_throughput, suggested_params,
+    };
+    use ptxsuite::reference::ArgumentRange;
+    let (groups, iterations) = (2u32, 37u32);
+    let threads = groups * THROUGHPUT_BLOCK_THREADS;
+    for target in targets_or_skip("opencl_throughput_twins_match_their_references_with_every_build_option") {
+        let mut out = ClBuffer::<f32>::new(&target.context, threads as usize * THROUGHPUT_CHAINS).unwrap();
+        for option in ["", "-cl-mad-enable", "-cl-fast-relaxed-math"] {
+            let twins = build_throughput_twins(&target.context, option)
+                .unwrap_or_else(|e| panic!("{}: {option:?}: {e}", target.label));
+            for kernel in [
+                F32Add,
+                RsqrtApprox,
+                Sqrt,
+                Fmin,
+                Convert,
+                Sin,
+                SinApprox,
+                Exp,
+                ExpFast,
+                CubeMul,
+            ] {
+                let AnyChainParams::F32(params) = suggested_params(kernel, ArgumentRange::Small) else {
+                    panic!("{kernel:?} is not an f32 kernel");
+                };
+                out.fill(&target.queue, f32::NAN).unwrap();
+                opencl_throughput(&target.queue, &twins, kernel, &mut out, params, (iterations, groups)).unwrap();
+                let all = out.to_host(&target.queue).unwrap();
+                let got = ChainValues::F32(first_threads(&all, threads, threads));
+                let any = AnyChainParams::F32(params);
+                let exact = matches!(kernel, F32Add | Sqrt | Fmin | Convert) && option.is_empty();
+                let mismatch = chain_mismatch(kernel, ArgumentRange::Small, any, &got, threads, iterations);
+                if exact || !matches!(kernel, F32Add | Sqrt | Fmin | Convert) {
+                    assert_eq!(mismatch, None, "{}: {kernel:?} built with {option:?}", target.label);
+                } else {
+                    // Relaxed builds may round the IEEE operations differently: within 10^-4, no more.
+                    let ChainValues::F32(got) = got else { unreachable!() };
+                    let expected = reference::f32_throughput_reference(kernel, params, threads, iterations).unwrap();
+                    for (g, e) in got.iter().zip(&expected) {
+                        assert!(
+                            (g - e).abs() <= 1e-4 * e.abs().max(1.0),
+                            "{}: {kernel:?} {option:?}",
+                            target.label
+                        );
+                    }
+                }
+            }
+            let mut short = ClBuffer::<f32>::new(&target.context, THROUGHPUT_CHAINS).unwrap();
+            let AnyChainParams::F32(params) = suggested_params(F32Add, ArgumentRange::Small) else {
+                unreachable!()
+            };
+            let refused = opencl_throughput(&target.queue, &twins, F32Add, &mut short, params, (1, 1));
+            assert!(refused.is_err(), "{}: a 256-item launch into 8 floats", target.label);
+        }
+    }
+}

@@ -564,6 +564,78 @@ const MEMORY_CLAIMS_ENTRIES: [&str; 24] = [
     "occupancy_chase",
 ];
 
+/// The math-function twins (Best Practices Guide §5.1.4) compile with and
+/// without `-use_fast_math`, and the option does what the guide says: the
+/// `sinf`, `cosf` and `powf` calls become the SFU approximations (`sin.approx`,
+/// `cos.approx`, `lg2.approx`), which the default build does not use for them.
+#[test]
+fn the_math_function_twins_compile_with_and_without_fast_math() {
+    use kernels_gpu::instruction_throughput::ThroughputKernel;
+    let (twins, fast) = match (
+        ptxsuite::testbed::compile_twins(),
+        ptxsuite::testbed::compile_fast_math_twins(),
+    ) {
+        (Ok(twins), Ok(fast)) => (twins, fast),
+        (Err(why), _) | (_, Err(why)) => {
+            let _ = writeln!(
+                std::io::stderr(),
+                "SKIPPED the_math_function_twins_compile_with_and_without_fast_math: {why}"
+            );
+            return;
+        }
+    };
+    let body = |ptx: &str, kernel: ThroughputKernel| {
+        ptx::entry_text(ptx, kernel.entry())
+            .unwrap_or_else(|| panic!("{} missing", kernel.entry()))
+            .to_string()
+    };
+    for kernel in ThroughputKernel::MATH_FUNCTIONS {
+        body(&twins, kernel);
+        body(&fast, kernel);
+    }
+    let sin_cos = (
+        body(&twins, ThroughputKernel::SinCos),
+        body(&fast, ThroughputKernel::SinCos),
+    );
+    assert!(
+        !sin_cos.0.contains("sin.approx")
+            && sin_cos.1.contains("sin.approx.ftz.f32")
+            && sin_cos.1.contains("cos.approx.ftz.f32")
+    );
+    let pow = (
+        body(&twins, ThroughputKernel::PowCube),
+        body(&fast, ThroughputKernel::PowCube),
+    );
+    assert!(
+        !pow.0.contains("lg2.approx.ftz") && pow.1.contains("lg2.approx.ftz.f32"),
+        "{}",
+        pow.1
+    );
+    assert!(
+        pow.0.lines().count() > 2 * pow.1.lines().count(),
+        "powf is heavyweight, __powf is not"
+    );
+    let lines: Vec<String> = ThroughputKernel::MATH_FUNCTIONS
+        .into_iter()
+        .map(|k| {
+            let (a, b) = (body(&twins, k), body(&fast, k));
+            let approx = |t: &str| t.lines().filter(|l| l.contains(".approx")).count();
+            format!(
+                "{k:?}: {} PTX lines ({} .approx), fast math {} ({})",
+                a.lines().count(),
+                approx(&a),
+                b.lines().count(),
+                approx(&b)
+            )
+        })
+        .collect();
+    let _ = writeln!(
+        std::io::stderr(),
+        "CUDA C twins, default and -use_fast_math:\n{}",
+        lines.join("\n")
+    );
+}
+
 #[test]
 fn cuda_c_twins_of_the_memory_claims_kernels_compile_and_assemble() {
     // Needs NVRTC (libnvrtc on the library path); skipped without it, as the GPU tests are.
@@ -623,6 +695,8 @@ mod execution_claims {
         let entries = ptx::entry_points(KERNELS_PTX);
         let names = ThroughputKernel::ALL
             .iter()
+            .chain(&ThroughputKernel::MATH_FUNCTIONS)
+            .chain(&ThroughputKernel::SQRT_COMPARE_CONVERT)
             .map(|k| k.entry())
             .chain(["math_function_values"])
             .chain([PathChoice::ByLane, PathChoice::ByWarp].map(paths_kernel))
@@ -666,7 +740,12 @@ mod execution_claims {
             F32LiteralMul => ("mul.rn.f32", 2),
             F64PromotedMul => ("mul.rn.f64", 1),
             BarSync => ("bar.sync", 1),
-            Sin | ExpAccurate => return None,
+            // Function evaluations of several instructions (see math_function_pairs_issue_what_they_are_compared_for).
+            Sin | ExpAccurate | CubeMul | PowCube | Exp2 | Pow2 | Exp10 | Pow10 | Cbrt | PowThird | Sinpi | SinPiX
+            | Sincos | SinCos => return None,
+            Sqrt => ("sqrt.rn.f32", 1),
+            Fmin => ("min.f32", 1),
+            Convert => ("cvt.rzi", 1),
         })
     }
 
@@ -728,6 +807,84 @@ mod execution_claims {
             }
             assert_eq!(steady.count("call"), 0, "{kernel:?}: a call in the loop");
             assert!(!body.contains(".local"), "{kernel:?} uses local memory");
+        }
+    }
+
+    /// The Best Practices Guide §5.1.4 pairs in Rust: the multiplied cube
+    /// calls no SFU, `pow` is one `lg2.approx` and one `ex2.approx` per
+    /// chain (its `lg2.approx` of a constant base hoisted out of the loop),
+    /// the cube root, `sinpi`, sine and cosine are FMA code with no SFU
+    /// instruction, and `sincos` issues fewer FMAs than separate `sin` and
+    /// `cos` (LLVM does not merge their two reductions).
+    #[test]
+    fn math_function_pairs_issue_what_they_are_compared_for() {
+        use ThroughputKernel::*;
+        let steady = |kernel: ThroughputKernel, opcode: &str| {
+            loop_with_most(entry(kernel.entry()), opcode).unwrap_or_else(|| panic!("{kernel:?}: no loop with {opcode}"))
+        };
+        let chains = THROUGHPUT_CHAINS;
+        let cube = steady(CubeMul, "mul.rn.f32");
+        assert!(
+            cube.count("mul.rn.f32") >= 2 * chains && cube.count("approx") == 0,
+            "{:#?}",
+            cube.instructions
+        );
+        for kernel in [PowCube, PowThird] {
+            let pow = steady(kernel, "ex2.approx.f32");
+            assert_eq!(pow.count("lg2.approx.f32"), pow.count("ex2.approx.f32"), "{kernel:?}");
+            assert_eq!(pow.count("ex2.approx.f32") % chains, 0, "{kernel:?}");
+        }
+        for (exp, pow) in [(Exp2, Pow2), (Exp10, Pow10)] {
+            let (e, p) = (steady(exp, "ex2.approx.f32"), steady(pow, "ex2.approx.f32"));
+            assert_eq!(e.count("lg2.approx"), 0, "{exp:?}");
+            assert_eq!(
+                p.count("lg2.approx"),
+                0,
+                "{pow:?}: the constant base's log is hoisted out of the loop"
+            );
+            // One ex2.approx per chain per round in both (the loops may be unrolled differently).
+            assert_eq!(e.count("ex2.approx.f32") % chains, 0, "{exp:?}");
+            assert_eq!(p.count("ex2.approx.f32") % chains, 0, "{pow:?}");
+        }
+        for kernel in [Cbrt, Sinpi, SinPiX, Sincos, SinCos] {
+            let body = entry(kernel.entry());
+            assert!(!body.contains(".approx"), "{kernel:?} calls an SFU approximation");
+            assert!(!body.contains(".local") && !body.contains("call"), "{kernel:?}");
+        }
+        let fmas = |kernel: ThroughputKernel| entry(kernel.entry()).matches("fma.rn.f32").count();
+        assert!(
+            fmas(Sincos) < fmas(SinCos),
+            "sincos {} FMAs, sin and cos {}",
+            fmas(Sincos),
+            fmas(SinCos)
+        );
+    }
+
+    /// The OpenCL guide §3.1.1.1's rates in Rust: one `sqrt.rn.f32`, one
+    /// `min.f32` and one conversion each way per chain and round, and no
+    /// saturation code around the conversion (`to_int_unchecked`, C's `(int)x`).
+    #[test]
+    fn sqrt_min_and_conversion_loops_hold_only_their_operation() {
+        use ThroughputKernel::*;
+        for (kernel, opcode, per_chain) in [
+            (Sqrt, "sqrt.rn.f32", 1),
+            (Fmin, "min.f32", 1),
+            (Convert, "cvt.rzi.s32.f32", 1),
+            (Convert, "cvt.rn.f32.s32", 1),
+        ] {
+            let steady =
+                loop_with_most(entry(kernel.entry()), opcode).unwrap_or_else(|| panic!("{kernel:?}: no {opcode}"));
+            let count = steady.count(opcode);
+            assert!(
+                count > 0 && count.is_multiple_of(THROUGHPUT_CHAINS * per_chain),
+                "{kernel:?}: {count} × {opcode}"
+            );
+            assert_eq!(
+                steady.count("selp") + steady.count("setp"),
+                1,
+                "{kernel:?}: only the loop's own test: {:#?}",
+                steady.instructions
+            );
         }
     }
 

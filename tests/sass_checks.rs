@@ -273,6 +273,93 @@ fn throughput_loops_hold_a_round_of_their_operation_per_counter_step() {
     let _ = writeln!(std::io::stderr(), "sm_90 throughput loops:\n{}", lines.join("\n"));
 }
 
+/// The Best Practices Guide §5.1.4 pairs (Rust) on sm_90: the exponentials
+/// one `MUFU.EX2` per evaluation, `pow` one `MUFU.LG2` and one `MUFU.EX2`
+/// (or only the `EX2` where the base is a constant), the cube root, `sinpi`
+/// and the sines no `MUFU` at all, and `sincos` fewer instructions per
+/// evaluation than separate `sin` and `cos`.
+#[test]
+fn math_function_pairs_on_sm90() {
+    let Some(tools) = tools_or_skip("math_function_pairs_on_sm90") else {
+        return;
+    };
+    let module = hopper_module(&tools);
+    let sass = module.as_ref().as_ref().unwrap();
+    let mut per_evaluation = Vec::new();
+    let mut lines = Vec::new();
+    for kernel in ThroughputKernel::MATH_FUNCTIONS {
+        let opcodes = measured_sass_opcodes(kernel);
+        let (counts, step) = steady(sass.function(kernel.entry()).unwrap(), opcodes);
+        let step = step.unwrap_or_else(|| panic!("{kernel:?}: no loop counter found: {}", counts.listing()));
+        let operations = step as usize * THROUGHPUT_CHAINS;
+        let mufu = |op: &str| counts.count(&[op]) as f64 / operations as f64;
+        use ThroughputKernel::*;
+        let (ex2, lg2) = match kernel {
+            Exp2 | Exp10 | Pow2 | Pow10 => (1.0, 0.0),
+            PowCube | PowThird => (1.0, 1.0),
+            _ => (0.0, 0.0),
+        };
+        assert_eq!(
+            (mufu("MUFU.EX2"), mufu("MUFU.LG2")),
+            (ex2, lg2),
+            "{kernel:?}: {}",
+            counts.listing()
+        );
+        if ex2 == 0.0 {
+            assert_eq!(counts.count(&["MUFU"]), 0, "{kernel:?}: {}", counts.listing());
+        }
+        per_evaluation.push((kernel, counts.instructions as f64 / operations as f64));
+        lines.push(format!(
+            "{kernel:?}: {:.2} SASS per evaluation: {}",
+            per_evaluation.last().unwrap().1,
+            counts.listing()
+        ));
+    }
+    let of = |k| per_evaluation.iter().find(|e| e.0 == k).unwrap().1;
+    assert!(
+        of(ThroughputKernel::Sincos) < of(ThroughputKernel::SinCos),
+        "{}",
+        lines.join("\n")
+    );
+    assert!(
+        of(ThroughputKernel::CubeMul) < of(ThroughputKernel::PowCube),
+        "{}",
+        lines.join("\n")
+    );
+    let _ = writeln!(std::io::stderr(), "sm_90 math-function loops:\n{}", lines.join("\n"));
+}
+
+/// The OpenCL guide §3.1.1.1's rates (Rust) on sm_90: the square root one
+/// `MUFU.RSQ` per operation, the minimum one `FMNMX`, the conversion round
+/// trip one `F2I` and one `I2FP` (the integer-to-float form ptxas emits for sm_90)
+/// per two counted conversions.
+#[test]
+fn sqrt_min_and_conversion_on_sm90() {
+    let Some(tools) = tools_or_skip("sqrt_min_and_conversion_on_sm90") else {
+        return;
+    };
+    let module = hopper_module(&tools);
+    let sass = module.as_ref().as_ref().unwrap();
+    use ThroughputKernel::*;
+    for (kernel, opcode, per_operation) in [
+        (Sqrt, "MUFU.RSQ", 1.0),
+        (Fmin, "FMNMX", 1.0),
+        (Convert, "F2I", 0.5),
+        (Convert, "I2FP", 0.5),
+    ] {
+        let (counts, step) = steady(sass.function(kernel.entry()).unwrap(), measured_sass_opcodes(kernel));
+        let step = step.unwrap_or_else(|| panic!("{kernel:?}: no loop counter: {}", counts.listing()));
+        let operations = step as f64 * kernel.operations_per_round() as f64;
+        assert_eq!(
+            counts.count(&[opcode]) as f64 / operations,
+            per_operation,
+            "{kernel:?} {opcode}: {}",
+            counts.listing()
+        );
+        let _ = writeln!(std::io::stderr(), "{kernel:?}: {}", counts.listing());
+    }
+}
+
 #[test]
 fn predication_and_loop_counters_on_sm90() {
     let Some(tools) = tools_or_skip("predication_and_loop_counters_on_sm90") else {

@@ -3,7 +3,8 @@
 // MathFunction's discriminants). The fast approximations are the same PTX
 // instructions as the Rust ones; Sin is CUDA's own sinf, ExpAccurate and
 // Exp both CUDA's expf (the Rust side has two exponentials: the tighter
-// exp_accurate and exp), so their errors are NVIDIA's, for comparison.
+// exp_accurate and exp), so their errors are NVIDIA's, for comparison; so
+// are Exp2, Exp10, Cbrt, Cos and Sinpi (exp2f, exp10f, cbrtf, cosf, sinpif).
 
 extern "C" __global__ void math_function_values(float *out, const float *inp, unsigned n, unsigned function)
 {
@@ -22,6 +23,11 @@ extern "C" __global__ void math_function_values(float *out, const float *inp, un
         case 7: y = sinf(x); break;
         case 8: y = expf(x); break;
         case 9: y = expf(x); break;
+        case 10: y = exp2f(x); break;
+        case 11: y = exp10f(x); break;
+        case 12: y = cbrtf(x); break;
+        case 13: y = cosf(x); break;
+        case 14: y = sinpif(x); break;
         default: y = __int_as_float(0x7fc00000); break;
         }
         out[i] = y;

@@ -136,7 +136,7 @@ pub fn published_rate(kernel: ThroughputKernel, compute_capability: (i32, i32)) 
 
 /// A throughput point from per-launch times: Gop/s per sample, the time,
 /// and the per-SM figures beside the published ones.
-fn throughput_point(
+pub fn throughput_point(
     at: PointKey,
     kernel: ThroughputKernel,
     (operations, times_ms): (u64, &[f64]),

@@ -42,11 +42,13 @@ mod local_memory;
 mod loop_counters;
 mod mapped_reuse;
 mod mapped_stride;
+mod math_functions;
 mod matmul;
 mod matvec;
 mod occupancy;
 mod offset;
 mod offset_width;
+mod opencl_arithmetic;
 mod overlap_model;
 mod particles;
 mod peer;
@@ -59,6 +61,7 @@ mod stream_fan_out;
 mod streams;
 mod stride;
 mod stride_width;
+mod throughput_code;
 mod throughput_sass;
 mod transfer_intensity;
 mod transfers;
@@ -140,6 +143,8 @@ pub static EXPERIMENTS: &[&dyn Experiment] = &[
     &grid_shape::GridShape,
     &work_group_size::WorkGroupSize,
     &instructions::Instructions,
+    &math_functions::MathFunctions,
+    &opencl_arithmetic::OpenClArithmetic,
     &accuracy::Accuracy,
     &divergence::Divergence,
     &loop_counters::LoopCounters,

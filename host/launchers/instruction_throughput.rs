@@ -1,19 +1,23 @@
 use kernels_gpu::device::{Dim3, GlobalMutPtr, KernelParam, KernelSignature, Signature};
 use kernels_gpu::instruction_throughput::{
     ChainElement, ChainParams, THROUGHPUT_BLOCK_THREADS, THROUGHPUT_CHAINS, ThroughputKernel,
-    bar_sync_throughput_params, cos_approx_throughput_params, div_approx_throughput_params, div_rn_throughput_params,
-    ex2_approx_throughput_params, exp_accurate_throughput_params, exp_fast_throughput_params, exp_throughput_params,
-    f16x2_fma_throughput_params, f32_add_throughput_params, f32_fma_throughput_params,
+    bar_sync_throughput_params, cbrt_throughput_params, convert_throughput_params, cos_approx_throughput_params,
+    cube_mul_throughput_params, div_approx_throughput_params, div_rn_throughput_params, ex2_approx_throughput_params,
+    exp_accurate_throughput_params, exp_fast_throughput_params, exp_throughput_params, exp2_throughput_params,
+    exp10_throughput_params, f16x2_fma_throughput_params, f32_add_throughput_params, f32_fma_throughput_params,
     f32_literal_mul_throughput_params, f32_mul_throughput_params, f64_fma_throughput_params,
-    f64_promoted_mul_throughput_params, i8_mad_throughput_params, i16_mad_throughput_params, i32_add_throughput_params,
-    i32_mad_throughput_params, i32_mul_throughput_params, lg2_approx_throughput_params, mul24_throughput_params,
-    rcp_approx_throughput_params, rcp_rn_throughput_params, recip_sqrt_rn_throughput_params,
-    rsqrt_approx_throughput_params, sin_approx_throughput_params, sin_throughput_params, u32_div_throughput_params,
-    u32_mask_throughput_params, u32_rem_throughput_params, u32_shift_throughput_params,
+    f64_promoted_mul_throughput_params, fmin_throughput_params, i8_mad_throughput_params, i16_mad_throughput_params,
+    i32_add_throughput_params, i32_mad_throughput_params, i32_mul_throughput_params, lg2_approx_throughput_params,
+    mul24_throughput_params, pow_cube_throughput_params, pow_third_throughput_params, pow2_throughput_params,
+    pow10_throughput_params, rcp_approx_throughput_params, rcp_rn_throughput_params, recip_sqrt_rn_throughput_params,
+    rsqrt_approx_throughput_params, sin_approx_throughput_params, sin_cos_throughput_params,
+    sin_pi_x_throughput_params, sin_throughput_params, sincos_throughput_params, sinpi_throughput_params,
+    sqrt_throughput_params, u32_div_throughput_params, u32_mask_throughput_params, u32_rem_throughput_params,
+    u32_shift_throughput_params,
 };
 
 use crate::error::{Error, Result};
-use crate::gpu::{DeviceBuffer, DeviceCopy, LaunchShape};
+use crate::gpu::{DeviceBuffer, DeviceCopy, Gpu, LaunchShape, Module};
 use crate::testbed::{DeviceUnderTest, Implementation};
 
 /// Every throughput kernel's parameters: the output, `start`, `step`, `a`, `b`
@@ -61,6 +65,21 @@ impl ChainValue for f32 {
             ThroughputKernel::ExpAccurate => exp_accurate_throughput_params::SIGNATURE,
             ThroughputKernel::F32LiteralMul => f32_literal_mul_throughput_params::SIGNATURE,
             ThroughputKernel::F64PromotedMul => f64_promoted_mul_throughput_params::SIGNATURE,
+            ThroughputKernel::Sqrt => sqrt_throughput_params::SIGNATURE,
+            ThroughputKernel::Fmin => fmin_throughput_params::SIGNATURE,
+            ThroughputKernel::Convert => convert_throughput_params::SIGNATURE,
+            ThroughputKernel::CubeMul => cube_mul_throughput_params::SIGNATURE,
+            ThroughputKernel::PowCube => pow_cube_throughput_params::SIGNATURE,
+            ThroughputKernel::Exp2 => exp2_throughput_params::SIGNATURE,
+            ThroughputKernel::Pow2 => pow2_throughput_params::SIGNATURE,
+            ThroughputKernel::Exp10 => exp10_throughput_params::SIGNATURE,
+            ThroughputKernel::Pow10 => pow10_throughput_params::SIGNATURE,
+            ThroughputKernel::Cbrt => cbrt_throughput_params::SIGNATURE,
+            ThroughputKernel::PowThird => pow_third_throughput_params::SIGNATURE,
+            ThroughputKernel::Sinpi => sinpi_throughput_params::SIGNATURE,
+            ThroughputKernel::SinPiX => sin_pi_x_throughput_params::SIGNATURE,
+            ThroughputKernel::Sincos => sincos_throughput_params::SIGNATURE,
+            ThroughputKernel::SinCos => sin_cos_throughput_params::SIGNATURE,
             _ => return None,
         })
     }
@@ -119,6 +138,9 @@ impl ChainValue for u32 {
     }
 }
 
+/// The most threads a launch of the conversion kernel may have (its chains' seeds below 2^30).
+pub const CONVERT_MOST_THREADS: u64 = 1 << 27;
+
 fn invalid(kernel: ThroughputKernel, reason: String) -> Error {
     Error::InvalidLaunch {
         kernel: kernel.entry(),
@@ -156,6 +178,13 @@ pub fn throughput_shape(kernel: ThroughputKernel, blocks: u32, out_len: usize, a
         (ThroughputKernel::U32Shift | ThroughputKernel::U32Mask, a) if a.is_none_or(|a| a >= 32) => {
             return Err(invalid(kernel, format!("the shift a = {a:?} must be a u32 below 32")));
         }
+        // The conversion kernel's chains are their seeds' size: its unchecked conversion needs them below 2^31.
+        (ThroughputKernel::Convert, _) if threads > CONVERT_MOST_THREADS => {
+            return Err(invalid(
+                kernel,
+                format!("{threads} threads: its chain values must stay below 2^31, so at most {CONVERT_MOST_THREADS}"),
+            ));
+        }
         _ => {}
     }
     Ok(LaunchShape {
@@ -189,6 +218,39 @@ pub fn throughput<T: ChainValue>(
     iterations: u32,
     blocks: u32,
 ) -> Result<()> {
+    let (signature, shape, args) = checked_launch(kernel, out, params, iterations, blocks)?;
+    // SAFETY: the shape check proved the output holds every chain's value.
+    unsafe { dut.launch_signature(implementation, signature, shape, args) }
+}
+
+/// [`throughput`] for the kernel of the same name in `module`, a module of
+/// the device's GPU outside the loaded implementations (the CUDA C twins
+/// compiled with other options); its `.param` list is checked against the
+/// Rust kernel's signature before the launch.
+#[allow(clippy::too_many_arguments)]
+pub fn throughput_in_module<T: ChainValue>(
+    gpu: &Gpu,
+    module: &Module,
+    kernel: ThroughputKernel,
+    out: &mut DeviceBuffer<T>,
+    params: ChainParams<T>,
+    iterations: u32,
+    blocks: u32,
+) -> Result<()> {
+    let (signature, shape, args) = checked_launch(kernel, out, params, iterations, blocks)?;
+    let typed = module.typed(signature)?;
+    // SAFETY: the shape check proved the output holds every chain's value.
+    unsafe { typed.launch(gpu.stream(), shape, args) }
+}
+
+/// The signature, the checked shape and the arguments of a throughput launch.
+fn checked_launch<T: ChainValue>(
+    kernel: ThroughputKernel,
+    out: &mut DeviceBuffer<T>,
+    params: ChainParams<T>,
+    iterations: u32,
+    blocks: u32,
+) -> Result<(Signature<ChainArgs<T>>, LaunchShape, ChainArgs<T>)> {
     let Some(signature) = T::signature(kernel).filter(|_| T::carries(kernel.element())) else {
         return Err(invalid(
             kernel,
@@ -201,14 +263,22 @@ pub fn throughput<T: ChainValue>(
     };
     let shape = throughput_shape(kernel, blocks, out.len(), params.a.unsigned_operand())?;
     let ChainParams { start, step, a, b } = params;
-    let args = (out.as_global_mut(), start, step, a, b, iterations);
-    // SAFETY: the shape check proved the output holds every chain's value.
-    unsafe { dut.launch_signature(implementation, signature, shape, args) }
+    Ok((signature, shape, (out.as_global_mut(), start, step, a, b, iterations)))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_conversion_kernel_refuses_grids_whose_chains_leave_i32() {
+        let blocks = (CONVERT_MOST_THREADS / THROUGHPUT_BLOCK_THREADS as u64) as u32;
+        let len = usize::MAX;
+        assert!(throughput_shape(ThroughputKernel::Convert, blocks, len, None).is_ok());
+        let why = throughput_shape(ThroughputKernel::Convert, blocks + 1, len, None).unwrap_err();
+        assert!(why.to_string().contains("below 2^31"), "{why}");
+        assert!(throughput_shape(ThroughputKernel::F32Add, blocks + 1, len, None).is_ok());
+    }
 
     /// Each kernel's signature is found through the one chain type that carries its element, under its entry name.
     #[test]
@@ -216,7 +286,11 @@ mod tests {
         fn name<T: ChainValue>(kernel: ThroughputKernel) -> Option<&'static str> {
             T::signature(kernel).map(|signature| signature.name)
         }
-        for kernel in ThroughputKernel::ALL {
+        for kernel in ThroughputKernel::ALL
+            .into_iter()
+            .chain(ThroughputKernel::MATH_FUNCTIONS)
+            .chain(ThroughputKernel::SQRT_COMPARE_CONVERT)
+        {
             let found: Vec<(&str, bool)> = [
                 (name::<f32>(kernel), f32::carries(kernel.element())),
                 (name::<f64>(kernel), f64::carries(kernel.element())),

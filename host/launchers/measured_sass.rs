@@ -31,5 +31,14 @@ pub fn measured_sass_opcodes(kernel: ThroughputKernel) -> &'static [&'static str
         Lg2Approx => &["MUFU.LG2"],
         F64PromotedMul => &["DMUL"],
         BarSync => &["BAR"],
+        // The math-library pairs: the SFU forms by their MUFU, the FMA-only functions by FFMA
+        // (CUDA's powf, cbrtf and sinf use both; the loop holding the most of either is the steady one).
+        Exp2 | Pow2 | Exp10 | Pow10 | PowThird => &["MUFU.EX2"],
+        CubeMul => &["FMUL"],
+        PowCube => &["MUFU.EX2", "MUFU.LG2"],
+        Cbrt | Sinpi | SinPiX | Sincos | SinCos => &["FFMA"],
+        Sqrt => &["MUFU.RSQ"],
+        Fmin => &["FMNMX"],
+        Convert => &["F2I"],
     }
 }

@@ -25,6 +25,7 @@ mod measured_sass;
 mod nominal_shape;
 mod occupancy;
 mod opencl_nd_range;
+mod opencl_throughput;
 mod particles;
 mod pointer_ring;
 mod sgemm;
@@ -56,7 +57,9 @@ pub use global_memory::{
     texture_shift_copy, texture_shift_copy_shape, vector_copy, vector_copy_global, vector_copy_global_on,
 };
 pub use guide_multiply::{GuideMultiply, guide_multiply, guide_multiply_shape};
-pub use instruction_throughput::{ChainValue, throughput, throughput_shape, throughput_wave_blocks};
+pub use instruction_throughput::{
+    ChainValue, throughput, throughput_in_module, throughput_shape, throughput_wave_blocks,
+};
 pub use latency::{
     SHARED_CHASE_BLOCK_THREADS, fma_latency, pointer_chase, pointer_chase_from, shared_pointer_chase,
     shared_pointer_chase_shape,
@@ -74,6 +77,7 @@ pub use occupancy::{
     OCCUPANCY_BLOCK_THREADS, occupancy_chase, occupancy_chase_shape, occupancy_copy, occupancy_copy_shape,
     shared_bytes_for_resident_blocks,
 };
+pub use opencl_throughput::{build_throughput_twins, opencl_throughput};
 pub use particles::{fountain_version_step, gravity_step, particle_shape, particle_step, particle_step_global};
 pub use pointer_ring::{PointerRing, pointer_ring_words};
 pub use sgemm::{
@@ -86,7 +90,7 @@ pub use shared_memory_banks::{BANK_BLOCK_THREADS, BankAccess, BankKernel, bank_k
 pub use slot_ring::{SlotRing, check_slot_links};
 pub use streams::{fma_chain, fma_chain_grid, fma_chain_of, opencl_fma_chain};
 pub use stride_copy_global::stride_copy_global;
-pub use throughput_outputs::{ChainValues, ThroughputOutputs};
+pub use throughput_outputs::{ChainValues, ThroughputOutputs, first_threads};
 pub use throughput_params::{AnyChainParams, suggested_params};
 pub use throughput_table::{ThroughputRow, cc1_per_sm_per_clock, hopper_peak_per_sm_per_clock, throughput_table};
 

@@ -2,9 +2,9 @@ use kernels_gpu::instruction_throughput::{
     ChainElement, THROUGHPUT_BLOCK_THREADS, THROUGHPUT_CHAINS, ThroughputKernel,
 };
 
-use super::{AnyChainParams, ChainValue, throughput};
+use super::{AnyChainParams, ChainValue, throughput, throughput_in_module};
 use crate::error::{Error, Result};
-use crate::gpu::{DeviceBuffer, Gpu};
+use crate::gpu::{DeviceBuffer, Gpu, Module};
 use crate::testbed::{DeviceUnderTest, Implementation};
 
 /// The chain values a throughput kernel stored, in its element type.
@@ -35,7 +35,7 @@ impl ChainValues {
 /// Chain `c` of thread `t < first` from a launch of `launched` threads
 /// (stored at `c · launched + t`), rearranged to `c · first + t`: the layout
 /// the CPU references give for a run of `first` threads.
-fn first_threads<T: Copy>(all: &[T], launched: u32, first: u32) -> Vec<T> {
+pub fn first_threads<T: Copy>(all: &[T], launched: u32, first: u32) -> Vec<T> {
     let mut out = Vec::with_capacity(THROUGHPUT_CHAINS * first as usize);
     for chain in 0..THROUGHPUT_CHAINS {
         let start = chain * launched as usize;
@@ -91,6 +91,23 @@ impl ThroughputOutputs {
             AnyChainParams::F64(p) => throughput(dut, implementation, kernel, &mut self.f64, p, iterations, blocks),
             AnyChainParams::I32(p) => throughput(dut, implementation, kernel, &mut self.i32, p, iterations, blocks),
             AnyChainParams::U32(p) => throughput(dut, implementation, kernel, &mut self.u32, p, iterations, blocks),
+        }
+    }
+
+    /// [`launch`](Self::launch) for the kernel of the same name in `module` (see [`throughput_in_module`]).
+    pub fn launch_in_module(
+        &mut self,
+        gpu: &Gpu,
+        module: &Module,
+        kernel: ThroughputKernel,
+        params: AnyChainParams,
+        (iterations, blocks): (u32, u32),
+    ) -> Result<()> {
+        match params {
+            AnyChainParams::F32(p) => throughput_in_module(gpu, module, kernel, &mut self.f32, p, iterations, blocks),
+            AnyChainParams::F64(p) => throughput_in_module(gpu, module, kernel, &mut self.f64, p, iterations, blocks),
+            AnyChainParams::I32(p) => throughput_in_module(gpu, module, kernel, &mut self.i32, p, iterations, blocks),
+            AnyChainParams::U32(p) => throughput_in_module(gpu, module, kernel, &mut self.u32, p, iterations, blocks),
         }
     }
 

@@ -37,7 +37,12 @@ fn f16_pair(x: f32) -> u32 {
 ///   root (approximate and IEEE) from 0.5 (settles at 1);
 /// * `v ← f(v) + b`: sine b = 1, cosine b = 0, 2^x and e^x b = −2, log2 b = 2
 ///   from 4 (each a contracting map);
-/// * the promotion pair: `· 1.02 · (1/1.02)`.
+/// * the promotion pair: `· 1.02 · (1/1.02)`;
+/// * the math-library pairs: `a·v³ + b` and `a·sinpi(v) + b` with a = 1/4,
+///   b = 1/2 from 0.5; 2^v and 10^v plus b = −2 from −1.5; the cube root
+///   plus 1 from 2; `(sin v + cos v)/2` from 0.5 (each a contracting map);
+/// * square root plus 1 from 2; `min(−v, 2)` from 1 (alternating signs);
+///   the conversion round trip from 1.5 in steps of 1 (alternating signs).
 pub fn suggested_params(kernel: ThroughputKernel, arguments: ArgumentRange) -> AnyChainParams {
     use ThroughputKernel::*;
     let large = arguments == ArgumentRange::Large;
@@ -84,5 +89,12 @@ pub fn suggested_params(kernel: ThroughputKernel, arguments: ArgumentRange) -> A
         Ex2Approx | ExpFast | Exp | ExpAccurate => f32_params(-1.5, spread, 0.0, -2.0),
         Lg2Approx => f32_params(4.0, spread, 0.0, 2.0),
         F32LiteralMul | F64PromotedMul => f32_params(1.0, spread, (1.0 / 1.02f64) as f32, 0.0),
+        CubeMul | PowCube | Sinpi | SinPiX => f32_params(0.5, spread, 0.25, 0.5),
+        Exp2 | Pow2 | Exp10 | Pow10 => f32_params(-1.5, spread, 0.0, -2.0),
+        Cbrt | PowThird => f32_params(2.0, spread, 0.0, 1.0),
+        Sincos | SinCos => f32_params(0.5, spread, 0.5, 0.0),
+        Sqrt => f32_params(2.0, spread, 0.0, 1.0),
+        Fmin => f32_params(1.0, spread, 2.0, 0.0),
+        Convert => f32_params(1.5, 1.0, 0.0, 0.0),
     }
 }

@@ -38,7 +38,9 @@ pub fn hopper_peak_per_sm_per_clock(kernel: ThroughputKernel) -> Option<f64> {
         F64Fma => Some(64.0),
         F16x2Fma => Some(128.0),
         I32Add | I32Mul | I32Mad | U32Shift | U32Mask => Some(64.0),
-        RcpApprox | RsqrtApprox | SinApprox | CosApprox | Ex2Approx | Lg2Approx => Some(16.0),
+        RcpApprox | RsqrtApprox | SinApprox | CosApprox | Ex2Approx | Lg2Approx | Exp2 => Some(16.0),
+        CubeMul | PowCube | Pow2 | Exp10 | Pow10 | Cbrt | PowThird | Sinpi | SinPiX | Sincos | SinCos => None,
+        Sqrt | Fmin | Convert => None,
         U32Div | U32Rem | RcpRn | DivRn | DivApprox | ExpFast | Sin | Exp | ExpAccurate | F64PromotedMul | I16Mad
         | I8Mad | Mul24 | RecipSqrtRn | BarSync => None,
     }
@@ -65,6 +67,11 @@ pub fn cc1_per_sm_per_clock(kernel: ThroughputKernel) -> Option<f64> {
         I32Mul => Some(2.0),
         Mul24 => Some(8.0),
         BarSync => Some(8.0),
+        // §3.1.1.1: the square root one per clock (a reciprocal square root and a reciprocal), compare/min/max
+        // and type conversions 8.
+        Sqrt => Some(1.0),
+        Fmin | Convert => Some(8.0),
+        CubeMul | PowCube | Exp2 | Pow2 | Exp10 | Pow10 | Cbrt | PowThird | Sinpi | SinPiX | Sincos | SinCos => None,
         F64Fma | F16x2Fma | I32Mad | U32Div | U32Rem | RcpRn | Sin | Exp | ExpAccurate | F64PromotedMul | I16Mad
         | I8Mad | RecipSqrtRn => None,
     }
@@ -77,6 +84,7 @@ fn unit(kernel: ThroughputKernel) -> &'static str {
         ThroughputKernel::U32Div | ThroughputKernel::U32Rem => "division or modulo (an integer instruction sequence)",
         ThroughputKernel::RcpRn | ThroughputKernel::DivRn => "IEEE-rounded result (a multi-instruction sequence)",
         ThroughputKernel::Sin | ThroughputKernel::Exp | ThroughputKernel::ExpAccurate => "function evaluation",
+        k if ThroughputKernel::MATH_FUNCTIONS.contains(&k) && k != ThroughputKernel::Exp2 => "function evaluation",
         ThroughputKernel::BarSync => "thread passing a barrier (a warp's bar.sync counts 32)",
         _ => "instruction",
     }

@@ -47,7 +47,10 @@ pub use kernel::{ClKernel, ClKernelResources, KernelArg, LocalMemory};
 pub use kernel_arg_list::{ClArg, ClArgList};
 pub use mapped_host_buffer::MappedHostBuffer;
 pub use nd_range::NdRange;
-pub use opencl_c_twins::{MatvecReduction, OPENCL_C_KERNELS, OPENCL_C_SOURCE, OpenClTwins, twin_build_options};
+pub use opencl_c_twins::{
+    MatvecReduction, OPENCL_C_KERNELS, OPENCL_C_SOURCE, OPENCL_C_THROUGHPUT_SOURCE, OpenClTwins,
+    THROUGHPUT_BASE_OPTIONS, twin_build_options,
+};
 pub use pci_address::PciAddress;
 pub use program::ClProgram;
 pub use queue::ClQueue;

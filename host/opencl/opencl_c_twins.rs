@@ -20,6 +20,15 @@ pub const OPENCL_C_SOURCE: &str = concat!(
     include_str!("../opencl_c/streams.cl")
 );
 
+/// The OpenCL C twins of the throughput kernels the OpenCL guide §3.1.1.1
+/// states rates or advice for: built apart from [`OPENCL_C_SOURCE`], once per
+/// build option measured (none, `-cl-mad-enable`, `-cl-fast-relaxed-math`).
+pub const OPENCL_C_THROUGHPUT_SOURCE: &str = include_str!("../opencl_c/instruction_throughput.cl");
+
+/// The options every build of [`OPENCL_C_THROUGHPUT_SOURCE`] takes (argument
+/// types for the checks against the Rust kernels), before the one measured.
+pub const THROUGHPUT_BASE_OPTIONS: &str = "-cl-kernel-arg-info";
+
 /// Every kernel of [`OPENCL_C_SOURCE`].
 pub const OPENCL_C_KERNELS: [&str; 22] = [
     "offset_copy",

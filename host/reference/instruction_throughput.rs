@@ -63,6 +63,15 @@ fn f32_step(kernel: ThroughputKernel, ChainParams { a, b, .. }: ChainParams<f32>
         ExpFast | Exp | ExpAccurate => Box::new(move |v| rounded(v, f64::exp) + b),
         F32LiteralMul => Box::new(move |v| (v * PROMOTION_CONSTANT as f32) * a),
         F64PromotedMul => Box::new(move |v| ((v as f64 * PROMOTION_CONSTANT) as f32) * a),
+        CubeMul | PowCube => Box::new(move |v| rounded(v, |x| x.powi(3)).mul_add(a, b)),
+        Exp2 | Pow2 => Box::new(move |v| rounded(v, f64::exp2) + b),
+        Exp10 | Pow10 => Box::new(move |v| rounded(v, |x| 10f64.powf(x)) + b),
+        Cbrt | PowThird => Box::new(move |v| rounded(v, f64::cbrt) + b),
+        Sinpi | SinPiX => Box::new(move |v| rounded(v, |x| (std::f64::consts::PI * x).sin()).mul_add(a, b)),
+        Sincos | SinCos => Box::new(move |v| rounded(v, |x| x.sin() + x.cos()).mul_add(a, b)),
+        Sqrt => Box::new(move |v| v.sqrt() + b),
+        Fmin => Box::new(move |v| (-v).min(a)),
+        Convert => Box::new(|v| (-v) as i32 as f32),
         F64Fma | F16x2Fma | I32Add | I32Mul | I32Mad | I16Mad | I8Mad | Mul24 | U32Div | U32Rem | U32Shift
         | U32Mask | BarSync => {
             return None;

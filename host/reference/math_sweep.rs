@@ -44,10 +44,20 @@ pub fn sweep_spacing(function: MathFunction, range: ArgumentRange) -> Spacing {
     use MathFunction::*;
     use std::f64::consts::PI;
     match (function, range) {
-        (SinApprox | CosApprox | Sin, ArgumentRange::Small) => Spacing::Linear { low: -PI, high: PI },
-        (SinApprox | CosApprox | Sin, ArgumentRange::Large) => Spacing::LogSymmetric { low: 1e2, high: 1e6 },
-        (Ex2Approx, ArgumentRange::Small) => Spacing::Linear { low: -10.0, high: 10.0 },
-        (Ex2Approx, ArgumentRange::Large) => Spacing::Linear {
+        (SinApprox | CosApprox | Sin | Cos, ArgumentRange::Small) => Spacing::Linear { low: -PI, high: PI },
+        (SinApprox | CosApprox | Sin | Cos | Sinpi, ArgumentRange::Large) => {
+            Spacing::LogSymmetric { low: 1e2, high: 1e6 }
+        }
+        (Sinpi, ArgumentRange::Small) => Spacing::Linear { low: -1.0, high: 1.0 },
+        (Exp10, ArgumentRange::Small) => Spacing::Linear { low: -3.0, high: 3.0 },
+        (Exp10, ArgumentRange::Large) => Spacing::Linear { low: -37.0, high: 38.0 },
+        (Cbrt, ArgumentRange::Small) => Spacing::LogSymmetric { low: 0.125, high: 8.0 },
+        (Cbrt, ArgumentRange::Large) => Spacing::LogSymmetric {
+            low: 2f64.powi(-120),
+            high: 2f64.powi(120),
+        },
+        (Ex2Approx | Exp2, ArgumentRange::Small) => Spacing::Linear { low: -10.0, high: 10.0 },
+        (Ex2Approx | Exp2, ArgumentRange::Large) => Spacing::Linear {
             low: -126.0,
             high: 127.0,
         },

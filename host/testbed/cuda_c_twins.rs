@@ -32,6 +32,10 @@ pub const CUDA_C_SOURCE: &str = concat!(
     "\n",
     include_str!("../cuda_c/instruction_throughput.cu"),
     "\n",
+    include_str!("../cuda_c/math_functions.cu"),
+    "\n",
+    include_str!("../cuda_c/sqrt_compare_convert.cu"),
+    "\n",
     include_str!("../cuda_c/math_accuracy.cu"),
     "\n",
     include_str!("../cuda_c/divergence.cu"),
@@ -51,19 +55,48 @@ pub fn compile_twins() -> Result<String, String> {
     TWINS.get_or_init(compile_twins_uncached).clone()
 }
 
+/// The instruction-throughput twins with the math-library pairs, alone: what
+/// [`compile_fast_math_twins`] compiles.
+pub const FAST_MATH_SOURCE: &str = concat!(
+    include_str!("../cuda_c/instruction_throughput.cu"),
+    "\n",
+    include_str!("../cuda_c/math_functions.cu")
+);
+
+/// The NVRTC option the Best Practices Guide §5.1.4 names: every `functionName()` with an
+/// intrinsic becomes `__functionName()`, plus `-ftz=true -prec-div=false -prec-sqrt=false -fmad=true`.
+pub const FAST_MATH_OPTION: &str = "-use_fast_math";
+
+/// [`FAST_MATH_SOURCE`] compiled with [`FAST_MATH_OPTION`], for the same
+/// target as the twins; `Err` says why not. Compiled once per process.
+pub fn compile_fast_math_twins() -> Result<String, String> {
+    static FAST: OnceLock<Result<String, String>> = OnceLock::new();
+    FAST.get_or_init(|| compile(FAST_MATH_SOURCE, &[FAST_MATH_OPTION], "the -use_fast_math twins"))
+        .clone()
+}
+
 fn compile_twins_uncached() -> Result<String, String> {
+    compile(CUDA_C_SOURCE, &[], "the CUDA C twins")
+}
+
+fn compile(source: &str, extra_options: &[&str], what: &str) -> Result<String, String> {
     // SAFETY: only tries to dlopen libnvrtc.
     if !unsafe { nvrtc::sys::is_culib_present() } {
-        return Err("NVRTC (libnvrtc) not found: CUDA C twins skipped; install the CUDA toolkit's NVRTC or add its lib64 to LD_LIBRARY_PATH".into());
+        return Err(format!(
+            "NVRTC (libnvrtc) not found: {what} skipped; install the CUDA toolkit's NVRTC or add its lib64 to LD_LIBRARY_PATH"
+        ));
     }
     static ARCH: OnceLock<String> = OnceLock::new();
     let arch = ARCH.get_or_init(|| format!("compute_{}", PTX_ARCH.trim_start_matches("sm_")));
     let options = nvrtc::CompileOptions {
         arch: Some(arch.as_str()),
-        options: vec!["--std=c++17".into()],
+        options: std::iter::once("--std=c++17")
+            .chain(extra_options.iter().copied())
+            .map(String::from)
+            .collect(),
         ..Default::default()
     };
-    nvrtc::compile_ptx_with_opts(CUDA_C_SOURCE, options)
+    nvrtc::compile_ptx_with_opts(source, options)
         .map(|ptx| ptx.to_src())
-        .map_err(|e| format!("NVRTC could not compile the CUDA C twins: {e:?}"))
+        .map_err(|e| format!("NVRTC could not compile {what}: {e:?}"))
 }

@@ -12,7 +12,7 @@ mod device_under_test;
 mod implementation;
 mod opencl_side;
 
-pub use cuda_c_twins::{CUDA_C_SOURCE, compile_twins};
+pub use cuda_c_twins::{CUDA_C_SOURCE, FAST_MATH_OPTION, compile_fast_math_twins, compile_twins};
 pub use device_selection::DeviceSelection;
 pub use device_under_test::DeviceUnderTest;
 pub use implementation::{Implementation, ImplementationSet};

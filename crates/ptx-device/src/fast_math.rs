@@ -139,3 +139,32 @@ pub fn div_approx(a: f32, b: f32) -> f32 {
 pub fn exp_fast(x: f32) -> f32 {
     ex2_approx(x * core::f32::consts::LOG2_E)
 }
+
+/// x^y the way CUDA C's `__powf` computes it (and `powf` under
+/// `-use_fast_math`): `ex2.approx(y · lg2.approx(x))`, two SFU instructions
+/// and a multiply. For x > 0 only (a negative x gives NaN, zero −∞ · y).
+///
+/// Error (not documented by NVIDIA): `lg2.approx`'s absolute 2^-22 near
+/// x = 1 and relative 2^-22 elsewhere, multiplied by |y|, shifts the exponent
+/// by up to 2^-22 · |y · log2 x| (or 2^-22 · |y|), which is
+/// 2^-22 · ln 2 · 2^24 ≈ 2.8 ulp of the result per unit of that size, on top
+/// of `ex2.approx`'s 2 ulp: a few ulp for the small powers the suite takes.
+#[inline(always)]
+pub fn pow_fast(x: f32, y: f32) -> f32 {
+    ex2_approx(y * lg2_approx(x))
+}
+
+/// log2 10 rounded to `f32`.
+const LOG2_10: f32 = core::f32::consts::LOG2_10;
+
+/// 10^x the way CUDA C's `__exp10f` computes it: `ex2.approx(x · log2 10)`,
+/// a multiply and one SFU instruction.
+///
+/// Error bound (derived as [`exp_fast`]'s): the product's rounding and
+/// log2 10's rounding each shift the exponent by at most 2^-24 · |x · log2 10|,
+/// which changes 10^x by at most ln 10 · |x| ≈ 2.3|x| ulp each; with
+/// `ex2.approx`'s 2 ulp, at most 2 + 4.7|x| ulp.
+#[inline(always)]
+pub fn exp10_fast(x: f32) -> f32 {
+    ex2_approx(x * LOG2_10)
+}

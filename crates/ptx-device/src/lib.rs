@@ -117,6 +117,7 @@ mod angle_reduction;
 pub mod clock;
 #[cfg(feature = "constant-memory")]
 pub mod constant_memory;
+pub mod cube_root;
 pub mod dim3;
 pub mod exp;
 pub mod fast_math;
@@ -127,6 +128,7 @@ pub mod index;
 pub mod integer24;
 pub mod math;
 pub mod packed_half;
+pub mod pi_trig;
 pub mod shared_memory;
 pub mod sm_id;
 pub mod sync;
@@ -141,14 +143,17 @@ pub mod emulator;
 #[cfg(all(target_arch = "nvptx64", feature = "panic-handler"))]
 mod panic_trap;
 
-pub use accurate_math::{EXP_ACCURATE_MAX_ULP, SIN_MAX_ULP, exp_accurate, sin};
+pub use accurate_math::{EXP_ACCURATE_MAX_ULP, SIN_MAX_ULP, cos, exp_accurate, sin, sincos};
 pub use angle_reduction::CODY_WAITE_LIMIT;
 pub use clock::clock64;
 #[cfg(feature = "constant-memory")]
 pub use constant_memory::{CONSTANT_SYMBOL, CONSTANT_WORDS, constant_word};
+pub use cube_root::{CBRT_MAX_ULP, cbrt};
 pub use dim3::Dim3;
 pub use exp::{EXP_MAX_ULP, EXP_PROVEN_MAX_ULP, exp};
-pub use fast_math::{div_approx, ex2_approx, ex2_approx_ftz, exp_fast, lg2_approx, rcp_approx, rsqrt_approx};
+pub use fast_math::{
+    div_approx, ex2_approx, ex2_approx_ftz, exp_fast, exp10_fast, lg2_approx, pow_fast, rcp_approx, rsqrt_approx,
+};
 pub use fast_trig::{FAST_COS_MAX_ABS_ERROR, FAST_SIN_MAX_ABS_ERROR, cos_approx, sin_approx};
 pub use global_ptr::{GlobalMutPtr, GlobalPtr};
 pub use half_float::f16_bits_to_f32;
@@ -163,6 +168,7 @@ pub use packed_half::{fma_f16x2, pack_f16x2};
 /// The token pasting `kernel!` uses to name its marker type (not part of the API).
 #[doc(hidden)]
 pub use pastey as __pastey;
+pub use pi_trig::{SINPI_MAX_ULP, cospi, sinpi};
 pub use shared_memory::{SharedPtr, dynamic_shared_memory};
 pub use sm_id::sm_id;
 pub use sync::sync_threads;

@@ -16,10 +16,12 @@ mod double_promotion;
 mod float_arithmetic;
 mod integer_arithmetic;
 mod integer_division;
+mod math_functions;
 mod narrow_integers;
 mod packed_half_fma;
 mod reciprocal;
 mod special_functions;
+mod sqrt_compare_convert;
 mod throughput_kernel;
 
 pub use barrier::{bar_sync_throughput, bar_sync_throughput_params};
@@ -40,6 +42,13 @@ pub use integer_division::{
     u32_div_throughput, u32_div_throughput_params, u32_mask_throughput, u32_mask_throughput_params, u32_rem_throughput,
     u32_rem_throughput_params, u32_shift_throughput, u32_shift_throughput_params,
 };
+pub use math_functions::{
+    cbrt_throughput, cbrt_throughput_params, cube_mul_throughput, cube_mul_throughput_params, exp2_throughput,
+    exp2_throughput_params, exp10_throughput, exp10_throughput_params, pow_cube_throughput, pow_cube_throughput_params,
+    pow_third_throughput, pow_third_throughput_params, pow2_throughput, pow2_throughput_params, pow10_throughput,
+    pow10_throughput_params, sin_cos_throughput, sin_cos_throughput_params, sin_pi_x_throughput,
+    sin_pi_x_throughput_params, sincos_throughput, sincos_throughput_params, sinpi_throughput, sinpi_throughput_params,
+};
 pub use narrow_integers::{
     i8_mad_throughput, i8_mad_throughput_params, i16_mad_throughput, i16_mad_throughput_params, mul24_throughput,
     mul24_throughput_params,
@@ -55,6 +64,10 @@ pub use special_functions::{
     exp_accurate_throughput, exp_accurate_throughput_params, exp_fast_throughput, exp_fast_throughput_params,
     exp_throughput, exp_throughput_params, lg2_approx_throughput, lg2_approx_throughput_params, sin_approx_throughput,
     sin_approx_throughput_params, sin_throughput, sin_throughput_params,
+};
+pub use sqrt_compare_convert::{
+    convert_throughput, convert_throughput_params, fmin_throughput, fmin_throughput_params, sqrt_throughput,
+    sqrt_throughput_params,
 };
 pub use throughput_kernel::{ChainElement, ChainParams, ThroughputKernel};
 

@@ -60,6 +60,21 @@ pub enum ThroughputKernel {
     F32LiteralMul,
     F64PromotedMul,
     BarSync,
+    CubeMul,
+    PowCube,
+    Exp2,
+    Pow2,
+    Exp10,
+    Pow10,
+    Cbrt,
+    PowThird,
+    Sinpi,
+    SinPiX,
+    Sincos,
+    SinCos,
+    Sqrt,
+    Fmin,
+    Convert,
 }
 
 impl ThroughputKernel {
@@ -98,6 +113,31 @@ impl ThroughputKernel {
         Self::BarSync,
     ];
 
+    /// The OpenCL Programming Guide §3.1.1.1's square root, compare/min/max
+    /// and conversion, with the add and reciprocal square root their rates are
+    /// set against; measured by the host's `opencl-arithmetic` experiment.
+    pub const SQRT_COMPARE_CONVERT: [Self; 5] =
+        [Self::F32Add, Self::RsqrtApprox, Self::Sqrt, Self::Fmin, Self::Convert];
+
+    /// The math-library pairs of the Best Practices Guide §5.1.2–5.1.4
+    /// (`math_functions`), measured by the host's `math-functions`
+    /// experiment rather than with [`ALL`](Self::ALL): each recommended call
+    /// followed by the one it replaces.
+    pub const MATH_FUNCTIONS: [Self; 12] = [
+        Self::CubeMul,
+        Self::PowCube,
+        Self::Exp2,
+        Self::Pow2,
+        Self::Exp10,
+        Self::Pow10,
+        Self::Cbrt,
+        Self::PowThird,
+        Self::Sinpi,
+        Self::SinPiX,
+        Self::Sincos,
+        Self::SinCos,
+    ];
+
     /// The PTX entry (the same name for the Rust kernel and its CUDA C twin).
     pub const fn entry(self) -> &'static str {
         match self {
@@ -133,6 +173,21 @@ impl ThroughputKernel {
             Self::F32LiteralMul => "f32_literal_mul_throughput",
             Self::F64PromotedMul => "f64_promoted_mul_throughput",
             Self::BarSync => "bar_sync_throughput",
+            Self::CubeMul => "cube_mul_throughput",
+            Self::PowCube => "pow_cube_throughput",
+            Self::Exp2 => "exp2_throughput",
+            Self::Pow2 => "pow2_throughput",
+            Self::Exp10 => "exp10_throughput",
+            Self::Pow10 => "pow10_throughput",
+            Self::Cbrt => "cbrt_throughput",
+            Self::PowThird => "pow_third_throughput",
+            Self::Sinpi => "sinpi_throughput",
+            Self::SinPiX => "sin_pi_x_throughput",
+            Self::Sincos => "sincos_throughput",
+            Self::SinCos => "sin_cos_throughput",
+            Self::Sqrt => "sqrt_throughput",
+            Self::Fmin => "fmin_throughput",
+            Self::Convert => "convert_throughput",
         }
     }
 
@@ -184,14 +239,33 @@ impl ThroughputKernel {
             Self::F32LiteralMul => "f32 multiply by an f32 constant",
             Self::F64PromotedMul => "f32 multiply by an f64 constant (promoted)",
             Self::BarSync => "block barrier, bar.sync (__syncthreads)",
+            Self::CubeMul => "x·x·x (a small integer power by multiplication)",
+            Self::PowCube => "pow(x, 3)",
+            Self::Exp2 => "exp2(x)",
+            Self::Pow2 => "pow(2, x)",
+            Self::Exp10 => "exp10(x)",
+            Self::Pow10 => "pow(10, x)",
+            Self::Cbrt => "cbrt(x)",
+            Self::PowThird => "pow(x, 1/3)",
+            Self::Sinpi => "sinpi(x)",
+            Self::SinPiX => "sin(π·x)",
+            Self::Sincos => "sincos(x) (one call, both results)",
+            Self::SinCos => "sin(x) and cos(x), separate calls",
+            Self::Sqrt => "square root, sqrt.rn.f32 (sqrtf, OpenCL sqrt)",
+            Self::Fmin => "minimum, min.f32 (fminf, OpenCL fmin)",
+            Self::Convert => "conversion, f32 to i32 and back (one counted per direction)",
         }
     }
 
     /// Measured operations one thread performs per round (per iteration of
-    /// the kernel's loop): one per chain. For the packed FMA each operation
+    /// the kernel's loop): one per chain (two for the conversion kernel: there
+    /// and back). For the packed FMA each operation
     /// is one instruction holding two binary16 FMAs.
     pub const fn operations_per_round(self) -> u32 {
-        THROUGHPUT_CHAINS as u32
+        match self {
+            Self::Convert => 2 * THROUGHPUT_CHAINS as u32,
+            _ => THROUGHPUT_CHAINS as u32,
+        }
     }
 
     /// The other instruction each round performs once per chain alongside
@@ -206,7 +280,16 @@ impl ThroughputKernel {
             | Self::ExpFast
             | Self::Sin
             | Self::Exp
-            | Self::ExpAccurate => Some("add.f32"),
+            | Self::ExpAccurate
+            | Self::Exp2
+            | Self::Pow2
+            | Self::Exp10
+            | Self::Pow10
+            | Self::Cbrt
+            | Self::PowThird
+            | Self::Sqrt => Some("add.f32"),
+            Self::CubeMul | Self::PowCube | Self::Sinpi | Self::SinPiX => Some("fma.rn.f32 (a·f(v) + b)"),
+            Self::Sincos | Self::SinCos => Some("add.f32 and fma.rn.f32 (a·(s + c) + b)"),
             Self::F32LiteralMul | Self::F64PromotedMul => Some("mul.f32 by the run-time factor a"),
             Self::BarSync => Some("add.s32 (may be folded out of the loop)"),
             _ => None,

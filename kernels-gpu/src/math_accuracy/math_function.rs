@@ -1,7 +1,8 @@
 //! The functions whose accuracy the suite measures, as a kernel argument.
 
 use crate::device::{
-    cos_approx, ex2_approx, exp, exp_accurate, exp_fast, lg2_approx, rcp_approx, rsqrt_approx, sin, sin_approx,
+    cbrt, cos, cos_approx, ex2_approx, exp, exp_accurate, exp_fast, exp10_fast, lg2_approx, rcp_approx, rsqrt_approx,
+    sin, sin_approx, sinpi,
 };
 
 /// One single-precision function of the device layer, identified on the
@@ -30,10 +31,20 @@ pub enum MathFunction {
     ExpAccurate = 8,
     /// The device layer's exponential, `exp` (`expf`'s counterpart and algorithm).
     Exp = 9,
+    /// 2^x: `ex2.approx.f32` in Rust (what CUDA's `exp2f` is built on), CUDA's `exp2f` in the twin.
+    Exp2 = 10,
+    /// 10^x: the device layer's `exp10_fast` (`__exp10f`'s algorithm), CUDA's `exp10f` in the twin.
+    Exp10 = 11,
+    /// The device layer's cube root, `cbrt`; CUDA's `cbrtf` in the twin.
+    Cbrt = 12,
+    /// The device layer's cosine, `cos`; CUDA's `cosf` in the twin.
+    Cos = 13,
+    /// The device layer's `sinpi` (sin πx); CUDA's `sinpif` in the twin.
+    Sinpi = 14,
 }
 
 impl MathFunction {
-    pub const ALL: [Self; 10] = [
+    pub const ALL: [Self; 15] = [
         Self::SinApprox,
         Self::CosApprox,
         Self::Ex2Approx,
@@ -44,6 +55,11 @@ impl MathFunction {
         Self::Sin,
         Self::ExpAccurate,
         Self::Exp,
+        Self::Exp2,
+        Self::Exp10,
+        Self::Cbrt,
+        Self::Cos,
+        Self::Sinpi,
     ];
 
     /// The function with discriminant `id`, if there is one.
@@ -67,6 +83,11 @@ impl MathFunction {
             Self::Sin => sin(x),
             Self::ExpAccurate => exp_accurate(x),
             Self::Exp => exp(x),
+            Self::Exp2 => ex2_approx(x),
+            Self::Exp10 => exp10_fast(x),
+            Self::Cbrt => cbrt(x),
+            Self::Cos => cos(x),
+            Self::Sinpi => sinpi(x),
         }
     }
 }
