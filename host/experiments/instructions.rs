@@ -37,6 +37,7 @@ use crate::report::{
     Axis, Claim, ExperimentResult, LedgerRow, Metric, PlotKind, Point, PointKey, Report, Rule, SectionHooks, Series,
     Spread, Verdict, Work, better_by,
 };
+use crate::run_settings::RunSettings;
 use crate::sass::{PerOperation, SassClass};
 use crate::stats::Summary;
 use crate::testbed::Implementation;
@@ -46,6 +47,19 @@ pub struct Instructions;
 
 /// Each timed launch is calibrated to about this long.
 pub const TARGET_LAUNCH_MS: f64 = 0.5;
+
+/// The run's settings with twice its samples, for the throughput points: the
+/// ledger grades ratios of two rates that sit within 1% of a rule's edge
+/// (mul24 against the 32-bit multiply: 1.057–1.062 against 1.05), and with
+/// the default 11 samples the median's interval (the 2nd to the 10th) let one
+/// run of three fall inside the run-to-run allowance; with 22 it is the 6th
+/// to the 17th. A launch is about 0.5 ms: 22 samples cost some 10 s a run.
+fn rate_settings(settings: &RunSettings) -> RunSettings {
+    RunSettings {
+        samples: settings.samples.saturating_mul(2),
+        ..settings.clone()
+    }
+}
 /// The threads whose chains every point checks against the CPU reference (the first two warps).
 const CHECKED_THREADS: u32 = 64;
 /// The most rounds a launch may run.
@@ -250,7 +264,7 @@ impl Experiment for Instructions {
                     let params = suggested_params(kernel, range);
                     let mut launch_for = |n: u32| outputs.launch(dut, implementation, kernel, params, n, blocks);
                     let iterations = calibrate(&mut timer, TARGET_LAUNCH_MS, MAX_ITERATIONS, &mut launch_for)?;
-                    let times = timed_launches(&mut timer, ctx.settings, &mut || {
+                    let times = timed_launches(&mut timer, &rate_settings(ctx.settings), &mut || {
                         outputs.launch(dut, implementation, kernel, params, iterations, blocks)
                     })?;
                     let got = outputs.read_first_threads(kernel, blocks, CHECKED_THREADS)?;

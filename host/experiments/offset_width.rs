@@ -6,7 +6,7 @@ use crate::report::{Bound, Series, Unit};
 use half::f16;
 use kernels_gpu::device::F32x4;
 
-use super::copy_sweep::{BYTE_COUNTING, Planned, buffer_len, measure};
+use super::copy_sweep::{BYTE_COUNTING, Planned, measure};
 use super::{Experiment, RunContext, sector_model};
 use crate::error::Result;
 use crate::launchers::CopyKernel;
@@ -16,6 +16,23 @@ use crate::testbed::Implementation;
 pub struct OffsetWidth;
 
 /// Every width's series of `kernel` (f16, f32, f64, f32x4), each on buffers of the run's size.
+/// The bytes of each width's buffers: half the run's default (4 × L2
+/// instead of 8: still several times the L2, and the width sweeps make 12
+/// series of 32 or 33 points each, 80–90 s a run at 8 × L2 on an H100), or
+/// what `--size-mib` asks for.
+fn width_buffer_bytes(ctx: &RunContext<'_>) -> u64 {
+    let bytes = ctx.settings.buffer_bytes(ctx.device.info());
+    match ctx.settings.buffer_mib {
+        Some(_) => bytes,
+        None => (bytes / 2).max(64 << 20),
+    }
+}
+
+/// Elements of `T` in a width buffer, plus the sweep's room.
+fn width_len<T>(ctx: &RunContext<'_>, room: usize) -> usize {
+    (width_buffer_bytes(ctx) / size_of::<T>() as u64) as usize + room
+}
+
 pub fn all_widths(ctx: &RunContext<'_>, result: &mut ExperimentResult, kernel: CopyKernel) -> Result<()> {
     let plan = [Planned::all(kernel)];
     let model = match kernel {
@@ -28,7 +45,7 @@ pub fn all_widths(ctx: &RunContext<'_>, result: &mut ExperimentResult, kernel: C
         result,
         &plan,
         kernel.sweep(),
-        buffer_len::<f16>(ctx, room),
+        width_len::<f16>(ctx, room),
         Some(model),
     )?;
     measure::<f32>(
@@ -36,7 +53,7 @@ pub fn all_widths(ctx: &RunContext<'_>, result: &mut ExperimentResult, kernel: C
         result,
         &plan,
         kernel.sweep(),
-        buffer_len::<f32>(ctx, room),
+        width_len::<f32>(ctx, room),
         Some(model),
     )?;
     measure::<f64>(
@@ -44,7 +61,7 @@ pub fn all_widths(ctx: &RunContext<'_>, result: &mut ExperimentResult, kernel: C
         result,
         &plan,
         kernel.sweep(),
-        buffer_len::<f64>(ctx, room),
+        width_len::<f64>(ctx, room),
         Some(model),
     )?;
     measure::<F32x4>(
@@ -52,12 +69,13 @@ pub fn all_widths(ctx: &RunContext<'_>, result: &mut ExperimentResult, kernel: C
         result,
         &plan,
         kernel.sweep(),
-        buffer_len::<F32x4>(ctx, room),
+        width_len::<F32x4>(ctx, room),
         Some(model),
     )?;
     result.setup.push(format!(
-        "buffers of {} MiB each whatever the width, 256 threads per block, one element per thread",
-        ctx.settings.buffer_bytes(ctx.device.info()) >> 20
+        "buffers of {} MiB each whatever the width (4 × L2 unless --size-mib says), 256 threads per block, one \
+         element per thread",
+        width_buffer_bytes(ctx) >> 20
     ));
     Ok(())
 }
