@@ -33,12 +33,11 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::gpu::DeviceInfo;
+use crate::facts::{DeviceInfo, Implementation};
 use crate::nvml::TelemetryRecord;
 use crate::output_files::OutputFiles;
 use crate::ptx;
 use crate::run_settings::RunSettings;
-use crate::testbed::Implementation;
 
 pub use axis::{Axis, Metric, PlotKind, ReferenceLine, Scale};
 pub use ceilings::{Bound, Ceiling, DeviceCeilings, Figure, Unit};

@@ -12,10 +12,12 @@ mod device_under_test;
 mod implementation;
 mod opencl_side;
 
+/// Who wrote the code being measured (the report's name for a series).
+pub use crate::facts::Implementation;
 pub use cuda_c_twins::{CUDA_C_SOURCE, FAST_MATH_OPTION, compile_fast_math_twins, compile_twins};
 pub use device_selection::DeviceSelection;
 pub use device_under_test::DeviceUnderTest;
-pub use implementation::{Implementation, ImplementationSet};
+pub use implementation::ImplementationSet;
 pub use opencl_side::OpenClSide;
 
 use std::sync::OnceLock;
