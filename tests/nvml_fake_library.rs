@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
+use ptxsuite::facts::CudaOrdinal;
 use ptxsuite::nvml::{
     CudaDeviceId, LinkEnd, LinkSpeedSource, MatchedBy, NvLinkVersion, Nvml, NvmlGpus, PciLocation, TelemetrySample,
     TelemetrySampler,
@@ -56,17 +57,17 @@ fn pci(bus: u32) -> PciLocation {
 fn cuda_devices() -> Vec<CudaDeviceId> {
     vec![
         CudaDeviceId {
-            ordinal: 0,
+            ordinal: CudaOrdinal(0),
             uuid: Some("GPU-BBBBBBBB-0000-1111-2222-333333333333".into()),
             pci_bus_id: "0000:99:00".into(),
         },
         CudaDeviceId {
-            ordinal: 1,
+            ordinal: CudaOrdinal(1),
             uuid: Some("GPU-f00f0000-0000-0000-0000-000000000000".into()),
             pci_bus_id: "0000:18:00".into(),
         },
         CudaDeviceId {
-            ordinal: 2,
+            ordinal: CudaOrdinal(2),
             uuid: None,
             pci_bus_id: "0000:77:00".into(),
         },
@@ -99,7 +100,7 @@ fn the_layer_reads_the_fake_library_through_its_c_types() {
     assert_eq!(gpus.unmatched().len(), 1);
     assert!(gpus.unmatched()[0].contains("0000:77:00"), "{:?}", gpus.unmatched());
 
-    let b = &gpus.gpu(0).unwrap().facts;
+    let b = &gpus.gpu(CudaOrdinal(0)).unwrap().facts;
     assert_eq!((b.name.as_str(), b.matched_by), ("Fake GPU B", MatchedBy::Uuid));
     assert_eq!(b.pci, Some(pci(0x2a)));
     assert_eq!(
@@ -110,7 +111,7 @@ fn the_layer_reads_the_fake_library_through_its_c_types() {
     assert_eq!((b.max_sm_clock_mhz, b.max_memory_clock_mhz), (Some(1980), Some(2619)));
     assert_eq!(b.power_limit_w, Some(700.0));
 
-    let a = &gpus.gpu(1).unwrap().facts;
+    let a = &gpus.gpu(CudaOrdinal(1)).unwrap().facts;
     assert_eq!((a.name.as_str(), a.matched_by), ("Fake GPU A", MatchedBy::PciLocation));
     assert_eq!(a.uuid, "GPU-aaaaaaaa-0000-1111-2222-333333333333");
     assert_eq!(a.nvlinks.len(), 6, "links 0-5; link 6 is an invalid argument");
@@ -128,17 +129,17 @@ fn the_layer_reads_the_fake_library_through_its_c_types() {
     );
 
     let links = gpus.interconnect();
-    let route = links.nvlink_route(1, 0).unwrap();
+    let route = links.nvlink_route(CudaOrdinal(1), CudaOrdinal(0)).unwrap();
     assert_eq!((route.direct_links, route.switched_links), (4, 0));
     assert!((route.gbps - 4.0 * 26.562).abs() < 1e-9);
     assert_eq!(
-        links.nvlink_theoretical_gbps(0, 1),
+        links.nvlink_theoretical_gbps(CudaOrdinal(0), CudaOrdinal(1)),
         None,
         "B reports no links of its own"
     );
-    assert!((links.pcie_theoretical_gbps(1).unwrap() - 63.015).abs() < 1e-3);
+    assert!((links.pcie_theoretical_gbps(CudaOrdinal(1)).unwrap() - 63.015).abs() < 1e-3);
 
-    let now = TelemetrySample::read(&gpus.gpu(1).unwrap().device);
+    let now = TelemetrySample::read(&gpus.gpu(CudaOrdinal(1)).unwrap().device);
     assert_eq!(
         now,
         TelemetrySample {
@@ -172,7 +173,7 @@ fn the_sampler_records_a_power_capped_experiment() {
     let record = sampler.finish();
     assert!(record.source.starts_with("NVML (driver 999.1.2"));
     assert_eq!(record.interval_ms, 5);
-    let a = record.device(1).unwrap();
+    let a = record.device(CudaOrdinal(1)).unwrap();
     let sgemm = a.during("sgemm").unwrap();
     assert!(sgemm.samples >= 2);
     assert_eq!(sgemm.sm_clock_mhz.unwrap().max, 1755.0);
@@ -180,7 +181,7 @@ fn the_sampler_records_a_power_capped_experiment() {
     assert_eq!(sgemm.reason_samples, sgemm.samples);
     assert!(sgemm.throttled());
     assert_eq!(ptxsuite::report::telemetry_slowdowns(a), "power-capped during sgemm");
-    let b = record.device(0).unwrap();
+    let b = record.device(CudaOrdinal(0)).unwrap();
     assert!(
         b.during("sgemm").is_none(),
         "an experiment on GPU 1 has no window on GPU 0"

@@ -3,10 +3,13 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::CudaOrdinal;
+
 /// What the suite reports about a GPU (in `ptxsuite info` and every report).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DeviceInfo {
-    pub ordinal: usize,
+    /// The GPU's CUDA ordinal (what reports call it by), not its place in the run.
+    pub ordinal: CudaOrdinal,
     pub name: String,
     pub compute_capability: (i32, i32),
     pub multiprocessors: i32,

@@ -4,7 +4,7 @@ use cudarc::driver::{CudaContext, sys};
 
 use crate::bandwidth::theoretical_bandwidth_gbps;
 use crate::error::{DriverResultExt, Result};
-use crate::facts::DeviceInfo;
+use crate::facts::{CudaOrdinal, DeviceInfo};
 
 /// The GPU layer fills the report's device facts from the driver.
 impl DeviceInfo {
@@ -26,7 +26,7 @@ impl DeviceInfo {
             .during("cuDriverGetVersion")?;
         Ok(Self {
             uuid: uuid(ctx),
-            ordinal: ctx.ordinal(),
+            ordinal: CudaOrdinal(ctx.ordinal()),
             name: ctx.name().during("cuDeviceGetName")?,
             compute_capability: ctx.compute_capability().during("cuDeviceGetAttribute")?,
             multiprocessors: attr(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?,

@@ -196,7 +196,7 @@ impl Report {
         let limits: Vec<DeviceCeilings> = self
             .devices
             .iter()
-            .filter_map(|d| DeviceCeilings::of(self, d.ordinal))
+            .filter_map(|d| DeviceCeilings::of(self, d.ordinal.0))
             .collect();
         for result in &mut self.experiments {
             let (Some(hook), Some(device)) = (hooks(&result.name), result.device) else {
@@ -222,7 +222,7 @@ impl Report {
 
     /// The device of `ordinal`, if the report has it.
     pub fn device(&self, ordinal: usize) -> Option<&DeviceInfo> {
-        self.devices.iter().find(|d| d.ordinal == ordinal)
+        self.devices.iter().find(|d| d.ordinal.0 == ordinal)
     }
 
     /// "name (status: reason)" for every experiment that is not ok.

@@ -24,6 +24,7 @@ use std::sync::OnceLock;
 
 use crate::cupti::CounterCollector;
 use crate::error::{Error, Result};
+use crate::facts::CudaOrdinal;
 use crate::gpu::Gpu;
 use crate::nvml::{CudaDeviceId, NvmlGpus};
 
@@ -119,13 +120,13 @@ impl Testbed {
     /// Theoretical NVLink bandwidth from GPU `src` to GPU `dst` (CUDA ordinals), GB/s per
     /// direction: the links between them × their speed, from NVML. `None` without NVML or
     /// without an NVLink route between them.
-    pub fn nvlink_theoretical_gbps(&self, src: usize, dst: usize) -> Option<f64> {
+    pub fn nvlink_theoretical_gbps(&self, src: CudaOrdinal, dst: CudaOrdinal) -> Option<f64> {
         self.nvml().ok()?.interconnect().nvlink_theoretical_gbps(src, dst)
     }
 
     /// Theoretical PCIe bandwidth of GPU `ordinal`'s host link, GB/s per direction, at the
     /// link's maximum generation and width (NVML); `None` without NVML.
-    pub fn pcie_theoretical_gbps(&self, ordinal: usize) -> Option<f64> {
+    pub fn pcie_theoretical_gbps(&self, ordinal: CudaOrdinal) -> Option<f64> {
         self.nvml().ok()?.interconnect().pcie_theoretical_gbps(ordinal)
     }
 }
