@@ -12,11 +12,14 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
+mod synthetic_reports;
+
 use ptxsuite::facts::CudaOrdinal;
 use ptxsuite::nvml::{
     CudaDeviceId, LinkEnd, LinkSpeedSource, MatchedBy, NvLinkVersion, Nvml, NvmlGpus, PciLocation, TelemetrySample,
     TelemetrySampler,
 };
+use ptxsuite::testbed::DeviceSelection;
 
 /// Compiles the stand-in into a folder of its own (each test gets its own copy, so its
 /// init counter is its own); `None` after saying so when there is no C compiler.
@@ -189,6 +192,49 @@ fn the_sampler_records_a_power_capped_experiment() {
     assert_eq!(
         ptxsuite::report::telemetry_slowdowns(b),
         "no power or thermal slowdown seen"
+    );
+    let _ = std::fs::remove_dir_all(library.parent().unwrap());
+}
+
+#[test]
+fn a_run_of_device_1_names_its_only_gpu_cuda_device_1() {
+    let Some(library) = fake_library("device-1") else {
+        return;
+    };
+    // `--device 1` on a two-GPU machine: the run's first place (slot 0) is CUDA device 1.
+    let ordinals = DeviceSelection::parse("1").unwrap().resolve(2).unwrap();
+    assert_eq!(ordinals, [CudaOrdinal(1)]);
+    // CUDA device 1 is fake GPU A, at PCI 0000:18:00 under a UUID NVML does not list.
+    let mut info = synthetic_reports::device(ordinals[0].0, "Fake GPU A");
+    info.pci_bus_id = "0000:18:00".into();
+    info.uuid = Some("GPU-f00f0000-0000-0000-0000-000000000000".into());
+    let ids: Vec<CudaDeviceId> = [&info].into_iter().map(CudaDeviceId::of).collect();
+    assert_eq!(ids[0].ordinal, CudaOrdinal(1));
+
+    let nvml = Nvml::open_first(&[library.display().to_string()]).unwrap();
+    let gpus = NvmlGpus::with(nvml, &ids).unwrap();
+    assert_eq!(gpus.gpus().len(), 1);
+    let slot_0 = &gpus.gpus()[0];
+    assert_eq!(slot_0.ordinal, CudaOrdinal(1), "slot 0 keeps its CUDA ordinal");
+    assert_eq!(
+        (slot_0.facts.name.as_str(), slot_0.facts.matched_by),
+        ("Fake GPU A", MatchedBy::PciLocation)
+    );
+    assert!(gpus.gpu(CudaOrdinal(0)).is_none(), "CUDA device 0 is not in this run");
+    assert_eq!(gpus.gpu(CudaOrdinal(1)).unwrap().facts.name, "Fake GPU A");
+
+    let mut sampler = TelemetrySampler::start(Ok(&gpus), Duration::from_millis(5));
+    let start = sampler.begin();
+    std::thread::sleep(Duration::from_millis(20));
+    sampler.end(start, "spin", Some(1));
+    let record = sampler.finish();
+    assert_eq!(record.devices.len(), 1);
+    assert_eq!(record.devices[0].ordinal, CudaOrdinal(1));
+    assert!(record.device(CudaOrdinal(1)).unwrap().during("spin").is_some());
+    let json = serde_json::to_value(&record).unwrap();
+    assert_eq!(
+        json["devices"][0]["ordinal"], 1,
+        "reports name it GPU 1, as a bare number"
     );
     let _ = std::fs::remove_dir_all(library.parent().unwrap());
 }

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::PciLocation;
-use crate::facts::CudaOrdinal;
+use crate::facts::{CudaOrdinal, DeviceInfo};
 
 /// What identifies a CUDA device (from [`DeviceInfo`](crate::facts::DeviceInfo)).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -16,6 +16,17 @@ pub struct CudaDeviceId {
     pub uuid: Option<String>,
     /// `0000:c1:00`.
     pub pci_bus_id: String,
+}
+
+impl CudaDeviceId {
+    /// The identity of the GPU `info` describes, by its CUDA ordinal (not its place in the run).
+    pub fn of(info: &DeviceInfo) -> Self {
+        Self {
+            ordinal: info.ordinal,
+            uuid: info.uuid.clone(),
+            pci_bus_id: info.pci_bus_id.clone(),
+        }
+    }
 }
 
 /// What identifies an NVML device.

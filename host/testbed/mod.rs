@@ -94,15 +94,7 @@ impl Testbed {
     pub fn nvml(&self) -> std::result::Result<&NvmlGpus, &str> {
         self.nvml
             .get_or_init(|| {
-                let ids: Vec<CudaDeviceId> = self
-                    .devices
-                    .iter()
-                    .map(|d| CudaDeviceId {
-                        ordinal: d.info().ordinal,
-                        uuid: d.info().uuid.clone(),
-                        pci_bus_id: d.info().pci_bus_id.clone(),
-                    })
-                    .collect();
+                let ids: Vec<CudaDeviceId> = self.devices.iter().map(|d| CudaDeviceId::of(d.info())).collect();
                 NvmlGpus::open(&ids).map_err(|e| e.to_string())
             })
             .as_ref()
