@@ -33,6 +33,7 @@ pub mod counters;
 pub mod cupti;
 pub mod error;
 pub mod experiments;
+pub mod facts;
 pub mod gl;
 pub mod gpu;
 pub mod input_values;

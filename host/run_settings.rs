@@ -3,7 +3,8 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::gpu::{DEFAULT_KERNEL_TIMEOUT, DeviceInfo};
+use crate::facts::DeviceInfo;
+use crate::gpu::DEFAULT_KERNEL_TIMEOUT;
 use crate::stop_signal::StopSignal;
 
 /// How hard each sweep point is measured, and on how much data.

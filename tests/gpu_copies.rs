@@ -9,6 +9,7 @@ use gpu_support::{gpu_or_skip, implementations, note_skipped};
 use half::f16;
 use kernels_gpu::device::F32x4;
 use ptxsuite::copy_element::{CopyElement, pattern as element_pattern};
+use ptxsuite::facts::CudaOrdinal;
 use ptxsuite::gpu::{DeviceBuffer, EventTimer, Gpu, TextureObject};
 use ptxsuite::testbed::{DeviceUnderTest, Implementation};
 use ptxsuite::{Error, launchers, reference};
@@ -114,7 +115,7 @@ fn gpu_rejected_ptx_reports_the_jit_log() {
         return;
     }
     let broken = ".version 7.0\n.target sm_75\n.address_size 64\n.visible .entry broken() { bogus.instruction; }\n";
-    let err = DeviceUnderTest::with_ptx(0, broken)
+    let err = DeviceUnderTest::with_ptx(CudaOrdinal(0), broken)
         .err()
         .expect("broken PTX must not load");
     match &err {
@@ -170,7 +171,7 @@ fn gpu_bad_device_index_is_an_error() {
     if gpu_or_skip("gpu_bad_device_index_is_an_error").is_none() {
         return;
     }
-    let err = Gpu::open(4096).err().expect("device 4096 does not exist");
+    let err = Gpu::open(CudaOrdinal(4096)).err().expect("device 4096 does not exist");
     assert!(matches!(err, Error::DeviceIndex { requested: 4096, .. }), "{err}");
 }
 

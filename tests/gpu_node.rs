@@ -71,7 +71,7 @@ fn peer_copies_between_every_pair_pass_their_checks() {
     let Some(testbed) = all_gpus("peer_copies_between_every_pair_pass_their_checks", 2) else {
         return;
     };
-    let gpus: Vec<usize> = testbed.devices().iter().map(|d| d.info().ordinal).collect();
+    let gpus: Vec<usize> = testbed.devices().iter().map(|d| d.info().ordinal.0).collect();
     let result = run(&testbed, "peer");
     assert_points_pass(&result);
     let ce = result

@@ -79,7 +79,7 @@ fn gpu_nvml_sampler_sees_the_gpu_while_a_kernel_runs() {
     let start = sampler.begin();
     launchers::spin_wait(dut, Duration::from_millis(600)).unwrap();
     dut.gpu().synchronize().unwrap();
-    sampler.end(start, "spin", Some(ordinal));
+    sampler.end(start, "spin", Some(ordinal.0));
     let record = sampler.finish();
     let device = record.device(ordinal).expect("GPU sampled");
     let spin = device.during("spin").expect("a window for the spin");

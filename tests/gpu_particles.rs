@@ -236,7 +236,7 @@ fn gpu_rust_and_cuda_c_agree_bit_for_bit_over_many_steps() {
 
 /// A GL context on the GPU's own EGL device, or `None` after saying why the test is skipped.
 fn gl_context_or_skip(dut: &DeviceUnderTest, test: &str) -> Option<Rc<GlContext>> {
-    match GlContext::open(EglDeviceChoice::CudaOrdinal(dut.info().ordinal)) {
+    match GlContext::open(EglDeviceChoice::CudaOrdinal(dut.info().ordinal.0)) {
         Ok(context) => Some(Rc::new(context)),
         Err(Error::Waived(why)) => {
             note_skipped(&format!("SKIPPED {test}: {why}"));

@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use ptxsuite::experiments;
+use ptxsuite::facts::CudaOrdinal;
 use ptxsuite::report::{
     Axis, Devices, ExperimentResult, Metric, PlotKind, Point, PointKey, Report, Series, SeriesKey, Status, Work,
 };
@@ -250,7 +251,7 @@ mod counts_and_sizes {
     fn matrices_and_heat_maps_have_a_row_per_gpu_the_points_name() {
         // GPUs 0 and 7 (a run with --device 0,7): two rows, not eight.
         let mut r = peer_report(&[(0, 7, 390.0), (7, 0, 385.0)]);
-        r.devices[1].ordinal = 7;
+        r.devices[1].ordinal = CudaOrdinal(7);
         let r = Report::from_json(&r.to_json(), "r.json").unwrap();
         let files = r.render(&hooks).unwrap().files;
         let md = &files.iter().find(|f| f.0 == "report.md").unwrap().1;

@@ -12,10 +12,14 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
+mod synthetic_reports;
+
+use ptxsuite::facts::CudaOrdinal;
 use ptxsuite::nvml::{
     CudaDeviceId, LinkEnd, LinkSpeedSource, MatchedBy, NvLinkVersion, Nvml, NvmlGpus, PciLocation, TelemetrySample,
     TelemetrySampler,
 };
+use ptxsuite::testbed::DeviceSelection;
 
 /// Compiles the stand-in into a folder of its own (each test gets its own copy, so its
 /// init counter is its own); `None` after saying so when there is no C compiler.
@@ -56,17 +60,17 @@ fn pci(bus: u32) -> PciLocation {
 fn cuda_devices() -> Vec<CudaDeviceId> {
     vec![
         CudaDeviceId {
-            ordinal: 0,
+            ordinal: CudaOrdinal(0),
             uuid: Some("GPU-BBBBBBBB-0000-1111-2222-333333333333".into()),
             pci_bus_id: "0000:99:00".into(),
         },
         CudaDeviceId {
-            ordinal: 1,
+            ordinal: CudaOrdinal(1),
             uuid: Some("GPU-f00f0000-0000-0000-0000-000000000000".into()),
             pci_bus_id: "0000:18:00".into(),
         },
         CudaDeviceId {
-            ordinal: 2,
+            ordinal: CudaOrdinal(2),
             uuid: None,
             pci_bus_id: "0000:77:00".into(),
         },
@@ -99,7 +103,7 @@ fn the_layer_reads_the_fake_library_through_its_c_types() {
     assert_eq!(gpus.unmatched().len(), 1);
     assert!(gpus.unmatched()[0].contains("0000:77:00"), "{:?}", gpus.unmatched());
 
-    let b = &gpus.gpu(0).unwrap().facts;
+    let b = &gpus.gpu(CudaOrdinal(0)).unwrap().facts;
     assert_eq!((b.name.as_str(), b.matched_by), ("Fake GPU B", MatchedBy::Uuid));
     assert_eq!(b.pci, Some(pci(0x2a)));
     assert_eq!(
@@ -110,7 +114,7 @@ fn the_layer_reads_the_fake_library_through_its_c_types() {
     assert_eq!((b.max_sm_clock_mhz, b.max_memory_clock_mhz), (Some(1980), Some(2619)));
     assert_eq!(b.power_limit_w, Some(700.0));
 
-    let a = &gpus.gpu(1).unwrap().facts;
+    let a = &gpus.gpu(CudaOrdinal(1)).unwrap().facts;
     assert_eq!((a.name.as_str(), a.matched_by), ("Fake GPU A", MatchedBy::PciLocation));
     assert_eq!(a.uuid, "GPU-aaaaaaaa-0000-1111-2222-333333333333");
     assert_eq!(a.nvlinks.len(), 6, "links 0-5; link 6 is an invalid argument");
@@ -128,17 +132,17 @@ fn the_layer_reads_the_fake_library_through_its_c_types() {
     );
 
     let links = gpus.interconnect();
-    let route = links.nvlink_route(1, 0).unwrap();
+    let route = links.nvlink_route(CudaOrdinal(1), CudaOrdinal(0)).unwrap();
     assert_eq!((route.direct_links, route.switched_links), (4, 0));
     assert!((route.gbps - 4.0 * 26.562).abs() < 1e-9);
     assert_eq!(
-        links.nvlink_theoretical_gbps(0, 1),
+        links.nvlink_theoretical_gbps(CudaOrdinal(0), CudaOrdinal(1)),
         None,
         "B reports no links of its own"
     );
-    assert!((links.pcie_theoretical_gbps(1).unwrap() - 63.015).abs() < 1e-3);
+    assert!((links.pcie_theoretical_gbps(CudaOrdinal(1)).unwrap() - 63.015).abs() < 1e-3);
 
-    let now = TelemetrySample::read(&gpus.gpu(1).unwrap().device);
+    let now = TelemetrySample::read(&gpus.gpu(CudaOrdinal(1)).unwrap().device);
     assert_eq!(
         now,
         TelemetrySample {
@@ -172,7 +176,7 @@ fn the_sampler_records_a_power_capped_experiment() {
     let record = sampler.finish();
     assert!(record.source.starts_with("NVML (driver 999.1.2"));
     assert_eq!(record.interval_ms, 5);
-    let a = record.device(1).unwrap();
+    let a = record.device(CudaOrdinal(1)).unwrap();
     let sgemm = a.during("sgemm").unwrap();
     assert!(sgemm.samples >= 2);
     assert_eq!(sgemm.sm_clock_mhz.unwrap().max, 1755.0);
@@ -180,7 +184,7 @@ fn the_sampler_records_a_power_capped_experiment() {
     assert_eq!(sgemm.reason_samples, sgemm.samples);
     assert!(sgemm.throttled());
     assert_eq!(ptxsuite::report::telemetry_slowdowns(a), "power-capped during sgemm");
-    let b = record.device(0).unwrap();
+    let b = record.device(CudaOrdinal(0)).unwrap();
     assert!(
         b.during("sgemm").is_none(),
         "an experiment on GPU 1 has no window on GPU 0"
@@ -188,6 +192,49 @@ fn the_sampler_records_a_power_capped_experiment() {
     assert_eq!(
         ptxsuite::report::telemetry_slowdowns(b),
         "no power or thermal slowdown seen"
+    );
+    let _ = std::fs::remove_dir_all(library.parent().unwrap());
+}
+
+#[test]
+fn a_run_of_device_1_names_its_only_gpu_cuda_device_1() {
+    let Some(library) = fake_library("device-1") else {
+        return;
+    };
+    // `--device 1` on a two-GPU machine: the run's first place (slot 0) is CUDA device 1.
+    let ordinals = DeviceSelection::parse("1").unwrap().resolve(2).unwrap();
+    assert_eq!(ordinals, [CudaOrdinal(1)]);
+    // CUDA device 1 is fake GPU A, at PCI 0000:18:00 under a UUID NVML does not list.
+    let mut info = synthetic_reports::device(ordinals[0].0, "Fake GPU A");
+    info.pci_bus_id = "0000:18:00".into();
+    info.uuid = Some("GPU-f00f0000-0000-0000-0000-000000000000".into());
+    let ids: Vec<CudaDeviceId> = [&info].into_iter().map(CudaDeviceId::of).collect();
+    assert_eq!(ids[0].ordinal, CudaOrdinal(1));
+
+    let nvml = Nvml::open_first(&[library.display().to_string()]).unwrap();
+    let gpus = NvmlGpus::with(nvml, &ids).unwrap();
+    assert_eq!(gpus.gpus().len(), 1);
+    let slot_0 = &gpus.gpus()[0];
+    assert_eq!(slot_0.ordinal, CudaOrdinal(1), "slot 0 keeps its CUDA ordinal");
+    assert_eq!(
+        (slot_0.facts.name.as_str(), slot_0.facts.matched_by),
+        ("Fake GPU A", MatchedBy::PciLocation)
+    );
+    assert!(gpus.gpu(CudaOrdinal(0)).is_none(), "CUDA device 0 is not in this run");
+    assert_eq!(gpus.gpu(CudaOrdinal(1)).unwrap().facts.name, "Fake GPU A");
+
+    let mut sampler = TelemetrySampler::start(Ok(&gpus), Duration::from_millis(5));
+    let start = sampler.begin();
+    std::thread::sleep(Duration::from_millis(20));
+    sampler.end(start, "spin", Some(1));
+    let record = sampler.finish();
+    assert_eq!(record.devices.len(), 1);
+    assert_eq!(record.devices[0].ordinal, CudaOrdinal(1));
+    assert!(record.device(CudaOrdinal(1)).unwrap().during("spin").is_some());
+    let json = serde_json::to_value(&record).unwrap();
+    assert_eq!(
+        json["devices"][0]["ordinal"], 1,
+        "reports name it GPU 1, as a bare number"
     );
     let _ = std::fs::remove_dir_all(library.parent().unwrap());
 }

@@ -7,6 +7,7 @@ mod synthetic_reports;
 
 use std::time::Duration;
 
+use ptxsuite::facts::CudaOrdinal;
 use ptxsuite::nvml::{
     DEFAULT_SAMPLE_INTERVAL, ExperimentWindow, LinkEnd, LinkSpeedSource, MatchedBy, NvLinkFacts, NvLinkVersion, Nvml,
     NvmlDeviceFacts, NvmlError, NvmlGpus, PciLocation, PcieLinkFacts, SampleRound, TelemetryRecord, TelemetrySample,
@@ -129,7 +130,7 @@ fn throttled_record() -> TelemetryRecord {
         "NVML (driver 580.82.07, NVML 13.580.82; libnvidia-ml.so.1)".into(),
         100,
         Vec::new(),
-        vec![(0, facts(0x18, 0x2a)), (1, facts(0x2a, 0x18))],
+        vec![(CudaOrdinal(0), facts(0x18, 0x2a)), (CudaOrdinal(1), facts(0x2a, 0x18))],
         &rounds,
         &[window("ceiling", 1, 2), window("sgemm", 3, 4)],
     )
@@ -182,7 +183,11 @@ fn telemetry_round_trips_through_report_json_and_old_reports_have_none() {
     // (The points' times may differ in their last bit: serde_json's default float parsing.)
     assert_eq!(loaded.telemetry, report.telemetry);
     assert_eq!(
-        loaded.telemetry.unwrap().interconnect().nvlink_theoretical_gbps(0, 1),
+        loaded
+            .telemetry
+            .unwrap()
+            .interconnect()
+            .nvlink_theoretical_gbps(CudaOrdinal(0), CudaOrdinal(1)),
         Some(100.0)
     );
 

@@ -3,6 +3,7 @@
 //! results and on a version 1 report of a real H100 run.
 
 use ptxsuite::experiments;
+use ptxsuite::facts::CudaOrdinal;
 use ptxsuite::gpu::{DeviceInfo, KernelResources};
 use ptxsuite::report::comparison::compare;
 use ptxsuite::report::{
@@ -16,7 +17,7 @@ const V1_REPORT: &str = include_str!("fixtures/report_v1_h100.json");
 
 fn device(ordinal: usize) -> DeviceInfo {
     DeviceInfo {
-        ordinal,
+        ordinal: CudaOrdinal(ordinal),
         name: "Test GPU".into(),
         compute_capability: (9, 0),
         multiprocessors: 132,

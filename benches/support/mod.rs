@@ -5,12 +5,13 @@
 use std::time::Duration;
 
 use ptxsuite::Result;
+use ptxsuite::facts::CudaOrdinal;
 use ptxsuite::run_settings::RunSettings;
 use ptxsuite::testbed::{DeviceUnderTest, ImplementationSet};
 
 /// GPU 0 with every implementation, or `None` after printing why the `suite` benchmarks are skipped.
 pub fn gpu_or_skip(suite: &str) -> Option<DeviceUnderTest> {
-    match DeviceUnderTest::open(0, &ImplementationSet::default()) {
+    match DeviceUnderTest::open(CudaOrdinal(0), &ImplementationSet::default()) {
         Ok(dut) => {
             for why in dut.ptx_implementations().1 {
                 println!("CUDA C twins skipped: {why}");

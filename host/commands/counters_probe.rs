@@ -25,11 +25,11 @@ fn setup_steps(
         "step 3 cuptiProfilerInitialize: ok in {:.0} ms",
         step.elapsed().as_secs_f64() * 1e3
     ));
-    match session.check_device(info.ordinal as i32) {
+    match session.check_device(info.ordinal.0 as i32) {
         Ok(()) => say("step 4 cuptiProfilerDeviceSupported: supported (or not asked: an older CUPTI)"),
         Err(e) => say(&format!("step 4 cuptiProfilerDeviceSupported: {e}")),
     }
-    let chip = match session.chip_name(info.ordinal) {
+    let chip = match session.chip_name(info.ordinal.0) {
         Ok(chip) => chip,
         Err(e) => {
             say(&format!("step 5 cuptiDeviceGetChipName: FAILED: {e}"));

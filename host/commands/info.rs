@@ -1,5 +1,6 @@
 use crate::error::Result;
 use crate::experiments::kernel_records;
+use crate::facts::CudaOrdinal;
 use crate::nvml::{ClockEventReason, TelemetrySample};
 use crate::report::PtxRecord;
 use crate::testbed::{DeviceSelection, ImplementationSet, Testbed};
@@ -147,7 +148,7 @@ fn nvml_now(device: &crate::nvml::NvmlDevice) -> serde_json::Value {
 }
 
 /// The NVML facts of device `ordinal`: links, clocks, power, and what it reads now.
-fn nvml_lines(testbed: &Testbed, ordinal: usize, out: &mut String) {
+fn nvml_lines(testbed: &Testbed, ordinal: CudaOrdinal, out: &mut String) {
     let mut line = |k: &str, v: String| out.push_str(&format!("{k:<32} {v}\n"));
     let gpus = match testbed.nvml() {
         Ok(gpus) => gpus,

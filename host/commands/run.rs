@@ -92,7 +92,7 @@ fn measure_all(
             Scope::EachDevice => devices
                 .iter()
                 .enumerate()
-                .map(|(i, d)| (i, Some(d.info().ordinal)))
+                .map(|(i, d)| (i, Some(d.info().ordinal.0)))
                 .collect(),
             Scope::Node => vec![(0, None)],
         };

@@ -51,7 +51,7 @@ pub fn count_traced(
         launch()?;
         gpu.synchronize()
     };
-    let ordinal = dut.info().ordinal;
+    let ordinal = dut.info().ordinal.0;
     match collector.collect(ordinal, gpu.context().cu_ctx(), &metrics, &mut workload, trace) {
         Ok(collected) => Ok(CounterOutcome::Counted(Counted::of(collected.values, collected.passes))),
         Err(CollectError::Workload(error)) => Err(error),

@@ -286,7 +286,7 @@ impl Experiment for HostLinks {
                     }
                 }
                 let mut series = Series::new(
-                    test.key(Devices::One(ordinal)),
+                    test.key(Devices::One(ordinal.0)),
                     format!("{} · GPU {ordinal}", test.label()),
                 );
                 series.points.push(point);
@@ -420,7 +420,7 @@ impl SectionHooks for HostLinks {
         // Against `transfers` in the same report, GPU by GPU.
         let mut gaps = Vec::new();
         for device in &report.devices {
-            let ordinal = device.ordinal;
+            let ordinal = device.ordinal.0;
             let transfers = report
                 .experiments
                 .iter()

@@ -29,6 +29,7 @@ use super::throughput_sass::{self, SASS_CEILING, SASS_PER_CLOCK, stored_per_oper
 use super::{Experiment, RunContext};
 use crate::counters::SASS_PER_ELEMENT;
 use crate::error::Result;
+use crate::facts::CudaOrdinal;
 use crate::launchers::{
     ThroughputOutputs, cc1_per_sm_per_clock, hopper_peak_per_sm_per_clock, suggested_params, throughput_wave_blocks,
 };
@@ -390,7 +391,7 @@ fn measured_clock(result: &ExperimentResult, report: &Report) -> Option<Summary>
     report
         .telemetry
         .as_ref()?
-        .device(result.device?)?
+        .device(CudaOrdinal(result.device?))?
         .during(&result.name)?
         .sm_clock_mhz
 }
@@ -1458,6 +1459,7 @@ mod tests {
 
     #[test]
     fn nvml_clocks_are_stated_beside_the_reported_one() {
+        use crate::facts::CudaOrdinal;
         use crate::nvml::{
             DeviceTelemetry, ExperimentTelemetry, MatchedBy, NvmlDeviceFacts, PcieLinkFacts, TelemetryRecord,
             TelemetrySummary,
@@ -1476,7 +1478,7 @@ mod tests {
             interval_ms: 100,
             notes: Vec::new(),
             devices: vec![DeviceTelemetry {
-                ordinal: 0,
+                ordinal: CudaOrdinal(0),
                 facts: NvmlDeviceFacts {
                     name: "Test GPU".into(),
                     uuid: String::new(),

@@ -22,7 +22,7 @@ pub fn kernel_records(testbed: &Testbed) -> Result<Vec<KernelRecord>> {
                 records.push(KernelRecord {
                     name: k.name().to_string(),
                     implementation,
-                    device: dut.info().ordinal,
+                    device: dut.info().ordinal.0,
                     resources: k.resources().clone(),
                     block_threads,
                     dynamic_shared_bytes: shape.shared_bytes,
@@ -40,7 +40,7 @@ pub fn kernel_records(testbed: &Testbed) -> Result<Vec<KernelRecord>> {
                 records.push(KernelRecord {
                     name: k.name().to_string(),
                     implementation: Implementation::OpenClC,
-                    device: dut.info().ordinal,
+                    device: dut.info().ordinal.0,
                     resources: KernelResources {
                         registers_per_thread: 0,
                         local_bytes_per_thread: r.private_memory_bytes.min(i32::MAX as u64) as i32,

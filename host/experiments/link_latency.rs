@@ -106,7 +106,7 @@ impl Ring {
                         .testbed
                         .devices()
                         .iter()
-                        .find(|d| d.info().ordinal == owner)
+                        .find(|d| d.info().ordinal.0 == owner)
                         .ok_or_else(|| crate::error::Error::InvalidInput(format!("GPU {owner} is not in the run")))?,
                     _ => reader,
                 };
@@ -206,10 +206,10 @@ impl Experiment for LinkLatency {
         // (the reader's place in the testbed, its CUDA ordinal, the ring's place)
         let mut places: Vec<(usize, usize, RingPlace)> = Vec::new();
         for (index, reader) in devices.iter().enumerate() {
-            let gpu = reader.info().ordinal;
+            let gpu = reader.info().ordinal.0;
             places.push((index, gpu, RingPlace::Local));
-            for owner in devices.iter().filter(|o| o.info().ordinal != gpu) {
-                let owner_gpu = owner.info().ordinal;
+            for owner in devices.iter().filter(|o| o.info().ordinal.0 != gpu) {
+                let owner_gpu = owner.info().ordinal.0;
                 if PeerAttributes::query(reader.gpu(), owner.gpu())?.access_supported {
                     guards.push(PeerAccess::enable(reader.gpu(), owner.gpu())?);
                     places.push((index, gpu, RingPlace::Peer(owner_gpu)));

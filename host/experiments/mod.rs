@@ -202,9 +202,9 @@ pub struct RunContext<'a> {
 }
 
 impl RunContext<'_> {
-    /// The ordinal of the device under test.
+    /// The CUDA ordinal of the device under test, as the report keys its series and results.
     pub fn ordinal(&self) -> usize {
-        self.device.info().ordinal
+        self.device.info().ordinal.0
     }
 
     /// A key of `kernel` by `implementation` on the device under test.

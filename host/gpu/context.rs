@@ -5,6 +5,7 @@ use cudarc::driver::{CudaContext, CudaEvent, CudaStream, result, sys};
 
 use super::{DeviceInfo, Kernel, Watchdog};
 use crate::error::{DriverResultExt, Error, Result};
+use crate::facts::CudaOrdinal;
 
 /// One GPU, opened: its primary context, a non-blocking stream for all work,
 /// its properties and the kernel time limit every wait on it observes.
@@ -23,7 +24,7 @@ impl Gpu {
     /// Loads the driver and opens device `ordinal`.
     ///
     /// No driver, no device or a wrong index give a typed error, never a panic.
-    pub fn open(ordinal: usize) -> Result<Self> {
+    pub fn open(ordinal: CudaOrdinal) -> Result<Self> {
         let ctx = Self::open_context(ordinal)?;
         let stream = ctx.new_stream().during("cuStreamCreate")?;
         let info = DeviceInfo::query(&ctx)?;
@@ -51,7 +52,7 @@ impl Gpu {
         Ok(count.max(0) as usize)
     }
 
-    fn open_context(ordinal: usize) -> Result<Arc<CudaContext>> {
+    fn open_context(CudaOrdinal(ordinal): CudaOrdinal) -> Result<Arc<CudaContext>> {
         let available = Self::device_count()?;
         if available == 0 {
             return Err(Error::NoDevice);

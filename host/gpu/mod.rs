@@ -22,18 +22,20 @@ mod texture_object;
 mod typed_kernel;
 mod watchdog;
 
+/// The report's data the driver fills in, named here for the layer's users.
+pub use crate::facts::{DeviceInfo, KernelResources};
 pub use context::Gpu;
 pub use cublas_handle::CublasHandle;
 pub use device_allocation::DeviceAllocation;
 pub use device_buffer::{DeviceBuffer, DeviceCopy};
-pub use device_info::{DeviceInfo, format_uuid, uuid_bytes};
+pub use device_info::{format_uuid, uuid_bytes};
 pub use event_timer::EventTimer;
 pub use graphics_resource::{GraphicsResource, MappedGraphicsResource};
 pub use hardware_queues::{HARDWARE_QUEUES, request_hardware_queues};
 pub use host_buffer::{HostMemoryKind, PinnedBuffer};
 pub use launch_graph::LaunchGraph;
 pub use memory_pool::{MemoryPool, PooledAllocation};
-pub use module::{Kernel, KernelResources, LaunchShape, Module, ModuleGlobal};
+pub use module::{Kernel, LaunchShape, Module, ModuleGlobal};
 pub use peer_access::{PeerAccess, PeerAttributes};
 pub use stream_kind::{KindedStream, StreamKind};
 pub use texture_object::TextureObject;

@@ -5,27 +5,13 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use cudarc::driver::{CudaContext, CudaStream, result, sys};
 use kernels_gpu::device::{Dim3, KernelArgs};
-use serde::{Deserialize, Serialize};
 
 use super::{DeviceBuffer, DeviceCopy, Gpu, Watchdog};
 use crate::error::{DriverResultExt, Error, Result};
+use crate::facts::KernelResources;
 use crate::ptx;
 
 const JIT_LOG_BYTES: usize = 16 * 1024;
-
-/// What the driver's JIT made of one kernel (`cuFuncGetAttribute`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct KernelResources {
-    pub registers_per_thread: i32,
-    /// Local memory per thread: register spills and stack.
-    pub local_bytes_per_thread: i32,
-    pub static_shared_bytes: i32,
-    pub max_threads_per_block: i32,
-    /// PTX ISA version the kernel was compiled from, as 10 × major + minor.
-    pub ptx_version: i32,
-    /// SASS architecture it was compiled to, as 10 × major + minor.
-    pub binary_version: i32,
-}
 
 /// A grid, block and dynamic shared memory size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

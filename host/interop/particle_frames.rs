@@ -69,7 +69,7 @@ impl<'gpu> ParticleFrames<'gpu> {
         max_age: u32,
         (width, height): (u32, u32),
     ) -> Result<Self> {
-        let context = Rc::new(GlContext::open(EglDeviceChoice::CudaOrdinal(dut.info().ordinal))?);
+        let context = Rc::new(GlContext::open(EglDeviceChoice::CudaOrdinal(dut.info().ordinal.0))?);
         Self::with_context(dut, context, system, grid, max_age, (width, height))
     }
 

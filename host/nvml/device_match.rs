@@ -5,16 +5,28 @@
 use serde::{Deserialize, Serialize};
 
 use super::PciLocation;
+use crate::facts::{CudaOrdinal, DeviceInfo};
 
-/// What identifies a CUDA device (from [`DeviceInfo`](crate::gpu::DeviceInfo)).
+/// What identifies a CUDA device (from [`DeviceInfo`](crate::facts::DeviceInfo)).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CudaDeviceId {
-    pub ordinal: usize,
+    pub ordinal: CudaOrdinal,
     /// `GPU-…` as `cuDeviceGetUuid` gives it (a MIG instance gives its own, which NVML
     /// lists under its parent GPU: the PCI location then finds that GPU).
     pub uuid: Option<String>,
     /// `0000:c1:00`.
     pub pci_bus_id: String,
+}
+
+impl CudaDeviceId {
+    /// The identity of the GPU `info` describes, by its CUDA ordinal (not its place in the run).
+    pub fn of(info: &DeviceInfo) -> Self {
+        Self {
+            ordinal: info.ordinal,
+            uuid: info.uuid.clone(),
+            pci_bus_id: info.pci_bus_id.clone(),
+        }
+    }
 }
 
 /// What identifies an NVML device.
@@ -68,7 +80,7 @@ pub fn match_device(cuda: &CudaDeviceId, nvml: &[NvmlDeviceId]) -> Result<(usize
 
 #[cfg(test)]
 mod tests {
-    use super::{CudaDeviceId, MatchedBy, NvmlDeviceId, match_device};
+    use super::{CudaDeviceId, CudaOrdinal, MatchedBy, NvmlDeviceId, match_device};
     use crate::nvml::PciLocation;
 
     fn nvml(uuid: &str, bus: u32) -> NvmlDeviceId {
@@ -84,7 +96,7 @@ mod tests {
 
     fn cuda(uuid: Option<&str>, bus_id: &str) -> CudaDeviceId {
         CudaDeviceId {
-            ordinal: 0,
+            ordinal: CudaOrdinal(0),
             uuid: uuid.map(Into::into),
             pci_bus_id: bus_id.into(),
         }

@@ -3,6 +3,7 @@
 //! their measurements with.
 
 use super::{LinkEnd, NvLinkFacts, NvmlDeviceFacts};
+use crate::facts::CudaOrdinal;
 
 /// The NVLink route between two GPUs, per direction.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -19,7 +20,7 @@ pub struct NvLinkRoute {
 /// The GPUs of a run as NVML describes them, by CUDA ordinal.
 #[derive(Clone, Debug, Default)]
 pub struct Interconnect<'a> {
-    devices: Vec<(usize, &'a NvmlDeviceFacts)>,
+    devices: Vec<(CudaOrdinal, &'a NvmlDeviceFacts)>,
 }
 
 /// The sum of the links' speeds; `None` if any lacks one.
@@ -29,19 +30,19 @@ fn total_gbps<'l>(links: impl Iterator<Item = &'l NvLinkFacts>) -> Option<f64> {
 
 impl<'a> Interconnect<'a> {
     /// From `(CUDA ordinal, facts)` of each GPU NVML matched.
-    pub fn new(devices: impl IntoIterator<Item = (usize, &'a NvmlDeviceFacts)>) -> Self {
+    pub fn new(devices: impl IntoIterator<Item = (CudaOrdinal, &'a NvmlDeviceFacts)>) -> Self {
         Self {
             devices: devices.into_iter().collect(),
         }
     }
 
-    pub fn facts(&self, ordinal: usize) -> Option<&'a NvmlDeviceFacts> {
+    pub fn facts(&self, ordinal: CudaOrdinal) -> Option<&'a NvmlDeviceFacts> {
         self.devices.iter().find(|(o, _)| *o == ordinal).map(|(_, f)| *f)
     }
 
     /// The NVLink route from GPU `src` to GPU `dst` (CUDA ordinals): `None` when they are not
     /// joined by NVLink (or NVML does not say, or a link's speed is unknown).
-    pub fn nvlink_route(&self, src: usize, dst: usize) -> Option<NvLinkRoute> {
+    pub fn nvlink_route(&self, src: CudaOrdinal, dst: CudaOrdinal) -> Option<NvLinkRoute> {
         if src == dst {
             return None;
         }
@@ -74,20 +75,20 @@ impl<'a> Interconnect<'a> {
 
     /// Theoretical NVLink bandwidth from GPU `src` to GPU `dst` per direction (GB/s): the links
     /// between them × their speed. `None` without an NVLink route.
-    pub fn nvlink_theoretical_gbps(&self, src: usize, dst: usize) -> Option<f64> {
+    pub fn nvlink_theoretical_gbps(&self, src: CudaOrdinal, dst: CudaOrdinal) -> Option<f64> {
         self.nvlink_route(src, dst).map(|r| r.gbps)
     }
 
     /// Theoretical PCIe bandwidth of GPU `ordinal`'s host link per direction (GB/s), at its
     /// maximum generation and width.
-    pub fn pcie_theoretical_gbps(&self, ordinal: usize) -> Option<f64> {
+    pub fn pcie_theoretical_gbps(&self, ordinal: CudaOrdinal) -> Option<f64> {
         self.facts(ordinal)?.pcie.theoretical_gbps()
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::Interconnect;
+    use super::{CudaOrdinal, Interconnect};
     use crate::nvml::{
         LinkEnd, LinkSpeedSource, MatchedBy, NvLinkFacts, NvLinkVersion, NvmlDeviceFacts, PciLocation, PcieLinkFacts,
     };
@@ -147,16 +148,25 @@ mod tests {
         let g2 = gpu(0x30, vec![]);
         let g3 = gpu(0x40, vec![]);
         // CUDA ordinals need not follow NVML's order.
-        let node = Interconnect::new([(3, &g0), (0, &g1), (1, &g2), (2, &g3)]);
-        let route = node.nvlink_route(3, 0).unwrap();
+        let node = Interconnect::new([
+            (CudaOrdinal(3), &g0),
+            (CudaOrdinal(0), &g1),
+            (CudaOrdinal(1), &g2),
+            (CudaOrdinal(2), &g3),
+        ]);
+        let route = node.nvlink_route(CudaOrdinal(3), CudaOrdinal(0)).unwrap();
         assert_eq!((route.direct_links, route.switched_links), (2, 0));
-        assert_eq!(node.nvlink_theoretical_gbps(3, 0), Some(50.0));
-        assert_eq!(node.nvlink_theoretical_gbps(3, 1), Some(25.0));
-        assert_eq!(node.nvlink_theoretical_gbps(3, 2), None, "the only link to it is down");
-        assert_eq!(node.nvlink_theoretical_gbps(3, 3), None);
-        assert_eq!(node.nvlink_theoretical_gbps(3, 9), None);
-        assert!((node.pcie_theoretical_gbps(0).unwrap() - 31.508).abs() < 1e-3);
-        assert_eq!(node.pcie_theoretical_gbps(9), None);
+        assert_eq!(node.nvlink_theoretical_gbps(CudaOrdinal(3), CudaOrdinal(0)), Some(50.0));
+        assert_eq!(node.nvlink_theoretical_gbps(CudaOrdinal(3), CudaOrdinal(1)), Some(25.0));
+        assert_eq!(
+            node.nvlink_theoretical_gbps(CudaOrdinal(3), CudaOrdinal(2)),
+            None,
+            "the only link to it is down"
+        );
+        assert_eq!(node.nvlink_theoretical_gbps(CudaOrdinal(3), CudaOrdinal(3)), None);
+        assert_eq!(node.nvlink_theoretical_gbps(CudaOrdinal(3), CudaOrdinal(9)), None);
+        assert!((node.pcie_theoretical_gbps(CudaOrdinal(0)).unwrap() - 31.508).abs() < 1e-3);
+        assert_eq!(node.pcie_theoretical_gbps(CudaOrdinal(9)), None);
     }
 
     #[test]
@@ -165,19 +175,19 @@ mod tests {
         let a = gpu(0x18, switch_links(18));
         let b = gpu(0x2a, switch_links(12));
         let pcie_only = gpu(0x3b, vec![]);
-        let node = Interconnect::new([(0, &a), (1, &b), (2, &pcie_only)]);
-        let route = node.nvlink_route(0, 1).unwrap();
+        let node = Interconnect::new([(CudaOrdinal(0), &a), (CudaOrdinal(1), &b), (CudaOrdinal(2), &pcie_only)]);
+        let route = node.nvlink_route(CudaOrdinal(0), CudaOrdinal(1)).unwrap();
         assert_eq!((route.direct_links, route.switched_links), (0, 18));
         assert!((route.gbps - 12.0 * 26.5625).abs() < 1e-9);
-        assert_eq!(node.nvlink_theoretical_gbps(0, 2), None);
-        assert_eq!(node.nvlink_theoretical_gbps(2, 0), None);
+        assert_eq!(node.nvlink_theoretical_gbps(CudaOrdinal(0), CudaOrdinal(2)), None);
+        assert_eq!(node.nvlink_theoretical_gbps(CudaOrdinal(2), CudaOrdinal(0)), None);
     }
 
     #[test]
     fn an_unknown_link_speed_gives_no_figure() {
         let a = gpu(0x18, vec![link(0, LinkEnd::Gpu { pci: pci(0x2a) }, None)]);
         let b = gpu(0x2a, vec![]);
-        let node = Interconnect::new([(0, &a), (1, &b)]);
-        assert_eq!(node.nvlink_route(0, 1), None);
+        let node = Interconnect::new([(CudaOrdinal(0), &a), (CudaOrdinal(1), &b)]);
+        assert_eq!(node.nvlink_route(CudaOrdinal(0), CudaOrdinal(1)), None);
     }
 }

@@ -3,12 +3,14 @@
 
 use std::sync::Arc;
 
+use crate::facts::CudaOrdinal;
+
 use super::{CudaDeviceId, Interconnect, Nvml, NvmlDevice, NvmlDeviceFacts, NvmlDeviceId, NvmlResult, match_device};
 
 /// One GPU of the run and its NVML device.
 pub struct MatchedGpu {
     /// The CUDA ordinal (what reports call the GPU by).
-    pub ordinal: usize,
+    pub ordinal: CudaOrdinal,
     pub device: NvmlDevice,
     pub facts: NvmlDeviceFacts,
 }
@@ -71,7 +73,7 @@ impl NvmlGpus {
         &self.unmatched
     }
 
-    pub fn gpu(&self, ordinal: usize) -> Option<&MatchedGpu> {
+    pub fn gpu(&self, ordinal: CudaOrdinal) -> Option<&MatchedGpu> {
         self.gpus.iter().find(|g| g.ordinal == ordinal)
     }
 

@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::facts::CudaOrdinal;
+
 use super::{Interconnect, NvmlDeviceFacts, SampleRound, TelemetrySummary};
 
 /// One experiment's stretch of the run: the sample rounds from the one taken
@@ -28,7 +30,7 @@ pub struct ExperimentTelemetry {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DeviceTelemetry {
     /// The CUDA ordinal, as in the report's devices.
-    pub ordinal: usize,
+    pub ordinal: CudaOrdinal,
     pub facts: NvmlDeviceFacts,
     /// The whole run, from before the first experiment to after the last.
     pub run: TelemetrySummary,
@@ -78,7 +80,7 @@ impl TelemetryRecord {
         source: String,
         interval_ms: u64,
         notes: Vec<String>,
-        gpus: Vec<(usize, NvmlDeviceFacts)>,
+        gpus: Vec<(CudaOrdinal, NvmlDeviceFacts)>,
         rounds: &[SampleRound],
         windows: &[ExperimentWindow],
     ) -> Self {
@@ -91,7 +93,7 @@ impl TelemetryRecord {
                 };
                 let experiments = windows
                     .iter()
-                    .filter(|w| w.device.is_none_or(|d| d == ordinal))
+                    .filter(|w| w.device.is_none_or(|d| d == ordinal.0))
                     .map(|w| {
                         let last = w.last_round.min(rounds.len().saturating_sub(1));
                         let range = rounds.get(w.first_round..=last).unwrap_or(&[]);
@@ -117,7 +119,7 @@ impl TelemetryRecord {
         }
     }
 
-    pub fn device(&self, ordinal: usize) -> Option<&DeviceTelemetry> {
+    pub fn device(&self, ordinal: CudaOrdinal) -> Option<&DeviceTelemetry> {
         self.devices.iter().find(|d| d.ordinal == ordinal)
     }
 
@@ -129,7 +131,7 @@ impl TelemetryRecord {
 
 #[cfg(test)]
 mod tests {
-    use super::{ExperimentWindow, TelemetryRecord};
+    use super::{CudaOrdinal, ExperimentWindow, TelemetryRecord};
     use crate::nvml::{MatchedBy, NvmlDeviceFacts, PcieLinkFacts, SampleRound, TelemetrySample};
 
     fn facts(name: &str) -> NvmlDeviceFacts {
@@ -193,11 +195,11 @@ mod tests {
             "NVML".into(),
             100,
             Vec::new(),
-            vec![(0, facts("a")), (3, facts("b"))],
+            vec![(CudaOrdinal(0), facts("a")), (CudaOrdinal(3), facts("b"))],
             &rounds,
             &windows,
         );
-        let gpu0 = record.device(0).unwrap();
+        let gpu0 = record.device(CudaOrdinal(0)).unwrap();
         assert_eq!(gpu0.run.samples, 5);
         assert_eq!(gpu0.run.sm_clock_mhz.unwrap().min, 345.0);
         let offset = gpu0.during("offset").unwrap();
@@ -211,10 +213,10 @@ mod tests {
             1,
             "a window past the last round is cut short"
         );
-        let gpu3 = record.device(3).unwrap();
+        let gpu3 = record.device(CudaOrdinal(3)).unwrap();
         assert_eq!(gpu3.during("offset").unwrap().sm_clock_mhz.unwrap().median, 1980.0);
         assert_eq!(gpu3.experiments.len(), 2);
-        assert!(record.device(1).is_none());
+        assert!(record.device(CudaOrdinal(1)).is_none());
     }
 
     #[test]

@@ -7,6 +7,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use super::{ExperimentWindow, NvmlDevice, NvmlDeviceFacts, NvmlGpus, SampleRound, TelemetryRecord, TelemetrySample};
+use crate::facts::CudaOrdinal;
 
 /// The default time between samples.
 pub const DEFAULT_SAMPLE_INTERVAL: Duration = Duration::from_millis(100);
@@ -20,7 +21,7 @@ enum Control {
 struct Sampling {
     control: Sender<Control>,
     thread: Option<JoinHandle<Vec<SampleRound>>>,
-    gpus: Vec<(usize, NvmlDeviceFacts)>,
+    gpus: Vec<(CudaOrdinal, NvmlDeviceFacts)>,
     source: String,
     notes: Vec<String>,
     windows: Vec<ExperimentWindow>,
@@ -65,7 +66,7 @@ impl Sampling {
     fn spawn(
         read: ReadAll,
         interval: Duration,
-        gpus: Vec<(usize, NvmlDeviceFacts)>,
+        gpus: Vec<(CudaOrdinal, NvmlDeviceFacts)>,
         source: String,
         notes: Vec<String>,
     ) -> Result<Self, String> {
@@ -188,7 +189,7 @@ mod tests {
     use std::sync::atomic::{AtomicU32, Ordering};
     use std::time::Duration;
 
-    use super::{Sampling, TelemetrySampler};
+    use super::{CudaOrdinal, Sampling, TelemetrySampler};
     use crate::nvml::{MatchedBy, NvmlDeviceFacts, PcieLinkFacts, TelemetrySample};
 
     fn facts() -> NvmlDeviceFacts {
@@ -216,7 +217,14 @@ mod tests {
                 ..TelemetrySample::default()
             }]
         });
-        let sampling = Sampling::spawn(read, interval, vec![(4, facts())], "fake".into(), Vec::new()).unwrap();
+        let sampling = Sampling::spawn(
+            read,
+            interval,
+            vec![(CudaOrdinal(4), facts())],
+            "fake".into(),
+            Vec::new(),
+        )
+        .unwrap();
         (
             TelemetrySampler {
                 interval,
@@ -237,7 +245,7 @@ mod tests {
         sampler.end(quick, "tiny", None);
         let record = sampler.finish();
         let total = reads.load(Ordering::SeqCst) as usize;
-        let gpu = record.device(4).unwrap();
+        let gpu = record.device(CudaOrdinal(4)).unwrap();
         assert_eq!(gpu.run.samples, total, "every round is in the run's summary");
         let offset = gpu.during("offset").unwrap();
         let sm = offset.sm_clock_mhz.unwrap();

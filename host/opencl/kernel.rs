@@ -8,25 +8,10 @@ use cl3::kernel::{
     CL_KERNEL_WORK_GROUP_SIZE, create_kernel, get_kernel_work_group_data, release_kernel, set_kernel_arg,
 };
 use cl3::types::{cl_device_id, cl_kernel, cl_program};
-use serde::{Deserialize, Serialize};
 
 use super::error::{ClResult, ClStatusExt};
 use super::{ClArgList, OpenClError};
-
-/// What the OpenCL compiler made of one kernel for the device (`clGetKernelWorkGroupInfo`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ClKernelResources {
-    /// The largest work-group this kernel can be launched with on the device
-    /// (on NVIDIA, lower than the device's limit when registers run out).
-    pub work_group_size: usize,
-    /// Work-group sizes should be multiples of this (the warp size on NVIDIA).
-    pub preferred_work_group_multiple: usize,
-    /// __local memory the kernel uses: its static __local arrays plus the
-    /// __local arguments set so far.
-    pub local_memory_bytes: u64,
-    /// Private memory per work-item (on NVIDIA: local memory, i.e. spills and stack).
-    pub private_memory_bytes: u64,
-}
+use crate::facts::ClKernelResources;
 
 /// A kernel parameter's value: a scalar, a buffer, an image or a size of __local memory.
 ///

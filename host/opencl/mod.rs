@@ -32,6 +32,8 @@ mod queue;
 mod runtime;
 mod vendor_registration;
 
+/// The report's record of a kernel, which this layer fills in.
+pub use crate::facts::ClKernelResources;
 pub use buffer::ClBuffer;
 pub use context::ClContext;
 pub use device::OpenClDevice;
@@ -43,7 +45,7 @@ pub use device_matching::{DeviceMatch, match_device};
 pub use error::{ClResult, OpenClError};
 pub use event::ClEvent;
 pub use image1d_buffer::Image1dBuffer;
-pub use kernel::{ClKernel, ClKernelResources, KernelArg, LocalMemory};
+pub use kernel::{ClKernel, KernelArg, LocalMemory};
 pub use kernel_arg_list::{ClArg, ClArgList};
 pub use mapped_host_buffer::MappedHostBuffer;
 pub use nd_range::NdRange;

@@ -175,7 +175,7 @@ impl DeviceCeilings {
         let nvml = report
             .telemetry
             .as_ref()
-            .and_then(|t| t.devices.iter().find(|d| d.ordinal == ordinal));
+            .and_then(|t| t.devices.iter().find(|d| d.ordinal.0 == ordinal));
         let seen_mhz = nvml.and_then(|d| d.run.sm_clock_mhz.map(|s| s.max)).unwrap_or(0.0);
         let max_mhz = nvml.and_then(|d| d.facts.max_sm_clock_mhz).unwrap_or(0) as f64;
         let sm_clock_mhz = (device.sm_clock_khz as f64 / 1e3).max(seen_mhz).max(max_mhz);

@@ -3,8 +3,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::{Axis, Metric, PointKey, SeriesKey, Spread, Status};
+use crate::facts::Implementation;
 use crate::stats::Summary;
-use crate::testbed::Implementation;
 
 /// One measured (or modelled) point of a series.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

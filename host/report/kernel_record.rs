@@ -1,8 +1,6 @@
 use serde::{Deserialize, Serialize};
 
-use crate::gpu::KernelResources;
-use crate::opencl::ClKernelResources;
-use crate::testbed::Implementation;
+use crate::facts::{ClKernelResources, Implementation, KernelResources};
 
 /// A kernel's resource use and occupancy at the block its launcher uses.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -137,7 +137,7 @@ fn groups(report: &Report) -> Vec<(Option<String>, Vec<&ExperimentResult>)> {
     for device in &report.devices {
         groups.push((
             Some(format!("GPU {}: {}", device.ordinal, device.name)),
-            by_device.remove(&Some(device.ordinal)).unwrap_or_default(),
+            by_device.remove(&Some(device.ordinal.0)).unwrap_or_default(),
         ));
     }
     groups
@@ -741,7 +741,7 @@ fn ceilings(report: &Report, out: &mut String) {
     let tables: Vec<DeviceCeilings> = report
         .devices
         .iter()
-        .filter_map(|d| DeviceCeilings::of(report, d.ordinal))
+        .filter_map(|d| DeviceCeilings::of(report, d.ordinal.0))
         .collect();
     if tables.iter().all(|t| t.ceilings.is_empty()) {
         return;

@@ -33,12 +33,11 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::gpu::DeviceInfo;
+use crate::facts::{DeviceInfo, Implementation};
 use crate::nvml::TelemetryRecord;
 use crate::output_files::OutputFiles;
 use crate::ptx;
 use crate::run_settings::RunSettings;
-use crate::testbed::Implementation;
 
 pub use axis::{Axis, Metric, PlotKind, ReferenceLine, Scale};
 pub use ceilings::{Bound, Ceiling, DeviceCeilings, Figure, Unit};
@@ -197,7 +196,7 @@ impl Report {
         let limits: Vec<DeviceCeilings> = self
             .devices
             .iter()
-            .filter_map(|d| DeviceCeilings::of(self, d.ordinal))
+            .filter_map(|d| DeviceCeilings::of(self, d.ordinal.0))
             .collect();
         for result in &mut self.experiments {
             let (Some(hook), Some(device)) = (hooks(&result.name), result.device) else {
@@ -223,7 +222,7 @@ impl Report {
 
     /// The device of `ordinal`, if the report has it.
     pub fn device(&self, ordinal: usize) -> Option<&DeviceInfo> {
-        self.devices.iter().find(|d| d.ordinal == ordinal)
+        self.devices.iter().find(|d| d.ordinal.0 == ordinal)
     }
 
     /// "name (status: reason)" for every experiment that is not ok.

@@ -75,8 +75,8 @@ pub fn pair_matrix_markdown(series: &Series, gpus: &[usize], note: &dyn Fn(usize
 #[cfg(test)]
 mod tests {
     use super::{pair_gpus, pair_matrix, pair_matrix_markdown};
+    use crate::facts::Implementation;
     use crate::report::{Devices, Metric, Point, PointKey, Series, SeriesKey, Status, Work};
-    use crate::testbed::Implementation;
 
     fn series() -> Series {
         let key = SeriesKey::new("cuMemcpyPeerAsync", Implementation::CopyEngine, "f32").on(Devices::All);

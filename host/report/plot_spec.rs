@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use super::{ExperimentResult, PlotKind, PointKey, ReferenceLine, Scale, pair_gpus};
-use crate::testbed::Implementation;
+use crate::facts::Implementation;
 
 /// One point of a plotted line: x, the median and the min–max whisker.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -10,10 +10,9 @@ use super::{
     SeriesKey, Status, Waiver,
 };
 use crate::error::{Error, Result};
-use crate::gpu::DeviceInfo;
+use crate::facts::{DeviceInfo, Implementation};
 use crate::run_settings::RunSettings;
 use crate::stats::Summary;
-use crate::testbed::Implementation;
 
 #[derive(Deserialize)]
 struct ReportV1 {

@@ -2,7 +2,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::testbed::Implementation;
+use crate::facts::Implementation;
 
 /// The GPUs a series ran on: one, an ordered (source, destination) pair, or all at once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -127,7 +127,7 @@ impl fmt::Display for PointKey {
 #[cfg(test)]
 mod tests {
     use super::{Devices, PointKey, SeriesKey};
-    use crate::testbed::Implementation;
+    use crate::facts::Implementation;
 
     #[test]
     fn twins_differ_only_in_implementation() {

@@ -20,7 +20,7 @@ use std::fmt::Write;
 
 use super::plot_spec::{HeatMap, Panel, PlotLine, PlotSpec, XTicks};
 use super::{ReferenceLine, Scale};
-use crate::testbed::Implementation;
+use crate::facts::Implementation;
 
 const PLOT_LEFT: f64 = 84.0;
 const PLOT_TOP: f64 = 64.0;

@@ -159,7 +159,7 @@ pub fn section_line(report: &Report, result: &ExperimentResult) -> Option<String
     let lines: Vec<String> = record
         .devices
         .iter()
-        .filter(|d| result.device.is_none_or(|ordinal| ordinal == d.ordinal))
+        .filter(|d| result.device.is_none_or(|ordinal| ordinal == d.ordinal.0))
         .filter_map(|d| {
             let summary = d.during(&result.name)?;
             let mut line = format!(

@@ -69,7 +69,7 @@ pub fn validate(report: &Report) -> Result<(), String> {
     }
     let mut ordinals = HashSet::new();
     for device in &report.devices {
-        if !ordinals.insert(device.ordinal) {
+        if !ordinals.insert(device.ordinal.0) {
             return Err(format!("GPU {} is listed twice", device.ordinal));
         }
         if !figure_ok(device.theoretical_bandwidth_gbps) {

@@ -1,17 +1,20 @@
 use std::fmt;
 
 use crate::error::{Error, Result};
+use crate::facts::CudaOrdinal;
 
-/// Which GPUs a run uses (`--device`): one index, a list (`0,2`) or `all`.
+/// Which GPUs a run uses (`--device`): one CUDA ordinal, a list (`0,2`) or `all`.
+/// The run's devices come in the order given: `--device 2,0` puts ordinal 2 in
+/// the run's first place (slot 0).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DeviceSelection {
-    List(Vec<usize>),
+    List(Vec<CudaOrdinal>),
     All,
 }
 
 impl Default for DeviceSelection {
     fn default() -> Self {
-        Self::List(vec![0])
+        Self::List(vec![CudaOrdinal(0)])
     }
 }
 
@@ -22,9 +25,9 @@ impl DeviceSelection {
         if text == "all" {
             return Ok(Self::All);
         }
-        let mut list: Vec<usize> = Vec::new();
+        let mut list: Vec<CudaOrdinal> = Vec::new();
         for part in text.split(',').map(str::trim) {
-            let index: usize = part.parse().map_err(|_| {
+            let index = part.parse::<usize>().map(CudaOrdinal).map_err(|_| {
                 Error::InvalidInput(format!(
                     "--device {text:?}: {part:?} is not a device index (give 0, a list like 0,2, or all)"
                 ))
@@ -39,16 +42,17 @@ impl DeviceSelection {
         Ok(Self::List(list))
     }
 
-    /// The device ordinals on a machine with `available` GPUs; an index past
-    /// them is an error before any GPU is opened.
-    pub fn resolve(&self, available: usize) -> Result<Vec<usize>> {
+    /// The CUDA ordinals on a machine with `available` GPUs, in the run's order
+    /// (the run's slot `i` is the `i`th); an ordinal past them is an error before
+    /// any GPU is opened.
+    pub fn resolve(&self, available: usize) -> Result<Vec<CudaOrdinal>> {
         if available == 0 {
             return Err(Error::NoDevice);
         }
         match self {
-            Self::All => Ok((0..available).collect()),
+            Self::All => Ok((0..available).map(CudaOrdinal).collect()),
             Self::List(list) => {
-                if let Some(&bad) = list.iter().find(|&&i| i >= available) {
+                if let Some(&CudaOrdinal(bad)) = list.iter().find(|i| i.0 >= available) {
                     return Err(Error::DeviceIndex {
                         requested: bad,
                         available,
@@ -65,7 +69,7 @@ impl fmt::Display for DeviceSelection {
         match self {
             Self::All => f.write_str("all"),
             Self::List(list) => {
-                let text: Vec<String> = list.iter().map(usize::to_string).collect();
+                let text: Vec<String> = list.iter().map(CudaOrdinal::to_string).collect();
                 f.write_str(&text.join(","))
             }
         }
@@ -76,16 +80,30 @@ impl fmt::Display for DeviceSelection {
 mod tests {
     use super::DeviceSelection;
     use crate::error::Error;
+    use crate::facts::CudaOrdinal;
+
+    fn ordinals(list: &[usize]) -> Vec<CudaOrdinal> {
+        list.iter().copied().map(CudaOrdinal).collect()
+    }
 
     #[test]
     fn device_lists_parse_and_resolve_against_the_machine() {
-        assert_eq!(DeviceSelection::parse("1").unwrap(), DeviceSelection::List(vec![1]));
+        assert_eq!(
+            DeviceSelection::parse("1").unwrap(),
+            DeviceSelection::List(ordinals(&[1]))
+        );
         assert_eq!(
             DeviceSelection::parse(" 0, 2").unwrap(),
-            DeviceSelection::List(vec![0, 2])
+            DeviceSelection::List(ordinals(&[0, 2]))
         );
-        assert_eq!(DeviceSelection::parse("all").unwrap().resolve(3).unwrap(), [0, 1, 2]);
-        assert_eq!(DeviceSelection::parse("2,0").unwrap().resolve(3).unwrap(), [2, 0]);
+        assert_eq!(
+            DeviceSelection::parse("all").unwrap().resolve(3).unwrap(),
+            ordinals(&[0, 1, 2])
+        );
+        assert_eq!(
+            DeviceSelection::parse("2,0").unwrap().resolve(3).unwrap(),
+            ordinals(&[2, 0])
+        );
         let twice = DeviceSelection::parse("0,0").unwrap_err().to_string();
         assert!(twice.contains("twice"), "{twice}");
         assert!(DeviceSelection::parse("-1").is_err());

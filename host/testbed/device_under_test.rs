@@ -4,6 +4,7 @@ use kernels_gpu::device::{KernelArgs, KernelSignature, Signature};
 
 use super::{Implementation, ImplementationSet, OpenClSide, compile_twins};
 use crate::error::{Error, Result};
+use crate::facts::CudaOrdinal;
 use crate::gpu::{CublasHandle, DeviceInfo, Gpu, Kernel, LaunchShape, Module, TypedKernel};
 use crate::ptx::{KERNELS_PTX, check_twin, with_launch_bounds};
 
@@ -27,7 +28,7 @@ pub struct DeviceUnderTest {
 impl DeviceUnderTest {
     /// Opens device `ordinal` and loads the implementations in `selected`
     /// (the Rust PTX is always loaded: launchers of every experiment need it).
-    pub fn open(ordinal: usize, selected: &ImplementationSet) -> Result<Self> {
+    pub fn open(ordinal: CudaOrdinal, selected: &ImplementationSet) -> Result<Self> {
         let gpu = Gpu::open(ordinal)?;
         let rust = Module::load(&gpu, &with_launch_bounds(KERNELS_PTX, gpu.info().architecture()))?;
         let cuda_c = if selected.contains(Implementation::CudaC) {
@@ -56,7 +57,7 @@ impl DeviceUnderTest {
     }
 
     /// A device running `ptx` as its Rust module and nothing else (tests use a broken one).
-    pub fn with_ptx(ordinal: usize, ptx: &str) -> Result<Self> {
+    pub fn with_ptx(ordinal: CudaOrdinal, ptx: &str) -> Result<Self> {
         let gpu = Gpu::open(ordinal)?;
         let rust = Module::load(&gpu, &with_launch_bounds(ptx, gpu.info().architecture()))?;
         Ok(Self {

@@ -12,16 +12,19 @@ mod device_under_test;
 mod implementation;
 mod opencl_side;
 
+/// Who wrote the code being measured (the report's name for a series).
+pub use crate::facts::Implementation;
 pub use cuda_c_twins::{CUDA_C_SOURCE, FAST_MATH_OPTION, compile_fast_math_twins, compile_twins};
 pub use device_selection::DeviceSelection;
 pub use device_under_test::DeviceUnderTest;
-pub use implementation::{Implementation, ImplementationSet};
+pub use implementation::ImplementationSet;
 pub use opencl_side::OpenClSide;
 
 use std::sync::OnceLock;
 
 use crate::cupti::CounterCollector;
 use crate::error::{Error, Result};
+use crate::facts::CudaOrdinal;
 use crate::gpu::Gpu;
 use crate::nvml::{CudaDeviceId, NvmlGpus};
 
@@ -91,15 +94,7 @@ impl Testbed {
     pub fn nvml(&self) -> std::result::Result<&NvmlGpus, &str> {
         self.nvml
             .get_or_init(|| {
-                let ids: Vec<CudaDeviceId> = self
-                    .devices
-                    .iter()
-                    .map(|d| CudaDeviceId {
-                        ordinal: d.info().ordinal,
-                        uuid: d.info().uuid.clone(),
-                        pci_bus_id: d.info().pci_bus_id.clone(),
-                    })
-                    .collect();
+                let ids: Vec<CudaDeviceId> = self.devices.iter().map(|d| CudaDeviceId::of(d.info())).collect();
                 NvmlGpus::open(&ids).map_err(|e| e.to_string())
             })
             .as_ref()
@@ -117,13 +112,13 @@ impl Testbed {
     /// Theoretical NVLink bandwidth from GPU `src` to GPU `dst` (CUDA ordinals), GB/s per
     /// direction: the links between them × their speed, from NVML. `None` without NVML or
     /// without an NVLink route between them.
-    pub fn nvlink_theoretical_gbps(&self, src: usize, dst: usize) -> Option<f64> {
+    pub fn nvlink_theoretical_gbps(&self, src: CudaOrdinal, dst: CudaOrdinal) -> Option<f64> {
         self.nvml().ok()?.interconnect().nvlink_theoretical_gbps(src, dst)
     }
 
     /// Theoretical PCIe bandwidth of GPU `ordinal`'s host link, GB/s per direction, at the
     /// link's maximum generation and width (NVML); `None` without NVML.
-    pub fn pcie_theoretical_gbps(&self, ordinal: usize) -> Option<f64> {
+    pub fn pcie_theoretical_gbps(&self, ordinal: CudaOrdinal) -> Option<f64> {
         self.nvml().ok()?.interconnect().pcie_theoretical_gbps(ordinal)
     }
 }

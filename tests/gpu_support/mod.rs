@@ -3,13 +3,14 @@
 use std::io::Write;
 
 use ptxsuite::Error;
+use ptxsuite::facts::CudaOrdinal;
 use ptxsuite::testbed::{DeviceUnderTest, Implementation, ImplementationSet};
 
 /// GPU 0 with every implementation loaded; without a CUDA driver or device,
 /// `None` after printing (uncaptured) that `test` was skipped. Any other
 /// failure to open the GPU fails the test.
 pub fn gpu_or_skip(test: &str) -> Option<DeviceUnderTest> {
-    match DeviceUnderTest::open(0, &ImplementationSet::default()) {
+    match DeviceUnderTest::open(CudaOrdinal(0), &ImplementationSet::default()) {
         Ok(dut) => Some(dut),
         Err(e @ (Error::NoDriver | Error::NoDevice)) => {
             note_skipped(&format!("SKIPPED {test}: {e}"));

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+use ptxsuite::facts::CudaOrdinal;
 use ptxsuite::gpu::DeviceInfo;
 use ptxsuite::report::{Axis, ExperimentResult, Metric, Point, PointKey, Report, Series, SeriesKey, Status, Work};
 use ptxsuite::run_settings::RunSettings;
@@ -10,7 +11,7 @@ use ptxsuite::testbed::Implementation;
 
 pub fn device(ordinal: usize, name: &str) -> DeviceInfo {
     DeviceInfo {
-        ordinal,
+        ordinal: CudaOrdinal(ordinal),
         name: name.into(),
         compute_capability: (9, 0),
         multiprocessors: 132,

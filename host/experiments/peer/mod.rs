@@ -27,6 +27,7 @@ use std::collections::BTreeMap;
 use super::{Experiment, RunContext, Scope};
 use crate::concurrent_timing::{Lane, concurrent_gbps};
 use crate::error::{DriverResultExt, Result};
+use crate::facts::CudaOrdinal;
 use crate::gpu::{PeerAccess, PeerAttributes};
 use crate::launchers::{vector_copy_global, vector_copy_global_on};
 use crate::report::{Axis, Devices, ExperimentResult, Metric, PlotKind, Point, PointKey, Scale, Series, Status, Work};
@@ -164,7 +165,7 @@ impl Experiment for Peer {
         let implementations = ctx.ptx_implementations(&mut result);
 
         // What the driver and NVML say of every path; peer access on wherever it is supported.
-        let ordinals: Vec<usize> = devices.iter().map(|d| d.info().ordinal).collect();
+        let ordinals: Vec<usize> = devices.iter().map(|d| d.info().ordinal.0).collect();
         let mut paths = vec![vec![None; gpus]; gpus];
         for (src, row) in paths.iter_mut().enumerate() {
             for (dst, cell) in row.iter_mut().enumerate() {
@@ -172,11 +173,10 @@ impl Experiment for Peer {
                     continue;
                 }
                 let attributes = PeerAttributes::query(devices[src].gpu(), devices[dst].gpu())?;
-                let route = ctx
-                    .testbed
-                    .nvml()
-                    .ok()
-                    .and_then(|nvml| nvml.interconnect().nvlink_route(ordinals[src], ordinals[dst]));
+                let route = ctx.testbed.nvml().ok().and_then(|nvml| {
+                    nvml.interconnect()
+                        .nvlink_route(CudaOrdinal(ordinals[src]), CudaOrdinal(ordinals[dst]))
+                });
                 *cell = Some(PairPath {
                     attributes,
                     nvlink_links: route.map(|r| r.direct_links + r.switched_links),
