@@ -1,5 +1,5 @@
-//! The node experiments on real GPUs: `peer` on every pair (skipped with
-//! fewer than two GPUs), `host-links` and `link-latency` on every GPU, and
+//! The node experiments on real GPUs: `peer` on every pair and the fabric at
+//! once (bisection, all to all; skipped with fewer than two GPUs), `host-links` and `link-latency` on every GPU, and
 //! `peer` waived, not failed, on one GPU. Small sizes, few samples; every
 //! copy is checked by the experiments themselves and every point must pass.
 //! Without a CUDA driver or device each test prints `SKIPPED ...` and passes.
@@ -101,6 +101,49 @@ fn peer_copies_between_every_pair_pass_their_checks() {
         .filter(|s| matches!(s.key.devices, Devices::One(_)))
         .count();
     assert_eq!(hubs, PeerTest::HUB.len() * gpus.len());
+    // The fabric at once: 4 patterns (bisection up, down, both; all to all) × 3 kinds of copy, each a
+    // total at the size and a point per copy; the total is the copies' figures added up.
+    let fabric: Vec<_> = result
+        .series
+        .iter()
+        .filter(|s| s.key.devices == Devices::All && PeerTest::of_key(&s.key).is_none())
+        .collect();
+    assert_eq!(fabric.len(), 12, "bisection ×3 and all to all, by CE, pull and push");
+    let n = gpus.len();
+    for series in &fabric {
+        let total = &series.points[0];
+        assert!(matches!(total.at, PointKey::Value(_)), "{}", series.label);
+        let copies = &series.points[1..];
+        let expected = match series.key.variant.as_str() {
+            v if v.starts_with("bisection, both") => 2 * (n / 2),
+            v if v.starts_with("bisection") => n / 2,
+            _ => n * (n - 1),
+        };
+        if let Some(gbps) = total.median() {
+            assert_eq!(copies.len(), expected, "{}", series.label);
+            let sum: f64 = copies.iter().filter_map(|p| p.median()).sum();
+            assert!((sum - gbps).abs() < 0.2 * gbps, "{}: {sum} vs {gbps}", series.label);
+            println!(
+                "peer fabric {}: {gbps:.1} GB/s over {} copies (links {:?} GB/s)",
+                series.label,
+                copies.len(),
+                total.extra.get("links' theoretical, all copies (GB/s)")
+            );
+        }
+    }
+    if n == 2 {
+        // Two GPUs: the bisection both ways is the pair 0 ↔ 1, and so is all to all.
+        let pairs = |variant: &str| {
+            let series = fabric
+                .iter()
+                .find(|s| s.key.variant.starts_with(variant) && s.key.kernel == "cuMemcpyPeerAsync")
+                .unwrap();
+            series.points[1..].iter().map(|p| p.at).collect::<Vec<_>>()
+        };
+        let both = vec![PointKey::Pair { src: 0, dst: 1 }, PointKey::Pair { src: 1, dst: 0 }];
+        assert_eq!(pairs("bisection, both"), both);
+        assert_eq!(pairs("all to all"), both);
+    }
     for line in &result.setup {
         println!("peer setup: {line}");
     }

@@ -73,6 +73,15 @@ impl<'a> Interconnect<'a> {
         })
     }
 
+    /// All of GPU `ordinal`'s active NVLinks × their speed, GB/s per direction: the most it can
+    /// send (or take) over NVLink at once, to every peer together. `None` without an active link
+    /// (or where a link's speed is unknown).
+    pub fn nvlink_gbps(&self, ordinal: CudaOrdinal) -> Option<f64> {
+        let facts = self.facts(ordinal)?;
+        facts.active_nvlinks().next()?;
+        total_gbps(facts.active_nvlinks())
+    }
+
     /// Theoretical NVLink bandwidth from GPU `src` to GPU `dst` per direction (GB/s): the links
     /// between them × their speed. `None` without an NVLink route.
     pub fn nvlink_theoretical_gbps(&self, src: CudaOrdinal, dst: CudaOrdinal) -> Option<f64> {
@@ -181,6 +190,11 @@ mod tests {
         assert!((route.gbps - 12.0 * 26.5625).abs() < 1e-9);
         assert_eq!(node.nvlink_theoretical_gbps(CudaOrdinal(0), CudaOrdinal(2)), None);
         assert_eq!(node.nvlink_theoretical_gbps(CudaOrdinal(2), CudaOrdinal(0)), None);
+        // What each GPU can put on the fabric at once, to all its peers together.
+        assert!((node.nvlink_gbps(CudaOrdinal(0)).unwrap() - 18.0 * 26.5625).abs() < 1e-9);
+        assert!((node.nvlink_gbps(CudaOrdinal(1)).unwrap() - 12.0 * 26.5625).abs() < 1e-9);
+        assert_eq!(node.nvlink_gbps(CudaOrdinal(2)), None, "no NVLink at all");
+        assert_eq!(node.nvlink_gbps(CudaOrdinal(7)), None, "no such GPU");
     }
 
     #[test]

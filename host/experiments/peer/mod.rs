@@ -6,8 +6,12 @@
 //! writing the destination's (push). At the largest size: the same kernels by
 //! their twins, both directions at once (copy engines, and pulls), and every
 //! other GPU into one / one into every other at once, by copy engines and by
-//! kernels. Every copy is checked on its destination against its source's
-//! pattern (each GPU sends a pattern of its own).
+//! kernels. Then the fabric at once ([`FabricTest`]): the bisection (GPU `i`
+//! with GPU `i + N/2`, each half into the other and both ways together) and
+//! all-to-all, by copy engines, pulls and pushes, each with its total and
+//! every copy's own figure. Every copy is checked on its destination against
+//! its source's pattern (each GPU sends a pattern of its own), and every
+//! figure against what NVML says the links can carry ([`LinkFigures`]).
 //!
 //! Beside each pair: what the driver says of the path (peer access, native
 //! atomics, performance rank) and what NVML says of the link (NVLink links
@@ -15,10 +19,16 @@
 //! by copy engines only, through host memory, and says so; its kernel copies
 //! are waived.
 
+mod fabric_tests;
+mod link_ceilings;
+#[cfg(test)]
+mod node_fixtures;
 mod peer_buffers;
 mod peer_tests;
 mod tables;
 
+pub use fabric_tests::{FabricPattern, FabricTest};
+pub use link_ceilings::LinkFigures;
 pub use peer_buffers::{PeerBuffers, source_value};
 pub use peer_tests::PeerTest;
 
@@ -46,6 +56,9 @@ pub const NVLINK_LINKS: &str = "NVLink links";
 pub const NVLINK_GBPS: &str = "NVLink theoretical (GB/s)";
 pub const OF_NVLINK: &str = "% of NVLink theoretical";
 pub const BOTH_TOTAL: &str = "both directions, total (GB/s)";
+/// Extra figures of a fabric test's total: what the links can carry for all its copies together.
+pub const FABRIC_GBPS: &str = "links' theoretical, all copies (GB/s)";
+pub const OF_FABRIC: &str = "% of the links' theoretical";
 
 /// 1 MiB, 4 MiB, ... up to the run's buffer size, at most 1 GiB.
 pub fn peer_sizes(settings: &RunSettings) -> Vec<u64> {
@@ -68,6 +81,7 @@ struct PairPath {
 struct Paths {
     pairs: Vec<Vec<Option<PairPath>>>,
     ordinals: Vec<usize>,
+    links: LinkFigures,
 }
 
 impl Paths {
@@ -137,7 +151,7 @@ impl Experiment for Peer {
         Scope::Node
     }
     fn points(&self) -> u64 {
-        8
+        9
     }
     fn requires(&self, ctx: &RunContext<'_>) -> std::result::Result<(), String> {
         ctx.testbed.needs_gpus(2)?;
@@ -184,9 +198,29 @@ impl Experiment for Peer {
                 });
             }
         }
+        let interconnect = ctx.testbed.nvml().ok().map(|nvml| nvml.interconnect());
+        let links = LinkFigures {
+            routes: paths
+                .iter()
+                .map(|row| row.iter().map(|p| p.and_then(|p| p.nvlink_gbps)).collect())
+                .collect(),
+            gpu_nvlink: ordinals
+                .iter()
+                .map(|&o| interconnect.as_ref().and_then(|i| i.nvlink_gbps(CudaOrdinal(o))))
+                .collect(),
+            pcie: ordinals
+                .iter()
+                .map(|&o| {
+                    interconnect
+                        .as_ref()
+                        .and_then(|i| i.pcie_theoretical_gbps(CudaOrdinal(o)))
+                })
+                .collect(),
+        };
         let paths = Paths {
             pairs: paths,
             ordinals: ordinals.clone(),
+            links,
         };
         let mut access_guards = Vec::new();
         for from in 0..gpus {
@@ -212,6 +246,7 @@ impl Experiment for Peer {
             sizes[0] >> 20,
             largest_mib
         ));
+        result.setup.push(bisection_setup(&ordinals));
 
         let mut buffers = PeerBuffers::allocate(devices, (largest / 4) as usize)?;
         let pairs: Vec<(usize, usize)> = (0..gpus)
@@ -240,7 +275,7 @@ impl Experiment for Peer {
                 ));
             }
             for (done, &bytes) in sizes.iter().enumerate() {
-                if ctx.stop_before(pair_index * sizes.len() + done, pairs.len() * sizes.len() + 2) {
+                if ctx.stop_before(pair_index * sizes.len() + done, pairs.len() * sizes.len() + 3) {
                     stopped = true;
                     break 'pairs;
                 }
@@ -292,6 +327,7 @@ impl Experiment for Peer {
             .map(|&t| matrix_series(t, Implementation::Rust))
             .collect();
         let mut hubs: Vec<Series> = Vec::new();
+        let mut fabric: Vec<Series> = Vec::new();
         if !stopped {
             ctx.progress.set_message("peer: both directions at once");
             for (a, b) in pairs.iter().copied().filter(|(a, b)| a < b) {
@@ -316,6 +352,11 @@ impl Experiment for Peer {
                 }
             }
             ctx.progress.inc(1);
+            ctx.progress.set_message("peer: bisection and all to all");
+            for test in FabricTest::all() {
+                fabric.push(fabric_copy(ctx, &mut buffers, &paths, test, largest)?);
+            }
+            ctx.progress.inc(1);
         }
         // Link facts (on the one-way copy-engine cells) and fractions of the theoretical figure.
         for series in matrices.values_mut().chain(both_ways.iter_mut()) {
@@ -337,9 +378,11 @@ impl Experiment for Peer {
         result
             .series
             .extend(both_ways.into_iter().filter(|s| !s.points.is_empty()));
+        result.series.extend(fabric);
         result.series.extend(sweeps);
         result.series.extend(hubs);
         for series in &mut result.series {
+            check_against_links(series, &paths.links);
             renumber(series, &ordinals);
         }
         let span = ordinals.iter().max().map_or(0, |&o| o + 1);
@@ -448,6 +491,119 @@ fn one_way(
         Point::timed(at, &Metric::Bandwidth, Work::bytes(n as u64, bytes), &times, failure)
             .unwrap_or_else(|| Point::unmeasured(at, Status::Failed("no finite time".into()))),
     )
+}
+
+/// "Bisection pairs GPU 0 ↔ GPU 4, ...": the partners by ordinal (and who sits out with an odd count).
+fn bisection_setup(ordinals: &[usize]) -> String {
+    let pairs: Vec<String> = FabricPattern::BisectionUp
+        .copies(ordinals.len())
+        .into_iter()
+        .map(|(a, b)| format!("GPU {} ↔ GPU {}", ordinals[a], ordinals[b]))
+        .collect();
+    let mut text = format!(
+        "bisection pairs {}; all to all makes {} copies at once",
+        pairs.join(", "),
+        ordinals.len() * ordinals.len().saturating_sub(1)
+    );
+    if ordinals.len() % 2 == 1
+        && let Some(last) = ordinals.last()
+    {
+        text.push_str(&format!("; GPU {last} sits the bisection out"));
+    }
+    text
+}
+
+/// The copies (source, destination; places in the run) that made `point` of `series`: one for a pair's
+/// figure, the hub's for all-to-one / one-to-all, the pattern's for a fabric test's total.
+fn copies_of(series: &Series, point: &Point, gpus: usize) -> Vec<(usize, usize)> {
+    match (series.key.devices, point.at) {
+        (_, PointKey::Pair { src, dst }) | (Devices::Pair { src, dst }, _) => vec![(src, dst)],
+        (Devices::One(hub), _) => {
+            let into_hub = matches!(
+                PeerTest::of_key(&series.key),
+                Some(PeerTest::CopyEngineAllToOne | PeerTest::PushAllToOne)
+            );
+            (0..gpus)
+                .filter(|&k| k != hub)
+                .map(|k| if into_hub { (k, hub) } else { (hub, k) })
+                .collect()
+        }
+        (Devices::All, PointKey::Value(_)) => FabricTest::of_key(&series.key)
+            .map(|t| t.pattern.copies(gpus))
+            .unwrap_or_default(),
+    }
+}
+
+/// Fails every point of `series` (keyed by place in the run) whose figure the links cannot carry.
+fn check_against_links(series: &mut Series, links: &LinkFigures) {
+    let gpus = links.routes.len();
+    for index in 0..series.points.len() {
+        let copies = copies_of(series, &series.points[index], gpus);
+        if let Some(ceiling) = links.of_copies(&copies) {
+            link_ceilings::check(&mut series.points[index], &ceiling);
+        }
+    }
+}
+
+/// `test`'s copies all at once: a point for the total (at the size, beside the links' theoretical
+/// figure for the whole set), then one per copy (at its pair: its own figure while the others run).
+/// Every copy is checked; one that fails fails the total too.
+fn fabric_copy(
+    ctx: &RunContext<'_>,
+    buffers: &mut PeerBuffers,
+    paths: &Paths,
+    test: FabricTest,
+    bytes: u64,
+) -> Result<Series> {
+    let devices = ctx.testbed.devices();
+    let copies = test.pattern.copies(devices.len());
+    let mut series = Series::new(test.key(), test.label());
+    let at = PointKey::Value((bytes >> 20) as i64);
+    if let Some(why) = copies
+        .iter()
+        .find_map(|&(src, dst)| kernel_waiver(paths, test.copy, src, dst))
+    {
+        series.points.push(Point::unmeasured(at, Status::Waived(why)));
+        return Ok(series);
+    }
+    for &(src, dst) in &copies {
+        buffers.clear(devices, dst, src)?;
+    }
+    let samples = run_together(ctx, buffers, test.copy, &copies, bytes)?;
+    let n = (bytes / 4) as usize;
+    let mut failures = Vec::with_capacity(copies.len());
+    for &(src, dst) in &copies {
+        failures.push(buffers.check(dst, src, n)?);
+    }
+    let first_failure = failures.iter().flatten().next().cloned();
+    let count = copies.len() as u64;
+    let mut total = Point::measured(
+        at,
+        &samples.total,
+        Work::bytes(n as u64 * count, bytes * count),
+        first_failure.clone(),
+    )
+    .unwrap_or_else(|| Point::unmeasured(at, Status::Failed("no finite figure".into())));
+    if let (Some(theoretical), Some(median)) = (paths.links.of_copies(&copies), total.median()) {
+        total.set_extra(FABRIC_GBPS, theoretical.gbps);
+        total.set_extra(OF_FABRIC, 100.0 * median / theoretical.gbps);
+    }
+    series.points.push(total);
+    for (index, &(src, dst)) in copies.iter().enumerate() {
+        let pair = PointKey::Pair { src, dst };
+        let failure = failures[index].clone().or_else(|| {
+            first_failure
+                .as_ref()
+                .map(|_| "another copy of the set failed its check".to_string())
+        });
+        let mut point = Point::measured(pair, &samples.lanes[index], Work::bytes(n as u64, bytes), failure)
+            .unwrap_or_else(|| Point::unmeasured(pair, Status::Failed("no finite figure".into())));
+        if let Some(path) = paths.get(src, dst) {
+            annotate(&mut point, path, false);
+        }
+        series.points.push(point);
+    }
+    Ok(series)
 }
 
 /// A new stream on `dut` for a copy that runs beside others.
@@ -610,5 +766,62 @@ mod tests {
         let mut hub = Series::of(PeerTest::CopyEngineAllToOne.key(Implementation::Rust, Devices::One(1)));
         renumber(&mut hub, &ordinals);
         assert_eq!(hub.key.devices, Devices::One(2));
+    }
+
+    #[test]
+    fn every_figure_of_eight_gpus_is_held_to_what_its_copies_links_carry() {
+        use super::node_fixtures::{LINK_GBPS, node_result};
+        use super::{FabricPattern, FabricTest, LinkFigures, check_against_links};
+        let links = LinkFigures {
+            routes: (0..8)
+                .map(|s| (0..8).map(|d| (s != d).then_some(LINK_GBPS)).collect())
+                .collect(),
+            gpu_nvlink: vec![Some(LINK_GBPS); 8],
+            pcie: vec![Some(63.0); 8],
+        };
+        let mut result = node_result(8, (None, 1.0));
+        for series in &mut result.series {
+            check_against_links(series, &links);
+        }
+        assert!(result.failures().next().is_none(), "380 GB/s copies fit 478 GB/s links");
+        // A bisection total past 8 × 478 GB/s, a copy past 478, and a hub past one GPU's links.
+        let mut result = node_result(8, (None, 1.0));
+        // The total (point 0) three times the fixture's, and its first copy (190 GB/s) three times.
+        let scale = |p: &mut Point, by: f64| {
+            let mut v = p.value.unwrap();
+            (v.min, v.median, v.max) = (v.min * by, v.median * by, v.max * by);
+            p.value = Some(v);
+        };
+        for series in &mut result.series {
+            if FabricTest::of_key(&series.key).is_some_and(|t| t.pattern == FabricPattern::Bisection) {
+                scale(&mut series.points[0], 3.0);
+                scale(&mut series.points[1], 3.0);
+            }
+            if series.key.devices == Devices::One(3) {
+                scale(&mut series.points[0], 1.4);
+            }
+        }
+        for series in &mut result.series {
+            check_against_links(series, &links);
+        }
+        let failed: Vec<String> = result
+            .failures()
+            .map(|(s, p)| format!("{} at {}: {}", s.label, p.at, p.status.reason().unwrap_or("")))
+            .collect();
+        assert_eq!(failed.len(), 3 * 2 + 4, "{failed:#?}");
+        assert!(
+            failed
+                .iter()
+                .any(|f| f.contains("exceeds the links' theoretical 3824 GB/s")),
+            "{failed:#?}"
+        );
+        assert!(
+            failed.iter().any(|f| f.contains("the 1 receivers' links, 478 GB/s")),
+            "{failed:#?}"
+        );
+        assert!(
+            failed.iter().any(|f| f.contains("the 1 senders' links, 478 GB/s")),
+            "{failed:#?}"
+        );
     }
 }
