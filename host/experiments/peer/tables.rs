@@ -17,12 +17,13 @@ use crate::report::{
 use crate::stats::Summary;
 use crate::testbed::Implementation;
 
-/// The source × destination matrices (one test, every ordered pair).
+/// The source × destination matrices (one test, every ordered pair): every series over all GPUs but the
+/// bisection and all-to-all tests (a report's matrix of a test this build does not know still shows).
 fn matrix_series(result: &ExperimentResult) -> impl Iterator<Item = &Series> {
     result
         .series
         .iter()
-        .filter(|s| s.key.devices == Devices::All && PeerTest::of_key(&s.key).is_some())
+        .filter(|s| s.key.devices == Devices::All && FabricTest::of_key(&s.key).is_none())
 }
 
 /// The bisection and all-to-all tests, in the order they ran.
@@ -564,9 +565,9 @@ impl SectionHooks for Peer {
     fn plot(&self, result: &ExperimentResult, _report: &Report) -> Option<PlotSpec> {
         // The matrices and all-to-all's copies as heat maps; a bisection's few cells are its table's.
         let mut maps = result.clone();
-        maps.series.retain(|s| {
-            PeerTest::of_key(&s.key).is_some_and(|_| s.key.devices == Devices::All)
-                || FabricTest::of_key(&s.key).is_some_and(|t| t.pattern == FabricPattern::AllToAll)
+        maps.series.retain(|s| match FabricTest::of_key(&s.key) {
+            Some(test) => test.pattern == FabricPattern::AllToAll,
+            None => s.key.devices == Devices::All,
         });
         PlotSpec::of(&maps)
     }
