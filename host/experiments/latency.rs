@@ -334,14 +334,14 @@ fn first_wrong_end(ring: &PointerRing, written: &[Vec<u64>], ends: &[u32]) -> Re
     Ok(None)
 }
 
-/// The same chase in shared memory, points `first..` of `total`.
+/// The same chase in shared memory, points `first..` of `total`; returns the working sets measured.
 fn chase_shared_memory(
     ctx: &RunContext<'_>,
     result: &mut ExperimentResult,
     timing: &mut LatencyTiming<'_>,
     plans: &[ImplementationSeries],
     (first, total): (usize, usize),
-) -> Result<()> {
+) -> Result<usize> {
     each_point(ctx, SHARED_SETS, (first, total), |bytes| {
         let slots = (bytes / 4) as usize;
         let successors = chase_successors(slots, SEED ^ bytes);

@@ -7,19 +7,22 @@ use crate::error::Result;
 
 /// Measures `points` in order, they being points `first..` of the
 /// experiment's `planned`: stops before a point once Ctrl-C was pressed, and
-/// advances the progress bar by one after each point measured.
+/// advances the progress bar by one after each point measured. Returns the
+/// points measured.
 pub fn each_point<P>(
     ctx: &RunContext<'_>,
     points: impl IntoIterator<Item = P>,
     (first, planned): (usize, usize),
     mut measure: impl FnMut(P) -> Result<()>,
-) -> Result<()> {
-    for (done, point) in points.into_iter().enumerate() {
-        if ctx.stop_before(first + done, planned) {
+) -> Result<usize> {
+    let mut measured = 0;
+    for point in points {
+        if ctx.stop_before(first + measured, planned) {
             break;
         }
         measure(point)?;
         ctx.progress.inc(1);
+        measured += 1;
     }
-    Ok(())
+    Ok(measured)
 }
