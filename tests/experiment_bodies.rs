@@ -12,8 +12,6 @@ const ALLOWED_LONGER: &[&str] = &[
     "peer/mod.rs",
     "host_links.rs",
     "link_latency.rs",
-    "occupancy.rs",
-    "bank_conflicts.rs",
     "matvec.rs",
     "instructions.rs",
     "sgemm.rs",
