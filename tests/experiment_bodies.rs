@@ -12,7 +12,6 @@ const ALLOWED_LONGER: &[&str] = &[
     "peer/mod.rs",
     "host_links.rs",
     "link_latency.rs",
-    "local_memory.rs",
     "particles/mod.rs",
 ];
 
