@@ -741,19 +741,7 @@ impl SectionHooks for Divergence {
         let mut lines = Vec::new();
         for (group, choice) in [PathChoice::ByLane, PathChoice::ByWarp].into_iter().enumerate() {
             for series in result.series.iter().filter(|s| s.key.kernel == paths_kernel(choice)) {
-                let points: Vec<PlotPoint> = series
-                    .points
-                    .iter()
-                    .filter_map(|p| Some(PlotPoint::of(p.at.value()? as f64, p.value.as_ref()?)))
-                    .collect();
-                if !points.is_empty() {
-                    lines.push(PlotLine {
-                        label: series.label.clone(),
-                        group,
-                        implementation: series.key.implementation,
-                        points,
-                    });
-                }
+                lines.extend(PlotLine::of_series(series, group, |x| x));
             }
         }
         // k times one path, from the Rust per-lane time at k = 1.

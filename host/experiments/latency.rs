@@ -30,7 +30,7 @@ use crate::reference::{
     latency_plateaus, latency_working_sets,
 };
 use crate::report::{
-    Axis, Bound, Claim, ExperimentResult, LedgerRow, Metric, PlotKind, PlotLine, PlotPoint, PlotSpec, Point, PointKey,
+    Axis, Bound, Claim, ExperimentResult, LedgerRow, Metric, PlotKind, PlotLine, PlotSpec, Point, PointKey,
     ReferenceLine, Report, Rule, Scale, SectionHooks, Series, Spread, Unit, Work, summary_cell,
 };
 use crate::report::{Panel, XTicks};
@@ -809,19 +809,7 @@ impl SectionHooks for Latency {
             .series
             .iter()
             .filter(|s| s.key.kernel == CHASE || s.key.kernel == SHARED_CHASE)
-            .filter_map(|s| {
-                let points: Vec<PlotPoint> = s
-                    .points
-                    .iter()
-                    .filter_map(|p| Some(PlotPoint::of(p.at.value()? as f64 / 1024.0, p.value.as_ref()?)))
-                    .collect();
-                (!points.is_empty()).then(|| PlotLine {
-                    label: s.label.clone(),
-                    group: if s.key.kernel == CHASE { 0 } else { 1 },
-                    implementation: s.key.implementation,
-                    points,
-                })
-            })
+            .filter_map(|s| PlotLine::of_series(s, if s.key.kernel == CHASE { 0 } else { 1 }, |bytes| bytes / 1024.0))
             .collect();
         if lines.is_empty() {
             return Vec::new();

@@ -20,8 +20,8 @@ use crate::launchers::{
 use crate::reference::{chase_successors, follow_successors};
 use crate::report::Panel;
 use crate::report::{
-    Axis, Claim, ExperimentResult, LedgerRow, Metric, PlotKind, PlotLine, PlotPoint, PlotSpec, Point, PointKey, Report,
-    Rule, Scale, SectionHooks, Series, Spread, Verdict, Work, better_by, point_cell,
+    Axis, Claim, ExperimentResult, LedgerRow, Metric, PlotKind, PlotLine, PlotSpec, Point, PointKey, Report, Rule,
+    Scale, SectionHooks, Series, Spread, Verdict, Work, better_by, point_cell,
 };
 use crate::testbed::{DeviceUnderTest, Implementation};
 use crate::timing::{CudaTimer, time_per_launch};
@@ -538,19 +538,7 @@ fn sweep_plot(
         .series
         .iter()
         .filter(|s| s.key.variant == sweep)
-        .filter_map(|s| {
-            let points: Vec<PlotPoint> = s
-                .points
-                .iter()
-                .filter_map(|p| Some(PlotPoint::of(p.at.value()? as f64, p.value.as_ref()?)))
-                .collect();
-            (!points.is_empty()).then(|| PlotLine {
-                label: s.label.clone(),
-                group: if s.key.kernel == Kind::Copy.kernel() { 0 } else { 1 },
-                implementation: s.key.implementation,
-                points,
-            })
-        })
+        .filter_map(|s| PlotLine::of_series(s, if s.key.kernel == Kind::Copy.kernel() { 0 } else { 1 }, |x| x))
         .collect();
     (!lines.is_empty()).then(|| PlotSpec {
         suffix: suffix.into(),
