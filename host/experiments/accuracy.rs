@@ -338,23 +338,7 @@ impl Experiment for Accuracy {
                     let got = out.to_host()?;
                     let failure = sweep_failure(function, implementation, &inputs, &got);
                     outputs.push((index, implementation, got.clone()));
-                    let Some(stats) = error_stats(&inputs, &got, |x| math_function_exact(function, x)) else {
-                        continue;
-                    };
-                    let bound = bound_for(function, range, implementation);
-                    let past = inputs
-                        .iter()
-                        .zip(&got)
-                        .filter(|&(&x, &y)| !bound.allows(x, y, math_function_exact(function, x as f64)))
-                        .count();
-                    let failure = failure.or_else(|| {
-                        (!stats.max_ulp.is_finite()).then(|| "an error of infinitely many ulp".to_string())
-                    });
-                    let work = Work::bytes(SWEEP_POINTS as u64, 8 * SWEEP_POINTS as u64);
-                    if let Some(mut point) = Point::measured(range_key(range), &[stats.max_ulp], work, failure) {
-                        point.set_extra(MEAN_ULP, stats.mean_ulp);
-                        point.set_extra(MAX_ABSOLUTE, stats.max_abs);
-                        point.set_extra(PAST_BOUND, past as f64);
+                    if let Some(point) = error_point((function, range, implementation), &inputs, &got, failure) {
                         result.series[first + index].points.push(point);
                     }
                 }
@@ -376,6 +360,32 @@ impl Experiment for Accuracy {
         ));
         Ok(result)
     }
+}
+
+/// One implementation's errors over one sweep: the largest in ulp (the
+/// point's figure), the mean, the largest absolute and the inputs past the
+/// documented bound; `None` where no error could be taken.
+fn error_point(
+    (function, range, implementation): (MathFunction, ArgumentRange, Implementation),
+    inputs: &[f32],
+    got: &[f32],
+    failure: Option<String>,
+) -> Option<Point> {
+    let stats = error_stats(inputs, got, |x| math_function_exact(function, x))?;
+    let bound = bound_for(function, range, implementation);
+    let past = inputs
+        .iter()
+        .zip(got)
+        .filter(|&(&x, &y)| !bound.allows(x, y, math_function_exact(function, x as f64)))
+        .count();
+    let failure =
+        failure.or_else(|| (!stats.max_ulp.is_finite()).then(|| "an error of infinitely many ulp".to_string()));
+    let work = Work::bytes(SWEEP_POINTS as u64, 8 * SWEEP_POINTS as u64);
+    let mut point = Point::measured(range_key(range), &[stats.max_ulp], work, failure)?;
+    point.set_extra(MEAN_ULP, stats.mean_ulp);
+    point.set_extra(MAX_ABSOLUTE, stats.max_abs);
+    point.set_extra(PAST_BOUND, past as f64);
+    Some(point)
 }
 
 /// The OpenCL guide's Table C-1 (Appendix B.1.1) bounds of the functions measured here, in ulp

@@ -11,6 +11,8 @@
 
 use std::time::Instant;
 
+use super::calibrated_launches::timed_launches;
+use super::sweep::each_point;
 use super::{Experiment, RunContext};
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceAllocation, DeviceBuffer, Gpu, MemoryPool};
@@ -21,7 +23,7 @@ use crate::report::{
 };
 use crate::run_settings::RunSettings;
 use crate::testbed::Implementation;
-use crate::timing::{SampleTimer, paced, probe_ms, time_per_launch};
+use crate::timing::SampleTimer;
 
 pub struct Allocation;
 
@@ -179,21 +181,11 @@ impl Experiment for Allocation {
             "microseconds per allocate/free pair (or per reuse, or per launch), host clock, the stream waited for \
              at the end of each sample",
         );
-        let gpu = ctx.device.gpu();
         let sizes = sizes(ctx.settings);
         let largest = *sizes
             .last()
             .ok_or_else(|| Error::InvalidInput("allocation needs at least one size".into()))?;
-        // The kept buffer, one allocation being timed and the pool's copy of it.
-        gpu.ensure_free_memory(3 * largest)?;
-        let pool = MemoryPool::default_for(gpu, u64::MAX)?;
-        DeviceAllocation::bind(gpu)?;
-        let kept = DeviceAllocation::new(gpu, largest as usize)?;
-        let (launch_in, mut launch_out) = (
-            DeviceBuffer::from_host(gpu, &[1.0f32])?,
-            DeviceBuffer::<f32>::uninit(gpu, 1)?,
-        );
-        let mut timer = HostClockWaited(gpu);
+        let mut memory = Memory::new(ctx, largest)?;
         for case in Case::ALL {
             let (kernel, implementation, variant) = case.key();
             result.series.push(Series::new(
@@ -201,75 +193,16 @@ impl Experiment for Allocation {
                 case.label(),
             ));
         }
-        for (done, &bytes) in sizes.iter().enumerate() {
-            if ctx.stop_before(done, sizes.len()) {
-                break;
-            }
+        each_point(ctx, sizes.iter().copied(), (0, sizes.len()), |bytes| {
             ctx.progress.set_message(format!("allocation {} KiB", bytes >> 10));
-            let size = bytes as usize;
             for (index, case) in Case::ALL.into_iter().enumerate() {
-                let wrote = probe_value(bytes, index);
-                let mut alignments = Vec::new();
-                // Proof that the case's memory is real: one allocation (or the kept buffer) written and read back.
-                let failure = match case {
-                    Case::AllocFree => {
-                        DeviceAllocation::bind(gpu)?;
-                        let got = DeviceAllocation::new(gpu, size)?.round_trip_last_word(wrote)?;
-                        let odd_sizes_failure;
-                        (alignments, odd_sizes_failure) = odd_size_alignments(gpu, bytes)?;
-                        probe_mismatch("a cuMemAlloc allocation", bytes, wrote, got).or(odd_sizes_failure)
-                    }
-                    Case::PooledAllocFree => {
-                        let got = pool.allocate(size)?.round_trip_last_word(wrote)?;
-                        probe_mismatch("a pooled allocation", bytes, wrote, got)
-                    }
-                    Case::Reuse => {
-                        let got = kept.round_trip_last_word(wrote)?;
-                        probe_mismatch("the kept buffer", bytes, wrote, got)
-                    }
-                    Case::LaunchAndWait => {
-                        launch_out.fill(0.0)?;
-                        launch_once(ctx, &mut launch_out, &launch_in)?;
-                        let got = launch_out.to_host()?[0];
-                        (got != 1.0).then(|| format!("the one-element copy wrote {got}, not 1"))
-                    }
-                };
-                let mut enqueue = || -> Result<()> {
-                    match case {
-                        Case::AllocFree => drop(DeviceAllocation::new(gpu, size)?),
-                        Case::PooledAllocFree => drop(pool.allocate(size)?),
-                        Case::Reuse => {
-                            kept.round_trip_last_word(wrote)?;
-                        }
-                        Case::LaunchAndWait => {
-                            launch_once(ctx, &mut launch_out, &launch_in)?;
-                            gpu.synchronize()?;
-                        }
-                    }
-                    Ok(())
-                };
-                if case == Case::AllocFree {
-                    DeviceAllocation::bind(gpu)?;
-                }
-                let one_ms = probe_ms(&mut timer, &mut enqueue)?;
-                let times_ms = time_per_launch(&mut timer, &paced(ctx.settings, one_ms), &mut enqueue)?;
-                let micros: Vec<f64> = times_ms.iter().map(|ms| ms * 1e3).collect();
-                let at = PointKey::Value((bytes >> 10) as i64);
-                let Some(mut point) = Point::measured(at, &micros, Work::bytes(1, bytes), failure) else {
-                    continue;
-                };
-                point.time_ms = crate::stats::Summary::of(&times_ms);
-                for ((name, _), alignment) in ODD_SIZE_ALIGNMENTS.iter().zip(&alignments) {
-                    point.set_extra(name, *alignment as f64);
-                }
-                if case == Case::PooledAllocFree {
-                    point.set_extra(POOL_RESERVED_MIB, pool.reserved_bytes()? as f64 / (1 << 20) as f64);
-                }
-                result.series[index].points.push(point);
+                let failure = memory.prove(ctx, case, bytes, index)?;
+                let point = memory.time(ctx, case, bytes, index, failure)?;
+                result.series[index].points.extend(point);
             }
-            ctx.progress.inc(1);
-        }
-        drop(pool);
+            Ok(())
+        })?;
+        drop(memory);
         result.setup.push(
             "the stream-ordered cases draw from the device's default memory pool with its release threshold set to \
              the maximum (freed memory stays in the pool across synchronizations); the threshold is put back and \
@@ -282,6 +215,119 @@ impl Experiment for Allocation {
             ctx.settings.reps
         ));
         Ok(result)
+    }
+}
+
+/// What the cases draw on: the default pool (its threshold at the maximum
+/// until dropped), the kept buffer, the one-element launch's buffers; and the
+/// odd sizes' alignments of the last `AllocFree` proof.
+struct Memory<'g> {
+    gpu: &'g Gpu,
+    pool: MemoryPool,
+    kept: DeviceAllocation,
+    launch_in: DeviceBuffer<f32>,
+    launch_out: DeviceBuffer<f32>,
+    alignments: Vec<u64>,
+}
+
+impl<'g> Memory<'g> {
+    /// Room for the kept buffer, one allocation being timed and the pool's copy of it.
+    fn new(ctx: &RunContext<'g>, largest: u64) -> Result<Self> {
+        let gpu = ctx.device.gpu();
+        gpu.ensure_free_memory(3 * largest)?;
+        let pool = MemoryPool::default_for(gpu, u64::MAX)?;
+        DeviceAllocation::bind(gpu)?;
+        let kept = DeviceAllocation::new(gpu, largest as usize)?;
+        Ok(Self {
+            gpu,
+            pool,
+            kept,
+            launch_in: DeviceBuffer::from_host(gpu, &[1.0f32])?,
+            launch_out: DeviceBuffer::<f32>::uninit(gpu, 1)?,
+            alignments: Vec::new(),
+        })
+    }
+
+    /// Proof that the case's memory is real: one allocation (or the kept
+    /// buffer) written and read back; `Some(why)` where it was not.
+    fn prove(&mut self, ctx: &RunContext<'_>, case: Case, bytes: u64, index: usize) -> Result<Option<String>> {
+        let (gpu, size) = (self.gpu, bytes as usize);
+        let wrote = probe_value(bytes, index);
+        self.alignments = Vec::new();
+        Ok(match case {
+            Case::AllocFree => {
+                DeviceAllocation::bind(gpu)?;
+                let got = DeviceAllocation::new(gpu, size)?.round_trip_last_word(wrote)?;
+                let odd_sizes_failure;
+                (self.alignments, odd_sizes_failure) = odd_size_alignments(gpu, bytes)?;
+                probe_mismatch("a cuMemAlloc allocation", bytes, wrote, got).or(odd_sizes_failure)
+            }
+            Case::PooledAllocFree => {
+                let got = self.pool.allocate(size)?.round_trip_last_word(wrote)?;
+                probe_mismatch("a pooled allocation", bytes, wrote, got)
+            }
+            Case::Reuse => {
+                let got = self.kept.round_trip_last_word(wrote)?;
+                probe_mismatch("the kept buffer", bytes, wrote, got)
+            }
+            Case::LaunchAndWait => {
+                self.launch_out.fill(0.0)?;
+                launch_once(ctx, &mut self.launch_out, &self.launch_in)?;
+                let got = self.launch_out.to_host()?[0];
+                (got != 1.0).then(|| format!("the one-element copy wrote {got}, not 1"))
+            }
+        })
+    }
+
+    /// The case timed with the host clock, the stream waited for at the end of each sample.
+    fn time(
+        &mut self,
+        ctx: &RunContext<'_>,
+        case: Case,
+        bytes: u64,
+        index: usize,
+        failure: Option<String>,
+    ) -> Result<Option<Point>> {
+        let (gpu, size) = (self.gpu, bytes as usize);
+        let wrote = probe_value(bytes, index);
+        let Self {
+            pool,
+            kept,
+            launch_in,
+            launch_out,
+            ..
+        } = self;
+        let mut enqueue = || -> Result<()> {
+            match case {
+                Case::AllocFree => drop(DeviceAllocation::new(gpu, size)?),
+                Case::PooledAllocFree => drop(pool.allocate(size)?),
+                Case::Reuse => {
+                    kept.round_trip_last_word(wrote)?;
+                }
+                Case::LaunchAndWait => {
+                    launch_once(ctx, launch_out, launch_in)?;
+                    gpu.synchronize()?;
+                }
+            }
+            Ok(())
+        };
+        if case == Case::AllocFree {
+            DeviceAllocation::bind(gpu)?;
+        }
+        let times_ms = timed_launches(&mut HostClockWaited(gpu), ctx.settings, &mut enqueue)?;
+        let micros: Vec<f64> = times_ms.iter().map(|ms| ms * 1e3).collect();
+        let at = PointKey::Value((bytes >> 10) as i64);
+        let Some(mut point) = Point::measured(at, &micros, Work::bytes(1, bytes), failure) else {
+            return Ok(None);
+        };
+        point.time_ms = crate::stats::Summary::of(&times_ms);
+        for ((name, _), alignment) in ODD_SIZE_ALIGNMENTS.iter().zip(&self.alignments) {
+            point.set_extra(name, *alignment as f64);
+        }
+        if case == Case::PooledAllocFree {
+            point.set_extra(POOL_RESERVED_MIB, self.pool.reserved_bytes()? as f64 / (1 << 20) as f64);
+        }
+        Ok(Some(point))
     }
 }
 

@@ -19,6 +19,7 @@ use super::bank_counters;
 use super::counter_launch::count_point;
 use super::launch_outputs::{LaunchOutputs, TimedLaunches, kept_reps};
 use super::sm_spans::{RequestClocks, SmTime, sm_time};
+use super::sweep::each_point;
 use super::{Experiment, RunContext};
 use crate::error::Result;
 use crate::gpu::DeviceBuffer;
@@ -204,141 +205,197 @@ impl Experiment for BankConflicts {
         let axis = Axis::lines("stride (elements; the tile's pitch)", Metric::Bandwidth).y_scale(Scale::Log10);
         let mut result = ctx.result(self, axis, BYTE_COUNTING);
         let implementations = ctx.ptx_implementations(&mut result);
-        let dut = ctx.device;
-        let sms = dut.info().multiprocessors.max(1) as u32;
-        let mut plans = Vec::new();
-        for kernel in kernels() {
-            for &implementation in &implementations {
-                let shared = kernel.shared_bytes();
-                let blocks_per_sm = dut
-                    .kernel(implementation, kernel.kernel())?
-                    .max_active_blocks_per_sm(BANK_BLOCK_THREADS, shared)?
-                    .max(1) as u32;
-                let key = ctx.key(kernel.kernel(), implementation, element(kernel.access()));
-                result.series.push(Series::of(key));
-                plans.push(Plan {
-                    kernel,
-                    implementation,
-                    blocks_per_sm,
-                    series: result.series.len() - 1,
-                });
-            }
-        }
-        let max_blocks = plans.iter().map(|p| p.blocks_per_sm * sms).max().unwrap_or(sms);
-        let mut outputs =
-            LaunchOutputs::<u64>::for_settings(dut.gpu(), ctx.settings, BLOCK_SPAN_WORDS * max_blocks as usize)?;
-        let mut checksums = DeviceBuffer::<u32>::uninit(dut.gpu(), (max_blocks * BANK_BLOCK_THREADS) as usize)?;
-        // The clocks of the counters pass's launches (--counters), read by no one.
-        let mut counter_cycles = DeviceBuffer::<u64>::uninit(dut.gpu(), BLOCK_SPAN_WORDS * max_blocks as usize)?;
-        let mut timer = CudaTimer::new(dut.gpu())?;
+        let plans = plan_series(ctx, &mut result, &implementations)?;
+        let mut bench = BankBench::new(ctx, &plans)?;
         let points: Vec<(BankKernel, u32)> = kernels()
             .flat_map(|k| sweep(k).into_iter().map(move |s| (k, s)))
             .collect();
-        for (done, &(kernel, stride)) in points.iter().enumerate() {
-            if ctx.stop_before(done, points.len()) {
-                break;
-            }
+        let planned = points.len();
+        each_point(ctx, points, (0, planned), |(kernel, stride)| {
             for plan in plans.iter().filter(|p| p.kernel == kernel) {
                 ctx.progress
                     .set_message(format!("{} {stride}", result.series[plan.series].label));
-                let blocks = plan.blocks_per_sm * sms;
-                let rounds = rounds_for(kernel, stride);
-                checksums.fill(0)?;
-                let TimedLaunches {
-                    times_ms,
-                    written,
-                    reps,
-                } = outputs.time(&mut timer, ctx.settings, &mut |spans| {
-                    bank_kernel(
-                        dut,
-                        plan.implementation,
-                        kernel,
-                        stride,
-                        rounds,
-                        (BANK_BLOCK_THREADS, blocks),
-                        spans,
-                        &mut checksums,
-                    )
-                })?;
-                let checked = checksum_mismatch(
-                    kernel,
-                    (stride, rounds),
-                    (BANK_BLOCK_THREADS, blocks),
-                    &checksums.to_host()?,
-                );
-                let threads = (BANK_BLOCK_THREADS * blocks) as u64;
-                let requests_per_thread = rounds as u64 * kernel.requests_per_round();
-                let bytes = threads * requests_per_thread * kernel.request_bytes();
-                let requests_per_block = (BANK_BLOCK_THREADS / 32) as f64 * requests_per_thread as f64;
-                let spans: Vec<Option<SmTime>> = written.iter().map(|w| sm_time(w, blocks as usize)).collect();
-                let figures = RequestClocks::of(&spans, reps, &times_ms, blocks as f64 * requests_per_block);
-                let failure = checked.or_else(|| figures.failure(CLOCKS_PER_REQUEST));
-                let Some(mut point) = Point::timed(
-                    PointKey::Value(stride as i64),
-                    &Metric::Bandwidth,
-                    Work::bytes(threads, bytes),
-                    &times_ms,
-                    failure,
-                ) else {
-                    continue;
-                };
-                if let (Some(clocks), Some(by_events)) = (figures.by_spans, figures.by_events) {
-                    point.set_extra(CLOCKS_PER_REQUEST, clocks);
-                    point.set_extra(CLOCKS_PER_REQUEST_EVENTS, by_events);
-                    point.set_extra(BYTES_PER_CLOCK, served_bytes(kernel, stride) as f64 / clocks);
+                if let Some(point) = bench.measure(ctx, &mut result, plan, stride)? {
+                    result.series[plan.series].points.push(point);
                 }
-                if let Some(hz) = figures.clock_hz {
-                    point.set_extra(SM_CLOCK_MHZ, hz / 1e6);
-                }
-                point.set_extra(ROUNDS_RUN, rounds as f64);
-                point.set_extra(PASSES, model_passes(kernel, stride) as f64);
-                let counted = count_point(ctx, &mut result, plan.implementation, &mut point, &mut || {
-                    let shape = (BANK_BLOCK_THREADS, blocks);
-                    bank_kernel(
-                        dut,
-                        plan.implementation,
-                        kernel,
-                        stride,
-                        rounds,
-                        shape,
-                        &mut counter_cycles,
-                        &mut checksums,
-                    )
-                })?;
-                bank_counters::record(&mut point, counted.as_ref(), kernel);
-                result.series[plan.series].points.push(point);
             }
-            ctx.progress.inc(1);
-        }
+            Ok(())
+        })?;
         for plan in &plans {
             add_slow_downs(&mut result.series[plan.series], plan.kernel);
         }
-        let per_sm: Vec<String> = plans
-            .iter()
-            .filter(|p| p.implementation == Implementation::Rust)
-            .map(|p| format!("{} {}", p.kernel.kernel(), p.blocks_per_sm))
-            .collect();
-        result.setup.push(format!(
-            "one full wave of blocks of {BANK_BLOCK_THREADS} threads ({sms} SMs × the blocks that fit: {}), \
-             {ROUND_BUDGET} / (the model's passes) rounds of 32 accesses a lane (at least {MIN_ROUNDS}); the table is \
-             the kernel's dynamic shared memory",
-            per_sm.join(", ")
-        ));
-        result.notes.push(format!(
-            "{CLOCKS_PER_REQUEST}: per launch, each SM's span from its blocks' earliest clock64 start to their latest \
-             end (blocks sharing an SM do not always run side by side, so one block's own cycles undercount the \
-             SM's time), summed over the SMs, over the warp requests of all blocks; per sample the mean of its {} \
-             launches; the median. {CLOCKS_PER_REQUEST_EVENTS}: the events' time per launch at the SM clock the \
-             blocks' clock64 and globaltimer readings give, over the warp requests per SM. A launch's events time \
-             and its longest SM span must agree within 5% or the point fails. {BYTES_PER_CLOCK}: the distinct bytes a request touches (32 lanes × the access \
-             width; one element for a broadcast) over {CLOCKS_PER_REQUEST}, at most 128 (32 banks × 4 bytes). {PASSES}: reference::conflict_degree (32 banks \
-             of 4 bytes; 8-byte accesses served a half-warp and 16-byte ones a quarter-warp per pass). Slow-downs \
-             (GB/s at stride 1 over GB/s here; the tile: pitch 33) and the ledger use the events' GB/s. Checksums of \
-             every thread (reads) and every block's table (writes) checked against the CPU reference",
-            kept_reps(ctx.settings)
-        ));
+        describe(ctx, &mut result, &plans);
         Ok(result)
     }
+}
+
+/// Every (kernel, implementation) series, in the result's order, with the
+/// blocks of its kernel that fit an SM.
+fn plan_series(
+    ctx: &RunContext<'_>,
+    result: &mut ExperimentResult,
+    implementations: &[Implementation],
+) -> Result<Vec<Plan>> {
+    let mut plans = Vec::new();
+    for kernel in kernels() {
+        for &implementation in implementations {
+            let shared = kernel.shared_bytes();
+            let blocks_per_sm = ctx
+                .device
+                .kernel(implementation, kernel.kernel())?
+                .max_active_blocks_per_sm(BANK_BLOCK_THREADS, shared)?
+                .max(1) as u32;
+            let key = ctx.key(kernel.kernel(), implementation, element(kernel.access()));
+            result.series.push(Series::of(key));
+            plans.push(Plan {
+                kernel,
+                implementation,
+                blocks_per_sm,
+                series: result.series.len() - 1,
+            });
+        }
+    }
+    Ok(plans)
+}
+
+/// The buffers every launch writes, made once for the largest wave, and the events.
+struct BankBench<'g> {
+    sms: u32,
+    outputs: LaunchOutputs<u64>,
+    checksums: DeviceBuffer<u32>,
+    /// The clocks of the counters pass's launches (--counters), read by no one.
+    counter_cycles: DeviceBuffer<u64>,
+    timer: CudaTimer<'g>,
+}
+
+impl<'g> BankBench<'g> {
+    fn new(ctx: &RunContext<'g>, plans: &[Plan]) -> Result<Self> {
+        let gpu = ctx.device.gpu();
+        let sms = ctx.device.info().multiprocessors.max(1) as u32;
+        let max_blocks = plans.iter().map(|p| p.blocks_per_sm * sms).max().unwrap_or(sms);
+        Ok(Self {
+            sms,
+            outputs: LaunchOutputs::<u64>::for_settings(gpu, ctx.settings, BLOCK_SPAN_WORDS * max_blocks as usize)?,
+            checksums: DeviceBuffer::<u32>::uninit(gpu, (max_blocks * BANK_BLOCK_THREADS) as usize)?,
+            counter_cycles: DeviceBuffer::<u64>::uninit(gpu, BLOCK_SPAN_WORDS * max_blocks as usize)?,
+            timer: CudaTimer::new(gpu)?,
+        })
+    }
+
+    /// One point of `plan` at `stride`: a full wave timed, its checksums
+    /// checked, the SM clocks per warp request and the counters (--counters);
+    /// `None` where it has no time.
+    fn measure(
+        &mut self,
+        ctx: &RunContext<'_>,
+        result: &mut ExperimentResult,
+        plan: &Plan,
+        stride: u32,
+    ) -> Result<Option<Point>> {
+        let (dut, kernel) = (ctx.device, plan.kernel);
+        let blocks = plan.blocks_per_sm * self.sms;
+        let rounds = rounds_for(kernel, stride);
+        let Self {
+            outputs,
+            checksums,
+            counter_cycles,
+            timer,
+            ..
+        } = self;
+        checksums.fill(0)?;
+        let TimedLaunches {
+            times_ms,
+            written,
+            reps,
+        } = outputs.time(timer, ctx.settings, &mut |spans| {
+            bank_kernel(
+                dut,
+                plan.implementation,
+                kernel,
+                stride,
+                rounds,
+                (BANK_BLOCK_THREADS, blocks),
+                spans,
+                checksums,
+            )
+        })?;
+        let checked = checksum_mismatch(
+            kernel,
+            (stride, rounds),
+            (BANK_BLOCK_THREADS, blocks),
+            &checksums.to_host()?,
+        );
+        let threads = (BANK_BLOCK_THREADS * blocks) as u64;
+        let requests_per_thread = rounds as u64 * kernel.requests_per_round();
+        let bytes = threads * requests_per_thread * kernel.request_bytes();
+        let requests_per_block = (BANK_BLOCK_THREADS / 32) as f64 * requests_per_thread as f64;
+        let spans: Vec<Option<SmTime>> = written.iter().map(|w| sm_time(w, blocks as usize)).collect();
+        let figures = RequestClocks::of(&spans, reps, &times_ms, blocks as f64 * requests_per_block);
+        let failure = checked.or_else(|| figures.failure(CLOCKS_PER_REQUEST));
+        let Some(mut point) = Point::timed(
+            PointKey::Value(stride as i64),
+            &Metric::Bandwidth,
+            Work::bytes(threads, bytes),
+            &times_ms,
+            failure,
+        ) else {
+            return Ok(None);
+        };
+        if let (Some(clocks), Some(by_events)) = (figures.by_spans, figures.by_events) {
+            point.set_extra(CLOCKS_PER_REQUEST, clocks);
+            point.set_extra(CLOCKS_PER_REQUEST_EVENTS, by_events);
+            point.set_extra(BYTES_PER_CLOCK, served_bytes(kernel, stride) as f64 / clocks);
+        }
+        if let Some(hz) = figures.clock_hz {
+            point.set_extra(SM_CLOCK_MHZ, hz / 1e6);
+        }
+        point.set_extra(ROUNDS_RUN, rounds as f64);
+        point.set_extra(PASSES, model_passes(kernel, stride) as f64);
+        let counted = count_point(ctx, result, plan.implementation, &mut point, &mut || {
+            let shape = (BANK_BLOCK_THREADS, blocks);
+            bank_kernel(
+                dut,
+                plan.implementation,
+                kernel,
+                stride,
+                rounds,
+                shape,
+                counter_cycles,
+                checksums,
+            )
+        })?;
+        bank_counters::record(&mut point, counted.as_ref(), kernel);
+        Ok(Some(point))
+    }
+}
+
+/// The setup and the notes: the wave, the rounds, how each figure is taken and checked.
+fn describe(ctx: &RunContext<'_>, result: &mut ExperimentResult, plans: &[Plan]) {
+    let sms = ctx.device.info().multiprocessors.max(1) as u32;
+    let per_sm: Vec<String> = plans
+        .iter()
+        .filter(|p| p.implementation == Implementation::Rust)
+        .map(|p| format!("{} {}", p.kernel.kernel(), p.blocks_per_sm))
+        .collect();
+    result.setup.push(format!(
+        "one full wave of blocks of {BANK_BLOCK_THREADS} threads ({sms} SMs × the blocks that fit: {}), \
+         {ROUND_BUDGET} / (the model's passes) rounds of 32 accesses a lane (at least {MIN_ROUNDS}); the table is \
+         the kernel's dynamic shared memory",
+        per_sm.join(", ")
+    ));
+    result.notes.push(format!(
+        "{CLOCKS_PER_REQUEST}: per launch, each SM's span from its blocks' earliest clock64 start to their latest \
+         end (blocks sharing an SM do not always run side by side, so one block's own cycles undercount the \
+         SM's time), summed over the SMs, over the warp requests of all blocks; per sample the mean of its {} \
+         launches; the median. {CLOCKS_PER_REQUEST_EVENTS}: the events' time per launch at the SM clock the \
+         blocks' clock64 and globaltimer readings give, over the warp requests per SM. A launch's events time \
+         and its longest SM span must agree within 5% or the point fails. {BYTES_PER_CLOCK}: the distinct bytes a request touches (32 lanes × the access \
+         width; one element for a broadcast) over {CLOCKS_PER_REQUEST}, at most 128 (32 banks × 4 bytes). {PASSES}: reference::conflict_degree (32 banks \
+         of 4 bytes; 8-byte accesses served a half-warp and 16-byte ones a quarter-warp per pass). Slow-downs \
+         (GB/s at stride 1 over GB/s here; the tile: pitch 33) and the ledger use the events' GB/s. Checksums of \
+         every thread (reads) and every block's table (writes) checked against the CPU reference",
+        kept_reps(ctx.settings)
+    ));
 }
 
 /// Sets each point's measured slow-down (the conflict-free point's GB/s over

@@ -4,6 +4,7 @@
 //! copy engine's fixed cost, so the many small copies take longer for the
 //! same bytes.
 
+use super::calibrated_launches::timed_launches;
 use super::{Experiment, RunContext};
 use crate::copy_element::{first_mismatch, pattern};
 use crate::error::Result;
@@ -11,7 +12,7 @@ use crate::gpu::{DeviceBuffer, HostMemoryKind, PinnedBuffer};
 use crate::report::{Axis, Bound, ExperimentResult, Metric, Point, PointKey, Report, Scale, SectionHooks, Series};
 use crate::report::{Claim, LedgerRow, Rule, Unit, Work, slower_by};
 use crate::testbed::Implementation;
-use crate::timing::{CudaTimer, paced, probe_ms, time_per_launch};
+use crate::timing::CudaTimer;
 
 pub struct BatchedCopies;
 
@@ -72,8 +73,7 @@ impl Experiment for BatchedCopies {
                 }
                 Ok(())
             };
-            let one_ms = probe_ms(&mut timer, &mut enqueue)?;
-            let times = time_per_launch(&mut timer, &paced(ctx.settings, one_ms), &mut enqueue)?;
+            let times = timed_launches(&mut timer, ctx.settings, &mut enqueue)?;
             gpu.synchronize()?;
             let failure = first_mismatch(&device.to_host()?, &source);
             let at = PointKey::Value((piece >> 10) as i64);

@@ -7,6 +7,7 @@
 //! concurrently (every one since Fermi) runs them side by side, in about
 //! the time of one.
 
+use super::calibrated_launches::timed_launches;
 use super::stream_fan_out::{FAN_BLOCK, FAN_ITERATIONS, fan_mismatch, fan_out};
 use super::{Experiment, RunContext};
 use crate::error::Result;
@@ -16,7 +17,7 @@ use crate::opencl::{ClBuffer, ClQueue};
 use crate::report::{Axis, Claim, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Rule, SectionHooks};
 use crate::report::{GONE_BAND, Series, Waiver, Work, slower_by};
 use crate::testbed::{Implementation, OpenClSide};
-use crate::timing::{CudaTimer, HostClock, SampleTimer, paced, probe_ms, time_per_launch};
+use crate::timing::{CudaTimer, HostClock, SampleTimer};
 
 pub struct ConcurrentKernels;
 
@@ -172,8 +173,7 @@ fn timed(
     timer: &mut dyn SampleTimer,
     enqueue: &mut dyn FnMut() -> Result<()>,
 ) -> Result<Vec<f64>> {
-    let one_ms = probe_ms(timer, enqueue)?;
-    time_per_launch(timer, &paced(ctx.settings, one_ms), enqueue)
+    timed_launches(timer, ctx.settings, enqueue)
 }
 
 /// The point of `kernels` kernels: their time per sample, or why their buffer was wrong.

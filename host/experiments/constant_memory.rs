@@ -11,6 +11,7 @@ use kernels_gpu::block_span::BLOCK_SPAN_WORDS;
 
 use super::launch_outputs::{LaunchOutputs, TimedLaunches, kept_reps, sample_means};
 use super::sm_spans::{RequestClocks, SmTime, sm_time};
+use super::sweep::each_point;
 use super::{Experiment, RunContext};
 use crate::error::Result;
 use crate::gpu::DeviceBuffer;
@@ -121,151 +122,202 @@ impl Experiment for ConstantMemory {
             "4 bytes per lane per step read (the figure is SM clocks, not bytes)",
         );
         let implementations = ctx.ptx_implementations(&mut result);
-        let dut = ctx.device;
-        let sms = dut.info().multiprocessors.max(1) as u32;
-        let links = constant_chase_links(CONSTANT_CHASE_TABLE_WORDS);
-        let table = ChaseTable::upload(dut.gpu(), &links)?;
-        let mut plans = Vec::new();
-        for load in Load::ALL {
-            for space in ConstantSpace::ALL {
-                for &implementation in &implementations {
-                    let shared = match space {
-                        ConstantSpace::Shared => CONSTANT_CHASE_TABLE_WORDS * 4,
-                        _ => 0,
-                    };
-                    let blocks_per_sm = dut
-                        .kernel(implementation, space.kernel())?
-                        .max_active_blocks_per_sm(load.block_threads(), shared)?
-                        .max(1) as u32;
-                    let blocks = match load {
-                        Load::OneWarp => 1,
-                        Load::FullSms => blocks_per_sm * sms,
-                    };
-                    let key = ctx.key(space.kernel(), implementation, "u32").variant(load.variant());
-                    let label = format!(
-                        "{} · {} ({})",
-                        space_label(space),
-                        implementation.label(),
-                        load.variant()
-                    );
-                    result.series.push(Series::new(key, label));
-                    plans.push(Plan {
-                        space,
-                        implementation,
-                        load,
-                        blocks,
-                        series: result.series.len() - 1,
-                    });
+        let plans = plan_series(ctx, &mut result, &implementations)?;
+        let mut chase = ChaseBench::new(ctx, &plans)?;
+        let sweep: Vec<(Load, u32)> = Load::ALL
+            .into_iter()
+            .flat_map(|load| DISTINCT.into_iter().map(move |d| (load, d)))
+            .collect();
+        let planned = sweep.len();
+        each_point(ctx, sweep, (0, planned), |(load, distinct)| {
+            for plan in plans.iter().filter(|p| p.load == load) {
+                ctx.progress
+                    .set_message(format!("{} {distinct}", result.series[plan.series].label));
+                if let Some(point) = chase.measure(ctx, plan, distinct)? {
+                    result.series[plan.series].points.push(point);
                 }
             }
+            Ok(())
+        })?;
+        describe(ctx, &mut result);
+        Ok(result)
+    }
+}
+
+/// Every (load, space, implementation) series, in the result's order, with
+/// its blocks: one, or a full wave of the kernel's occupancy.
+fn plan_series(
+    ctx: &RunContext<'_>,
+    result: &mut ExperimentResult,
+    implementations: &[Implementation],
+) -> Result<Vec<Plan>> {
+    let dut = ctx.device;
+    let sms = dut.info().multiprocessors.max(1) as u32;
+    let mut plans = Vec::new();
+    for load in Load::ALL {
+        for space in ConstantSpace::ALL {
+            for &implementation in implementations {
+                let shared = match space {
+                    ConstantSpace::Shared => CONSTANT_CHASE_TABLE_WORDS * 4,
+                    _ => 0,
+                };
+                let blocks_per_sm = dut
+                    .kernel(implementation, space.kernel())?
+                    .max_active_blocks_per_sm(load.block_threads(), shared)?
+                    .max(1) as u32;
+                let blocks = match load {
+                    Load::OneWarp => 1,
+                    Load::FullSms => blocks_per_sm * sms,
+                };
+                let key = ctx.key(space.kernel(), implementation, "u32").variant(load.variant());
+                let label = format!(
+                    "{} · {} ({})",
+                    space_label(space),
+                    implementation.label(),
+                    load.variant()
+                );
+                result.series.push(Series::new(key, label));
+                plans.push(Plan {
+                    space,
+                    implementation,
+                    load,
+                    blocks,
+                    series: result.series.len() - 1,
+                });
+            }
         }
+    }
+    Ok(plans)
+}
+
+/// The table and its links, the buffers every launch writes, the events.
+struct ChaseBench<'g> {
+    links: Vec<u32>,
+    table: ChaseTable,
+    outputs: LaunchOutputs<u64>,
+    sums: DeviceBuffer<u32>,
+    timer: CudaTimer<'g>,
+}
+
+impl<'g> ChaseBench<'g> {
+    /// Buffers for the largest plan.
+    fn new(ctx: &RunContext<'g>, plans: &[Plan]) -> Result<Self> {
+        let gpu = ctx.device.gpu();
+        let links = constant_chase_links(CONSTANT_CHASE_TABLE_WORDS);
+        let table = ChaseTable::upload(gpu, &links)?;
         let max_blocks = plans.iter().map(|p| p.blocks).max().unwrap_or(1);
         let max_threads = plans
             .iter()
             .map(|p| p.blocks * p.load.block_threads())
             .max()
             .unwrap_or(32);
-        let mut outputs =
-            LaunchOutputs::<u64>::for_settings(dut.gpu(), ctx.settings, BLOCK_SPAN_WORDS * max_blocks as usize)?;
-        let mut sums = DeviceBuffer::<u32>::uninit(dut.gpu(), max_threads as usize)?;
-        let mut timer = CudaTimer::new(dut.gpu())?;
-        let sweep: Vec<(Load, u32)> = Load::ALL
-            .into_iter()
-            .flat_map(|load| DISTINCT.into_iter().map(move |d| (load, d)))
-            .collect();
-        for (done, &(load, distinct)) in sweep.iter().enumerate() {
-            if ctx.stop_before(done, sweep.len()) {
-                break;
-            }
-            for plan in plans.iter().filter(|p| p.load == load) {
-                ctx.progress
-                    .set_message(format!("{} {distinct}", result.series[plan.series].label));
-                let (threads, steps) = (plan.blocks * load.block_threads(), load.steps(plan.space, distinct));
-                sums.fill(0)?;
-                let TimedLaunches {
-                    times_ms,
-                    written,
-                    reps,
-                } = outputs.time(&mut timer, ctx.settings, &mut |spans| {
-                    constant_chase(
-                        dut,
-                        plan.implementation,
-                        plan.space,
-                        &table,
-                        distinct,
-                        steps,
-                        (load.block_threads(), plan.blocks),
-                        spans,
-                        &mut sums,
-                    )
-                })?;
-                let got = sums.to_host()?;
-                // A thread's sum depends only on its lane: one reference per lane.
-                let expected: Vec<u32> = (0..32)
-                    .map(|lane| constant_chase_sum(&links, distinct, lane, steps))
-                    .collect();
-                let failure = got[..threads as usize].iter().enumerate().find_map(|(t, &sum)| {
-                    let expected = expected[t % 32];
-                    (sum != expected).then(|| format!("thread {t} summed {sum}, the reference {expected}"))
-                });
-                // Warp reads of all blocks: per SM, its span over its blocks' reads.
-                let reads = steps as f64 * (plan.blocks * load.block_threads() / 32) as f64;
-                let spans: Vec<Option<SmTime>> = written.iter().map(|w| sm_time(w, plan.blocks as usize)).collect();
-                let per_launch: Vec<Option<f64>> = spans.iter().map(|t| t.map(|t| t.span_cycles / reads)).collect();
-                let Some(per_launch) = per_launch.into_iter().collect::<Option<Vec<f64>>>() else {
-                    continue;
-                };
-                let samples = sample_means(&per_launch, reps);
-                // Full SMs: the events' time must tell the same cost (one warp's launch is too short for events).
-                let figures = RequestClocks::of(&spans, reps, &times_ms, reads);
-                let failure = failure.or_else(|| match load {
-                    Load::FullSms => figures.failure("SM clocks per warp read"),
-                    Load::OneWarp => None,
-                });
-                let work = Work::bytes(threads as u64, threads as u64 * steps as u64 * 4);
-                let Some(mut point) = Point::measured(PointKey::Value(distinct as i64), &samples, work, failure) else {
-                    continue;
-                };
-                point.time_ms = Summary::of(&times_ms);
-                if load == Load::FullSms {
-                    if let Some(by_events) = figures.by_events {
-                        point.set_extra(COST_BY_EVENTS, by_events);
-                    }
-                    if let Some(hz) = figures.clock_hz {
-                        point.set_extra(SM_CLOCK_MHZ, hz / 1e6);
-                    }
-                }
-                point.set_extra(STEPS, steps as f64);
-                result.series[plan.series].points.push(point);
-            }
-            ctx.progress.inc(1);
-        }
-        result.setup.push(format!(
-            "a table of {CONSTANT_CHASE_TABLE_WORDS} words, link w → w + 32, lane l starting at word l mod \
-             distinct; one warp: one block of 32 threads, {} steps; full SMs: a full wave of blocks of \
-             {CONSTANT_CHASE_BLOCK_THREADS} threads, 8192 steps (the constant bank: 8192 / distinct, at least 256)",
-            Load::OneWarp.steps(ConstantSpace::Constant, 1)
-        ));
-        result.notes.push(
-            "The Rust kernel reads the constant bank through a file-scope global_asm! `.const` array read with \
-             `ld.const` (SASS LDC): rustc's nvptx target places no Rust static in the constant space. The CUDA C \
-             twin reads its `__constant__` array (same name and size), measured beside it. Each launch first copies \
-             the table into the module's array in stream order (inside the events' time, outside the kernel's clock)."
-                .into(),
-        );
-        result.notes.push(format!(
-            "cost per warp read: per launch, each SM's span from its blocks' earliest clock64 start to their latest \
-             end (blocks sharing an SM need not run side by side), summed over the SMs, over the warp reads of all \
-             blocks; per sample the mean of {} launches. Full SMs: the events' time of a launch at the SM clock the \
-             blocks' clock64 and globaltimer readings give must agree within 5% with its longest SM span (the \
-             launch ends with its slowest SM), or the point fails (the events include the table's copy into the \
-             constant array, a few microseconds against launches of some 0.5 ms); {COST_BY_EVENTS} is the events' \
-             time over the reads per SM. One warp: clock64 alone (the launch is too short for events). Every lane's sum checked against \
-             the CPU reference",
-            kept_reps(ctx.settings)
-        ));
-        Ok(result)
+        Ok(Self {
+            links,
+            table,
+            outputs: LaunchOutputs::<u64>::for_settings(gpu, ctx.settings, BLOCK_SPAN_WORDS * max_blocks as usize)?,
+            sums: DeviceBuffer::<u32>::uninit(gpu, max_threads as usize)?,
+            timer: CudaTimer::new(gpu)?,
+        })
     }
+
+    /// One point of `plan` at `distinct` addresses: timed, every lane's sum
+    /// checked, the SM clocks per warp read; `None` where a launch's blocks
+    /// left no span.
+    fn measure(&mut self, ctx: &RunContext<'_>, plan: &Plan, distinct: u32) -> Result<Option<Point>> {
+        let load = plan.load;
+        let (threads, steps) = (plan.blocks * load.block_threads(), load.steps(plan.space, distinct));
+        let Self {
+            links,
+            table,
+            outputs,
+            sums,
+            timer,
+        } = self;
+        sums.fill(0)?;
+        let TimedLaunches {
+            times_ms,
+            written,
+            reps,
+        } = outputs.time(timer, ctx.settings, &mut |spans| {
+            constant_chase(
+                ctx.device,
+                plan.implementation,
+                plan.space,
+                table,
+                distinct,
+                steps,
+                (load.block_threads(), plan.blocks),
+                spans,
+                sums,
+            )
+        })?;
+        let got = sums.to_host()?;
+        // A thread's sum depends only on its lane: one reference per lane.
+        let expected: Vec<u32> = (0..32)
+            .map(|lane| constant_chase_sum(links, distinct, lane, steps))
+            .collect();
+        let failure = got[..threads as usize].iter().enumerate().find_map(|(t, &sum)| {
+            let expected = expected[t % 32];
+            (sum != expected).then(|| format!("thread {t} summed {sum}, the reference {expected}"))
+        });
+        // Warp reads of all blocks: per SM, its span over its blocks' reads.
+        let reads = steps as f64 * (plan.blocks * load.block_threads() / 32) as f64;
+        let spans: Vec<Option<SmTime>> = written.iter().map(|w| sm_time(w, plan.blocks as usize)).collect();
+        let per_launch: Vec<Option<f64>> = spans.iter().map(|t| t.map(|t| t.span_cycles / reads)).collect();
+        let Some(per_launch) = per_launch.into_iter().collect::<Option<Vec<f64>>>() else {
+            return Ok(None);
+        };
+        let samples = sample_means(&per_launch, reps);
+        // Full SMs: the events' time must tell the same cost (one warp's launch is too short for events).
+        let figures = RequestClocks::of(&spans, reps, &times_ms, reads);
+        let failure = failure.or_else(|| match load {
+            Load::FullSms => figures.failure("SM clocks per warp read"),
+            Load::OneWarp => None,
+        });
+        let work = Work::bytes(threads as u64, threads as u64 * steps as u64 * 4);
+        let Some(mut point) = Point::measured(PointKey::Value(distinct as i64), &samples, work, failure) else {
+            return Ok(None);
+        };
+        point.time_ms = Summary::of(&times_ms);
+        if load == Load::FullSms {
+            if let Some(by_events) = figures.by_events {
+                point.set_extra(COST_BY_EVENTS, by_events);
+            }
+            if let Some(hz) = figures.clock_hz {
+                point.set_extra(SM_CLOCK_MHZ, hz / 1e6);
+            }
+        }
+        point.set_extra(STEPS, steps as f64);
+        Ok(Some(point))
+    }
+}
+
+/// The setup and the notes: the table, the loads, how the cost is taken and checked.
+fn describe(ctx: &RunContext<'_>, result: &mut ExperimentResult) {
+    result.setup.push(format!(
+        "a table of {CONSTANT_CHASE_TABLE_WORDS} words, link w → w + 32, lane l starting at word l mod \
+         distinct; one warp: one block of 32 threads, {} steps; full SMs: a full wave of blocks of \
+         {CONSTANT_CHASE_BLOCK_THREADS} threads, 8192 steps (the constant bank: 8192 / distinct, at least 256)",
+        Load::OneWarp.steps(ConstantSpace::Constant, 1)
+    ));
+    result.notes.push(
+        "The Rust kernel reads the constant bank through a file-scope global_asm! `.const` array read with \
+         `ld.const` (SASS LDC): rustc's nvptx target places no Rust static in the constant space. The CUDA C \
+         twin reads its `__constant__` array (same name and size), measured beside it. Each launch first copies \
+         the table into the module's array in stream order (inside the events' time, outside the kernel's clock)."
+            .into(),
+    );
+    result.notes.push(format!(
+        "cost per warp read: per launch, each SM's span from its blocks' earliest clock64 start to their latest \
+         end (blocks sharing an SM need not run side by side), summed over the SMs, over the warp reads of all \
+         blocks; per sample the mean of {} launches. Full SMs: the events' time of a launch at the SM clock the \
+         blocks' clock64 and globaltimer readings give must agree within 5% with its longest SM span (the \
+         launch ends with its slowest SM), or the point fails (the events include the table's copy into the \
+         constant array, a few microseconds against launches of some 0.5 ms); {COST_BY_EVENTS} is the events' \
+         time over the reads per SM. One warp: clock64 alone (the launch is too short for events). Every lane's sum checked against \
+         the CPU reference",
+        kept_reps(ctx.settings)
+    ));
 }
 
 /// The series of `space` by `implementation` under `load`.

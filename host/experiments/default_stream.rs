@@ -6,6 +6,7 @@
 //! in the per-thread default stream (nvcc `--default-stream per-thread`), or
 //! between non-blocking streams, leaves them side by side.
 
+use super::calibrated_launches::timed_launches;
 use super::stream_fan_out::{FAN_BLOCK, fan_mismatch, fan_out};
 use super::{Experiment, RunContext};
 use crate::error::Result;
@@ -13,7 +14,7 @@ use crate::gpu::{DeviceBuffer, KindedStream, StreamKind};
 use crate::report::{Axis, Claim, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Rule, SectionHooks};
 use crate::report::{Series, Work, slower_by};
 use crate::testbed::Implementation;
-use crate::timing::{CudaTimer, paced, probe_ms, time_per_launch};
+use crate::timing::CudaTimer;
 
 pub struct DefaultStream;
 
@@ -89,8 +90,7 @@ impl Experiment for DefaultStream {
                         &mut between,
                     )
                 };
-                let one_ms = probe_ms(&mut timer, &mut enqueue)?;
-                let times = time_per_launch(&mut timer, &paced(ctx.settings, one_ms), &mut enqueue)?;
+                let times = timed_launches(&mut timer, ctx.settings, &mut enqueue)?;
                 gpu.synchronize()?;
                 let expected_mark = if op.is_some() { u32::from_ne_bytes([MARK; 4]) } else { 0 };
                 let failure = fan_mismatch(&data.to_host()?, kernels).or_else(|| {

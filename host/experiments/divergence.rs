@@ -18,7 +18,7 @@ use super::calibrated_launches::{calibrate, timed_launches};
 use super::counter_evidence::evidence;
 use super::counter_launch::count_point;
 use super::implementation_ptx::implementation_entry;
-use super::implementation_sass::{sass_for, sass_waiver};
+use super::implementation_sass::{ImplementationSass, sass_for, sass_waiver};
 use super::{Experiment, RunContext};
 use crate::counters::SASS_PER_WARP;
 use crate::error::Result;
@@ -149,129 +149,17 @@ impl Experiment for Divergence {
         .plot(PlotKind::None);
         let mut result = ctx.result(self, axis, "");
         let implementations = ctx.ptx_implementations(&mut result);
-        let dut = ctx.device;
-        let sass = sass_for(&mut result, &implementations, dut.info().architecture());
-        let mut timer = CudaTimer::new(dut.gpu())?;
-        let total = self.points() as usize * implementations.len();
-        let mut done = 0;
-        // The progress bar counts the points of one implementation.
-        let first = implementations.first().copied();
+        let sass = sass_for(&mut result, &implementations, ctx.device.info().architecture());
+        let mut timer = CudaTimer::new(ctx.device.gpu())?;
+        let mut count = PointCount {
+            done: 0,
+            total: self.points() as usize * implementations.len(),
+            first: implementations.first().copied(),
+        };
         for &implementation in &implementations {
-            // Paths: the rounds calibrated on one path, the same for every k and both choices.
-            let lane_kernel = dut.kernel(implementation, paths_kernel(PathChoice::ByLane))?;
-            let blocks = dut.full_wave_blocks(lane_kernel, DIVERGENCE_BLOCK_THREADS)?;
-            let threads = blocks * DIVERGENCE_BLOCK_THREADS;
-            let checked = CHECKED_THREADS.min(threads);
-            let mut out = DeviceBuffer::<f32>::uninit(dut.gpu(), threads as usize)?;
-            let iterations = calibrate(&mut timer, TARGET_LAUNCH_MS, MAX_ITERATIONS, &mut |n| {
-                divergent_paths(dut, implementation, PathChoice::ByLane, &mut out, 1, n, blocks)
-            })?;
-            for choice in [PathChoice::ByLane, PathChoice::ByWarp] {
-                let mut series = Series::of(ctx.key(paths_kernel(choice), implementation, "f32"));
-                for paths in PATHS {
-                    if ctx.stop_before(done, total) {
-                        break;
-                    }
-                    done += 1;
-                    ctx.progress
-                        .set_message(format!("{} {paths} · {}", paths_kernel(choice), implementation.label()));
-                    out.fill(f32::NAN)?;
-                    let times = timed_launches(&mut timer, ctx.settings, &mut || {
-                        divergent_paths(dut, implementation, choice, &mut out, paths, iterations, blocks)
-                    })?;
-                    let got = out.to_host()?;
-                    let expected = paths_reference(choice, checked, paths, iterations);
-                    let failure = mismatch(&got[..checked as usize], &expected);
-                    let work = Work::bytes(threads as u64, 0);
-                    if let Some(mut point) =
-                        Point::timed(PointKey::Value(paths as i64), &Metric::Time, work, &times, failure)
-                    {
-                        if let (PathChoice::ByLane, Some(ms)) = (choice, point.median()) {
-                            point.set_extra(MS_PER_PATH, ms / paths as f64);
-                        }
-                        let counted = count_point(ctx, &mut result, implementation, &mut point, &mut || {
-                            divergent_paths(dut, implementation, choice, &mut out, paths, iterations, blocks)
-                        })?;
-                        if let Some(per_warp) = counted.and_then(|c| c.instructions_per_warp()) {
-                            point.set_extra(SASS_PER_WARP, per_warp);
-                        }
-                        series.points.push(point);
-                    }
-                    if Some(implementation) == first {
-                        ctx.progress.inc(1);
-                    }
-                }
-                result.series.push(series);
-            }
-            result.setup.push(format!(
-                "{}: {blocks} blocks of {DIVERGENCE_BLOCK_THREADS} threads (one full wave), {iterations} rounds of \
-                 4 FMAs per path",
-                implementation.label()
-            ));
-            // Branches: the rounds calibrated on the long if/else with every warp one way.
-            let iterations = calibrate(&mut timer, TARGET_LAUNCH_MS, MAX_ITERATIONS, &mut |n| {
-                branch(dut, implementation, BranchLength::Long, &mut out, 0, n, blocks)
-            })?;
-            for length in [BranchLength::Short, BranchLength::Long] {
-                let entry = branch_kernel(length);
-                let shape = implementation_entry(implementation, entry)
-                    .as_deref()
-                    .and_then(branch_shape);
-                let sass_shape = sass
-                    .iter()
-                    .find(|s| s.implementation == implementation)
-                    .and_then(|s| s.function(entry))
-                    .and_then(sass_branch_shape);
-                let mut series = Series::of(ctx.key(entry, implementation, "f32"));
-                for mask in MASKS {
-                    if ctx.stop_before(done, total) {
-                        break;
-                    }
-                    done += 1;
-                    ctx.progress
-                        .set_message(format!("{entry} mask {mask} · {}", implementation.label()));
-                    out.fill(f32::NAN)?;
-                    let times = timed_launches(&mut timer, ctx.settings, &mut || {
-                        branch(dut, implementation, length, &mut out, mask, iterations, blocks)
-                    })?;
-                    let got = out.to_host()?;
-                    let expected = branch_reference(length, checked, mask, iterations);
-                    let failure = mismatch(&got[..checked as usize], &expected);
-                    let work = Work::bytes(threads as u64, 0);
-                    if let Some(mut point) =
-                        Point::timed(PointKey::Value(mask as i64), &Metric::Time, work, &times, failure)
-                    {
-                        if let Some(shape) = shape {
-                            point.set_extra(SELECTS, shape.selects as f64);
-                            point.set_extra(PREDICATED, shape.predicated as f64);
-                            point.set_extra(SIDE_BRANCHES, shape.side_branches() as f64);
-                            point.set_extra(LOOP_INSTRUCTIONS, shape.instructions as f64);
-                        }
-                        if let Some(shape) = sass_shape {
-                            point.set_extra(SASS_SELECTS, shape.selects as f64);
-                            point.set_extra(SASS_PREDICATED, shape.predicated as f64);
-                            point.set_extra(SASS_SIDE_BRANCHES, shape.side_branches() as f64);
-                            point.set_extra(SASS_CONVERGENCE, shape.convergence as f64);
-                            point.set_extra(SASS_LOOP_INSTRUCTIONS, shape.instructions as f64);
-                        }
-                        let counted = count_point(ctx, &mut result, implementation, &mut point, &mut || {
-                            branch(dut, implementation, length, &mut out, mask, iterations, blocks)
-                        })?;
-                        if let Some(per_warp) = counted.and_then(|c| c.instructions_per_warp()) {
-                            point.set_extra(SASS_PER_WARP, per_warp);
-                        }
-                        series.points.push(point);
-                    }
-                    if Some(implementation) == first {
-                        ctx.progress.inc(1);
-                    }
-                }
-                result.series.push(series);
-            }
-            result.setup.push(format!(
-                "{}: the if/else kernels run {iterations} rounds on 4 values per thread",
-                implementation.label()
-            ));
+            let mut wave = FullWave::new(ctx, implementation)?;
+            measure_paths(ctx, &mut result, &mut timer, &mut wave, &mut count)?;
+            measure_branches(ctx, &mut result, &mut timer, &mut wave, &mut count, &sass)?;
         }
         result.notes.push(format!(
             "every point's first {CHECKED_THREADS} threads (32 warps: every path of both choices) checked bit for \
@@ -279,6 +167,193 @@ impl Experiment for Divergence {
              PTX; CUDA C: NVRTC's), the SASS counts of its loop with the most FP32 arithmetic"
         ));
         Ok(result)
+    }
+}
+
+/// The points measured so far of every implementation; the progress bar
+/// counts the points of one implementation (the first).
+struct PointCount {
+    done: usize,
+    total: usize,
+    first: Option<Implementation>,
+}
+
+impl PointCount {
+    /// `false` on Ctrl-C (stop before this point); else counts it.
+    fn next(&mut self, ctx: &RunContext<'_>) -> bool {
+        if ctx.stop_before(self.done, self.total) {
+            return false;
+        }
+        self.done += 1;
+        true
+    }
+
+    /// After a point of `implementation`.
+    fn measured(&self, ctx: &RunContext<'_>, implementation: Implementation) {
+        if Some(implementation) == self.first {
+            ctx.progress.inc(1);
+        }
+    }
+}
+
+/// One implementation's launches: a full wave of blocks, the output of every thread.
+struct FullWave {
+    implementation: Implementation,
+    blocks: u32,
+    threads: u32,
+    /// The threads checked against the CPU reference.
+    checked: u32,
+    out: DeviceBuffer<f32>,
+}
+
+impl FullWave {
+    fn new(ctx: &RunContext<'_>, implementation: Implementation) -> Result<Self> {
+        let dut = ctx.device;
+        let lane_kernel = dut.kernel(implementation, paths_kernel(PathChoice::ByLane))?;
+        let blocks = dut.full_wave_blocks(lane_kernel, DIVERGENCE_BLOCK_THREADS)?;
+        let threads = blocks * DIVERGENCE_BLOCK_THREADS;
+        Ok(Self {
+            implementation,
+            blocks,
+            threads,
+            checked: CHECKED_THREADS.min(threads),
+            out: DeviceBuffer::<f32>::uninit(dut.gpu(), threads as usize)?,
+        })
+    }
+
+    /// Times `launch` (from NaN), checks the first threads against `expected`:
+    /// the point at `at`, `None` where it has no time.
+    fn time(
+        &mut self,
+        ctx: &RunContext<'_>,
+        timer: &mut CudaTimer<'_>,
+        at: i64,
+        expected: &[f32],
+        launch: &mut dyn FnMut(&mut DeviceBuffer<f32>) -> Result<()>,
+    ) -> Result<Option<Point>> {
+        self.out.fill(f32::NAN)?;
+        let out = &mut self.out;
+        let times = timed_launches(timer, ctx.settings, &mut || launch(out))?;
+        let got = self.out.to_host()?;
+        let failure = mismatch(&got[..self.checked as usize], expected);
+        let work = Work::bytes(self.threads as u64, 0);
+        Ok(Point::timed(PointKey::Value(at), &Metric::Time, work, &times, failure))
+    }
+}
+
+/// Paths: the rounds calibrated on one path, the same for every k and both choices.
+fn measure_paths(
+    ctx: &RunContext<'_>,
+    result: &mut ExperimentResult,
+    timer: &mut CudaTimer<'_>,
+    wave: &mut FullWave,
+    count: &mut PointCount,
+) -> Result<()> {
+    let (dut, implementation, blocks) = (ctx.device, wave.implementation, wave.blocks);
+    let iterations = calibrate(timer, TARGET_LAUNCH_MS, MAX_ITERATIONS, &mut |n| {
+        divergent_paths(dut, implementation, PathChoice::ByLane, &mut wave.out, 1, n, blocks)
+    })?;
+    for choice in [PathChoice::ByLane, PathChoice::ByWarp] {
+        let mut series = Series::of(ctx.key(paths_kernel(choice), implementation, "f32"));
+        for paths in PATHS {
+            if !count.next(ctx) {
+                break;
+            }
+            ctx.progress
+                .set_message(format!("{} {paths} · {}", paths_kernel(choice), implementation.label()));
+            let expected = paths_reference(choice, wave.checked, paths, iterations);
+            let mut launch = |out: &mut DeviceBuffer<f32>| {
+                divergent_paths(dut, implementation, choice, out, paths, iterations, blocks)
+            };
+            if let Some(mut point) = wave.time(ctx, timer, paths as i64, &expected, &mut launch)? {
+                if let (PathChoice::ByLane, Some(ms)) = (choice, point.median()) {
+                    point.set_extra(MS_PER_PATH, ms / paths as f64);
+                }
+                let counted = count_point(ctx, result, implementation, &mut point, &mut || launch(&mut wave.out))?;
+                if let Some(per_warp) = counted.and_then(|c| c.instructions_per_warp()) {
+                    point.set_extra(SASS_PER_WARP, per_warp);
+                }
+                series.points.push(point);
+            }
+            count.measured(ctx, implementation);
+        }
+        result.series.push(series);
+    }
+    result.setup.push(format!(
+        "{}: {blocks} blocks of {DIVERGENCE_BLOCK_THREADS} threads (one full wave), {iterations} rounds of \
+         4 FMAs per path",
+        implementation.label()
+    ));
+    Ok(())
+}
+
+/// Branches: the rounds calibrated on the long if/else with every warp one
+/// way; each point carries its loop's PTX and SASS shape.
+fn measure_branches(
+    ctx: &RunContext<'_>,
+    result: &mut ExperimentResult,
+    timer: &mut CudaTimer<'_>,
+    wave: &mut FullWave,
+    count: &mut PointCount,
+    sass: &[ImplementationSass],
+) -> Result<()> {
+    let (dut, implementation, blocks) = (ctx.device, wave.implementation, wave.blocks);
+    let iterations = calibrate(timer, TARGET_LAUNCH_MS, MAX_ITERATIONS, &mut |n| {
+        branch(dut, implementation, BranchLength::Long, &mut wave.out, 0, n, blocks)
+    })?;
+    for length in [BranchLength::Short, BranchLength::Long] {
+        let entry = branch_kernel(length);
+        let shape = implementation_entry(implementation, entry)
+            .as_deref()
+            .and_then(branch_shape);
+        let sass_shape = sass
+            .iter()
+            .find(|s| s.implementation == implementation)
+            .and_then(|s| s.function(entry))
+            .and_then(sass_branch_shape);
+        let mut series = Series::of(ctx.key(entry, implementation, "f32"));
+        for mask in MASKS {
+            if !count.next(ctx) {
+                break;
+            }
+            ctx.progress
+                .set_message(format!("{entry} mask {mask} · {}", implementation.label()));
+            let expected = branch_reference(length, wave.checked, mask, iterations);
+            let mut launch =
+                |out: &mut DeviceBuffer<f32>| branch(dut, implementation, length, out, mask, iterations, blocks);
+            if let Some(mut point) = wave.time(ctx, timer, mask as i64, &expected, &mut launch)? {
+                set_shape_extras(&mut point, shape, sass_shape);
+                let counted = count_point(ctx, result, implementation, &mut point, &mut || launch(&mut wave.out))?;
+                if let Some(per_warp) = counted.and_then(|c| c.instructions_per_warp()) {
+                    point.set_extra(SASS_PER_WARP, per_warp);
+                }
+                series.points.push(point);
+            }
+            count.measured(ctx, implementation);
+        }
+        result.series.push(series);
+    }
+    result.setup.push(format!(
+        "{}: the if/else kernels run {iterations} rounds on 4 values per thread",
+        implementation.label()
+    ));
+    Ok(())
+}
+
+/// A branch point's extra figures: its loop's PTX shape and SASS shape, where known.
+fn set_shape_extras(point: &mut Point, shape: Option<BranchShape>, sass_shape: Option<BranchShape>) {
+    if let Some(shape) = shape {
+        point.set_extra(SELECTS, shape.selects as f64);
+        point.set_extra(PREDICATED, shape.predicated as f64);
+        point.set_extra(SIDE_BRANCHES, shape.side_branches() as f64);
+        point.set_extra(LOOP_INSTRUCTIONS, shape.instructions as f64);
+    }
+    if let Some(shape) = sass_shape {
+        point.set_extra(SASS_SELECTS, shape.selects as f64);
+        point.set_extra(SASS_PREDICATED, shape.predicated as f64);
+        point.set_extra(SASS_SIDE_BRANCHES, shape.side_branches() as f64);
+        point.set_extra(SASS_CONVERGENCE, shape.convergence as f64);
+        point.set_extra(SASS_LOOP_INSTRUCTIONS, shape.instructions as f64);
     }
 }
 
@@ -666,19 +741,7 @@ impl SectionHooks for Divergence {
         let mut lines = Vec::new();
         for (group, choice) in [PathChoice::ByLane, PathChoice::ByWarp].into_iter().enumerate() {
             for series in result.series.iter().filter(|s| s.key.kernel == paths_kernel(choice)) {
-                let points: Vec<PlotPoint> = series
-                    .points
-                    .iter()
-                    .filter_map(|p| Some(PlotPoint::of(p.at.value()? as f64, p.value.as_ref()?)))
-                    .collect();
-                if !points.is_empty() {
-                    lines.push(PlotLine {
-                        label: series.label.clone(),
-                        group,
-                        implementation: series.key.implementation,
-                        points,
-                    });
-                }
+                lines.extend(PlotLine::of_series(series, group, |x| x));
             }
         }
         // k times one path, from the Rust per-lane time at k = 1.

@@ -5,6 +5,7 @@
 //! eight warps cannot hide the FMA latency; with thousands of blocks every
 //! SM holds as many as fit.
 
+use super::calibrated_launches::timed_launches;
 use super::{Experiment, RunContext};
 use crate::error::Result;
 use crate::gpu::DeviceBuffer;
@@ -12,7 +13,7 @@ use crate::launchers::fma_chain_grid;
 use crate::report::{Axis, Claim, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Rule, SectionHooks};
 use crate::report::{Scale, Series, Work, slower_by};
 use crate::testbed::Implementation;
-use crate::timing::{CudaTimer, paced, probe_ms, time_per_launch};
+use crate::timing::CudaTimer;
 use kernels_gpu::streams::{FMA_CHAIN_A, FMA_CHAIN_B};
 
 pub struct GridShape;
@@ -64,8 +65,7 @@ impl Experiment for GridShape {
             }
             ctx.progress.set_message(format!("grid-shape {blocks} blocks"));
             let mut enqueue = || fma_chain_grid(dut, &mut data, ITERATIONS, blocks);
-            let one_ms = probe_ms(&mut timer, &mut enqueue)?;
-            let times = time_per_launch(&mut timer, &paced(ctx.settings, one_ms), &mut enqueue)?;
+            let times = timed_launches(&mut timer, ctx.settings, &mut enqueue)?;
             // Checked after one more launch from 0: the timed launches drive the map to its fixed point,
             // where an element skipped by some launches would look right.
             data.fill(0.0)?;

@@ -23,9 +23,10 @@ use kernels_gpu::instruction_throughput::{THROUGHPUT_BLOCK_THREADS, THROUGHPUT_C
 use super::calibrated_launches::{calibrate, timed_launches};
 use super::chain_check::chain_mismatch;
 use super::counter_launch::count_point;
-use super::implementation_sass::sass_for;
+use super::implementation_sass::{ImplementationSass, sass_for};
 use super::instruction_counters;
-use super::throughput_sass::{self, SASS_CEILING, SASS_PER_CLOCK, stored_per_operation};
+use super::sweep::each_point;
+use super::throughput_sass::{self, SASS_CEILING, SASS_PER_CLOCK, ThroughputSass, stored_per_operation};
 use super::{Experiment, RunContext};
 use crate::counters::SASS_PER_ELEMENT;
 use crate::error::Result;
@@ -212,132 +213,233 @@ impl Experiment for Instructions {
         .plot(PlotKind::None);
         let mut result = ctx.result(self, axis, COUNTING);
         let implementations = ctx.ptx_implementations(&mut result);
-        let dut = ctx.device;
-        let info = dut.info();
-        let hardware = (info.multiprocessors, info.sm_clock_khz, info.compute_capability);
+        let info = ctx.device.info();
         let sass = sass_for(&mut result, &implementations, info.architecture());
+        let waves = plan_waves(ctx, &implementations)?;
         let sms = info.multiprocessors.max(1) as u32;
-        let mut waves = Vec::new();
-        for kernel in ThroughputKernel::ALL {
-            for &implementation in &implementations {
-                waves.push((
-                    kernel,
-                    implementation,
-                    throughput_wave_blocks(dut, implementation, kernel)?,
-                ));
-            }
-        }
-        let most_blocks = waves.iter().map(|w| w.2).max().unwrap_or(sms);
-        let mut outputs = ThroughputOutputs::new(dut.gpu(), most_blocks * THROUGHPUT_BLOCK_THREADS)?;
-        let mut timer = CudaTimer::new(dut.gpu())?;
-        let mut literal_values: Vec<(Implementation, Vec<f32>)> = Vec::new();
-        for (done, kernel) in ThroughputKernel::ALL.into_iter().enumerate() {
-            if ctx.stop_before(done, ThroughputKernel::ALL.len()) {
-                break;
-            }
-            for &(_, implementation, blocks) in waves.iter().filter(|w| w.0 == kernel) {
+        let most_blocks = waves.iter().map(|w| w.blocks).max().unwrap_or(sms);
+        let mut bench = ThroughputBench::new(ctx, most_blocks)?;
+        let kernels = ThroughputKernel::ALL;
+        each_point(ctx, kernels, (0, kernels.len()), |kernel| {
+            for wave in waves.iter().filter(|w| w.kernel == kernel) {
                 ctx.progress
-                    .set_message(format!("{} · {}", kernel.entry(), implementation.label()));
-                let mut series = Series::of(ctx.key(kernel.entry(), implementation, element(kernel)));
-                series.label = format!("{} · {}", kernel.operation(), implementation.label());
-                let kernel_sass = sass
-                    .iter()
-                    .find(|s| s.implementation == implementation)
-                    .and_then(|s| s.function(kernel.entry()));
-                let kernel_sass = match kernel_sass {
-                    Some(function) => {
-                        let found = throughput_sass::throughput_sass(function, kernel);
-                        result.notes.push(match &found {
-                            Some(s) => {
-                                throughput_sass::note(kernel.entry(), implementation.label(), s, info.architecture())
-                            }
-                            None => format!(
-                                "{} · {}: no SASS loop with its operation and a recognizable counter",
-                                kernel.entry(),
-                                implementation.label()
-                            ),
-                        });
-                        found
-                    }
-                    None => None,
-                };
-                for range in measured_ranges(kernel) {
-                    let params = suggested_params(kernel, range);
-                    let mut launch_for = |n: u32| outputs.launch(dut, implementation, kernel, params, n, blocks);
-                    let iterations = calibrate(&mut timer, TARGET_LAUNCH_MS, MAX_ITERATIONS, &mut launch_for)?;
-                    let times = timed_launches(&mut timer, &rate_settings(ctx.settings), &mut || {
-                        outputs.launch(dut, implementation, kernel, params, iterations, blocks)
-                    })?;
-                    let got = outputs.read_first_threads(kernel, blocks, CHECKED_THREADS)?;
-                    let failure = chain_mismatch(kernel, range, params, &got, CHECKED_THREADS, iterations);
-                    let operations =
-                        blocks as u64 * THROUGHPUT_BLOCK_THREADS as u64 * THROUGHPUT_CHAINS as u64 * iterations as u64;
-                    let Some(mut point) =
-                        throughput_point(range_key(range), kernel, (operations, &times), hardware, failure)
-                    else {
-                        continue;
-                    };
-                    point.set_extra(ITERATIONS, iterations as f64);
-                    point.set_extra(WARPS_PER_SM, (blocks / sms * THROUGHPUT_BLOCK_THREADS / 32) as f64);
-                    if let Some(s) = &kernel_sass {
-                        let rate = point.extra.get(PER_SM_PER_CLOCK).copied();
-                        throughput_sass::record(&mut point, s, rate, info.architecture());
-                    }
-                    // §7.2.3: the promoted kernel's results beside the literal one's, after one round each.
-                    if matches!(
-                        kernel,
-                        ThroughputKernel::F32LiteralMul | ThroughputKernel::F64PromotedMul
-                    ) {
-                        outputs.launch(dut, implementation, kernel, params, 1, blocks)?;
-                        let values = outputs.read_all_f32(blocks)?;
-                        let first = outputs.read_first_threads(kernel, blocks, CHECKED_THREADS)?;
-                        if let Some(why) = chain_mismatch(kernel, range, params, &first, CHECKED_THREADS, 1) {
-                            point = Point::unmeasured(point.at, crate::report::Status::Failed(why));
-                        }
-                        if kernel == ThroughputKernel::F32LiteralMul {
-                            literal_values.push((implementation, values));
-                        } else if let Some((_, literal)) = literal_values
-                            .iter()
-                            .find(|l| l.0 == implementation && l.1.len() == values.len())
-                        {
-                            let (percent, ulp) = promotion_difference(literal, &values);
-                            point.set_extra(DIFFERING_PERCENT, percent);
-                            point.set_extra(MAX_DIFFERENCE_ULP, ulp);
-                        }
-                    }
-                    let counted = count_point(ctx, &mut result, implementation, &mut point, &mut || {
-                        outputs.launch(dut, implementation, kernel, params, iterations, blocks)
-                    })?;
-                    if let Some(per) = counted.and_then(|c| c.thread_instructions_per(operations as f64)) {
-                        point.set_extra(SASS_PER_ELEMENT, per);
-                    }
-                    series.points.push(point);
-                }
-                // The f32 FMA at 1, 2, 4, ... resident blocks per SM: where the configuration reaches the peak.
-                if kernel == ThroughputKernel::F32Fma && implementation == Implementation::Rust {
-                    let occupancy = occupancy_series(ctx, &mut timer, &mut outputs, blocks, hardware)?;
-                    result.series.push(series);
-                    result.series.push(occupancy);
-                    continue;
-                }
+                    .set_message(format!("{} · {}", kernel.entry(), wave.implementation.label()));
+                let series = bench.measure_series(ctx, &mut result, wave, &sass)?;
                 result.series.push(series);
+                // The f32 FMA at 1, 2, 4, ... resident blocks per SM: where the configuration reaches the peak.
+                if kernel == ThroughputKernel::F32Fma && wave.implementation == Implementation::Rust {
+                    let hardware = hardware_of(ctx);
+                    let occupancy = occupancy_series(ctx, &mut bench.timer, &mut bench.outputs, wave.blocks, hardware)?;
+                    result.series.push(occupancy);
+                }
             }
-            ctx.progress.inc(1);
-        }
-        let per_sm = most_blocks / sms;
-        result.setup.push(format!(
-            "{THROUGHPUT_CHAINS} independent chains per thread, {THROUGHPUT_BLOCK_THREADS} threads per block, one \
-             full wave per launch (up to {per_sm} blocks = {} warps per SM on {sms} SMs), rounds calibrated to about \
-             {TARGET_LAUNCH_MS} ms per launch; each point's first {CHECKED_THREADS} threads' chains checked against \
-             the CPU reference (bit for bit for IEEE and integer operations)",
-            per_sm * THROUGHPUT_BLOCK_THREADS / 32
-        ));
-        result.setup.push(format!(
-            "per-clock figures at the SM clock the device reports as its maximum, {} MHz",
-            info.sm_clock_khz / 1000
-        ));
+            Ok(())
+        })?;
+        describe(ctx, &mut result, most_blocks);
         Ok(result)
     }
+}
+
+/// The device's (SMs, SM clock in kHz, compute capability), for the per-SM figures.
+fn hardware_of(ctx: &RunContext<'_>) -> (i32, i64, (i32, i32)) {
+    let info = ctx.device.info();
+    (info.multiprocessors, info.sm_clock_khz, info.compute_capability)
+}
+
+/// One kernel by one implementation, launched as a full wave of `blocks`.
+struct Wave {
+    kernel: ThroughputKernel,
+    implementation: Implementation,
+    blocks: u32,
+}
+
+/// Every kernel by every implementation, with its full wave.
+fn plan_waves(ctx: &RunContext<'_>, implementations: &[Implementation]) -> Result<Vec<Wave>> {
+    let mut waves = Vec::new();
+    for kernel in ThroughputKernel::ALL {
+        for &implementation in implementations {
+            waves.push(Wave {
+                kernel,
+                implementation,
+                blocks: throughput_wave_blocks(ctx.device, implementation, kernel)?,
+            });
+        }
+    }
+    Ok(waves)
+}
+
+/// The outputs of the largest wave, the events, and the literal f32 kernel's
+/// values by implementation (§7.2.3's comparison with the promoted kernel).
+struct ThroughputBench<'g> {
+    outputs: ThroughputOutputs,
+    timer: CudaTimer<'g>,
+    literal_values: Vec<(Implementation, Vec<f32>)>,
+}
+
+impl<'g> ThroughputBench<'g> {
+    fn new(ctx: &RunContext<'g>, most_blocks: u32) -> Result<Self> {
+        let gpu = ctx.device.gpu();
+        Ok(Self {
+            outputs: ThroughputOutputs::new(gpu, most_blocks * THROUGHPUT_BLOCK_THREADS)?,
+            timer: CudaTimer::new(gpu)?,
+            literal_values: Vec::new(),
+        })
+    }
+
+    /// The series of one wave, a point per argument range; its SASS loop noted in `result`.
+    fn measure_series(
+        &mut self,
+        ctx: &RunContext<'_>,
+        result: &mut ExperimentResult,
+        wave: &Wave,
+        sass: &[ImplementationSass],
+    ) -> Result<Series> {
+        let (kernel, implementation) = (wave.kernel, wave.implementation);
+        let mut series = Series::of(ctx.key(kernel.entry(), implementation, element(kernel)));
+        series.label = format!("{} · {}", kernel.operation(), implementation.label());
+        let kernel_sass = sass
+            .iter()
+            .find(|s| s.implementation == implementation)
+            .and_then(|s| s.function(kernel.entry()));
+        let kernel_sass = match kernel_sass {
+            Some(function) => {
+                let found = throughput_sass::throughput_sass(function, kernel);
+                result.notes.push(match &found {
+                    Some(s) => throughput_sass::note(
+                        kernel.entry(),
+                        implementation.label(),
+                        s,
+                        ctx.device.info().architecture(),
+                    ),
+                    None => format!(
+                        "{} · {}: no SASS loop with its operation and a recognizable counter",
+                        kernel.entry(),
+                        implementation.label()
+                    ),
+                });
+                found
+            }
+            None => None,
+        };
+        for range in measured_ranges(kernel) {
+            if let Some(point) = self.measure_range(ctx, result, wave, range, kernel_sass.as_ref())? {
+                series.points.push(point);
+            }
+        }
+        Ok(series)
+    }
+
+    /// One point: the rounds calibrated, the launches timed, the first
+    /// threads' chains checked; the SASS figures, §7.2.3's comparison and the
+    /// counters (--counters) beside it.
+    fn measure_range(
+        &mut self,
+        ctx: &RunContext<'_>,
+        result: &mut ExperimentResult,
+        wave: &Wave,
+        range: ArgumentRange,
+        kernel_sass: Option<&ThroughputSass>,
+    ) -> Result<Option<Point>> {
+        let (dut, info) = (ctx.device, ctx.device.info());
+        let Wave {
+            kernel,
+            implementation,
+            blocks,
+        } = *wave;
+        let sms = info.multiprocessors.max(1) as u32;
+        let outputs = &mut self.outputs;
+        let params = suggested_params(kernel, range);
+        let mut launch_for = |n: u32| outputs.launch(dut, implementation, kernel, params, n, blocks);
+        let iterations = calibrate(&mut self.timer, TARGET_LAUNCH_MS, MAX_ITERATIONS, &mut launch_for)?;
+        let times = timed_launches(&mut self.timer, &rate_settings(ctx.settings), &mut || {
+            outputs.launch(dut, implementation, kernel, params, iterations, blocks)
+        })?;
+        let got = outputs.read_first_threads(kernel, blocks, CHECKED_THREADS)?;
+        let failure = chain_mismatch(kernel, range, params, &got, CHECKED_THREADS, iterations);
+        let operations = blocks as u64 * THROUGHPUT_BLOCK_THREADS as u64 * THROUGHPUT_CHAINS as u64 * iterations as u64;
+        let Some(mut point) = throughput_point(
+            range_key(range),
+            kernel,
+            (operations, &times),
+            hardware_of(ctx),
+            failure,
+        ) else {
+            return Ok(None);
+        };
+        point.set_extra(ITERATIONS, iterations as f64);
+        point.set_extra(WARPS_PER_SM, (blocks / sms * THROUGHPUT_BLOCK_THREADS / 32) as f64);
+        if let Some(s) = kernel_sass {
+            let rate = point.extra.get(PER_SM_PER_CLOCK).copied();
+            throughput_sass::record(&mut point, s, rate, info.architecture());
+        }
+        if matches!(
+            kernel,
+            ThroughputKernel::F32LiteralMul | ThroughputKernel::F64PromotedMul
+        ) {
+            self.compare_promotion(ctx, wave, range, &mut point)?;
+        }
+        let outputs = &mut self.outputs;
+        let counted = count_point(ctx, result, implementation, &mut point, &mut || {
+            outputs.launch(dut, implementation, kernel, params, iterations, blocks)
+        })?;
+        if let Some(per) = counted.and_then(|c| c.thread_instructions_per(operations as f64)) {
+            point.set_extra(SASS_PER_ELEMENT, per);
+        }
+        Ok(Some(point))
+    }
+
+    /// §7.2.3: the promoted kernel's results beside the literal one's, after one round each.
+    fn compare_promotion(
+        &mut self,
+        ctx: &RunContext<'_>,
+        wave: &Wave,
+        range: ArgumentRange,
+        point: &mut Point,
+    ) -> Result<()> {
+        let Wave {
+            kernel,
+            implementation,
+            blocks,
+        } = *wave;
+        let params = suggested_params(kernel, range);
+        let outputs = &mut self.outputs;
+        outputs.launch(ctx.device, implementation, kernel, params, 1, blocks)?;
+        let values = outputs.read_all_f32(blocks)?;
+        let first = outputs.read_first_threads(kernel, blocks, CHECKED_THREADS)?;
+        if let Some(why) = chain_mismatch(kernel, range, params, &first, CHECKED_THREADS, 1) {
+            *point = Point::unmeasured(point.at, crate::report::Status::Failed(why));
+        }
+        if kernel == ThroughputKernel::F32LiteralMul {
+            self.literal_values.push((implementation, values));
+        } else if let Some((_, literal)) = self
+            .literal_values
+            .iter()
+            .find(|l| l.0 == implementation && l.1.len() == values.len())
+        {
+            let (percent, ulp) = promotion_difference(literal, &values);
+            point.set_extra(DIFFERING_PERCENT, percent);
+            point.set_extra(MAX_DIFFERENCE_ULP, ulp);
+        }
+        Ok(())
+    }
+}
+
+/// The setup: the waves, the rounds, the check, the clock of the per-clock figures.
+fn describe(ctx: &RunContext<'_>, result: &mut ExperimentResult, most_blocks: u32) {
+    let info = ctx.device.info();
+    let sms = info.multiprocessors.max(1) as u32;
+    let per_sm = most_blocks / sms;
+    result.setup.push(format!(
+        "{THROUGHPUT_CHAINS} independent chains per thread, {THROUGHPUT_BLOCK_THREADS} threads per block, one \
+         full wave per launch (up to {per_sm} blocks = {} warps per SM on {sms} SMs), rounds calibrated to about \
+         {TARGET_LAUNCH_MS} ms per launch; each point's first {CHECKED_THREADS} threads' chains checked against \
+         the CPU reference (bit for bit for IEEE and integer operations)",
+        per_sm * THROUGHPUT_BLOCK_THREADS / 32
+    ));
+    result.setup.push(format!(
+        "per-clock figures at the SM clock the device reports as its maximum, {} MHz",
+        info.sm_clock_khz / 1000
+    ));
 }
 
 /// The f32 FMA (Rust) at 1, 2, 4, … blocks per SM up to a full wave of

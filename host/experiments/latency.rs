@@ -18,6 +18,7 @@ use kernels_gpu::latency::{FMA_LATENCY_UNROLL, LATENCY_OUT_WORDS};
 
 use super::latency_ring_plan::{SLOT_BYTES, ring_plan};
 use super::launch_outputs::{LaunchOutputs, TimedLaunches, kept_reps, launches_of, median_of, sample_means};
+use super::sweep::each_point;
 use super::{Experiment, RunContext};
 use crate::error::Result;
 use crate::gpu::DeviceBuffer;
@@ -29,7 +30,7 @@ use crate::reference::{
     latency_plateaus, latency_working_sets,
 };
 use crate::report::{
-    Axis, Bound, Claim, ExperimentResult, LedgerRow, Metric, PlotKind, PlotLine, PlotPoint, PlotSpec, Point, PointKey,
+    Axis, Bound, Claim, ExperimentResult, LedgerRow, Metric, PlotKind, PlotLine, PlotSpec, Point, PointKey,
     ReferenceLine, Report, Rule, Scale, SectionHooks, Series, Spread, Unit, Work, summary_cell,
 };
 use crate::report::{Panel, XTicks};
@@ -145,215 +146,311 @@ impl Experiment for Latency {
     fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
         let mut result = ctx.result(self, axis(), "8 bytes read per step (the figure is SM clocks per step)");
         let implementations = ctx.ptx_implementations(&mut result);
-        let dut = ctx.device;
-        let gpu = dut.gpu();
-        let l2 = dut.info().l2_cache_bytes.max(0) as u64;
-        let (free, _) = gpu.memory_info()?;
-        let max_bytes = ctx
-            .settings
-            .buffer_mib
-            .map_or(LATENCY_MAX_WORKING_SET, |mib| mib << 20)
-            .min(free as u64 / 2);
-        let sets = latency_working_sets(max_bytes, POINTS_PER_OCTAVE, SLOT_BYTES);
-        let launches = launches_of(ctx.settings) as u64 * implementations.len() as u64;
-        let mut index = |kernel: &str, implementation: Implementation, element: &str| {
-            result.series.push(Series::of(ctx.key(kernel, implementation, element)));
-            result.series.len() - 1
-        };
-        let plans: Vec<(Implementation, usize, usize, usize)> = implementations
-            .iter()
-            .map(|&i| {
-                (
-                    i,
-                    index(CHASE, i, "u64"),
-                    index(SHARED_CHASE, i, "u32"),
-                    index(FMA, i, "f32"),
-                )
-            })
-            .collect();
-        let mut outputs = LaunchOutputs::<u64>::for_settings(gpu, ctx.settings, LATENCY_OUT_WORDS)?;
-        let mut prime_out = DeviceBuffer::<u64>::uninit(gpu, LATENCY_OUT_WORDS)?;
-        let mut flush: Option<DeviceBuffer<u32>> = None;
-        let mut timer = CudaTimer::new(gpu)?;
+        let sets = device_working_sets(ctx)?;
+        let plans = plan_series(ctx, &mut result, &implementations);
+        let mut timing = LatencyTiming::new(ctx)?;
         let total = sets.len() + SHARED_SETS.len() + 1;
-        let (mut image_bytes, mut cold_from) = (0u64, None);
-
-        // The device-memory chase, working set by working set.
-        for (done, &set) in sets.iter().enumerate() {
-            if ctx.stop_before(done, total) {
-                break;
-            }
-            let plan = ring_plan(set, l2, launches);
-            if plan.cold && cold_from.is_none() {
-                cold_from = Some(plan.bytes());
-            }
-            let successors = chase_successors(plan.slots as usize, SEED ^ set);
-            let ring = PointerRing::upload(gpu, &successors, plan.slot_bytes)?;
-            image_bytes += ring.bytes();
-            let mut slot = 0u32;
-            for &(implementation, series, _, _) in &plans {
-                ctx.progress.set_message(format!(
-                    "pointer_chase · {} {}",
-                    implementation.label(),
-                    size_label(set)
-                ));
-                if plan.prime_steps > 0 {
-                    pointer_chase(
-                        dut,
-                        implementation,
-                        &ring,
-                        slot as u64,
-                        (plan.prime_steps as u32, 1),
-                        &mut prime_out,
-                    )?;
-                    slot = follow_successors(&successors, slot, plan.prime_steps + 1);
-                }
-                if plan.cold {
-                    if flush.is_none() {
-                        flush = Some(DeviceBuffer::uninit(gpu, (l2 / 2).max(1 << 20) as usize)?);
-                    }
-                    if let Some(buffer) = &mut flush {
-                        buffer.fill(0)?; // 2 × L2 of writes: the ring's lines leave the L2
-                    }
-                }
-                let mut ends = Vec::new();
-                let TimedLaunches {
-                    times_ms,
-                    written,
-                    reps,
-                } = outputs.time(&mut timer, ctx.settings, &mut |out| {
-                    let start = slot;
-                    slot = follow_successors(&successors, start, (plan.warmup + plan.count) as u64);
-                    ends.push(slot);
-                    pointer_chase(dut, implementation, &ring, start as u64, (plan.warmup, plan.count), out)
-                })?;
-                let mut failure = None;
-                for (k, (w, &end)) in written.iter().zip(&ends).enumerate() {
-                    let expected = ring.slot_address(end as u64)?;
-                    if w[0] != expected {
-                        failure = Some(format!(
-                            "launch {k} ended at {:#x}, the ring's slot {end} is {expected:#x}",
-                            w[0]
-                        ));
-                        break;
-                    }
-                }
-                let (samples, ns) = per_step(&written, plan.count as u64, reps);
-                let at = plan.bytes() as i64;
-                result.series[series].points.extend(latency_point(
-                    at,
-                    &samples,
-                    ns,
-                    &times_ms,
-                    plan.count as u64,
-                    failure,
-                ));
-            }
-            ctx.progress.inc(1);
-        }
-
-        // The same chase in shared memory.
-        for (k, &bytes) in SHARED_SETS.iter().enumerate() {
-            if ctx.stop_before(sets.len() + k, total) {
-                break;
-            }
-            let slots = (bytes / 4) as usize;
-            let successors = chase_successors(slots, SEED ^ bytes);
-            let ring = SlotRing::upload(gpu, &successors)?;
-            let warmup = slots as u32;
-            let end = follow_successors(&successors, 0, (warmup + SHARED_STEPS) as u64) as u64;
-            for &(implementation, _, series, _) in &plans {
-                ctx.progress.set_message(format!(
-                    "shared_pointer_chase · {} {}",
-                    implementation.label(),
-                    size_label(bytes)
-                ));
-                let TimedLaunches {
-                    times_ms,
-                    written,
-                    reps,
-                } = outputs.time(&mut timer, ctx.settings, &mut |out| {
-                    shared_pointer_chase(
-                        dut,
-                        implementation,
-                        &ring,
-                        0,
-                        (warmup, SHARED_STEPS),
-                        SHARED_CHASE_BLOCK_THREADS,
-                        out,
-                    )
-                })?;
-                let failure = written
-                    .iter()
-                    .position(|w| w[0] != end)
-                    .map(|k| format!("launch {k} ended at slot {}, the reference at {end}", written[k][0]));
-                let (samples, ns) = per_step(&written, SHARED_STEPS as u64, reps);
-                result.series[series].points.extend(latency_point(
-                    bytes as i64,
-                    &samples,
-                    ns,
-                    &times_ms,
-                    SHARED_STEPS as u64,
-                    failure,
-                ));
-            }
-            ctx.progress.inc(1);
-        }
-
-        // Dependent FMAs.
+        let rings = chase_device_memory(ctx, &mut result, &mut timing, &plans, &sets, total)?;
+        chase_shared_memory(ctx, &mut result, &mut timing, &plans, (sets.len(), total))?;
         if !ctx.stop_before(total - 1, total) {
-            let fmas = (FMA_TRIPS * FMA_LATENCY_UNROLL) as u64;
-            let (x, m, a) = FMA_ARGS;
-            let expected = reference::fma_latency(x, m, a, fmas).to_bits() as u64;
-            for &(implementation, _, _, series) in &plans {
-                ctx.progress
-                    .set_message(format!("fma_latency · {}", implementation.label()));
-                let TimedLaunches {
-                    times_ms,
-                    written,
-                    reps,
-                } = outputs.time(&mut timer, ctx.settings, &mut |out| {
-                    fma_latency(dut, implementation, FMA_ARGS, FMA_TRIPS, out)
-                })?;
-                let failure = written.iter().position(|w| w[0] != expected).map(|k| {
-                    format!(
-                        "launch {k} ended with bits {:#x}, the CPU reference {expected:#x}",
-                        written[k][0]
-                    )
-                });
-                let (samples, ns) = per_step(&written, fmas, reps);
-                result.series[series]
-                    .points
-                    .extend(latency_point(FMA_AT, &samples, ns, &times_ms, fmas, failure));
-            }
+            chain_fmas(ctx, &mut result, &mut timing, &plans)?;
             ctx.progress.inc(1);
         }
-
-        result.setup.push(format!(
-            "{} working sets from 1 KiB to {} ({POINTS_PER_OCTAVE} per octave), one thread walking a ring of \
-             {SLOT_BYTES}-byte slots (larger past {} slots) in a random cyclic order; {} of ring images built on \
-             the host; rings up to the L2 ({}) walked warm after an untimed lap, larger ones cold (the L2 \
-             flushed, no slot visited twice){}; the budget: {POINTS_PER_OCTAVE} points per octave keep the experiment \
-             near 30–60 s on an H100 at the default settings",
-            sets.len(),
-            size_label(sets.last().copied().unwrap_or(0)),
-            super::latency_ring_plan::MAX_SLOTS,
-            size_label(image_bytes),
-            size_label(l2),
-            cold_from.map_or(String::new(), |b| format!(": from {}", size_label(b)))
-        ));
-        result.setup.push(format!(
-            "shared memory: rings of 4-byte slots, 1 to 32 KiB, {SHARED_STEPS} steps after a lap; dependent FMAs: \
-             {FMA_TRIPS} × {FMA_LATENCY_UNROLL} a launch; the FMA chain has no working set (point {FMA_AT})"
-        ));
-        result.notes.push(format!(
-            "SM clocks from clock64 and ns from %globaltimer around the timed steps of each launch, over the steps; \
-             per sample the mean of {} launches. Every launch's end checked against the CPU reference (the ring's \
-             slot, the FMA chain's bits)",
-            kept_reps(ctx.settings)
-        ));
+        describe(ctx, &mut result, &sets, &rings);
         Ok(result)
     }
+}
+
+/// The device-memory chase's working sets: up to the run's buffer size
+/// (`--size-mib`) or [`LATENCY_MAX_WORKING_SET`], at most half the free memory.
+fn device_working_sets(ctx: &RunContext<'_>) -> Result<Vec<u64>> {
+    let (free, _) = ctx.device.gpu().memory_info()?;
+    let max_bytes = ctx
+        .settings
+        .buffer_mib
+        .map_or(LATENCY_MAX_WORKING_SET, |mib| mib << 20)
+        .min(free as u64 / 2);
+    Ok(latency_working_sets(max_bytes, POINTS_PER_OCTAVE, SLOT_BYTES))
+}
+
+/// One implementation's three series (their indices in the result).
+struct ImplementationSeries {
+    implementation: Implementation,
+    chase: usize,
+    shared_chase: usize,
+    fma: usize,
+}
+
+/// The series of every implementation, in the result's order.
+fn plan_series(
+    ctx: &RunContext<'_>,
+    result: &mut ExperimentResult,
+    implementations: &[Implementation],
+) -> Vec<ImplementationSeries> {
+    let mut index = |kernel: &str, implementation: Implementation, element: &str| {
+        result.series.push(Series::of(ctx.key(kernel, implementation, element)));
+        result.series.len() - 1
+    };
+    implementations
+        .iter()
+        .map(|&implementation| ImplementationSeries {
+            implementation,
+            chase: index(CHASE, implementation, "u64"),
+            shared_chase: index(SHARED_CHASE, implementation, "u32"),
+            fma: index(FMA, implementation, "f32"),
+        })
+        .collect()
+}
+
+/// What every timed chase uses: a buffer per launch, the events.
+struct LatencyTiming<'g> {
+    outputs: LaunchOutputs<u64>,
+    timer: CudaTimer<'g>,
+}
+
+impl<'g> LatencyTiming<'g> {
+    fn new(ctx: &RunContext<'g>) -> Result<Self> {
+        let gpu = ctx.device.gpu();
+        Ok(Self {
+            outputs: LaunchOutputs::for_settings(gpu, ctx.settings, LATENCY_OUT_WORDS)?,
+            timer: CudaTimer::new(gpu)?,
+        })
+    }
+
+    fn time(
+        &mut self,
+        ctx: &RunContext<'_>,
+        launch: &mut dyn FnMut(&mut DeviceBuffer<u64>) -> Result<()>,
+    ) -> Result<TimedLaunches<u64>> {
+        self.outputs.time(&mut self.timer, ctx.settings, launch)
+    }
+}
+
+/// The device-memory rings walked: their image bytes and where the cold walks begin.
+struct RingsWalked {
+    image_bytes: u64,
+    cold_from: Option<u64>,
+}
+
+/// The device-memory chase, working set by working set, every implementation at each.
+fn chase_device_memory(
+    ctx: &RunContext<'_>,
+    result: &mut ExperimentResult,
+    timing: &mut LatencyTiming<'_>,
+    plans: &[ImplementationSeries],
+    sets: &[u64],
+    total: usize,
+) -> Result<RingsWalked> {
+    let gpu = ctx.device.gpu();
+    let l2 = ctx.device.info().l2_cache_bytes.max(0) as u64;
+    let launches = launches_of(ctx.settings) as u64 * plans.len() as u64;
+    let mut prime_out = DeviceBuffer::<u64>::uninit(gpu, LATENCY_OUT_WORDS)?;
+    let mut flush: Option<DeviceBuffer<u32>> = None;
+    let mut rings = RingsWalked {
+        image_bytes: 0,
+        cold_from: None,
+    };
+    each_point(ctx, sets.iter().copied(), (0, total), |set| {
+        let plan = ring_plan(set, l2, launches);
+        if plan.cold && rings.cold_from.is_none() {
+            rings.cold_from = Some(plan.bytes());
+        }
+        let successors = chase_successors(plan.slots as usize, SEED ^ set);
+        let ring = PointerRing::upload(gpu, &successors, plan.slot_bytes)?;
+        rings.image_bytes += ring.bytes();
+        let mut slot = 0u32;
+        for series in plans {
+            let implementation = series.implementation;
+            ctx.progress.set_message(format!(
+                "pointer_chase · {} {}",
+                implementation.label(),
+                size_label(set)
+            ));
+            if plan.prime_steps > 0 {
+                pointer_chase(
+                    ctx.device,
+                    implementation,
+                    &ring,
+                    slot as u64,
+                    (plan.prime_steps as u32, 1),
+                    &mut prime_out,
+                )?;
+                slot = follow_successors(&successors, slot, plan.prime_steps + 1);
+            }
+            if plan.cold {
+                if flush.is_none() {
+                    flush = Some(DeviceBuffer::uninit(gpu, (l2 / 2).max(1 << 20) as usize)?);
+                }
+                if let Some(buffer) = &mut flush {
+                    buffer.fill(0)?; // 2 × L2 of writes: the ring's lines leave the L2
+                }
+            }
+            let mut ends = Vec::new();
+            let TimedLaunches {
+                times_ms,
+                written,
+                reps,
+            } = timing.time(ctx, &mut |out| {
+                let start = slot;
+                slot = follow_successors(&successors, start, (plan.warmup + plan.count) as u64);
+                ends.push(slot);
+                pointer_chase(
+                    ctx.device,
+                    implementation,
+                    &ring,
+                    start as u64,
+                    (plan.warmup, plan.count),
+                    out,
+                )
+            })?;
+            let failure = first_wrong_end(&ring, &written, &ends)?;
+            let (samples, ns) = per_step(&written, plan.count as u64, reps);
+            let at = plan.bytes() as i64;
+            result.series[series.chase].points.extend(latency_point(
+                at,
+                &samples,
+                ns,
+                &times_ms,
+                plan.count as u64,
+                failure,
+            ));
+        }
+        Ok(())
+    })?;
+    Ok(rings)
+}
+
+/// The first launch whose chase ended elsewhere than the ring's slot `ends[k]`.
+fn first_wrong_end(ring: &PointerRing, written: &[Vec<u64>], ends: &[u32]) -> Result<Option<String>> {
+    for (k, (w, &end)) in written.iter().zip(ends).enumerate() {
+        let expected = ring.slot_address(end as u64)?;
+        if w[0] != expected {
+            return Ok(Some(format!(
+                "launch {k} ended at {:#x}, the ring's slot {end} is {expected:#x}",
+                w[0]
+            )));
+        }
+    }
+    Ok(None)
+}
+
+/// The same chase in shared memory, points `first..` of `total`; returns the working sets measured.
+fn chase_shared_memory(
+    ctx: &RunContext<'_>,
+    result: &mut ExperimentResult,
+    timing: &mut LatencyTiming<'_>,
+    plans: &[ImplementationSeries],
+    (first, total): (usize, usize),
+) -> Result<usize> {
+    each_point(ctx, SHARED_SETS, (first, total), |bytes| {
+        let slots = (bytes / 4) as usize;
+        let successors = chase_successors(slots, SEED ^ bytes);
+        let ring = SlotRing::upload(ctx.device.gpu(), &successors)?;
+        let warmup = slots as u32;
+        let end = follow_successors(&successors, 0, (warmup + SHARED_STEPS) as u64) as u64;
+        for series in plans {
+            let implementation = series.implementation;
+            ctx.progress.set_message(format!(
+                "shared_pointer_chase · {} {}",
+                implementation.label(),
+                size_label(bytes)
+            ));
+            let TimedLaunches {
+                times_ms,
+                written,
+                reps,
+            } = timing.time(ctx, &mut |out| {
+                shared_pointer_chase(
+                    ctx.device,
+                    implementation,
+                    &ring,
+                    0,
+                    (warmup, SHARED_STEPS),
+                    SHARED_CHASE_BLOCK_THREADS,
+                    out,
+                )
+            })?;
+            let failure = written
+                .iter()
+                .position(|w| w[0] != end)
+                .map(|k| format!("launch {k} ended at slot {}, the reference at {end}", written[k][0]));
+            let (samples, ns) = per_step(&written, SHARED_STEPS as u64, reps);
+            result.series[series.shared_chase].points.extend(latency_point(
+                bytes as i64,
+                &samples,
+                ns,
+                &times_ms,
+                SHARED_STEPS as u64,
+                failure,
+            ));
+        }
+        Ok(())
+    })
+}
+
+/// Dependent FMAs, by every implementation.
+fn chain_fmas(
+    ctx: &RunContext<'_>,
+    result: &mut ExperimentResult,
+    timing: &mut LatencyTiming<'_>,
+    plans: &[ImplementationSeries],
+) -> Result<()> {
+    let fmas = (FMA_TRIPS * FMA_LATENCY_UNROLL) as u64;
+    let (x, m, a) = FMA_ARGS;
+    let expected = reference::fma_latency(x, m, a, fmas).to_bits() as u64;
+    for series in plans {
+        let implementation = series.implementation;
+        ctx.progress
+            .set_message(format!("fma_latency · {}", implementation.label()));
+        let TimedLaunches {
+            times_ms,
+            written,
+            reps,
+        } = timing.time(ctx, &mut |out| {
+            fma_latency(ctx.device, implementation, FMA_ARGS, FMA_TRIPS, out)
+        })?;
+        let failure = written.iter().position(|w| w[0] != expected).map(|k| {
+            format!(
+                "launch {k} ended with bits {:#x}, the CPU reference {expected:#x}",
+                written[k][0]
+            )
+        });
+        let (samples, ns) = per_step(&written, fmas, reps);
+        result.series[series.fma]
+            .points
+            .extend(latency_point(FMA_AT, &samples, ns, &times_ms, fmas, failure));
+    }
+    Ok(())
+}
+
+/// The setup and the notes: the working sets, the rings, how a figure is taken and checked.
+fn describe(ctx: &RunContext<'_>, result: &mut ExperimentResult, sets: &[u64], rings: &RingsWalked) {
+    let l2 = ctx.device.info().l2_cache_bytes.max(0) as u64;
+    result.setup.push(format!(
+        "{} working sets from 1 KiB to {} ({POINTS_PER_OCTAVE} per octave), one thread walking a ring of \
+         {SLOT_BYTES}-byte slots (larger past {} slots) in a random cyclic order; {} of ring images built on \
+         the host; rings up to the L2 ({}) walked warm after an untimed lap, larger ones cold (the L2 \
+         flushed, no slot visited twice){}; the budget: {POINTS_PER_OCTAVE} points per octave keep the experiment \
+         near 30–60 s on an H100 at the default settings",
+        sets.len(),
+        size_label(sets.last().copied().unwrap_or(0)),
+        super::latency_ring_plan::MAX_SLOTS,
+        size_label(rings.image_bytes),
+        size_label(l2),
+        rings
+            .cold_from
+            .map_or(String::new(), |b| format!(": from {}", size_label(b)))
+    ));
+    result.setup.push(format!(
+        "shared memory: rings of 4-byte slots, 1 to 32 KiB, {SHARED_STEPS} steps after a lap; dependent FMAs: \
+         {FMA_TRIPS} × {FMA_LATENCY_UNROLL} a launch; the FMA chain has no working set (point {FMA_AT})"
+    ));
+    result.notes.push(format!(
+        "SM clocks from clock64 and ns from %globaltimer around the timed steps of each launch, over the steps; \
+         per sample the mean of {} launches. Every launch's end checked against the CPU reference (the ring's \
+         slot, the FMA chain's bits)",
+        kept_reps(ctx.settings)
+    ));
 }
 
 /// The Rust device-memory chase as (working set, cycles) points.
@@ -712,19 +809,7 @@ impl SectionHooks for Latency {
             .series
             .iter()
             .filter(|s| s.key.kernel == CHASE || s.key.kernel == SHARED_CHASE)
-            .filter_map(|s| {
-                let points: Vec<PlotPoint> = s
-                    .points
-                    .iter()
-                    .filter_map(|p| Some(PlotPoint::of(p.at.value()? as f64 / 1024.0, p.value.as_ref()?)))
-                    .collect();
-                (!points.is_empty()).then(|| PlotLine {
-                    label: s.label.clone(),
-                    group: if s.key.kernel == CHASE { 0 } else { 1 },
-                    implementation: s.key.implementation,
-                    points,
-                })
-            })
+            .filter_map(|s| PlotLine::of_series(s, if s.key.kernel == CHASE { 0 } else { 1 }, |bytes| bytes / 1024.0))
             .collect();
         if lines.is_empty() {
             return Vec::new();

@@ -12,6 +12,7 @@ use kernels_gpu::local_memory::LOCAL_ARRAY_WORDS;
 use super::counter_evidence::{counted, evidence};
 use super::counter_launch::count_point;
 use super::jit_spill_report::spill_bytes;
+use super::sweep::each_point;
 use super::{Experiment, RunContext};
 use crate::counters::LOCAL_BYTES_PER_THREAD;
 use crate::error::Result;
@@ -87,11 +88,7 @@ impl Experiment for LocalMemory {
             ),
         );
         let implementations = ctx.ptx_implementations(&mut result);
-        let dut = ctx.device;
-        let sms = dut.info().multiprocessors.max(1) as u32;
-        let max_threads = BLOCKS_PER_SM.iter().max().copied().unwrap_or(1) * sms * LOCAL_ARRAY_BLOCK_THREADS;
-        let mut out = DeviceBuffer::<u32>::uninit(dut.gpu(), max_threads as usize)?;
-        let mut timer = CudaTimer::new(dut.gpu())?;
+        let mut arrays = LocalArrays::new(ctx)?;
         let mut plans = Vec::new();
         for kernel in LocalArrayKernel::ALL {
             for &implementation in &implementations {
@@ -101,84 +98,115 @@ impl Experiment for LocalMemory {
                 plans.push((kernel, implementation, result.series.len() - 1));
             }
         }
-        for (done, &per_sm) in BLOCKS_PER_SM.iter().enumerate() {
-            if ctx.stop_before(done, BLOCKS_PER_SM.len()) {
-                break;
-            }
-            let blocks = per_sm * sms;
-            let threads = (blocks * LOCAL_ARRAY_BLOCK_THREADS) as usize;
-            let updates = threads as f64 * ROUNDS as f64 * LOCAL_ARRAY_WORDS as f64;
+        each_point(ctx, BLOCKS_PER_SM, (0, BLOCKS_PER_SM.len()), |per_sm| {
             for &(kernel, implementation, index) in &plans {
                 ctx.progress
                     .set_message(format!("{} {per_sm} blocks/SM", result.series[index].label));
-                out.fill(0)?;
-                let times_ms = time_per_launch(&mut timer, ctx.settings, &mut || {
-                    local_array(
-                        dut,
-                        implementation,
-                        kernel,
-                        (0, ROUNDS),
-                        (LOCAL_ARRAY_BLOCK_THREADS, blocks),
-                        &mut out,
-                    )
-                })?;
-                let failure = mismatch(&out.to_host()?, threads);
-                let samples: Vec<f64> = times_ms.iter().map(|ms| updates / 1e9 / (ms / 1e3)).collect();
-                let local = match kernel {
-                    LocalArrayKernel::DynamicIndex => threads as u64 * local_bytes_per_thread(ROUNDS),
-                    _ => 0,
-                };
-                let at = PointKey::Value((per_sm * LOCAL_ARRAY_BLOCK_THREADS) as i64);
-                let Some(mut point) = Point::measured(at, &samples, Work::bytes(threads as u64, local), failure) else {
-                    continue;
-                };
-                point.time_ms = Summary::of(&times_ms);
-                if let Some(ms) = point.median_ms()
-                    && local > 0
-                {
-                    point.set_extra(LOCAL_GBPS, local as f64 / 1e9 / (ms / 1e3));
+                if let Some(point) = arrays.measure(ctx, &mut result, (kernel, implementation), per_sm)? {
+                    result.series[index].points.push(point);
                 }
-                let function = dut.kernel(implementation, kernel.kernel())?;
-                point.set_extra(LOCAL_BYTES, function.resources().local_bytes_per_thread as f64);
-                if let Ok(module) = dut.module(implementation)
-                    && let Some((stores, loads)) = spill_bytes(module.jit_info_log(), kernel.kernel())
-                {
-                    point.set_extra(SPILL_STORES, stores as f64);
-                    point.set_extra(SPILL_LOADS, loads as f64);
-                }
-                let counted = count_point(ctx, &mut result, implementation, &mut point, &mut || {
-                    local_array(
-                        dut,
-                        implementation,
-                        kernel,
-                        (0, ROUNDS),
-                        (LOCAL_ARRAY_BLOCK_THREADS, blocks),
-                        &mut out,
-                    )
-                })?;
-                if let Some(bytes) = counted.and_then(|c| c.local_bytes()) {
-                    point.set_extra(LOCAL_BYTES_PER_THREAD, bytes / threads as f64);
-                }
-                result.series[index].points.push(point);
             }
-            ctx.progress.inc(1);
-        }
+            Ok(())
+        })?;
         add_relative(&mut result);
-        result.setup.push(format!(
-            "blocks of {LOCAL_ARRAY_BLOCK_THREADS} threads, 1 to {} per SM ({sms} SMs); each thread {ROUNDS} rounds \
-             over its {LOCAL_ARRAY_WORDS}-word array; the dynamic-index kernel with shift 0, so all three compute \
-             the same values",
-            BLOCKS_PER_SM.iter().max().copied().unwrap_or(1)
-        ));
-        result.notes.push(format!(
-            "array-word updates: threads × {ROUNDS} rounds × {LOCAL_ARRAY_WORDS} words per launch over its time \
-             (CUDA events); every {CHECK_STRIDE}th thread's value (and the last's) checked against the CPU \
-             reference. {LOCAL_BYTES}: CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES; spills: the JIT's info log. The spilled \
-             kernel's launch bound (1024 threads, one block per SM: 64 registers a thread) applies on the \
-             architectures kernels_gpu::launch_bounds lists; elsewhere it runs unbounded"
-        ));
+        describe(ctx, &mut result);
         Ok(result)
     }
+}
+
+/// Every thread's output at the most blocks per SM, and the events.
+struct LocalArrays<'g> {
+    sms: u32,
+    out: DeviceBuffer<u32>,
+    timer: CudaTimer<'g>,
+}
+
+impl<'g> LocalArrays<'g> {
+    fn new(ctx: &RunContext<'g>) -> Result<Self> {
+        let gpu = ctx.device.gpu();
+        let sms = ctx.device.info().multiprocessors.max(1) as u32;
+        let max_threads = BLOCKS_PER_SM.iter().max().copied().unwrap_or(1) * sms * LOCAL_ARRAY_BLOCK_THREADS;
+        Ok(Self {
+            sms,
+            out: DeviceBuffer::<u32>::uninit(gpu, max_threads as usize)?,
+            timer: CudaTimer::new(gpu)?,
+        })
+    }
+
+    /// One kernel at `per_sm` blocks per SM: timed, checked, its local bytes,
+    /// spills and counters (--counters) beside it; `None` where it has no time.
+    fn measure(
+        &mut self,
+        ctx: &RunContext<'_>,
+        result: &mut ExperimentResult,
+        (kernel, implementation): (LocalArrayKernel, Implementation),
+        per_sm: u32,
+    ) -> Result<Option<Point>> {
+        let dut = ctx.device;
+        let blocks = per_sm * self.sms;
+        let threads = (blocks * LOCAL_ARRAY_BLOCK_THREADS) as usize;
+        let updates = threads as f64 * ROUNDS as f64 * LOCAL_ARRAY_WORDS as f64;
+        let Self { out, timer, .. } = self;
+        let launch = |out: &mut DeviceBuffer<u32>| {
+            local_array(
+                dut,
+                implementation,
+                kernel,
+                (0, ROUNDS),
+                (LOCAL_ARRAY_BLOCK_THREADS, blocks),
+                out,
+            )
+        };
+        out.fill(0)?;
+        let times_ms = time_per_launch(timer, ctx.settings, &mut || launch(out))?;
+        let failure = mismatch(&out.to_host()?, threads);
+        let samples: Vec<f64> = times_ms.iter().map(|ms| updates / 1e9 / (ms / 1e3)).collect();
+        let local = match kernel {
+            LocalArrayKernel::DynamicIndex => threads as u64 * local_bytes_per_thread(ROUNDS),
+            _ => 0,
+        };
+        let at = PointKey::Value((per_sm * LOCAL_ARRAY_BLOCK_THREADS) as i64);
+        let Some(mut point) = Point::measured(at, &samples, Work::bytes(threads as u64, local), failure) else {
+            return Ok(None);
+        };
+        point.time_ms = Summary::of(&times_ms);
+        if let Some(ms) = point.median_ms()
+            && local > 0
+        {
+            point.set_extra(LOCAL_GBPS, local as f64 / 1e9 / (ms / 1e3));
+        }
+        let function = dut.kernel(implementation, kernel.kernel())?;
+        point.set_extra(LOCAL_BYTES, function.resources().local_bytes_per_thread as f64);
+        if let Ok(module) = dut.module(implementation)
+            && let Some((stores, loads)) = spill_bytes(module.jit_info_log(), kernel.kernel())
+        {
+            point.set_extra(SPILL_STORES, stores as f64);
+            point.set_extra(SPILL_LOADS, loads as f64);
+        }
+        let counted = count_point(ctx, result, implementation, &mut point, &mut || launch(out))?;
+        if let Some(bytes) = counted.and_then(|c| c.local_bytes()) {
+            point.set_extra(LOCAL_BYTES_PER_THREAD, bytes / threads as f64);
+        }
+        Ok(Some(point))
+    }
+}
+
+/// The setup and the notes: the blocks and rounds, the figure, the check, the spills.
+fn describe(ctx: &RunContext<'_>, result: &mut ExperimentResult) {
+    let sms = ctx.device.info().multiprocessors.max(1) as u32;
+    result.setup.push(format!(
+        "blocks of {LOCAL_ARRAY_BLOCK_THREADS} threads, 1 to {} per SM ({sms} SMs); each thread {ROUNDS} rounds \
+         over its {LOCAL_ARRAY_WORDS}-word array; the dynamic-index kernel with shift 0, so all three compute \
+         the same values",
+        BLOCKS_PER_SM.iter().max().copied().unwrap_or(1)
+    ));
+    result.notes.push(format!(
+        "array-word updates: threads × {ROUNDS} rounds × {LOCAL_ARRAY_WORDS} words per launch over its time \
+         (CUDA events); every {CHECK_STRIDE}th thread's value (and the last's) checked against the CPU \
+         reference. {LOCAL_BYTES}: CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES; spills: the JIT's info log. The spilled \
+         kernel's launch bound (1024 threads, one block per SM: 64 registers a thread) applies on the \
+         architectures kernels_gpu::launch_bounds lists; elsewhere it runs unbounded"
+    ));
 }
 
 /// Sets every point's throughput relative to the registers kernel of the same implementation at the same x.

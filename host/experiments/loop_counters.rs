@@ -16,7 +16,8 @@ use super::calibrated_launches::timed_launches;
 use super::counter_evidence::evidence;
 use super::counter_launch::count_point;
 use super::implementation_ptx::implementation_entry;
-use super::implementation_sass::{sass_for, sass_waiver};
+use super::implementation_sass::{ImplementationSass, sass_for, sass_waiver};
+use super::sweep::each_point;
 use super::{Experiment, RunContext};
 use crate::copy_element::{first_mismatch, pattern};
 use crate::counters::SASS_PER_ELEMENT as COUNTED_PER_ELEMENT;
@@ -140,8 +141,54 @@ impl Experiment for LoopCounters {
         let axis = Axis::lines("buffer MiB", Metric::Bandwidth).plot(PlotKind::None);
         let mut result = ctx.result(self, axis, COUNTING);
         let implementations = ctx.ptx_implementations(&mut result);
+        let sass = sass_for(&mut result, &implementations, ctx.device.info().architecture());
+        let mut copy = StridedCopy::new(ctx)?;
+        let counters = LoopCounter::ALL;
+        each_point(ctx, counters, (0, counters.len()), |counter| {
+            for &implementation in &implementations {
+                ctx.progress
+                    .set_message(format!("{} · {}", counter.kernel(), implementation.label()));
+                let mut series = Series::new(
+                    ctx.key(counter.kernel(), implementation, "f32"),
+                    format!("{} · {}", counter.label(), implementation.label()),
+                );
+                if let Some(mut point) = copy.time(ctx, counter, implementation)? {
+                    record_loop_bodies(&mut result, &mut point, (counter, implementation), &sass);
+                    copy.count(ctx, &mut result, &mut point, (counter, implementation))?;
+                    series.points.push(point);
+                }
+                result.series.push(series);
+            }
+            Ok(())
+        })?;
+        let StridedCopy { blocks, n, stride, .. } = copy;
+        let mib = copy.mib();
+        result.setup.push(format!(
+            "{blocks} blocks of {LOOP_COUNTER_BLOCK_THREADS} threads (one full wave), each thread copying n = {n} \
+             elements of its column: out[t + {stride}·i] = in[{OFFSET} + t + {stride}·i]; {mib} MiB per buffer; \
+             every output checked against the CPU reference"
+        ));
+        Ok(result)
+    }
+}
+
+/// The strided copy every counter runs: one full wave, each thread `n`
+/// elements of its column `stride` apart; the input, the output and the CPU
+/// reference's output; the events.
+struct StridedCopy<'g> {
+    blocks: u32,
+    n: u64,
+    stride: u64,
+    elements: u64,
+    inp: DeviceBuffer<f32>,
+    out: DeviceBuffer<f32>,
+    expected: Vec<f32>,
+    timer: CudaTimer<'g>,
+}
+
+impl<'g> StridedCopy<'g> {
+    fn new(ctx: &RunContext<'g>) -> Result<Self> {
         let dut = ctx.device;
-        let sass = sass_for(&mut result, &implementations, dut.info().architecture());
         let first = dut.kernel(Implementation::Rust, LoopCounter::I32.kernel())?;
         let blocks = dut.full_wave_blocks(first, LOOP_COUNTER_BLOCK_THREADS)?;
         let threads = blocks as u64 * LOOP_COUNTER_BLOCK_THREADS as u64;
@@ -149,98 +196,129 @@ impl Experiment for LoopCounters {
         let elements = n * stride;
         let input: Vec<f32> = pattern(elements as usize + OFFSET as usize);
         let inp = DeviceBuffer::from_host(dut.gpu(), &input)?;
-        let mut out = DeviceBuffer::<f32>::uninit(dut.gpu(), elements as usize)?;
+        let out = DeviceBuffer::<f32>::uninit(dut.gpu(), elements as usize)?;
         let mut expected = vec![f32::NAN; elements as usize];
         strided_loop(&mut expected, &input, threads, n, OFFSET, stride);
-        let mib = (elements * 4) >> 20;
-        let mut timer = CudaTimer::new(dut.gpu())?;
-        let work = Work::bytes(elements, 8 * elements);
-        for (done, counter) in LoopCounter::ALL.into_iter().enumerate() {
-            if ctx.stop_before(done, LoopCounter::ALL.len()) {
-                break;
-            }
-            for &implementation in &implementations {
-                ctx.progress
-                    .set_message(format!("{} · {}", counter.kernel(), implementation.label()));
-                out.fill(f32::NAN)?;
-                let times = timed_launches(&mut timer, ctx.settings, &mut || {
-                    loop_counter(
-                        dut,
-                        implementation,
-                        counter,
-                        &mut out,
-                        &inp,
-                        blocks,
-                        (n, OFFSET, stride),
-                    )
-                })?;
-                let failure = first_mismatch(&out.to_host()?, &expected);
-                let mut series = Series::new(
-                    ctx.key(counter.kernel(), implementation, "f32"),
-                    format!("{} · {}", counter.label(), implementation.label()),
-                );
-                if let Some(mut point) =
-                    Point::timed(PointKey::Value(mib as i64), &Metric::Bandwidth, work, &times, failure)
-                {
-                    if let Some(body) = implementation_entry(implementation, counter.kernel())
-                        .as_deref()
-                        .and_then(loop_body)
-                    {
-                        point.set_extra(PER_ELEMENT, body.per_element());
-                        point.set_extra(LOOP_INSTRUCTIONS, body.instructions as f64);
-                        point.set_extra(ELEMENTS_PER_PASS, body.elements as f64);
-                        result.notes.push(format!(
-                            "{} · {}: {} PTX instructions per pass of {} element(s): {}",
-                            counter.kernel(),
-                            implementation.label(),
-                            body.instructions,
-                            body.elements,
-                            body.listing()
-                        ));
-                    }
-                    if let Some(body) = sass
-                        .iter()
-                        .find(|s| s.implementation == implementation)
-                        .and_then(|s| s.function(counter.kernel()))
-                        .and_then(sass_loop_body)
-                    {
-                        point.set_extra(SASS_PER_ELEMENT, body.per_element());
-                        point.set_extra(SASS_LOOP_INSTRUCTIONS, body.instructions as f64);
-                        result.notes.push(format!(
-                            "{} · {}: {} SASS instructions per pass of {} element(s): {}",
-                            counter.kernel(),
-                            implementation.label(),
-                            body.instructions,
-                            body.elements,
-                            body.listing()
-                        ));
-                    }
-                    let counted = count_point(ctx, &mut result, implementation, &mut point, &mut || {
-                        loop_counter(
-                            dut,
-                            implementation,
-                            counter,
-                            &mut out,
-                            &inp,
-                            blocks,
-                            (n, OFFSET, stride),
-                        )
-                    })?;
-                    if let Some(per) = counted.and_then(|c| c.thread_instructions_per(elements as f64)) {
-                        point.set_extra(COUNTED_PER_ELEMENT, per);
-                    }
-                    series.points.push(point);
-                }
-                result.series.push(series);
-            }
-            ctx.progress.inc(1);
+        Ok(Self {
+            blocks,
+            n,
+            stride,
+            elements,
+            inp,
+            out,
+            expected,
+            timer: CudaTimer::new(dut.gpu())?,
+        })
+    }
+
+    /// MiB per buffer (the points' position).
+    fn mib(&self) -> u64 {
+        (self.elements * 4) >> 20
+    }
+
+    fn launch(&mut self, ctx: &RunContext<'_>, counter: LoopCounter, implementation: Implementation) -> Result<()> {
+        let (n, stride) = (self.n, self.stride);
+        loop_counter(
+            ctx.device,
+            implementation,
+            counter,
+            &mut self.out,
+            &self.inp,
+            self.blocks,
+            (n, OFFSET, stride),
+        )
+    }
+
+    /// The copy from NaN, timed and checked in full; `None` where it has no time.
+    fn time(
+        &mut self,
+        ctx: &RunContext<'_>,
+        counter: LoopCounter,
+        implementation: Implementation,
+    ) -> Result<Option<Point>> {
+        let (n, stride, blocks) = (self.n, self.stride, self.blocks);
+        let Self { inp, out, timer, .. } = self;
+        out.fill(f32::NAN)?;
+        let times = timed_launches(timer, ctx.settings, &mut || {
+            loop_counter(
+                ctx.device,
+                implementation,
+                counter,
+                out,
+                inp,
+                blocks,
+                (n, OFFSET, stride),
+            )
+        })?;
+        let failure = first_mismatch(&self.out.to_host()?, &self.expected);
+        let work = Work::bytes(self.elements, 8 * self.elements);
+        Ok(Point::timed(
+            PointKey::Value(self.mib() as i64),
+            &Metric::Bandwidth,
+            work,
+            &times,
+            failure,
+        ))
+    }
+
+    /// The counters of one more launch (--counters): SASS instructions per element.
+    fn count(
+        &mut self,
+        ctx: &RunContext<'_>,
+        result: &mut ExperimentResult,
+        point: &mut Point,
+        (counter, implementation): (LoopCounter, Implementation),
+    ) -> Result<()> {
+        let elements = self.elements;
+        let counted = count_point(ctx, result, implementation, point, &mut || {
+            self.launch(ctx, counter, implementation)
+        })?;
+        if let Some(per) = counted.and_then(|c| c.thread_instructions_per(elements as f64)) {
+            point.set_extra(COUNTED_PER_ELEMENT, per);
         }
-        result.setup.push(format!(
-            "{blocks} blocks of {LOOP_COUNTER_BLOCK_THREADS} threads (one full wave), each thread copying n = {n} \
-             elements of its column: out[t + {stride}·i] = in[{OFFSET} + t + {stride}·i]; {mib} MiB per buffer; \
-             every output checked against the CPU reference"
+        Ok(())
+    }
+}
+
+/// The loop's PTX and SASS bodies beside the point, each listed in a note.
+fn record_loop_bodies(
+    result: &mut ExperimentResult,
+    point: &mut Point,
+    (counter, implementation): (LoopCounter, Implementation),
+    sass: &[ImplementationSass],
+) {
+    if let Some(body) = implementation_entry(implementation, counter.kernel())
+        .as_deref()
+        .and_then(loop_body)
+    {
+        point.set_extra(PER_ELEMENT, body.per_element());
+        point.set_extra(LOOP_INSTRUCTIONS, body.instructions as f64);
+        point.set_extra(ELEMENTS_PER_PASS, body.elements as f64);
+        result.notes.push(format!(
+            "{} · {}: {} PTX instructions per pass of {} element(s): {}",
+            counter.kernel(),
+            implementation.label(),
+            body.instructions,
+            body.elements,
+            body.listing()
         ));
-        Ok(result)
+    }
+    if let Some(body) = sass
+        .iter()
+        .find(|s| s.implementation == implementation)
+        .and_then(|s| s.function(counter.kernel()))
+        .and_then(sass_loop_body)
+    {
+        point.set_extra(SASS_PER_ELEMENT, body.per_element());
+        point.set_extra(SASS_LOOP_INSTRUCTIONS, body.instructions as f64);
+        result.notes.push(format!(
+            "{} · {}: {} SASS instructions per pass of {} element(s): {}",
+            counter.kernel(),
+            implementation.label(),
+            body.instructions,
+            body.elements,
+            body.listing()
+        ));
     }
 }
 

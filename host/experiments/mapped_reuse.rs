@@ -5,6 +5,7 @@
 //! copy. Zero copy pays off for data read once; data read twice is better
 //! copied.
 
+use super::calibrated_launches::timed_launches;
 use super::transfers::transfer_sizes;
 use super::{Experiment, RunContext};
 use crate::copy_element::{first_mismatch, pattern};
@@ -15,7 +16,7 @@ use crate::report::{Axis, Claim, ExperimentResult, LedgerRow, Metric, Point, Poi
 use crate::report::{Bound, Figure, Scale, Series, Unit, Work, slower_by};
 use crate::run_settings::RunSettings;
 use crate::testbed::Implementation;
-use crate::timing::{CudaTimer, paced, probe_ms, time_per_launch};
+use crate::timing::CudaTimer;
 
 pub struct MappedReuse;
 
@@ -100,8 +101,7 @@ impl Experiment for MappedReuse {
                     }
                     Ok(())
                 };
-                let one_ms = probe_ms(&mut timer, &mut enqueue)?;
-                let times = time_per_launch(&mut timer, &paced(ctx.settings, one_ms), &mut enqueue)?;
+                let times = timed_launches(&mut timer, ctx.settings, &mut enqueue)?;
                 gpu.synchronize()?;
                 let failure = first_mismatch(&out.to_host()?[..n], &source[..n]);
                 let work = Work::bytes(n as u64, bytes * reads as u64);

@@ -5,6 +5,7 @@
 //! strided load pays a whole request over the link for its four bytes: the
 //! useful bytes per second fall with the stride, far below the link's rate.
 
+use super::calibrated_launches::timed_launches;
 use super::{Experiment, RunContext};
 use crate::copy_element::pattern;
 use crate::error::Result;
@@ -13,7 +14,7 @@ use crate::launchers::stride_copy_global;
 use crate::report::{Axis, Bound, Claim, ExperimentResult, Figure, LedgerRow, Metric, Point, PointKey, Report, Rule};
 use crate::report::{Scale, SectionHooks, Series, Spread, Unit, Waiver, Work};
 use crate::testbed::Implementation;
-use crate::timing::{CudaTimer, paced, probe_ms, time_per_launch};
+use crate::timing::CudaTimer;
 use kernels_gpu::global_memory::COPY_BLOCK_THREADS;
 
 pub struct MappedStride;
@@ -79,8 +80,7 @@ impl Experiment for MappedStride {
                 let (input, threads) = ((mapped.as_global()?, LEN), threads(stride));
                 let mut enqueue =
                     || stride_copy_global(dut, implementation, (out.as_global_mut(), LEN), input, threads, stride);
-                let one_ms = probe_ms(&mut timer, &mut enqueue)?;
-                let times = time_per_launch(&mut timer, &paced(ctx.settings, one_ms), &mut enqueue)?;
+                let times = timed_launches(&mut timer, ctx.settings, &mut enqueue)?;
                 gpu.synchronize()?;
                 let failure = stride_mismatch(&out.to_host()?, &source, threads, stride);
                 let useful = 4 * threads;

@@ -6,9 +6,10 @@ use std::fmt::Write;
 
 use kernels_gpu::guide_multiply::TILE_DIM;
 
+use super::sweep::each_point;
 use super::{Experiment, RunContext};
 use crate::error::Result;
-use crate::gpu::DeviceBuffer;
+use crate::gpu::{CublasHandle, DeviceBuffer};
 use crate::input_values::matrix_value;
 use crate::launchers::{GuideMultiply, cublas_sgemm, cublas_sgemm_aat, guide_multiply};
 use crate::published_figures::{GUIDE_TABLE_DEVICES, MATMUL, value_of};
@@ -68,32 +69,15 @@ impl Experiment for Matmul {
         let mut result = ctx.result(self, axis, byte_counting);
         let implementations = ctx.ptx_implementations(&mut result);
         let cublas = ctx.cublas(&mut result);
-        let gpu = ctx.device.gpu();
         let side = guide_side(ctx.settings.buffer_bytes(ctx.device.info()));
-        let (m, n, k) = (side, side, TILE_DIM);
-        let (mu, nu, ku) = (m as usize, n as usize, k as usize);
-        gpu.ensure_free_memory(4 * (mu * ku + ku * nu + mu * nu) as u64)?;
-        let a_host: Vec<f32> = (0..mu * ku).map(|i| matrix_value(i, 1)).collect();
-        let b_host: Vec<f32> = (0..ku * nu).map(|i| matrix_value(i, 2)).collect();
-        let a = DeviceBuffer::from_host(gpu, &a_host)?;
-        let b = DeviceBuffer::from_host(gpu, &b_host)?;
-        let mut c = DeviceBuffer::<f32>::uninit(gpu, mu * nu)?;
-        let mut timer = CudaTimer::new(gpu)?;
-        let mut got = vec![0.0f32; mu * nu];
-        let peak = ctx.device.info().theoretical_bandwidth_gbps;
-
+        let mut product = Product::new(ctx, side)?;
         // Table 3.2 (C = AB), then Table 3.3 (C = AAᵀ): one reference each, computed once.
-        for (done, aat) in [false, true].into_iter().enumerate() {
-            if ctx.stop_before(done, 2) {
-                break;
-            }
-            ctx.progress
-                .set_message(format!("matmul reference {m} x {n}{}", if aat { " (AAᵀ)" } else { "" }));
-            let (expected, scale) = if aat {
-                reference::matmul_aat(&a_host, mu, ku)
-            } else {
-                reference::matmul(&a_host, &b_host, mu, ku, nu)
-            };
+        each_point(ctx, [false, true], (0, 2), |aat| {
+            ctx.progress.set_message(format!(
+                "matmul reference {side} x {side}{}",
+                if aat { " (AAᵀ)" } else { "" }
+            ));
+            let reference = product.reference(aat);
             let mut plan: Vec<Launch> = GuideMultiply::ALL
                 .into_iter()
                 .filter(|kernel| kernel.is_aat() == aat)
@@ -103,72 +87,138 @@ impl Experiment for Matmul {
                 plan.push(Launch::Cublas { aat });
             }
             for launch in plan {
-                let (key, label, shape_of) = match launch {
-                    Launch::Kernel(kernel, imp) => (
-                        ctx.key(kernel.kernel(), imp, "f32"),
-                        format!("{} · {}", kernel.kernel(), imp.label()),
-                        kernel,
-                    ),
-                    Launch::Cublas { aat } => (
-                        ctx.key("cublasSgemm", Implementation::Cublas, "f32")
-                            .variant(cublas_variant(aat)),
-                        format!("cublasSgemm ({})", cublas_variant(aat)),
-                        if aat {
-                            GuideMultiply::SimpleAat
-                        } else {
-                            GuideMultiply::Simple
-                        },
-                    ),
-                };
-                ctx.progress.set_message(format!("matmul {label}"));
-                c.fill(f32::NAN)?; // every element must be written by this series
-                let times_ms = time_per_launch(&mut timer, ctx.settings, &mut || match launch {
-                    Launch::Kernel(kernel, imp) => guide_multiply(ctx.device, imp, kernel, &a, &b, &mut c, m, n),
-                    Launch::Cublas { aat: true } => {
-                        cublas_sgemm_aat(cublas.expect("planned with a handle"), &a, &mut c, (m, k))
-                    }
-                    Launch::Cublas { aat: false } => {
-                        cublas_sgemm(cublas.expect("planned with a handle"), &a, &b, &mut c, (m, n, k))
-                    }
-                })?;
-                c.copy_to_host(&mut got)?;
-                let columns = if aat { mu } else { nu };
-                let failure = reference::matmul_mismatch(&got, &expected, &scale, ku, columns);
-                let work =
-                    Work::bytes(got.len() as u64, shape_of.compulsory_bytes(m, n)).with_flops(shape_of.flops(m, n));
-                let mut series = Series::new(key, label);
-                if let Some(mut point) = Point::timed(
-                    PointKey::Value(side as i64),
-                    &Metric::Bandwidth,
-                    work,
-                    &times_ms,
-                    failure,
-                ) {
-                    if let Some(gbps) = point.median() {
-                        point.set_extra("% of peak", 100.0 * gbps / peak.max(f64::MIN_POSITIVE));
-                    }
-                    series.points.push(point);
-                }
+                let series = product.measure(ctx, cublas, (launch, aat), &reference)?;
                 result.series.push(series);
             }
-            ctx.progress.inc(1);
-        }
-        result.setup.push(format!(
-            "M = N = {side} (C fills the run's buffer size; --size-mib changes it), K = TILE_DIM = {TILE_DIM}; \
-             blocks of {TILE_DIM} x {TILE_DIM} threads, one per {TILE_DIM} x {TILE_DIM} tile of C"
-        ));
-        result.notes.push(format!(
-            "A ({:.1} MiB) and B are small enough to stay in L2, so the kernels are bound by writing C and by \
-             on-chip traffic, as on the guide's GPUs (whose caches did not hold A)",
-            (mu * ku * 4) as f64 / (1 << 20) as f64
-        ));
-        result.notes.push(format!(
-            "every element of C checked against an f64 CPU reference within γ_K·Σ|a·b| (γ_{TILE_DIM} = {:.2e}: the \
-             worst-case f32 dot-product error in any order)",
-            reference::dot_error_bound(ku)
-        ));
+            Ok(())
+        })?;
+        describe(&mut result, side);
         Ok(result)
     }
+}
+
+/// The guide's product at one size: inputs on both sides, C, the events.
+struct Product<'g> {
+    side: u32,
+    a_host: Vec<f32>,
+    b_host: Vec<f32>,
+    a: DeviceBuffer<f32>,
+    b: DeviceBuffer<f32>,
+    c: DeviceBuffer<f32>,
+    got: Vec<f32>,
+    timer: CudaTimer<'g>,
+}
+
+impl<'g> Product<'g> {
+    /// M = N = `side`, K = TILE_DIM.
+    fn new(ctx: &RunContext<'g>, side: u32) -> Result<Self> {
+        let gpu = ctx.device.gpu();
+        let (mu, nu, ku) = (side as usize, side as usize, TILE_DIM as usize);
+        gpu.ensure_free_memory(4 * (mu * ku + ku * nu + mu * nu) as u64)?;
+        let a_host: Vec<f32> = (0..mu * ku).map(|i| matrix_value(i, 1)).collect();
+        let b_host: Vec<f32> = (0..ku * nu).map(|i| matrix_value(i, 2)).collect();
+        let a = DeviceBuffer::from_host(gpu, &a_host)?;
+        let b = DeviceBuffer::from_host(gpu, &b_host)?;
+        let c = DeviceBuffer::<f32>::uninit(gpu, mu * nu)?;
+        let timer = CudaTimer::new(gpu)?;
+        Ok(Self {
+            side,
+            a_host,
+            b_host,
+            a,
+            b,
+            c,
+            got: vec![0.0f32; mu * nu],
+            timer,
+        })
+    }
+
+    /// The f64 CPU reference of C = AB or C = AAᵀ, and its error scales.
+    fn reference(&self, aat: bool) -> (Vec<f32>, Vec<f64>) {
+        let (mu, nu, ku) = (self.side as usize, self.side as usize, TILE_DIM as usize);
+        if aat {
+            reference::matmul_aat(&self.a_host, mu, ku)
+        } else {
+            reference::matmul(&self.a_host, &self.b_host, mu, ku, nu)
+        }
+    }
+
+    /// One launch's series (of C = AAᵀ where `aat`): C from NaN, timed, every element checked.
+    fn measure(
+        &mut self,
+        ctx: &RunContext<'_>,
+        cublas: Option<&CublasHandle>,
+        (launch, aat): (Launch, bool),
+        (expected, scale): &(Vec<f32>, Vec<f64>),
+    ) -> Result<Series> {
+        let (m, n, k) = (self.side, self.side, TILE_DIM);
+        let (mu, nu, ku) = (m as usize, n as usize, k as usize);
+        let peak = ctx.device.info().theoretical_bandwidth_gbps;
+        let (key, label, shape_of) = match launch {
+            Launch::Kernel(kernel, imp) => (
+                ctx.key(kernel.kernel(), imp, "f32"),
+                format!("{} · {}", kernel.kernel(), imp.label()),
+                kernel,
+            ),
+            Launch::Cublas { aat } => (
+                ctx.key("cublasSgemm", Implementation::Cublas, "f32")
+                    .variant(cublas_variant(aat)),
+                format!("cublasSgemm ({})", cublas_variant(aat)),
+                if aat {
+                    GuideMultiply::SimpleAat
+                } else {
+                    GuideMultiply::Simple
+                },
+            ),
+        };
+        ctx.progress.set_message(format!("matmul {label}"));
+        let Self {
+            a, b, c, got, timer, ..
+        } = self;
+        c.fill(f32::NAN)?; // every element must be written by this series
+        let times_ms = time_per_launch(timer, ctx.settings, &mut || match launch {
+            Launch::Kernel(kernel, imp) => guide_multiply(ctx.device, imp, kernel, a, b, c, m, n),
+            Launch::Cublas { aat: true } => cublas_sgemm_aat(cublas.expect("planned with a handle"), a, c, (m, k)),
+            Launch::Cublas { aat: false } => cublas_sgemm(cublas.expect("planned with a handle"), a, b, c, (m, n, k)),
+        })?;
+        c.copy_to_host(got)?;
+        let columns = if aat { mu } else { nu };
+        let failure = reference::matmul_mismatch(got, expected, scale, ku, columns);
+        let work = Work::bytes(got.len() as u64, shape_of.compulsory_bytes(m, n)).with_flops(shape_of.flops(m, n));
+        let mut series = Series::new(key, label);
+        if let Some(mut point) = Point::timed(
+            PointKey::Value(self.side as i64),
+            &Metric::Bandwidth,
+            work,
+            &times_ms,
+            failure,
+        ) {
+            if let Some(gbps) = point.median() {
+                point.set_extra("% of peak", 100.0 * gbps / peak.max(f64::MIN_POSITIVE));
+            }
+            series.points.push(point);
+        }
+        Ok(series)
+    }
+}
+
+/// The setup and the notes: the shape, why A stays in L2, the check.
+fn describe(result: &mut ExperimentResult, side: u32) {
+    let (mu, ku) = (side as usize, TILE_DIM as usize);
+    result.setup.push(format!(
+        "M = N = {side} (C fills the run's buffer size; --size-mib changes it), K = TILE_DIM = {TILE_DIM}; \
+         blocks of {TILE_DIM} x {TILE_DIM} threads, one per {TILE_DIM} x {TILE_DIM} tile of C"
+    ));
+    result.notes.push(format!(
+        "A ({:.1} MiB) and B are small enough to stay in L2, so the kernels are bound by writing C and by \
+         on-chip traffic, as on the guide's GPUs (whose caches did not hold A)",
+        (mu * ku * 4) as f64 / (1 << 20) as f64
+    ));
+    result.notes.push(format!(
+        "every element of C checked against an f64 CPU reference within γ_K·Σ|a·b| (γ_{TILE_DIM} = {:.2e}: the \
+         worst-case f32 dot-product error in any order)",
+        reference::dot_error_bound(ku)
+    ));
 }
 
 fn ratio(numerator: Option<f64>, denominator: Option<f64>, digits: usize) -> String {

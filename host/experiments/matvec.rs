@@ -11,7 +11,7 @@ use super::copy_sweep::{Planned, measure};
 use super::{Experiment, RunContext};
 use crate::error::Result;
 use crate::input_values::matrix_value;
-use crate::launchers::{CopyKernel, MATVEC_BLOCK_THREADS, MatVecEntry, MatVecVersion, matvec_runners};
+use crate::launchers::{CopyKernel, MATVEC_BLOCK_THREADS, MatVecEntry, MatVecRunner, MatVecVersion, matvec_runners};
 use crate::published_figures::{MATVEC, WHITEPAPER_DEVICE, value_of};
 use crate::reference;
 use crate::report::LedgerRow;
@@ -60,84 +60,20 @@ impl Experiment for Matvec {
                 reason,
             });
         }
-        // (runner, entry, series index)
-        let mut plan = Vec::new();
-        for (r, runner) in runners.iter().enumerate() {
-            for entry in runner.entries() {
-                let label = match entry.version {
-                    Some(version) => format!("{} · {}", version.label(), entry.implementation.label()),
-                    None => entry.kernel.to_string(),
-                };
-                result
-                    .series
-                    .push(Series::new(ctx.key(entry.kernel, entry.implementation, "f32"), label));
-                plan.push((r, entry, result.series.len() - 1));
-            }
-        }
-        // The Rust versions again on the whitepaper's own grid (239 blocks for Listing 2, 60 for the others),
-        // at its shape only: Table 1's steps as the paper measured them.
-        let paper: Vec<(usize, MatVecEntry)> = plan
-            .iter()
-            .filter(|(_, entry, _)| {
-                entry.implementation == Implementation::Rust
-                    && entry.version.is_some_and(|v| v != MatVecVersion::WarpPerRow)
-            })
-            .map(|&(r, entry, _)| {
-                (
-                    r,
-                    MatVecEntry {
-                        grid_cap: Some(PAPER_WORK_GROUPS),
-                        ..entry
-                    },
-                )
-            })
-            .collect();
-        for (r, entry) in paper {
-            let version = entry.version.expect("filtered");
-            result.series.push(Series::new(
-                ctx.key(entry.kernel, entry.implementation, "f32").variant(PAPER_GRID),
-                format!("{} · Rust ({PAPER_GRID})", version.label()),
-            ));
-            plan.push((r, entry, result.series.len() - 1));
-        }
+        let plan = plan_series(ctx, &mut result, &runners);
         let large_height =
             (ctx.settings.buffer_bytes(ctx.device.info()) / (LARGE_WIDTH as u64 * 4)).clamp(1, u32::MAX as u64) as u32;
         let shapes = [WHITEPAPER_SHAPE, (LARGE_WIDTH, large_height)];
+        // No progress step of its own: the copy ceiling's sweep advances the bar.
         for (done, (width, height)) in shapes.into_iter().enumerate() {
             if ctx.stop_before(done, shapes.len()) {
                 break;
             }
             ctx.progress.set_message(format!("matvec {height} x {width}"));
-            let elements = width as usize * height as usize;
-            let m: Vec<f32> = (0..elements).map(|i| matrix_value(i, 0)).collect();
-            let v: Vec<f32> = (0..width as usize).map(|x| matrix_value(x, 1)).collect();
-            let (w_ref, scale) = reference::matvec(&m, width as usize, height as usize, &v);
-            for runner in &mut runners {
-                runner.load(&m, &v, width, height)?;
-            }
-            let work = Work::bytes(
-                elements as u64,
-                4 * (elements + width as usize + height as usize) as u64,
-            )
-            .with_flops(2 * elements as u64);
-            for &(r, entry, index) in &plan {
-                if entry.grid_cap.is_some() && (width, height) != WHITEPAPER_SHAPE {
-                    continue;
-                }
-                let runner = &mut runners[r];
-                runner.fill_w(f32::NAN)?; // every row must be written by this series
-                let times_ms = runner.time(&entry, ctx.settings)?;
-                let failure = reference::matvec_mismatch(&runner.read_w()?, &w_ref, &scale, width as usize);
-                let at = PointKey::Value(height as i64);
-                if let Some(mut point) = Point::timed(at, &Metric::Bandwidth, work, &times_ms, failure) {
-                    if let Some(gbps) = point.median() {
-                        point.set_extra("% of peak", 100.0 * gbps / peak.max(f64::MIN_POSITIVE));
-                    }
-                    result.series[index].points.push(point);
-                }
-            }
+            measure_products(ctx, &mut result, &mut runners, &plan, (width, height))?;
             // The copy ceiling for the same bytes: vector_copy over a buffer of M's size.
             let mut ceiling = ctx.result(self, result.axis.clone(), "");
+            let elements = width as usize * height as usize;
             measure::<f32>(
                 ctx,
                 &mut ceiling,
@@ -146,40 +82,140 @@ impl Experiment for Matvec {
                 elements,
                 None,
             )?;
-            for mut series in ceiling.series {
-                series.key.variant = CEILING.into();
-                series.label = "copy ceiling (vector_copy of M)".into();
-                let existing = result.series.iter_mut().find(|s| s.key == series.key);
-                match existing {
-                    Some(s) => s.points.append(&mut series.points),
-                    None => result.series.push(series),
-                }
-            }
+            merge_ceiling(&mut result, ceiling.series);
         }
-        result.setup.push(format!(
-            "shapes (height x width): {} x {} (the whitepaper's) and {large_height} x {LARGE_WIDTH} (M fills the \
-             run's buffer size); {MATVEC_BLOCK_THREADS} threads per block; grid-stride versions launch one full wave \
-             of blocks, the warp-per-row version one block per 8 rows (one row per warp); the Rust versions also on the whitepaper's grid ({PAPER_WORK_GROUPS} blocks for Listings \
-             3–7, one thread per row for Listing 2) at its shape",
-            WHITEPAPER_SHAPE.1, WHITEPAPER_SHAPE.0
-        ));
-        result.notes.push(
-            "results checked per row against an f64 CPU reference within γ_width·Σ|m·v| (the worst-case f32 \
-             dot-product rounding, the one tolerance rule of every product in the suite)"
-                .into(),
-        );
-        let sms = ctx.device.info().multiprocessors.max(1) as u32;
-        for (_, height) in shapes {
-            let blocks = height.div_ceil(MATVEC_BLOCK_THREADS);
-            if blocks < sms {
-                result.notes.push(format!(
-                    "height {height}: the one-row-per-thread versions (Listings 2 and 3) launch {blocks} blocks for \
-                     {sms} SMs, so they run latency-bound on part of the GPU and small code-generation differences \
-                     between implementations show more than where the GPU is full"
-                ));
-            }
-        }
+        describe(ctx, &mut result, &shapes);
         Ok(result)
+    }
+}
+
+/// Each (runner, entry) series, in the result's order: every version by
+/// every implementation, then the Rust versions again on the whitepaper's own
+/// grid (239 blocks for Listing 2, 60 for the others), at its shape only:
+/// Table 1's steps as the paper measured them.
+fn plan_series(
+    ctx: &RunContext<'_>,
+    result: &mut ExperimentResult,
+    runners: &[Box<dyn MatVecRunner + '_>],
+) -> Vec<(usize, MatVecEntry, usize)> {
+    let mut plan = Vec::new();
+    for (r, runner) in runners.iter().enumerate() {
+        for entry in runner.entries() {
+            let label = match entry.version {
+                Some(version) => format!("{} · {}", version.label(), entry.implementation.label()),
+                None => entry.kernel.to_string(),
+            };
+            result
+                .series
+                .push(Series::new(ctx.key(entry.kernel, entry.implementation, "f32"), label));
+            plan.push((r, entry, result.series.len() - 1));
+        }
+    }
+    let paper: Vec<(usize, MatVecEntry)> = plan
+        .iter()
+        .filter(|(_, entry, _)| {
+            entry.implementation == Implementation::Rust
+                && entry.version.is_some_and(|v| v != MatVecVersion::WarpPerRow)
+        })
+        .map(|&(r, entry, _)| {
+            (
+                r,
+                MatVecEntry {
+                    grid_cap: Some(PAPER_WORK_GROUPS),
+                    ..entry
+                },
+            )
+        })
+        .collect();
+    for (r, entry) in paper {
+        let version = entry.version.expect("filtered");
+        result.series.push(Series::new(
+            ctx.key(entry.kernel, entry.implementation, "f32").variant(PAPER_GRID),
+            format!("{} · Rust ({PAPER_GRID})", version.label()),
+        ));
+        plan.push((r, entry, result.series.len() - 1));
+    }
+    plan
+}
+
+/// Every planned product at `(width, height)`, each checked per row against the f64 reference.
+fn measure_products(
+    ctx: &RunContext<'_>,
+    result: &mut ExperimentResult,
+    runners: &mut [Box<dyn MatVecRunner + '_>],
+    plan: &[(usize, MatVecEntry, usize)],
+    (width, height): (u32, u32),
+) -> Result<()> {
+    let peak = ctx.device.info().theoretical_bandwidth_gbps;
+    let elements = width as usize * height as usize;
+    let m: Vec<f32> = (0..elements).map(|i| matrix_value(i, 0)).collect();
+    let v: Vec<f32> = (0..width as usize).map(|x| matrix_value(x, 1)).collect();
+    let (w_ref, scale) = reference::matvec(&m, width as usize, height as usize, &v);
+    for runner in runners.iter_mut() {
+        runner.load(&m, &v, width, height)?;
+    }
+    let work = Work::bytes(
+        elements as u64,
+        4 * (elements + width as usize + height as usize) as u64,
+    )
+    .with_flops(2 * elements as u64);
+    for &(r, entry, index) in plan {
+        if entry.grid_cap.is_some() && (width, height) != WHITEPAPER_SHAPE {
+            continue;
+        }
+        let runner = &mut runners[r];
+        runner.fill_w(f32::NAN)?; // every row must be written by this series
+        let times_ms = runner.time(&entry, ctx.settings)?;
+        let failure = reference::matvec_mismatch(&runner.read_w()?, &w_ref, &scale, width as usize);
+        let at = PointKey::Value(height as i64);
+        if let Some(mut point) = Point::timed(at, &Metric::Bandwidth, work, &times_ms, failure) {
+            if let Some(gbps) = point.median() {
+                point.set_extra("% of peak", 100.0 * gbps / peak.max(f64::MIN_POSITIVE));
+            }
+            result.series[index].points.push(point);
+        }
+    }
+    Ok(())
+}
+
+/// The copy ceiling's series, renamed, its points appended to the series of earlier shapes.
+fn merge_ceiling(result: &mut ExperimentResult, ceiling: Vec<Series>) {
+    for mut series in ceiling {
+        series.key.variant = CEILING.into();
+        series.label = "copy ceiling (vector_copy of M)".into();
+        let existing = result.series.iter_mut().find(|s| s.key == series.key);
+        match existing {
+            Some(s) => s.points.append(&mut series.points),
+            None => result.series.push(series),
+        }
+    }
+}
+
+/// The setup and the notes: the shapes and grids, the check, where a grid leaves SMs idle.
+fn describe(ctx: &RunContext<'_>, result: &mut ExperimentResult, shapes: &[(u32, u32); 2]) {
+    let large_height = shapes[1].1;
+    result.setup.push(format!(
+        "shapes (height x width): {} x {} (the whitepaper's) and {large_height} x {LARGE_WIDTH} (M fills the \
+         run's buffer size); {MATVEC_BLOCK_THREADS} threads per block; grid-stride versions launch one full wave \
+         of blocks, the warp-per-row version one block per 8 rows (one row per warp); the Rust versions also on the whitepaper's grid ({PAPER_WORK_GROUPS} blocks for Listings \
+         3–7, one thread per row for Listing 2) at its shape",
+        WHITEPAPER_SHAPE.1, WHITEPAPER_SHAPE.0
+    ));
+    result.notes.push(
+        "results checked per row against an f64 CPU reference within γ_width·Σ|m·v| (the worst-case f32 \
+         dot-product rounding, the one tolerance rule of every product in the suite)"
+            .into(),
+    );
+    let sms = ctx.device.info().multiprocessors.max(1) as u32;
+    for &(_, height) in shapes {
+        let blocks = height.div_ceil(MATVEC_BLOCK_THREADS);
+        if blocks < sms {
+            result.notes.push(format!(
+                "height {height}: the one-row-per-thread versions (Listings 2 and 3) launch {blocks} blocks for \
+                 {sms} SMs, so they run latency-bound on part of the GPU and small code-generation differences \
+                 between implementations show more than where the GPU is full"
+            ));
+        }
     }
 }
 

@@ -61,6 +61,7 @@ mod stream_fan_out;
 mod streams;
 mod stride;
 mod stride_width;
+mod sweep;
 mod throughput_code;
 mod throughput_sass;
 mod transfer_intensity;

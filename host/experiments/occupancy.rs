@@ -9,6 +9,7 @@
 
 use std::fmt::Write;
 
+use super::sweep::each_point;
 use super::{Experiment, RunContext};
 use crate::copy_element::{first_mismatch, pattern};
 use crate::error::Result;
@@ -19,8 +20,8 @@ use crate::launchers::{
 use crate::reference::{chase_successors, follow_successors};
 use crate::report::Panel;
 use crate::report::{
-    Axis, Claim, ExperimentResult, LedgerRow, Metric, PlotKind, PlotLine, PlotPoint, PlotSpec, Point, PointKey, Report,
-    Rule, Scale, SectionHooks, Series, Spread, Verdict, Work, better_by, point_cell,
+    Axis, Claim, ExperimentResult, LedgerRow, Metric, PlotKind, PlotLine, PlotSpec, Point, PointKey, Report, Rule,
+    Scale, SectionHooks, Series, Spread, Verdict, Work, better_by, point_cell,
 };
 use crate::testbed::{DeviceUnderTest, Implementation};
 use crate::timing::{CudaTimer, time_per_launch};
@@ -86,6 +87,8 @@ struct Buffers {
     inp: DeviceBuffer<f32>,
     out: DeviceBuffer<f32>,
     threads: u32,
+    /// The chase ring's slots.
+    slots: usize,
     ring: SlotRing,
     expected_ends: Vec<u32>,
     ends: DeviceBuffer<u32>,
@@ -185,81 +188,16 @@ impl Experiment for Occupancy {
              and 4 written per thread",
         );
         let implementations = ctx.ptx_implementations(&mut result);
-        let dut = ctx.device;
-        let gpu = dut.gpu();
-        let info = dut.info();
-        let n = (ctx.settings.buffer_bytes(info) / 4).min(i32::MAX as u64);
-        let input: Vec<f32> = pattern(n as usize);
-        let threads =
-            info.multiprocessors.max(1) as u32 * info.max_threads_per_multiprocessor.max(1) as u32 * CHASE_WAVES;
-        let slots =
-            ((2 * info.l2_cache_bytes.max(0) as u64 / 4).clamp(1 << 20, 1 << 26) as usize).max(threads as usize);
-        let successors = chase_successors(slots, 0x0cc0_9a7c);
-        let expected_ends: Vec<u32> = (0..threads)
-            .map(|t| follow_successors(&successors, t, CHASE_STEPS as u64))
-            .collect();
-        let mut buffers = Buffers {
-            n,
-            inp: DeviceBuffer::from_host(gpu, &input)?,
-            input,
-            out: DeviceBuffer::uninit(gpu, n as usize)?,
-            threads,
-            ring: SlotRing::upload(gpu, &successors)?,
-            expected_ends,
-            ends: DeviceBuffer::uninit(gpu, threads as usize)?,
-        };
-        let mut timer = CudaTimer::new(gpu)?;
+        let mut buffers = Buffers::new(ctx)?;
+        let mut timer = CudaTimer::new(ctx.device.gpu())?;
+        let info = ctx.device.info();
         let max_shared = (info.max_shared_memory_per_multiprocessor.max(0) as u32).saturating_sub(1024);
-        let total = self.points() as usize;
-        let mut done = 0usize;
-
+        let mut count = (0usize, self.points() as usize);
         // §4.5: more dynamic shared memory, fewer resident blocks.
         for kind in Kind::ALL {
-            // (implementation, series, its (blocks per SM, shared bytes) levels)
-            let mut plans = Vec::new();
-            for &implementation in &implementations {
-                let kernel = dut.kernel(implementation, kind.kernel())?;
-                let levels = shared_bytes_for_resident_blocks(max_shared, SHARED_GRANULE, |bytes| {
-                    kernel.max_active_blocks_per_sm(OCCUPANCY_BLOCK_THREADS, bytes as usize)
-                })?;
-                let key = ctx.key(kind.kernel(), implementation, "f32").variant(SHARED_SWEEP);
-                result.series.push(Series::of(key));
-                plans.push((implementation, result.series.len() - 1, levels));
-            }
-            let most = plans.iter().map(|p| p.2.len()).max().unwrap_or(0);
-            for level in 0..most {
-                if ctx.stop_before(done, total) {
-                    break;
-                }
-                for (implementation, series, levels) in &plans {
-                    let Some(&(blocks, shared)) = levels.get(level) else {
-                        continue;
-                    };
-                    let (_, occupancy) = occupancy_of(dut, (kind, *implementation), (OCCUPANCY_BLOCK_THREADS, shared))?;
-                    let at = (100.0 * occupancy).round() as i64;
-                    ctx.progress
-                        .set_message(format!("{} {at}%", result.series[*series].label));
-                    let point = measure(
-                        ctx,
-                        &mut buffers,
-                        &mut timer,
-                        (kind, *implementation),
-                        (OCCUPANCY_BLOCK_THREADS, shared),
-                        at,
-                    )?;
-                    if let Some(point) = point {
-                        let point = point
-                            .with_extra(OCCUPANCY, 100.0 * occupancy)
-                            .with_extra(BLOCKS_PER_SM, blocks as f64)
-                            .with_extra(SHARED_BYTES, shared as f64);
-                        result.series[*series].points.push(point);
-                    }
-                }
-                done += 1;
-                ctx.progress.inc(1);
-            }
+            let plans = plan_shared_sweep(ctx, &mut result, &implementations, kind, max_shared)?;
+            count.0 += sweep_shared_memory(ctx, &mut result, &mut buffers, &mut timer, kind, &plans, count)?;
         }
-
         // §4.4: block sizes.
         for kind in Kind::ALL {
             let plans: Vec<(Implementation, usize)> = implementations
@@ -270,43 +208,18 @@ impl Experiment for Occupancy {
                     (implementation, result.series.len() - 1)
                 })
                 .collect();
-            for block in BLOCK_SIZES {
-                if ctx.stop_before(done, total) {
-                    break;
-                }
-                for &(implementation, series) in &plans {
-                    ctx.progress
-                        .set_message(format!("{} {block}", result.series[series].label));
-                    let (blocks, occupancy) = occupancy_of(dut, (kind, implementation), (block, 0))?;
-                    let point = measure(
-                        ctx,
-                        &mut buffers,
-                        &mut timer,
-                        (kind, implementation),
-                        (block, 0),
-                        block as i64,
-                    )?;
-                    if let Some(point) = point {
-                        let lanes = whole_warp_partner(block);
-                        let point = point
-                            .with_extra(OCCUPANCY, 100.0 * occupancy)
-                            .with_extra(BLOCKS_PER_SM, blocks as f64)
-                            .with_extra(IDLE_LANES, 100.0 * (lanes - block) as f64 / lanes as f64);
-                        result.series[series].points.push(point);
-                    }
-                }
-                done += 1;
-                ctx.progress.inc(1);
-            }
+            count.0 += sweep_block_sizes(ctx, &mut result, &mut buffers, &mut timer, kind, &plans, count)?;
         }
         result.setup.push(format!(
-            "the copy: {} MiB of floats each way, one per thread; the chase: {threads} threads ({CHASE_WAVES} waves \
-             at full occupancy) each taking {CHASE_STEPS} dependent loads through a random ring of {slots} slots \
+            "the copy: {} MiB of floats each way, one per thread; the chase: {} threads ({CHASE_WAVES} waves \
+             at full occupancy) each taking {CHASE_STEPS} dependent loads through a random ring of {} slots \
              ({} MiB); shared-memory sweep: blocks of {OCCUPANCY_BLOCK_THREADS} threads with the least dynamic \
              shared memory (a multiple of {SHARED_GRANULE} bytes, up to {max_shared}) that leaves each count of \
              resident blocks per SM",
-            (4 * n) >> 20,
-            (4 * slots) >> 20
+            (4 * buffers.n) >> 20,
+            buffers.threads,
+            buffers.slots,
+            (4 * buffers.slots) >> 20
         ));
         result.notes.push(
             "Occupancy: resident warps per SM over the SM's maximum, from cuOccupancyMaxActiveBlocksPerMultiprocessor \
@@ -316,6 +229,132 @@ impl Experiment for Occupancy {
         );
         Ok(result)
     }
+}
+
+impl Buffers {
+    /// The copy's input and output at the run's buffer size; the chase's ring
+    /// (twice the L2, at least a slot a thread) and its expected ends.
+    fn new(ctx: &RunContext<'_>) -> Result<Self> {
+        let gpu = ctx.device.gpu();
+        let info = ctx.device.info();
+        let n = (ctx.settings.buffer_bytes(info) / 4).min(i32::MAX as u64);
+        let input: Vec<f32> = pattern(n as usize);
+        let threads =
+            info.multiprocessors.max(1) as u32 * info.max_threads_per_multiprocessor.max(1) as u32 * CHASE_WAVES;
+        let slots =
+            ((2 * info.l2_cache_bytes.max(0) as u64 / 4).clamp(1 << 20, 1 << 26) as usize).max(threads as usize);
+        let successors = chase_successors(slots, 0x0cc0_9a7c);
+        let expected_ends: Vec<u32> = (0..threads)
+            .map(|t| follow_successors(&successors, t, CHASE_STEPS as u64))
+            .collect();
+        Ok(Buffers {
+            n,
+            inp: DeviceBuffer::from_host(gpu, &input)?,
+            input,
+            out: DeviceBuffer::uninit(gpu, n as usize)?,
+            threads,
+            slots,
+            ring: SlotRing::upload(gpu, &successors)?,
+            expected_ends,
+            ends: DeviceBuffer::uninit(gpu, threads as usize)?,
+        })
+    }
+}
+
+/// One implementation's series of the shared-memory sweep and its (blocks per SM, shared bytes) levels.
+type SharedPlan = (Implementation, usize, Vec<(u32, u32)>);
+
+/// The shared-memory sweep's series of `kind`, one per implementation, with
+/// the least dynamic shared memory for each count of resident blocks.
+fn plan_shared_sweep(
+    ctx: &RunContext<'_>,
+    result: &mut ExperimentResult,
+    implementations: &[Implementation],
+    kind: Kind,
+    max_shared: u32,
+) -> Result<Vec<SharedPlan>> {
+    let mut plans = Vec::new();
+    for &implementation in implementations {
+        let kernel = ctx.device.kernel(implementation, kind.kernel())?;
+        let levels = shared_bytes_for_resident_blocks(max_shared, SHARED_GRANULE, |bytes| {
+            kernel.max_active_blocks_per_sm(OCCUPANCY_BLOCK_THREADS, bytes as usize)
+        })?;
+        let key = ctx.key(kind.kernel(), implementation, "f32").variant(SHARED_SWEEP);
+        result.series.push(Series::of(key));
+        plans.push((implementation, result.series.len() - 1, levels));
+    }
+    Ok(plans)
+}
+
+/// §4.5: `kind` at each level of resident blocks, every implementation at
+/// each; points `done..` of `total`. Returns the levels measured.
+fn sweep_shared_memory(
+    ctx: &RunContext<'_>,
+    result: &mut ExperimentResult,
+    buffers: &mut Buffers,
+    timer: &mut CudaTimer<'_>,
+    kind: Kind,
+    plans: &[SharedPlan],
+    (done, total): (usize, usize),
+) -> Result<usize> {
+    let most = plans.iter().map(|p| p.2.len()).max().unwrap_or(0);
+    each_point(ctx, 0..most, (done, total), |level| {
+        for (implementation, series, levels) in plans {
+            let Some(&(blocks, shared)) = levels.get(level) else {
+                continue;
+            };
+            let (_, occupancy) = occupancy_of(ctx.device, (kind, *implementation), (OCCUPANCY_BLOCK_THREADS, shared))?;
+            let at = (100.0 * occupancy).round() as i64;
+            ctx.progress
+                .set_message(format!("{} {at}%", result.series[*series].label));
+            let point = measure(
+                ctx,
+                buffers,
+                timer,
+                (kind, *implementation),
+                (OCCUPANCY_BLOCK_THREADS, shared),
+                at,
+            )?;
+            if let Some(point) = point {
+                let point = point
+                    .with_extra(OCCUPANCY, 100.0 * occupancy)
+                    .with_extra(BLOCKS_PER_SM, blocks as f64)
+                    .with_extra(SHARED_BYTES, shared as f64);
+                result.series[*series].points.push(point);
+            }
+        }
+        Ok(())
+    })
+}
+
+/// §4.4: `kind` at each block size, every implementation at each; points
+/// `done..` of `total`. Returns the sizes measured.
+fn sweep_block_sizes(
+    ctx: &RunContext<'_>,
+    result: &mut ExperimentResult,
+    buffers: &mut Buffers,
+    timer: &mut CudaTimer<'_>,
+    kind: Kind,
+    plans: &[(Implementation, usize)],
+    (done, total): (usize, usize),
+) -> Result<usize> {
+    each_point(ctx, BLOCK_SIZES, (done, total), |block| {
+        for &(implementation, series) in plans {
+            ctx.progress
+                .set_message(format!("{} {block}", result.series[series].label));
+            let (blocks, occupancy) = occupancy_of(ctx.device, (kind, implementation), (block, 0))?;
+            let point = measure(ctx, buffers, timer, (kind, implementation), (block, 0), block as i64)?;
+            if let Some(point) = point {
+                let lanes = whole_warp_partner(block);
+                let point = point
+                    .with_extra(OCCUPANCY, 100.0 * occupancy)
+                    .with_extra(BLOCKS_PER_SM, blocks as f64)
+                    .with_extra(IDLE_LANES, 100.0 * (lanes - block) as f64 / lanes as f64);
+                result.series[series].points.push(point);
+            }
+        }
+        Ok(())
+    })
 }
 
 /// The Rust series of `kind` in `sweep`.
@@ -499,19 +538,7 @@ fn sweep_plot(
         .series
         .iter()
         .filter(|s| s.key.variant == sweep)
-        .filter_map(|s| {
-            let points: Vec<PlotPoint> = s
-                .points
-                .iter()
-                .filter_map(|p| Some(PlotPoint::of(p.at.value()? as f64, p.value.as_ref()?)))
-                .collect();
-            (!points.is_empty()).then(|| PlotLine {
-                label: s.label.clone(),
-                group: if s.key.kernel == Kind::Copy.kernel() { 0 } else { 1 },
-                implementation: s.key.implementation,
-                points,
-            })
-        })
+        .filter_map(|s| PlotLine::of_series(s, if s.key.kernel == Kind::Copy.kernel() { 0 } else { 1 }, |x| x))
         .collect();
     (!lines.is_empty()).then(|| PlotSpec {
         suffix: suffix.into(),

@@ -7,11 +7,12 @@ use std::fmt::Write;
 
 use half::f16;
 
+use super::sweep::each_point;
 use super::{Experiment, RunContext};
 use crate::error::Result;
 use crate::gpu::{CublasHandle, DeviceBuffer, Gpu};
 use crate::input_values::matrix_value;
-use crate::launchers::{self, GemmEntry, GemmOp, SgemmKernel, cublas_sgemm, gemm_flops, gemm_runners};
+use crate::launchers::{self, GemmEntry, GemmOp, GemmRunner, SgemmKernel, cublas_sgemm, gemm_flops, gemm_runners};
 use crate::reference;
 use crate::report::{
     Axis, Claim, ExperimentResult, LedgerRow, Metric, PlotSpec, Point, PointKey, Report, Rule, Scale, SectionHooks,
@@ -146,34 +147,11 @@ impl Experiment for Sgemm {
             }
         }
         let cublas = ctx.device.cublas().ok();
-        let gpu = ctx.device.gpu();
         let mut unsupported: Vec<String> = Vec::new();
-        for (done, &size) in SIZES.iter().enumerate() {
-            if ctx.stop_before(done, SIZES.len()) {
-                break;
-            }
-            let dims = (size, size, size);
-            let (mu, nu, ku) = (size as usize, size as usize, size as usize);
+        each_point(ctx, SIZES, (0, SIZES.len()), |size| {
             ctx.progress.set_message(format!("sgemm {size}³ inputs"));
-            let a_host: Vec<f32> = (0..mu * ku).map(|i| matrix_value(i, 3)).collect();
-            let b_host: Vec<f32> = (0..ku * nu).map(|i| matrix_value(i, 4)).collect();
-            let rounded = |x: &[f32]| x.iter().map(|v| f16::from_f32(*v).to_f32()).collect::<Vec<f32>>();
-            let (a16_host, b16_host) = (rounded(&a_host), rounded(&b_host));
-            for runner in &mut runners {
-                runner.load(&a_host, &b_host, dims)?;
-            }
-            // Full references from cuBLAS (f32 inputs, f16-rounded inputs), where cuBLAS is there.
-            let full = match cublas {
-                Some(cublas) => {
-                    ctx.progress.set_message(format!("sgemm {size}³ references"));
-                    Some((
-                        cublas_reference(cublas, gpu, (&a_host, &b_host), dims)?,
-                        cublas_reference(cublas, gpu, (&a16_host, &b16_host), dims)?,
-                    ))
-                }
-                None => None,
-            };
-            let mut got = vec![0.0f32; mu * nu];
+            let inputs = Inputs::load(ctx, cublas, &mut runners, size)?;
+            let mut got = vec![0.0f32; inputs.dims.0 * inputs.dims.1];
             for &(r, entry, index) in &plan {
                 if entry.op == GemmOp::Sgemm(SgemmKernel::Naive) && size > NAIVE_LARGEST {
                     continue;
@@ -181,82 +159,167 @@ impl Experiment for Sgemm {
                 let runner = &mut runners[r];
                 ctx.progress
                     .set_message(format!("sgemm {size}³ {}", result.series[index].label));
-                runner.fill_c(f32::NAN)?; // every element must be written by this series
-                // Fewer launches per sample where one launch is long (SAMPLE_BUDGET_MS of GPU time per sample at most).
-                let probe = RunSettings {
-                    reps: 1,
-                    samples: 1,
-                    ..ctx.settings.clone()
-                };
-                let one_ms = match runner.time(&entry, &probe) {
-                    Ok(ms) => ms[0],
-                    Err(e) if entry.implementation == Implementation::Cublas && entry.f16_inputs() => {
-                        unsupported.push(format!("{}: {e}", result.series[index].label));
-                        continue;
-                    }
-                    Err(e) => return Err(e),
-                };
-                let times_ms = runner.time(&entry, &paced(ctx.settings, one_ms))?;
-                runner.read_c(&mut got)?;
-                let (a, b) = if entry.f16_inputs() {
-                    (&a16_host, &b16_host)
-                } else {
-                    (&a_host, &b_host)
-                };
-                let failure = sampled_mismatch(&got, a, b, (mu, nu, ku)).or_else(|| {
-                    let (f32_inputs, f16_inputs) = full.as_ref()?;
-                    let reference = if entry.f16_inputs() { f16_inputs } else { f32_inputs };
-                    full_mismatch(&got, reference, nu, ku)
-                });
-                let bytes = entry.input_bytes() * (mu * ku + ku * nu) as u64 + 4 * (mu * nu) as u64;
-                let work = Work::bytes((mu * nu) as u64, bytes).with_flops(gemm_flops(dims));
-                if let Some(point) =
-                    Point::timed(PointKey::Value(size as i64), &Metric::Gflops, work, &times_ms, failure)
-                {
-                    result.series[index].points.push(point);
+                match measure_product(ctx, runner.as_mut(), &entry, &inputs, &mut got)? {
+                    Measured::Point(point) => result.series[index].points.extend(point),
+                    Measured::Unsupported(e) => unsupported.push(format!("{}: {e}", result.series[index].label)),
                 }
             }
-            ctx.progress.inc(1);
-        }
+            Ok(())
+        })?;
         unsupported.dedup();
         result
             .notes
             .extend(unsupported.into_iter().map(|u| format!("skipped: {u}")));
-        result.notes.push(format!(
-            "square products m = n = k; results checked at {} elements of C per point (corners and a spread) against \
-             an f64 CPU reference within γ_k·Σ|a·b| (γ_8192 = {:.2e}), and, with cuBLAS, every element against \
-             cuBLAS's product within 2γ_k·(|A|·|B|); the f16 series against references of the f16-rounded inputs; \
-             up to {} launches per sample, fewer where one launch takes long ({SAMPLE_BUDGET_MS} ms of GPU time per \
-             sample); cuBLAS in its default FP32 math mode (no tensor cores)",
-            SAMPLED_ELEMENTS + 4,
-            reference::dot_error_bound(8192),
-            ctx.settings.reps
-        ));
-        let sms = ctx.device.info().multiprocessors.max(1) as u32;
-        let tiles: Vec<String> = SIZES
-            .iter()
-            .map(|&s| {
-                let choice = launchers::register_blocked_tile((s, s, s), sms);
-                format!(
-                    "{s}³: {} ({} blocks, `{}`)",
-                    choice.label(),
-                    choice.blocks((s, s)),
-                    choice.entry_for((s, s, s))
-                )
-            })
-            .collect();
-        result.setup.push(format!(
-            "register-blocked SGEMM, Rust and CUDA C alike: the block tile whose busiest SM has the least work on              {sms} SMs (host/launchers/sgemm/tile_choice.rs), with the unguarded `_whole_tiles` entry where the              shape is made of whole tiles: {}",
-            tiles.join("; ")
-        ));
-        let (whole, guarded): (Vec<u32>, Vec<u32>) = SIZES
-            .iter()
-            .partition(|&&s| launchers::whole_register_blocked_tiles((s, s, s)));
-        result.setup.push(format!(
-            "f16-storage kernels (128 × 128 tile at every size): sizes made of whole 128 × 128 × 8 tiles              ({whole:?}) run the unguarded `_whole_tiles` entries, the others ({guarded:?}) the guarded ones"
-        ));
+        describe(ctx, &mut result);
         Ok(result)
     }
+}
+
+/// cuBLAS's product and the scale of its error bound, per element.
+type CublasReference = (Vec<f32>, Vec<f32>);
+
+/// One size's inputs (as f32 and rounded to f16), loaded into every runner,
+/// and cuBLAS's full references where cuBLAS is there.
+struct Inputs {
+    size: u32,
+    dims: (usize, usize, usize),
+    a: Vec<f32>,
+    b: Vec<f32>,
+    a16: Vec<f32>,
+    b16: Vec<f32>,
+    /// cuBLAS's products (and their error scales) of the f32 inputs and of the f16-rounded ones.
+    full: Option<(CublasReference, CublasReference)>,
+}
+
+impl Inputs {
+    fn load(
+        ctx: &RunContext<'_>,
+        cublas: Option<&CublasHandle>,
+        runners: &mut [Box<dyn GemmRunner + '_>],
+        size: u32,
+    ) -> Result<Self> {
+        let dims = (size, size, size);
+        let (mu, nu, ku) = (size as usize, size as usize, size as usize);
+        let a: Vec<f32> = (0..mu * ku).map(|i| matrix_value(i, 3)).collect();
+        let b: Vec<f32> = (0..ku * nu).map(|i| matrix_value(i, 4)).collect();
+        let rounded = |x: &[f32]| x.iter().map(|v| f16::from_f32(*v).to_f32()).collect::<Vec<f32>>();
+        let (a16, b16) = (rounded(&a), rounded(&b));
+        for runner in runners.iter_mut() {
+            runner.load(&a, &b, dims)?;
+        }
+        let full = match cublas {
+            Some(cublas) => {
+                ctx.progress.set_message(format!("sgemm {size}³ references"));
+                let gpu = ctx.device.gpu();
+                Some((
+                    cublas_reference(cublas, gpu, (&a, &b), dims)?,
+                    cublas_reference(cublas, gpu, (&a16, &b16), dims)?,
+                ))
+            }
+            None => None,
+        };
+        Ok(Self {
+            size,
+            dims: (mu, nu, ku),
+            a,
+            b,
+            a16,
+            b16,
+            full,
+        })
+    }
+}
+
+/// What one product gave: its point (none without a time), or cuBLAS's refusal of f16 inputs.
+enum Measured {
+    Point(Option<Point>),
+    Unsupported(crate::error::Error),
+}
+
+/// One product: C filled with NaN, timed with fewer launches per sample
+/// where one launch is long, checked at sampled elements against the f64
+/// reference and, with cuBLAS, in full against cuBLAS's.
+fn measure_product(
+    ctx: &RunContext<'_>,
+    runner: &mut dyn GemmRunner,
+    entry: &GemmEntry,
+    inputs: &Inputs,
+    got: &mut [f32],
+) -> Result<Measured> {
+    let (mu, nu, ku) = inputs.dims;
+    runner.fill_c(f32::NAN)?; // every element must be written by this series
+    // Fewer launches per sample where one launch is long (SAMPLE_BUDGET_MS of GPU time per sample at most).
+    let probe = RunSettings {
+        reps: 1,
+        samples: 1,
+        ..ctx.settings.clone()
+    };
+    let one_ms = match runner.time(entry, &probe) {
+        Ok(ms) => ms[0],
+        Err(e) if entry.implementation == Implementation::Cublas && entry.f16_inputs() => {
+            return Ok(Measured::Unsupported(e));
+        }
+        Err(e) => return Err(e),
+    };
+    let times_ms = runner.time(entry, &paced(ctx.settings, one_ms))?;
+    runner.read_c(got)?;
+    let (a, b) = if entry.f16_inputs() {
+        (&inputs.a16, &inputs.b16)
+    } else {
+        (&inputs.a, &inputs.b)
+    };
+    let failure = sampled_mismatch(got, a, b, (mu, nu, ku)).or_else(|| {
+        let (f32_inputs, f16_inputs) = inputs.full.as_ref()?;
+        let reference = if entry.f16_inputs() { f16_inputs } else { f32_inputs };
+        full_mismatch(got, reference, nu, ku)
+    });
+    let bytes = entry.input_bytes() * (mu * ku + ku * nu) as u64 + 4 * (mu * nu) as u64;
+    let size = inputs.size;
+    let work = Work::bytes((mu * nu) as u64, bytes).with_flops(gemm_flops((size, size, size)));
+    Ok(Measured::Point(Point::timed(
+        PointKey::Value(size as i64),
+        &Metric::Gflops,
+        work,
+        &times_ms,
+        failure,
+    )))
+}
+
+/// The notes and the setup: the checks, the tiles chosen at each size.
+fn describe(ctx: &RunContext<'_>, result: &mut ExperimentResult) {
+    result.notes.push(format!(
+        "square products m = n = k; results checked at {} elements of C per point (corners and a spread) against \
+         an f64 CPU reference within γ_k·Σ|a·b| (γ_8192 = {:.2e}), and, with cuBLAS, every element against \
+         cuBLAS's product within 2γ_k·(|A|·|B|); the f16 series against references of the f16-rounded inputs; \
+         up to {} launches per sample, fewer where one launch takes long ({SAMPLE_BUDGET_MS} ms of GPU time per \
+         sample); cuBLAS in its default FP32 math mode (no tensor cores)",
+        SAMPLED_ELEMENTS + 4,
+        reference::dot_error_bound(8192),
+        ctx.settings.reps
+    ));
+    let sms = ctx.device.info().multiprocessors.max(1) as u32;
+    let tiles: Vec<String> = SIZES
+        .iter()
+        .map(|&s| {
+            let choice = launchers::register_blocked_tile((s, s, s), sms);
+            format!(
+                "{s}³: {} ({} blocks, `{}`)",
+                choice.label(),
+                choice.blocks((s, s)),
+                choice.entry_for((s, s, s))
+            )
+        })
+        .collect();
+    result.setup.push(format!(
+        "register-blocked SGEMM, Rust and CUDA C alike: the block tile whose busiest SM has the least work on              {sms} SMs (host/launchers/sgemm/tile_choice.rs), with the unguarded `_whole_tiles` entry where the              shape is made of whole tiles: {}",
+        tiles.join("; ")
+    ));
+    let (whole, guarded): (Vec<u32>, Vec<u32>) = SIZES
+        .iter()
+        .partition(|&&s| launchers::whole_register_blocked_tiles((s, s, s)));
+    result.setup.push(format!(
+        "f16-storage kernels (128 × 128 tile at every size): sizes made of whole 128 × 128 × 8 tiles              ({whole:?}) run the unguarded `_whole_tiles` entries, the others ({guarded:?}) the guarded ones"
+    ));
 }
 
 fn ratio(numerator: Option<f64>, denominator: Option<f64>) -> String {

@@ -10,6 +10,7 @@ use std::time::Instant;
 
 use cudarc::driver::{CudaEvent, CudaStream, sys};
 
+use super::calibrated_launches::timed_launches;
 use super::overlap_model::{chunk_ranges, overlap_efficiency, staged_model_ms};
 use super::{Experiment, RunContext};
 use crate::error::{DriverResultExt, Result};
@@ -21,7 +22,7 @@ use crate::report::{Axis, ExperimentResult, Metric, Point, PointKey, Report, Sec
 use crate::report::{Claim, LedgerRow, Rule, Spread, Verdict, better_by};
 use crate::stats::Summary;
 use crate::testbed::{DeviceUnderTest, Implementation};
-use crate::timing::{CudaTimer, SampleTimer, paced, probe_ms, time_per_launch};
+use crate::timing::{CudaTimer, SampleTimer, paced, probe_ms};
 
 pub struct Streams;
 
@@ -146,10 +147,7 @@ fn opencl_pipeline(
         Ok(())
     };
     let mut clock = HostClock;
-    let mut timed = |work: &mut dyn FnMut() -> Result<()>| -> Result<Vec<f64>> {
-        let one = probe_ms(&mut clock, work)?;
-        time_per_launch(&mut clock, &paced(ctx.settings, one), work)
-    };
+    let mut timed = |work: &mut dyn FnMut() -> Result<()>| timed_launches(&mut clock, ctx.settings, work);
     // SAFETY (uploads below): the host buffers are not written while commands are in flight; every timed
     // sample ends with clFinish on each queue it used.
     let transfer = timed(&mut || {
@@ -269,60 +267,129 @@ impl Experiment for Streams {
             axis,
             "GB/s = bytes transferred host to device / total pipeline time",
         );
-        let dut = ctx.device;
-        let gpu = dut.gpu();
-        let len = (ctx.settings.buffer_bytes(dut.info()).min(256 << 20) / 4) as usize;
-        let bytes = 4 * len as u64;
+        let mut bench = StreamsBench::new(ctx)?;
+        let phases = bench.time_phases(ctx)?;
+        let samples = bench.time_stream_counts(ctx, phases.iterations)?;
+        let (staged, model) = bench.staged_series(ctx, &phases, &samples)?;
+        let host = bench.overlap_host_work(ctx, &phases)?;
+        describe(ctx, &mut result, &bench, &phases, &host, &staged);
+        result.series.push(staged);
+        result.series.push(model);
+        match ctx.device.opencl_or_waiver() {
+            (Some(side), _) => opencl_pipeline(ctx, side, &mut result, &bench.source, phases.iterations)?,
+            (None, Some(reason)) => result.waived.push(crate::report::Waiver {
+                what: "the OpenCL staged pipelines".into(),
+                reason,
+            }),
+            (None, None) => {}
+        }
+        Ok(result)
+    }
+}
+
+/// What every CUDA measurement of the experiment uses, made before any timing.
+struct StreamsBench<'g> {
+    len: usize,
+    bytes: u64,
+    /// The pinned input, and a copy of it for the checks and the host work.
+    host: PinnedBuffer<f32>,
+    source: Vec<f32>,
+    data: DeviceBuffer<f32>,
+    timer: CudaTimer<'g>,
+    pipeline: StagedPipeline,
+}
+
+/// The phases timed alone, and Listing 3.3a's sequential run.
+struct Phases {
+    transfer_ms: f64,
+    kernel_ms: f64,
+    /// fma_chain's iterations, calibrated so that the kernel takes about as long as the transfer.
+    iterations: u32,
+    sequential_ms: f64,
+    sequential_result: Vec<f32>,
+    sequential_failure: Option<String>,
+}
+
+/// Listing 3.1's times: host work alone, and while the GPU copies and computes.
+struct HostOverlap {
+    alone_ms: f64,
+    during_ms: f64,
+    together_ms: f64,
+}
+
+impl<'g> StreamsBench<'g> {
+    fn new(ctx: &RunContext<'g>) -> Result<Self> {
+        let gpu = ctx.device.gpu();
+        let len = (ctx.settings.buffer_bytes(ctx.device.info()).min(256 << 20) / 4) as usize;
         let mut host = PinnedBuffer::<f32>::new(gpu, len, HostMemoryKind::Pinned)?;
         for (i, x) in host.as_mut_slice().iter_mut().enumerate() {
             *x = matrix_value(i, 5);
         }
         let source = host.as_slice().to_vec();
-        let mut data = DeviceBuffer::<f32>::uninit(gpu, len)?;
-        let mut timer = CudaTimer::new(gpu)?;
-        let pipeline = StagedPipeline::new(gpu, MAX_STREAMS)?;
+        Ok(Self {
+            len,
+            bytes: 4 * len as u64,
+            host,
+            source,
+            data: DeviceBuffer::<f32>::uninit(gpu, len)?,
+            timer: CudaTimer::new(gpu)?,
+            pipeline: StagedPipeline::new(gpu, MAX_STREAMS)?,
+        })
+    }
 
-        // Phase times in isolation: the whole transfer, the kernel at a probe length, then calibrated.
-        let main = gpu.stream();
-        let mut timed = |work: &mut dyn FnMut() -> Result<()>| -> Result<Vec<f64>> {
-            let one = probe_ms(&mut timer, work)?;
-            time_per_launch(&mut timer, &paced(ctx.settings, one), work)
-        };
+    /// Phase times in isolation: the whole transfer, the kernel at a probe
+    /// length, then calibrated; then Listing 3.3a: the whole copy, then the
+    /// kernel, on one stream.
+    fn time_phases(&mut self, ctx: &RunContext<'_>) -> Result<Phases> {
+        let (dut, main, len) = (ctx.device, ctx.device.gpu().stream(), self.len);
+        let Self { host, data, timer, .. } = self;
         // SAFETY (uploads here): the host buffer is not written while the timer has work in flight.
-        let transfer = timed(&mut || unsafe { host.upload_async(0..len, &mut data, main) })?;
-        let probe = timed(&mut || fma_chain(dut, main, &mut data, 0..len, PROBE_ITERATIONS))?;
+        let transfer = timed_launches(timer, ctx.settings, &mut || unsafe {
+            host.upload_async(0..len, data, main)
+        })?;
+        let probe = timed_launches(timer, ctx.settings, &mut || {
+            fma_chain(dut, main, data, 0..len, PROBE_ITERATIONS)
+        })?;
         let (transfer_ms, probe_ms_) = (median(&transfer), median(&probe));
         let iterations = ((PROBE_ITERATIONS as f64 * transfer_ms / probe_ms_).round() as u32).clamp(1, 1 << 20);
-        let kernel = timed(&mut || fma_chain(dut, main, &mut data, 0..len, iterations))?;
-        let kernel_ms = median(&kernel);
-
-        // Listing 3.3a: the whole copy, then the kernel, on one stream.
-        let sequential = timed(&mut || {
-            // SAFETY: as above.
-            unsafe { host.upload_async(0..len, &mut data, main)? };
-            fma_chain(dut, main, &mut data, 0..len, iterations)
+        let kernel = timed_launches(timer, ctx.settings, &mut || {
+            fma_chain(dut, main, data, 0..len, iterations)
         })?;
-        let reference_result = data.to_host()?;
-        let sequential_failure = check_sampled(&reference_result, &source, iterations);
+        let sequential = timed_launches(timer, ctx.settings, &mut || {
+            // SAFETY: as above.
+            unsafe { host.upload_async(0..len, data, main)? };
+            fma_chain(dut, main, data, 0..len, iterations)
+        })?;
+        let sequential_result = data.to_host()?;
+        let sequential_failure = check_sampled(&sequential_result, &self.source, iterations);
+        Ok(Phases {
+            transfer_ms,
+            kernel_ms: median(&kernel),
+            iterations,
+            sequential_ms: median(&sequential),
+            sequential_result,
+            sequential_failure,
+        })
+    }
 
-        // Listing 3.3b for 1..=16 streams, each sample `reps` fenced pipeline runs between two events.
-        let mut staged = Series::new(
-            ctx.key("fma_chain", Implementation::Rust, "f32").variant(STAGED),
-            "staged (Listing 3.3b)",
-        );
-        let mut model = Series::new(
-            ctx.key("fma_chain", Implementation::Model, "f32").variant(STAGED),
-            "model: max + min / nStreams",
-        );
-        let work = Work::bytes(len as u64, bytes);
-        // Every count is timed in rounds, one sample of each count per round, so that a transient
-        // slowdown (a descheduled host thread, a clock step) costs one sample of many counts, which
-        // their medians absorb, instead of every sample of one count.
+    /// Listing 3.3b for 1..=16 streams, each sample `reps` fenced pipeline
+    /// runs between two events: milliseconds per run, by stream count.
+    /// Every count is timed in rounds, one sample of each count per round, so
+    /// that a transient slowdown (a descheduled host thread, a clock step)
+    /// costs one sample of many counts, which their medians absorb, instead of
+    /// every sample of one count.
+    fn time_stream_counts(&mut self, ctx: &RunContext<'_>, iterations: u32) -> Result<Vec<Vec<f64>>> {
+        let dut = ctx.device;
+        let Self {
+            host,
+            data,
+            timer,
+            pipeline,
+            ..
+        } = self;
         let mut reps = Vec::with_capacity(MAX_STREAMS as usize);
         for n in 1..=MAX_STREAMS {
-            let one = probe_ms(&mut timer, &mut || {
-                pipeline.enqueue(dut, &host, &mut data, n, iterations)
-            })?;
+            let one = probe_ms(timer, &mut || pipeline.enqueue(dut, host, data, n, iterations))?;
             reps.push(paced(ctx.settings, one).reps);
         }
         let rounds = ctx.settings.samples.max(MIN_ROUNDS);
@@ -337,26 +404,48 @@ impl Experiment for Streams {
                 let count = reps[n as usize - 1];
                 let ms = timer.time_ms(&mut || {
                     for _ in 0..count {
-                        pipeline.enqueue(dut, &host, &mut data, n, iterations)?;
+                        pipeline.enqueue(dut, host, data, n, iterations)?;
                     }
                     Ok(())
                 })?;
                 samples[n as usize - 1].push(ms / count as f64);
             }
         }
+        Ok(samples)
+    }
+
+    /// The staged pipeline's series and the model's, each count checked by one
+    /// more run from NaN, in full against the sequential result.
+    fn staged_series(
+        &mut self,
+        ctx: &RunContext<'_>,
+        phases: &Phases,
+        samples: &[Vec<f64>],
+    ) -> Result<(Series, Series)> {
+        let (dut, gpu) = (ctx.device, ctx.device.gpu());
+        let mut staged = Series::new(
+            ctx.key("fma_chain", Implementation::Rust, "f32").variant(STAGED),
+            "staged (Listing 3.3b)",
+        );
+        let mut model = Series::new(
+            ctx.key("fma_chain", Implementation::Model, "f32").variant(STAGED),
+            "model: max + min / nStreams",
+        );
+        let work = Work::bytes(self.len as u64, self.bytes);
+        let reference_result = &phases.sequential_result;
         for n in 1..=MAX_STREAMS {
             let times = &samples[n as usize - 1];
             if times.is_empty() {
                 break;
             }
-            // The check: one more run from NaN, in full against the sequential result.
-            data.fill(f32::NAN)?;
-            pipeline.enqueue(dut, &host, &mut data, n, iterations)?;
+            self.data.fill(f32::NAN)?;
+            self.pipeline
+                .enqueue(dut, &self.host, &mut self.data, n, phases.iterations)?;
             gpu.synchronize()?;
-            let got = data.to_host()?;
+            let got = self.data.to_host()?;
             let failure = got
                 .iter()
-                .zip(&reference_result)
+                .zip(reference_result)
                 .position(|(a, b)| a.to_bits() != b.to_bits())
                 .map(|i| {
                     format!(
@@ -364,20 +453,26 @@ impl Experiment for Streams {
                         got[i], reference_result[i]
                     )
                 })
-                .or_else(|| sequential_failure.clone());
+                .or_else(|| phases.sequential_failure.clone());
             let at = PointKey::Value(n as i64);
             staged
                 .points
                 .extend(Point::timed(at, &Metric::Time, work, times, failure));
-            let predicted = staged_model_ms(transfer_ms, kernel_ms, n);
+            let predicted = staged_model_ms(phases.transfer_ms, phases.kernel_ms, n);
             model
                 .points
                 .extend(Point::timed(at, &Metric::Time, work, &[predicted], None));
             ctx.progress.inc(1);
         }
+        Ok((staged, model))
+    }
 
-        // Listing 3.1: host work while the GPU copies and computes.
-        let gpu_ms = median(&sequential);
+    /// Listing 3.1: host work while the GPU copies and computes.
+    fn overlap_host_work(&mut self, ctx: &RunContext<'_>, phases: &Phases) -> Result<HostOverlap> {
+        let (dut, gpu, len) = (ctx.device, ctx.device.gpu(), self.len);
+        let main = gpu.stream();
+        let gpu_ms = phases.sequential_ms;
+        let source = &self.source;
         let host_work = |target_ms: f64| {
             let start = Instant::now();
             let mut sum = 0.0f64;
@@ -387,62 +482,77 @@ impl Experiment for Streams {
             std::hint::black_box(sum);
             start.elapsed().as_secs_f64() * 1e3
         };
-        let host_alone_ms = host_work(gpu_ms);
+        let alone_ms = host_work(gpu_ms);
         let start = Instant::now();
         // SAFETY: the host buffer is not touched until the synchronization below.
-        unsafe { host.upload_async(0..len, &mut data, main)? };
-        fma_chain(dut, main, &mut data, 0..len, iterations)?;
-        let host_during_ms = host_work(gpu_ms);
+        unsafe { self.host.upload_async(0..len, &mut self.data, main)? };
+        fma_chain(dut, main, &mut self.data, 0..len, phases.iterations)?;
+        let during_ms = host_work(gpu_ms);
         gpu.synchronize()?;
-        let together_ms = start.elapsed().as_secs_f64() * 1e3;
-
-        let best = staged
-            .points
-            .iter()
-            .filter_map(|p| Some((p.at.value()?, p.median()?)))
-            .min_by(|a, b| a.1.total_cmp(&b.1));
-        result.setup.push(format!(
-            "{} MiB of f32 from pinned memory; transfer alone {transfer_ms:.3} ms, kernel alone {kernel_ms:.3} ms \
-             (fma_chain with {iterations} iterations, calibrated so the two are comparable); Listing 3.3a \
-             (sequential) {gpu_ms:.3} ms",
-            bytes >> 20
-        ));
-        result.notes.push(format!(
-            "Listing 3.1: GPU work {gpu_ms:.3} ms, host work {host_alone_ms:.3} ms alone and {host_during_ms:.3} ms \
-             while the GPU ran; together {together_ms:.3} ms (serialized would be {:.3} ms, perfect overlap {:.3} ms)",
-            gpu_ms + host_alone_ms,
-            gpu_ms.max(host_alone_ms)
-        ));
-        if let Some((n, ms)) = best {
-            let predicted = staged_model_ms(transfer_ms, kernel_ms, n as u32);
-            result.notes.push(format!(
-                "best staged: {n} streams, {ms:.3} ms vs the model's {predicted:.3} ms ({:+.1}%); overlap efficiency {:.0}%",
-                100.0 * (ms / predicted - 1.0),
-                100.0 * overlap_efficiency(transfer_ms, kernel_ms, ms)
-            ));
-        }
-        result.notes.push(format!(
-            "checked: the sequential result every {CHECK_STRIDE}th element against the CPU reference (bit for bit), \
-             every staged result in full against the sequential one; each sample times up to {} fenced pipeline \
-             runs between two events (streams, events and buffers made before any timing); the counts are timed \
-             in {} rounds of one sample each, so a passing disturbance lands on one sample of several counts. \
-             What the model leaves out: each chunk's launch and copy set-up (a few µs, times nStreams), the \
-             chunks' copies and kernels sharing device memory, and clocks that move with power",
-            ctx.settings.reps,
-            ctx.settings.samples.max(MIN_ROUNDS)
-        ));
-        result.series.push(staged);
-        result.series.push(model);
-        match ctx.device.opencl_or_waiver() {
-            (Some(side), _) => opencl_pipeline(ctx, side, &mut result, &source, iterations)?,
-            (None, Some(reason)) => result.waived.push(crate::report::Waiver {
-                what: "the OpenCL staged pipelines".into(),
-                reason,
-            }),
-            (None, None) => {}
-        }
-        Ok(result)
+        Ok(HostOverlap {
+            alone_ms,
+            during_ms,
+            together_ms: start.elapsed().as_secs_f64() * 1e3,
+        })
     }
+}
+
+/// The setup and the notes: the phases, Listing 3.1's overlap, the best stream count against the model.
+fn describe(
+    ctx: &RunContext<'_>,
+    result: &mut ExperimentResult,
+    bench: &StreamsBench<'_>,
+    phases: &Phases,
+    host: &HostOverlap,
+    staged: &Series,
+) {
+    let Phases {
+        transfer_ms,
+        kernel_ms,
+        iterations,
+        sequential_ms: gpu_ms,
+        ..
+    } = *phases;
+    let HostOverlap {
+        alone_ms: host_alone_ms,
+        during_ms: host_during_ms,
+        together_ms,
+    } = *host;
+    let best = staged
+        .points
+        .iter()
+        .filter_map(|p| Some((p.at.value()?, p.median()?)))
+        .min_by(|a, b| a.1.total_cmp(&b.1));
+    result.setup.push(format!(
+        "{} MiB of f32 from pinned memory; transfer alone {transfer_ms:.3} ms, kernel alone {kernel_ms:.3} ms \
+         (fma_chain with {iterations} iterations, calibrated so the two are comparable); Listing 3.3a \
+         (sequential) {gpu_ms:.3} ms",
+        bench.bytes >> 20
+    ));
+    result.notes.push(format!(
+        "Listing 3.1: GPU work {gpu_ms:.3} ms, host work {host_alone_ms:.3} ms alone and {host_during_ms:.3} ms \
+         while the GPU ran; together {together_ms:.3} ms (serialized would be {:.3} ms, perfect overlap {:.3} ms)",
+        gpu_ms + host_alone_ms,
+        gpu_ms.max(host_alone_ms)
+    ));
+    if let Some((n, ms)) = best {
+        let predicted = staged_model_ms(transfer_ms, kernel_ms, n as u32);
+        result.notes.push(format!(
+            "best staged: {n} streams, {ms:.3} ms vs the model's {predicted:.3} ms ({:+.1}%); overlap efficiency {:.0}%",
+            100.0 * (ms / predicted - 1.0),
+            100.0 * overlap_efficiency(transfer_ms, kernel_ms, ms)
+        ));
+    }
+    result.notes.push(format!(
+        "checked: the sequential result every {CHECK_STRIDE}th element against the CPU reference (bit for bit), \
+         every staged result in full against the sequential one; each sample times up to {} fenced pipeline \
+         runs between two events (streams, events and buffers made before any timing); the counts are timed \
+         in {} rounds of one sample each, so a passing disturbance lands on one sample of several counts. \
+         What the model leaves out: each chunk's launch and copy set-up (a few µs, times nStreams), the \
+         chunks' copies and kernels sharing device memory, and clocks that move with power",
+        ctx.settings.reps,
+        ctx.settings.samples.max(MIN_ROUNDS)
+    ));
 }
 
 impl SectionHooks for Streams {

@@ -6,6 +6,7 @@
 //! for the addition the transfers dwarf the kernel, for the multiplication
 //! the kernel outweighs them, more so the larger N.
 
+use super::calibrated_launches::timed_launches;
 use super::{Experiment, RunContext};
 use crate::error::Result;
 use crate::gpu::{DeviceBuffer, HostMemoryKind, PinnedBuffer};
@@ -14,7 +15,7 @@ use crate::reference::{dot_error_bound, matmul_element};
 use crate::report::{Axis, Bound, Claim, ExperimentResult, Figure, LedgerRow, Metric, Point, PointKey, Report, Rule};
 use crate::report::{Scale, SectionHooks, Series, Spread, Unit, Work, slower_by};
 use crate::testbed::Implementation;
-use crate::timing::{CudaTimer, paced, probe_ms, time_per_launch};
+use crate::timing::CudaTimer;
 
 pub struct TransferIntensity;
 
@@ -108,8 +109,7 @@ fn measure(ctx: &RunContext<'_>, n: usize) -> Result<[Option<Point>; 3]> {
     dc.fill(0.0)?;
     let mut timer = CudaTimer::new(gpu)?;
     let mut timed = |enqueue: &mut dyn FnMut() -> Result<()>| -> Result<Vec<f64>> {
-        let one_ms = probe_ms(&mut timer, enqueue)?;
-        time_per_launch(&mut timer, &paced(ctx.settings, one_ms), enqueue)
+        timed_launches(&mut timer, ctx.settings, enqueue)
     };
     let transfer = timed(&mut || {
         // SAFETY: no host buffer is touched until the timer has waited for the stream.

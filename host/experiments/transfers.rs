@@ -7,6 +7,8 @@
 //! blocking copies (the driver stages them through its own pinned buffer, so
 //! the GPU-side time would hide part of the cost).
 
+use super::calibrated_launches::timed_launches;
+use super::sweep::each_point;
 use super::{Experiment, RunContext};
 use crate::bandwidth::pcie_link_gbps;
 use crate::copy_element::{first_mismatch, pattern};
@@ -72,14 +74,7 @@ impl Experiment for Transfers {
     }
     fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
         let info = ctx.device.info();
-        let mut axis = Axis::lines("size (KiB)", Metric::Bandwidth)
-            .x_scale(Scale::Log2)
-            .y_scale(Scale::Log10);
-        if let Some(link) = info.pcie_link.as_deref().and_then(pcie_link_gbps) {
-            axis = axis.reference("PCIe link, theoretical per direction", link);
-        }
-        let mut result = ctx.result(self, axis, "bytes copied per transfer, once");
-        let gpu = ctx.device.gpu();
+        let mut result = ctx.result(self, axis(info), "bytes copied per transfer, once");
         // The host thread and every host buffer on the GPU's NUMA node (where the host has several):
         // pageable copies run through the CPU, so where it runs and where the pages are counts.
         let (_near_gpu, placement) = crate::numa::bind_near_gpu(&ctx.device.info().pci_bus_id);
@@ -88,135 +83,206 @@ impl Experiment for Transfers {
             .push(format!("host thread and buffers: {}", placement.describe()));
         let max_bytes = ctx.settings.buffer_mib.map_or(256 << 20, |mib| mib << 20).max(SMALLEST);
         let sizes = transfer_sizes(max_bytes);
-        let elements = (*sizes.last().expect("at least 4 KiB") / 4) as usize;
-        let kinds: Vec<HostMemoryKind> = HostMemoryKind::ALL
-            .into_iter()
-            .filter(|&k| k != HostMemoryKind::Mapped || info.can_map_host_memory)
-            .collect();
-        if !info.can_map_host_memory {
-            result.waived.push(Waiver {
-                what: "the mapped-memory series".into(),
-                reason: format!("{} cannot map host memory (canMapHostMemory = 0)", info.name),
-            });
-        }
-        let source: Vec<f32> = pattern(elements);
-        let device_a = DeviceBuffer::from_host(gpu, &source)?;
-        let mut device_b = DeviceBuffer::<f32>::uninit(gpu, elements)?;
-        let mut pageable = source.clone(); // touched before any timing: no first-touch page faults in the samples
-        let mut pinned: Vec<PinnedBuffer<f32>> = kinds
-            .iter()
-            .filter(|&&k| k != HostMemoryKind::Pageable)
-            .map(|&k| PinnedBuffer::new(gpu, elements, k))
-            .collect::<Result<_>>()?;
-        let mut events = CudaTimer::new(gpu)?;
-
-        let mut plan: Vec<(Direction, HostMemoryKind)> = Vec::new();
-        for direction in [Direction::HostToDevice, Direction::DeviceToHost] {
-            plan.extend(kinds.iter().map(|&k| (direction, k)));
-        }
-        plan.push((Direction::DeviceToDevice, HostMemoryKind::Pinned));
-        for &(direction, kind) in &plan {
-            let (variant, label) = match direction {
-                Direction::DeviceToDevice => (String::new(), "D2D".to_string()),
-                _ => (
-                    kind.label().to_string(),
-                    format!("{} · {}", direction.short(), kind.label()),
-                ),
-            };
-            let key = ctx
-                .key(direction.call(), Implementation::CopyEngine, "f32")
-                .variant(variant);
-            result.series.push(Series::new(key, label));
-        }
-
-        for (done, &bytes) in sizes.iter().enumerate() {
-            if ctx.stop_before(done, sizes.len()) {
-                break;
-            }
+        let kinds = host_memory_kinds(ctx, &mut result);
+        let mut buffers = TransferBuffers::new(ctx, &kinds, *sizes.last().expect("at least 4 KiB"))?;
+        let plan = plan_series(ctx, &mut result, &kinds);
+        each_point(ctx, sizes.iter().copied(), (0, sizes.len()), |bytes| {
             ctx.progress.set_message(format!("transfers {} KiB", bytes >> 10));
-            let count = (bytes / 4) as usize;
             for (index, &(direction, kind)) in plan.iter().enumerate() {
-                let host = pinned.iter_mut().find(|p| p.kind() == kind);
-                let mut clock = HostClock;
-                // The copy to time, the clock that times it, and the check afterwards.
-                let (times_ms, failure) = match (direction, kind, host) {
-                    (Direction::DeviceToDevice, _, _) => {
-                        device_b.fill(-1.0)?; // other data, so the check proves the copy happened
-                        let mut copy = || device_b.copy_from_device_async(&device_a, count);
-                        let times = timed(&mut events, ctx, &mut copy)?;
-                        (times, first_mismatch(&device_b.to_host()?[..count], &source[..count]))
-                    }
-                    (Direction::HostToDevice, HostMemoryKind::Pageable, _) => {
-                        let mut staging = DeviceBuffer::<f32>::uninit(gpu, count)?;
-                        let mut copy = || staging.copy_from_host(&pageable[..count]); // blocking
-                        let times = timed_pageable(&mut clock, ctx, &mut copy)?;
-                        (times, first_mismatch(&staging.to_host()?, &source[..count]))
-                    }
-                    (Direction::DeviceToHost, HostMemoryKind::Pageable, _) => {
-                        pageable[..count].fill(-1.0);
-                        let staging = DeviceBuffer::from_host(gpu, &source[..count])?;
-                        let mut copy = || staging.copy_to_host(&mut pageable[..count]); // blocking
-                        let times = timed_pageable(&mut clock, ctx, &mut copy)?;
-                        let failure = first_mismatch(&pageable[..count], &source[..count]);
-                        pageable[..count].copy_from_slice(&source[..count]);
-                        (times, failure)
-                    }
-                    (Direction::HostToDevice, _, Some(host)) => {
-                        device_b.fill(-1.0)?;
-                        host.as_mut_slice()[..count].copy_from_slice(&source[..count]);
-                        // SAFETY: neither buffer is touched by the host until the timer has waited for the copies.
-                        let mut copy = || unsafe { host.upload_async(0..count, &mut device_b, gpu.stream()) };
-                        let times = timed(&mut events, ctx, &mut copy)?;
-                        (times, first_mismatch(&device_b.to_host()?[..count], &source[..count]))
-                    }
-                    (Direction::DeviceToHost, _, Some(host)) => {
-                        host.as_mut_slice()[..count].fill(-1.0);
-                        // SAFETY: as above.
-                        let mut copy = || unsafe { host.download_async(0..count, &device_a, gpu.stream()) };
-                        let times = timed(&mut events, ctx, &mut copy)?;
-                        (times, first_mismatch(&host.as_slice()[..count], &source[..count]))
-                    }
-                    (_, _, None) => unreachable!("every non-pageable kind in the plan has a buffer"),
-                };
-                let at = PointKey::Value((bytes >> 10) as i64);
-                if let Some(point) = Point::timed(
-                    at,
-                    &Metric::Bandwidth,
-                    Work::bytes(count as u64, bytes),
-                    &times_ms,
-                    failure,
-                ) {
-                    result.series[index].points.push(point);
-                }
+                let point = buffers.measure(ctx, direction, kind, bytes)?;
+                result.series[index].points.extend(point);
             }
-            ctx.progress.inc(1);
-        }
+            Ok(())
+        })?;
         match ctx.device.opencl_or_waiver() {
-            (Some(side), _) => opencl_series(ctx, side, &mut result, &sizes, &source)?,
+            (Some(side), _) => opencl_series(ctx, side, &mut result, &sizes, &buffers.source)?,
             (None, Some(reason)) => result.waived.push(Waiver {
                 what: "the OpenCL series".into(),
                 reason,
             }),
             (None, None) => {}
         }
-        result.notes.push(format!(
-            "pageable copies timed with the host clock around blocking copies, the others with CUDA events around \
-             async copies on a non-blocking stream; up to {} copies per sample, fewer where one copy is long",
-            ctx.settings.reps
-        ));
-        result.notes.push(format!(
-            "pageable copies are the CPU's work as much as the GPU's: the driver copies the pages through its own \
-             pinned staging buffers with the CPU, so their figures move with the host's memory bandwidth, the \
-             NUMA placement of thread and pages, page faults (the buffer is written before timing) and whatever \
-             else the host runs; they take {PAGEABLE_SAMPLE_FACTOR}x the samples, and min–max shows their spread"
-        ));
-        match &info.pcie_link {
-            Some(link) => result.setup.push(format!("the GPU's PCIe link (sysfs): {link}")),
-            None => result
-                .notes
-                .push("the GPU's link could not be read from sysfs (NVLink-C2C or a non-Linux host?)".into()),
-        }
+        describe(ctx, &mut result);
         Ok(result)
+    }
+}
+
+/// Sizes in KiB, the PCIe link's theoretical rate where sysfs tells it.
+fn axis(info: &crate::gpu::DeviceInfo) -> Axis {
+    let mut axis = Axis::lines("size (KiB)", Metric::Bandwidth)
+        .x_scale(Scale::Log2)
+        .y_scale(Scale::Log10);
+    if let Some(link) = info.pcie_link.as_deref().and_then(pcie_link_gbps) {
+        axis = axis.reference("PCIe link, theoretical per direction", link);
+    }
+    axis
+}
+
+/// The host memory kinds measured: mapped memory only where the GPU can map it (else waived).
+fn host_memory_kinds(ctx: &RunContext<'_>, result: &mut ExperimentResult) -> Vec<HostMemoryKind> {
+    let info = ctx.device.info();
+    let kinds: Vec<HostMemoryKind> = HostMemoryKind::ALL
+        .into_iter()
+        .filter(|&k| k != HostMemoryKind::Mapped || info.can_map_host_memory)
+        .collect();
+    if !info.can_map_host_memory {
+        result.waived.push(Waiver {
+            what: "the mapped-memory series".into(),
+            reason: format!("{} cannot map host memory (canMapHostMemory = 0)", info.name),
+        });
+    }
+    kinds
+}
+
+/// Each (direction, kind) series, in the result's order: both directions of
+/// every host kind, then device to device.
+fn plan_series(
+    ctx: &RunContext<'_>,
+    result: &mut ExperimentResult,
+    kinds: &[HostMemoryKind],
+) -> Vec<(Direction, HostMemoryKind)> {
+    let mut plan: Vec<(Direction, HostMemoryKind)> = Vec::new();
+    for direction in [Direction::HostToDevice, Direction::DeviceToHost] {
+        plan.extend(kinds.iter().map(|&k| (direction, k)));
+    }
+    plan.push((Direction::DeviceToDevice, HostMemoryKind::Pinned));
+    for &(direction, kind) in &plan {
+        let (variant, label) = match direction {
+            Direction::DeviceToDevice => (String::new(), "D2D".to_string()),
+            _ => (
+                kind.label().to_string(),
+                format!("{} · {}", direction.short(), kind.label()),
+            ),
+        };
+        let key = ctx
+            .key(direction.call(), Implementation::CopyEngine, "f32")
+            .variant(variant);
+        result.series.push(Series::new(key, label));
+    }
+    plan
+}
+
+/// The buffers of every copy, at the largest size, made before any timing.
+struct TransferBuffers<'g> {
+    source: Vec<f32>,
+    device_a: DeviceBuffer<f32>,
+    device_b: DeviceBuffer<f32>,
+    pageable: Vec<f32>,
+    pinned: Vec<PinnedBuffer<f32>>,
+    events: CudaTimer<'g>,
+}
+
+impl<'g> TransferBuffers<'g> {
+    fn new(ctx: &RunContext<'g>, kinds: &[HostMemoryKind], largest: u64) -> Result<Self> {
+        let gpu = ctx.device.gpu();
+        let elements = (largest / 4) as usize;
+        let source: Vec<f32> = pattern(elements);
+        let device_a = DeviceBuffer::from_host(gpu, &source)?;
+        let device_b = DeviceBuffer::<f32>::uninit(gpu, elements)?;
+        let pageable = source.clone(); // touched before any timing: no first-touch page faults in the samples
+        let pinned: Vec<PinnedBuffer<f32>> = kinds
+            .iter()
+            .filter(|&&k| k != HostMemoryKind::Pageable)
+            .map(|&k| PinnedBuffer::new(gpu, elements, k))
+            .collect::<Result<_>>()?;
+        Ok(Self {
+            source,
+            device_a,
+            device_b,
+            pageable,
+            pinned,
+            events: CudaTimer::new(gpu)?,
+        })
+    }
+
+    /// One copy of `bytes` in `direction` from or to `kind`: the copy to
+    /// time, the clock that times it, and the check afterwards.
+    fn measure(
+        &mut self,
+        ctx: &RunContext<'_>,
+        direction: Direction,
+        kind: HostMemoryKind,
+        bytes: u64,
+    ) -> Result<Option<Point>> {
+        let gpu = ctx.device.gpu();
+        let count = (bytes / 4) as usize;
+        let Self {
+            source,
+            device_a,
+            device_b,
+            pageable,
+            pinned,
+            events,
+        } = self;
+        let host = pinned.iter_mut().find(|p| p.kind() == kind);
+        let mut clock = HostClock;
+        let (times_ms, failure) = match (direction, kind, host) {
+            (Direction::DeviceToDevice, _, _) => {
+                device_b.fill(-1.0)?; // other data, so the check proves the copy happened
+                let mut copy = || device_b.copy_from_device_async(device_a, count);
+                let times = timed_launches(events, ctx.settings, &mut copy)?;
+                (times, first_mismatch(&device_b.to_host()?[..count], &source[..count]))
+            }
+            (Direction::HostToDevice, HostMemoryKind::Pageable, _) => {
+                let mut staging = DeviceBuffer::<f32>::uninit(gpu, count)?;
+                let mut copy = || staging.copy_from_host(&pageable[..count]); // blocking
+                let times = timed_pageable(&mut clock, ctx, &mut copy)?;
+                (times, first_mismatch(&staging.to_host()?, &source[..count]))
+            }
+            (Direction::DeviceToHost, HostMemoryKind::Pageable, _) => {
+                pageable[..count].fill(-1.0);
+                let staging = DeviceBuffer::from_host(gpu, &source[..count])?;
+                let mut copy = || staging.copy_to_host(&mut pageable[..count]); // blocking
+                let times = timed_pageable(&mut clock, ctx, &mut copy)?;
+                let failure = first_mismatch(&pageable[..count], &source[..count]);
+                pageable[..count].copy_from_slice(&source[..count]);
+                (times, failure)
+            }
+            (Direction::HostToDevice, _, Some(host)) => {
+                device_b.fill(-1.0)?;
+                host.as_mut_slice()[..count].copy_from_slice(&source[..count]);
+                // SAFETY: neither buffer is touched by the host until the timer has waited for the copies.
+                let mut copy = || unsafe { host.upload_async(0..count, device_b, gpu.stream()) };
+                let times = timed_launches(events, ctx.settings, &mut copy)?;
+                (times, first_mismatch(&device_b.to_host()?[..count], &source[..count]))
+            }
+            (Direction::DeviceToHost, _, Some(host)) => {
+                host.as_mut_slice()[..count].fill(-1.0);
+                // SAFETY: as above.
+                let mut copy = || unsafe { host.download_async(0..count, device_a, gpu.stream()) };
+                let times = timed_launches(events, ctx.settings, &mut copy)?;
+                (times, first_mismatch(&host.as_slice()[..count], &source[..count]))
+            }
+            (_, _, None) => unreachable!("every non-pageable kind in the plan has a buffer"),
+        };
+        Ok(Point::timed(
+            PointKey::Value((bytes >> 10) as i64),
+            &Metric::Bandwidth,
+            Work::bytes(count as u64, bytes),
+            &times_ms,
+            failure,
+        ))
+    }
+}
+
+/// The notes and the link: how each copy is timed, why pageable copies spread.
+fn describe(ctx: &RunContext<'_>, result: &mut ExperimentResult) {
+    result.notes.push(format!(
+        "pageable copies timed with the host clock around blocking copies, the others with CUDA events around \
+         async copies on a non-blocking stream; up to {} copies per sample, fewer where one copy is long",
+        ctx.settings.reps
+    ));
+    result.notes.push(format!(
+        "pageable copies are the CPU's work as much as the GPU's: the driver copies the pages through its own \
+         pinned staging buffers with the CPU, so their figures move with the host's memory bandwidth, the \
+         NUMA placement of thread and pages, page faults (the buffer is written before timing) and whatever \
+         else the host runs; they take {PAGEABLE_SAMPLE_FACTOR}x the samples, and min–max shows their spread"
+    ));
+    match &ctx.device.info().pcie_link {
+        Some(link) => result.setup.push(format!("the GPU's PCIe link (sysfs): {link}")),
+        None => result
+            .notes
+            .push("the GPU's link could not be read from sysfs (NVLink-C2C or a non-Linux host?)".into()),
     }
 }
 
@@ -267,7 +333,7 @@ fn opencl_series(
                 0 => {
                     device.fill(queue, -1.0)?;
                     let mut copy = || Ok(device.write(queue, 0, &ordinary[..count])?);
-                    let times = timed(&mut clock, ctx, &mut copy)?;
+                    let times = timed_launches(&mut clock, ctx.settings, &mut copy)?;
                     (
                         times,
                         first_mismatch(&device.to_host(queue)?[..count], &source[..count]),
@@ -278,7 +344,7 @@ fn opencl_series(
                     // SAFETY: neither buffer is touched by the host until the timer has finished the queue.
                     let mut copy =
                         || -> Result<()> { Ok(unsafe { pinned.upload_async(queue, 0..count, &mut device) }?) };
-                    let times = timed(&mut events, ctx, &mut copy)?;
+                    let times = timed_launches(&mut events, ctx.settings, &mut copy)?;
                     (
                         times,
                         first_mismatch(&device.to_host(queue)?[..count], &source[..count]),
@@ -288,7 +354,7 @@ fn opencl_series(
                     device.write(queue, 0, source)?;
                     ordinary[..count].fill(-1.0);
                     let mut copy = || Ok(device.read(queue, 0, &mut ordinary[..count])?);
-                    let times = timed(&mut clock, ctx, &mut copy)?;
+                    let times = timed_launches(&mut clock, ctx.settings, &mut copy)?;
                     let failure = first_mismatch(&ordinary[..count], &source[..count]);
                     ordinary[..count].copy_from_slice(&source[..count]);
                     (times, failure)
@@ -297,7 +363,7 @@ fn opencl_series(
                     pinned.as_mut_slice()[..count].fill(-1.0);
                     // SAFETY: as above.
                     let mut copy = || -> Result<()> { Ok(unsafe { pinned.download_async(queue, 0..count, &device) }?) };
-                    let times = timed(&mut events, ctx, &mut copy)?;
+                    let times = timed_launches(&mut events, ctx.settings, &mut copy)?;
                     queue.finish()?;
                     (times, first_mismatch(&pinned.as_slice()[..count], &source[..count]))
                 }
@@ -325,11 +391,6 @@ fn opencl_series(
 }
 
 /// The samples of one copy with `clock`, paced by the length of one copy.
-fn timed(clock: &mut dyn SampleTimer, ctx: &RunContext<'_>, copy: &mut dyn FnMut() -> Result<()>) -> Result<Vec<f64>> {
-    let one_ms = probe_ms(clock, copy)?;
-    time_per_launch(clock, &paced(ctx.settings, one_ms), copy)
-}
-
 /// Samples of pageable copies: three times the run's, since the host clock and the CPU's staging
 /// copy make them spread far more than the copy engines' event-timed figures.
 pub const PAGEABLE_SAMPLE_FACTOR: u32 = 3;

@@ -7,6 +7,7 @@
 //! 1048573 (the runtime must pick a divisor: 1, under OpenCL 1.2's uniform
 //! work-groups).
 
+use super::calibrated_launches::timed_launches;
 use super::{Experiment, RunContext};
 use crate::copy_element::pattern;
 use crate::error::{Error, Result};
@@ -16,7 +17,7 @@ use crate::reference;
 use crate::report::{Axis, Claim, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Rule, SectionHooks};
 use crate::report::{Series, Work, slower_by};
 use crate::testbed::{Implementation, OpenClSide};
-use crate::timing::{OpenClTimer, paced, probe_ms, time_per_launch};
+use crate::timing::OpenClTimer;
 
 pub struct WorkGroupSize;
 
@@ -84,8 +85,7 @@ fn measure(ctx: &RunContext<'_>, side: &OpenClSide, n: usize, local: Option<usiz
     let mut data = ClBuffer::from_host(side.context(), queue, &input)?;
     let mut timer = OpenClTimer(queue);
     let mut enqueue = || opencl_fma_chain_per_item(twins, queue, &mut data, ITERATIONS, local);
-    let one_ms = probe_ms(&mut timer, &mut enqueue)?;
-    let times = time_per_launch(&mut timer, &paced(ctx.settings, one_ms), &mut enqueue)?;
+    let times = timed_launches(&mut timer, ctx.settings, &mut enqueue)?;
     data.write(queue, 0, &input)?;
     opencl_fma_chain_per_item(twins, queue, &mut data, ITERATIONS, local)?;
     let got = data.to_host(queue)?;

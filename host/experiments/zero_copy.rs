@@ -2,6 +2,10 @@
 //! memory, beside the copy engines' pinned bandwidth, and an end-to-end case
 //! where zero copy replaces an explicit H2D + kernel + D2H.
 
+use kernels_gpu::device::{GlobalMutPtr, GlobalPtr};
+
+use super::calibrated_launches::timed_launches;
+use super::sweep::each_point;
 use super::transfers::transfer_sizes;
 use super::{Experiment, RunContext};
 use crate::bandwidth::pcie_link_gbps;
@@ -13,7 +17,7 @@ use crate::report::{Axis, ExperimentResult, Metric, Point, PointKey, Report, Sca
 use crate::report::{Claim, LedgerRow, Rule, slower_by};
 use crate::run_settings::RunSettings;
 use crate::testbed::Implementation;
-use crate::timing::{CudaTimer, paced, probe_ms, time_per_launch};
+use crate::timing::CudaTimer;
 
 pub struct ZeroCopy;
 
@@ -108,25 +112,11 @@ impl Experiment for ZeroCopy {
             "bytes crossing the link: one-way cases count the bytes once, \
                                                   end-to-end cases count input + output",
         );
-        let gpu = ctx.device.gpu();
         let sizes = sizes(ctx.settings);
-        let len = (*sizes
+        let largest = *sizes
             .last()
-            .ok_or_else(|| Error::InvalidInput("zero-copy needs at least 1 MiB".into()))?
-            / 4) as usize;
-        let source: Vec<f32> = pattern(len);
-        let mut mapped_in = PinnedBuffer::<f32>::new(gpu, len, HostMemoryKind::Mapped)?;
-        mapped_in.as_mut_slice().copy_from_slice(&source);
-        let mut mapped_out = PinnedBuffer::<f32>::new(gpu, len, HostMemoryKind::Mapped)?;
-        let mut pinned_in = PinnedBuffer::<f32>::new(gpu, len, HostMemoryKind::Pinned)?;
-        pinned_in.as_mut_slice().copy_from_slice(&source);
-        let mut pinned_out = PinnedBuffer::<f32>::new(gpu, len, HostMemoryKind::Pinned)?;
-        let device_in = DeviceBuffer::from_host(gpu, &source)?;
-        let mut device_a = DeviceBuffer::<f32>::uninit(gpu, len)?;
-        let mut device_b = DeviceBuffer::<f32>::uninit(gpu, len)?;
-        let (in_ptr, out_ptr) = (mapped_in.as_global()?, mapped_out.as_global_mut()?);
-        let mut timer = CudaTimer::new(gpu)?;
-        let (dut, rust) = (ctx.device, Implementation::Rust);
+            .ok_or_else(|| Error::InvalidInput("zero-copy needs at least 1 MiB".into()))?;
+        let mut buffers = ZeroCopyBuffers::new(ctx, (largest / 4) as usize)?;
         for case in Case::ALL {
             let (kernel, implementation, variant) = case.key();
             result.series.push(Series::new(
@@ -134,74 +124,14 @@ impl Experiment for ZeroCopy {
                 case.label(),
             ));
         }
-        for (done, &bytes) in sizes.iter().enumerate() {
-            if ctx.stop_before(done, sizes.len()) {
-                break;
-            }
+        each_point(ctx, sizes.iter().copied(), (0, sizes.len()), |bytes| {
             ctx.progress.set_message(format!("zero-copy {} MiB", bytes >> 20));
-            let n = (bytes / 4) as usize;
             for (index, case) in Case::ALL.into_iter().enumerate() {
-                mapped_out.as_mut_slice()[..n].fill(-1.0);
-                pinned_out.as_mut_slice()[..n].fill(-1.0);
-                device_a.fill(-1.0)?;
-                let mut enqueue = || -> Result<()> {
-                    match case {
-                        Case::KernelReadsMapped => {
-                            vector_copy_global(dut, rust, (device_a.as_global_mut(), len), (in_ptr, len), n as u64)
-                        }
-                        Case::KernelWritesMapped => {
-                            vector_copy_global(dut, rust, (out_ptr, len), (device_in.as_global(), len), n as u64)
-                        }
-                        // SAFETY (copies): no host access to the buffers until the timer waits for the stream.
-                        Case::PinnedUpload => unsafe { pinned_in.upload_async(0..n, &mut device_a, gpu.stream()) },
-                        Case::PinnedDownload => unsafe { pinned_out.download_async(0..n, &device_in, gpu.stream()) },
-                        Case::ExplicitRoundTrip => {
-                            // SAFETY: as above.
-                            unsafe { pinned_in.upload_async(0..n, &mut device_a, gpu.stream())? };
-                            let (a_len, b_len) = (device_a.len(), device_b.len());
-                            vector_copy_global(
-                                dut,
-                                rust,
-                                (device_b.as_global_mut(), b_len),
-                                (device_a.as_global(), a_len),
-                                n as u64,
-                            )?;
-                            // SAFETY: as above.
-                            unsafe { pinned_out.download_async(0..n, &device_b, gpu.stream()) }
-                        }
-                        Case::ZeroCopyRoundTrip => {
-                            vector_copy_global(dut, rust, (out_ptr, len), (in_ptr, len), n as u64)
-                        }
-                    }
-                };
-                let one_ms = probe_ms(&mut timer, &mut enqueue)?;
-                let times = time_per_launch(&mut timer, &paced(ctx.settings, one_ms), &mut enqueue)?;
-                gpu.synchronize()?;
-                let failure = match case {
-                    Case::KernelReadsMapped | Case::PinnedUpload => {
-                        first_mismatch(&device_a.to_host()?[..n], &source[..n])
-                    }
-                    Case::KernelWritesMapped | Case::ZeroCopyRoundTrip => {
-                        first_mismatch(&mapped_out.as_slice()[..n], &source[..n])
-                    }
-                    Case::PinnedDownload | Case::ExplicitRoundTrip => {
-                        first_mismatch(&pinned_out.as_slice()[..n], &source[..n])
-                    }
-                };
-                // One-way cases move the bytes once; round trips count the input and the output.
-                let counted = match case {
-                    Case::ExplicitRoundTrip | Case::ZeroCopyRoundTrip => 2 * bytes,
-                    _ => bytes,
-                };
-                let at = PointKey::Value((bytes >> 20) as i64);
-                if let Some(point) =
-                    Point::timed(at, &Metric::Bandwidth, Work::bytes(n as u64, counted), &times, failure)
-                {
-                    result.series[index].points.push(point);
-                }
+                let point = buffers.measure(ctx, case, bytes)?;
+                result.series[index].points.extend(point);
             }
-            ctx.progress.inc(1);
-        }
+            Ok(())
+        })?;
         result.notes.push(format!(
             "every result checked against the input; up to {} launches per sample, fewer where one is long",
             ctx.settings.reps
@@ -210,6 +140,130 @@ impl Experiment for ZeroCopy {
             result.setup.push(format!("the GPU's PCIe link (sysfs): {link}"));
         }
         Ok(result)
+    }
+}
+
+/// Every buffer of every case at the largest size, made before any timing,
+/// the mapped ones' device addresses, and the events.
+struct ZeroCopyBuffers<'g> {
+    len: usize,
+    source: Vec<f32>,
+    mapped_out: PinnedBuffer<f32>,
+    pinned_in: PinnedBuffer<f32>,
+    pinned_out: PinnedBuffer<f32>,
+    device_in: DeviceBuffer<f32>,
+    device_a: DeviceBuffer<f32>,
+    device_b: DeviceBuffer<f32>,
+    /// The mapped input and output as the kernels see them.
+    in_ptr: GlobalPtr<f32>,
+    out_ptr: GlobalMutPtr<f32>,
+    timer: CudaTimer<'g>,
+    /// Kept alive for `in_ptr`.
+    _mapped_in: PinnedBuffer<f32>,
+}
+
+impl<'g> ZeroCopyBuffers<'g> {
+    fn new(ctx: &RunContext<'g>, len: usize) -> Result<Self> {
+        let gpu = ctx.device.gpu();
+        let source: Vec<f32> = pattern(len);
+        let mut mapped_in = PinnedBuffer::<f32>::new(gpu, len, HostMemoryKind::Mapped)?;
+        mapped_in.as_mut_slice().copy_from_slice(&source);
+        let mut mapped_out = PinnedBuffer::<f32>::new(gpu, len, HostMemoryKind::Mapped)?;
+        let mut pinned_in = PinnedBuffer::<f32>::new(gpu, len, HostMemoryKind::Pinned)?;
+        pinned_in.as_mut_slice().copy_from_slice(&source);
+        let pinned_out = PinnedBuffer::<f32>::new(gpu, len, HostMemoryKind::Pinned)?;
+        let device_in = DeviceBuffer::from_host(gpu, &source)?;
+        let device_a = DeviceBuffer::<f32>::uninit(gpu, len)?;
+        let device_b = DeviceBuffer::<f32>::uninit(gpu, len)?;
+        let (in_ptr, out_ptr) = (mapped_in.as_global()?, mapped_out.as_global_mut()?);
+        Ok(Self {
+            len,
+            source,
+            mapped_out,
+            pinned_in,
+            pinned_out,
+            device_in,
+            device_a,
+            device_b,
+            in_ptr,
+            out_ptr,
+            timer: CudaTimer::new(gpu)?,
+            _mapped_in: mapped_in,
+        })
+    }
+
+    /// One case at `bytes`: the outputs reset, the case timed, its result checked against the input.
+    fn measure(&mut self, ctx: &RunContext<'_>, case: Case, bytes: u64) -> Result<Option<Point>> {
+        let (dut, rust, gpu) = (ctx.device, Implementation::Rust, ctx.device.gpu());
+        let n = (bytes / 4) as usize;
+        let Self {
+            len,
+            source,
+            mapped_out,
+            pinned_in,
+            pinned_out,
+            device_in,
+            device_a,
+            device_b,
+            in_ptr,
+            out_ptr,
+            timer,
+            ..
+        } = self;
+        let (len, in_ptr, out_ptr) = (*len, *in_ptr, *out_ptr);
+        mapped_out.as_mut_slice()[..n].fill(-1.0);
+        pinned_out.as_mut_slice()[..n].fill(-1.0);
+        device_a.fill(-1.0)?;
+        let mut enqueue = || -> Result<()> {
+            match case {
+                Case::KernelReadsMapped => {
+                    vector_copy_global(dut, rust, (device_a.as_global_mut(), len), (in_ptr, len), n as u64)
+                }
+                Case::KernelWritesMapped => {
+                    vector_copy_global(dut, rust, (out_ptr, len), (device_in.as_global(), len), n as u64)
+                }
+                // SAFETY (copies): no host access to the buffers until the timer waits for the stream.
+                Case::PinnedUpload => unsafe { pinned_in.upload_async(0..n, device_a, gpu.stream()) },
+                Case::PinnedDownload => unsafe { pinned_out.download_async(0..n, device_in, gpu.stream()) },
+                Case::ExplicitRoundTrip => {
+                    // SAFETY: as above.
+                    unsafe { pinned_in.upload_async(0..n, device_a, gpu.stream())? };
+                    let (a_len, b_len) = (device_a.len(), device_b.len());
+                    vector_copy_global(
+                        dut,
+                        rust,
+                        (device_b.as_global_mut(), b_len),
+                        (device_a.as_global(), a_len),
+                        n as u64,
+                    )?;
+                    // SAFETY: as above.
+                    unsafe { pinned_out.download_async(0..n, device_b, gpu.stream()) }
+                }
+                Case::ZeroCopyRoundTrip => vector_copy_global(dut, rust, (out_ptr, len), (in_ptr, len), n as u64),
+            }
+        };
+        let times = timed_launches(timer, ctx.settings, &mut enqueue)?;
+        gpu.synchronize()?;
+        let failure = match case {
+            Case::KernelReadsMapped | Case::PinnedUpload => first_mismatch(&device_a.to_host()?[..n], &source[..n]),
+            Case::KernelWritesMapped | Case::ZeroCopyRoundTrip => {
+                first_mismatch(&mapped_out.as_slice()[..n], &source[..n])
+            }
+            Case::PinnedDownload | Case::ExplicitRoundTrip => first_mismatch(&pinned_out.as_slice()[..n], &source[..n]),
+        };
+        // One-way cases move the bytes once; round trips count the input and the output.
+        let counted = match case {
+            Case::ExplicitRoundTrip | Case::ZeroCopyRoundTrip => 2 * bytes,
+            _ => bytes,
+        };
+        let at = PointKey::Value((bytes >> 20) as i64);
+        Ok(Point::timed(
+            at,
+            &Metric::Bandwidth,
+            Work::bytes(n as u64, counted),
+            &times,
+            failure,
+        ))
     }
 }
 

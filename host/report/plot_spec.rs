@@ -145,6 +145,23 @@ pub fn series_points(series: &super::Series) -> Vec<PlotPoint> {
         .collect()
 }
 
+impl PlotLine {
+    /// `series` as a line of `group`: its points ([`series_points`]) with x
+    /// through `x`, its label and implementation; `None` where no point has a value.
+    pub fn of_series(series: &super::Series, group: usize, x: impl Fn(f64) -> f64) -> Option<Self> {
+        let points: Vec<PlotPoint> = series_points(series)
+            .into_iter()
+            .map(|p| PlotPoint { x: x(p.x), ..p })
+            .collect();
+        (!points.is_empty()).then(|| Self {
+            label: series.label.clone(),
+            group,
+            implementation: series.key.implementation,
+            points,
+        })
+    }
+}
+
 impl PlotSpec {
     /// Every line of every panel.
     pub fn lines(&self) -> impl Iterator<Item = &PlotLine> {
@@ -231,7 +248,30 @@ impl PlotSpec {
 
 #[cfg(test)]
 mod tests {
-    use super::{PlotSpec, XTicks, byte_unit};
+    use super::{PlotLine, PlotSpec, XTicks, byte_unit};
+    use crate::report::{Point, PointKey, Series, SeriesKey, Status, Work};
+    use crate::testbed::Implementation;
+
+    #[test]
+    fn a_series_line_has_its_measured_points_with_x_mapped() {
+        let mut series = Series::new(SeriesKey::new("k", Implementation::CudaC, "f32"), "k · CUDA C");
+        assert_eq!(PlotLine::of_series(&series, 0, |x| x), None, "no points: no line");
+        series.points.extend(Point::measured(
+            PointKey::Value(2048),
+            &[3.0, 1.0, 2.0],
+            Work::default(),
+            None,
+        ));
+        series
+            .points
+            .push(Point::unmeasured(PointKey::Value(4096), Status::Failed("bad".into())));
+        let line = PlotLine::of_series(&series, 3, |x| x / 1024.0).expect("one measured point");
+        assert_eq!((line.label.as_str(), line.group), ("k · CUDA C", 3));
+        assert_eq!(line.implementation, Implementation::CudaC);
+        assert_eq!(line.points.len(), 1, "the failed point is not drawn");
+        let p = line.points[0];
+        assert_eq!((p.x, p.y, p.lo, p.hi), (2.0, 2.0, 1.0, 3.0));
+    }
 
     #[test]
     fn size_axes_are_told_by_their_unit() {

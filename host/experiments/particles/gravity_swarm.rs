@@ -7,6 +7,7 @@
 
 use kernels_gpu::device::{Dim3, F32x4};
 
+use super::super::calibrated_launches::timed_launches;
 use super::fountain_tuning::tuning_key_of;
 use super::population::population_variant;
 use crate::error::Result;
@@ -17,7 +18,7 @@ use crate::particle_scene::{GRAVITY_GRID, ParticleRows, ParticleState, gravity_i
 use crate::reference::{gravity_step as reference_step, particle_rows_mismatch};
 use crate::report::{ExperimentResult, Series};
 use crate::testbed::{DeviceUnderTest, Implementation};
-use crate::timing::{CudaTimer, paced, probe_ms, time_per_launch};
+use crate::timing::CudaTimer;
 
 /// The block shape: the notes' 16 × 16.
 pub const GRAVITY_BLOCK: (u32, u32) = (16, 16);
@@ -118,8 +119,7 @@ pub fn measure_gravity(
                 k += 1;
                 buffers.step(dut, implementation, tiled, k)
             };
-            let one = probe_ms(&mut timer, &mut step)?;
-            let times = time_per_launch(&mut timer, &paced(ctx.settings, one), &mut step)?;
+            let times = timed_launches(&mut timer, ctx.settings, &mut step)?;
             let key = ctx.key(gravity_kernel(tiled), implementation, "f32x4");
             let variant = population_variant(GRAVITY_GRID);
             let title = format!("{} · {}, {variant}", gravity_kernel(tiled), implementation.label());

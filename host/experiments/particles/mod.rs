@@ -36,6 +36,7 @@ use crate::report::{
     Axis, ExperimentResult, LedgerRow, Metric, PlotKind, PlotSpec, Point, PointKey, Report, SectionHooks, Waiver, Work,
 };
 use crate::stats::Summary;
+use crate::testbed::Implementation;
 use block_shapes::{VERIFY_MAX_STEPS, measure_block_shapes, steps_per_point};
 use checkpoint_run::{CheckpointPlan, checkpoint_run};
 use interop_frames::measure_interop;
@@ -120,7 +121,6 @@ impl Experiment for Particles {
         .plot(PlotKind::None);
         let mut result = ctx.result(self, axis, BYTE_COUNTING);
         let implementations = ctx.ptx_implementations(&mut result);
-        let dut = ctx.device;
         let max_age = NOTES_MAX_AGE;
         let plan = CheckpointPlan::new(ctx.settings);
         let table_steps = steps_per_point(ctx.settings.samples, ctx.settings.reps).min(VERIFY_MAX_STEPS);
@@ -128,66 +128,14 @@ impl Experiment for Particles {
             .max(plan.total_steps())
             .max(interop_frames::WARM_UP_FRAMES + interop_frames::TIMED_FRAMES);
         ctx.progress.set_message("particles: probing the fountain's emitter");
-        let emitters = EmitterPaths::probe(dut, &implementations, max_age, 0..frames)?;
-        let planned = self.points() as usize;
-        let mut done = 0usize;
+        let emitters = EmitterPaths::probe(ctx.device, &implementations, max_age, 0..frames)?;
+        let mut count = (0usize, self.points() as usize);
         'systems: for system in ParticleSystem::ALL {
             for grid in POPULATIONS {
-                let checked_rows = if grid == NOTES_GRID { grid.height } else { SAMPLED_ROWS };
-                let mut population = match Population::new(dut, system, grid, max_age, checked_rows) {
-                    Ok(population) => population,
-                    Err(e @ Error::OutOfDeviceMemory { .. }) => {
-                        result.waived.push(Waiver {
-                            what: format!("{} at {}", system.label(), population_variant(grid)),
-                            reason: format!("{e} ({} MB needed)", ParticleBuffers::bytes_needed(grid) / 1_000_000),
-                        });
-                        done += NOTES_BLOCK_SHAPE_FPS.len();
-                        ctx.progress.inc(NOTES_BLOCK_SHAPE_FPS.len() as u64);
-                        continue;
-                    }
-                    Err(e) => return Err(e),
-                };
-                let finished = measure_block_shapes(
-                    ctx,
-                    &mut result,
-                    &mut population,
-                    &implementations,
-                    &emitters,
-                    (&mut done, planned),
-                )?;
-                if !finished {
+                let population = (system, grid);
+                if !measure_population(ctx, &mut result, population, &implementations, &emitters, &mut count)? {
                     break 'systems;
                 }
-                if grid != NOTES_GRID {
-                    continue;
-                }
-                if ctx.stop_before(done, planned) {
-                    break 'systems;
-                }
-                let still = checkpoint_run(ctx, &mut result, &mut population, &implementations, &emitters)?;
-                done += 1;
-                ctx.progress.inc(1);
-                if ctx.stop_before(done, planned) {
-                    break 'systems;
-                }
-                let interop = measure_interop(
-                    ctx,
-                    &mut result,
-                    &mut population,
-                    &implementations,
-                    &emitters,
-                    still.as_ref(),
-                );
-                match interop {
-                    Ok(()) => {}
-                    // OpenGL or the CUDA-GL hand-over broke: the interop point fails, the rest stands.
-                    Err(e @ (Error::Library(_) | Error::Driver { .. } | Error::InvalidInput(_))) => {
-                        interop_frames::record_broken(ctx, &mut result, system, &e);
-                    }
-                    Err(e) => return Err(e),
-                }
-                done += 1;
-                ctx.progress.inc(1);
             }
         }
         result.setup.push(format!(
@@ -209,6 +157,70 @@ impl Experiment for Particles {
         ));
         Ok(result)
     }
+}
+
+/// One system at one population: its block shapes, then (on the notes' grid)
+/// the checkpoint run and the interop frames; a population that does not fit
+/// is waived. `count` is (points done, points planned); `false` means stop
+/// (Ctrl-C).
+fn measure_population(
+    ctx: &RunContext<'_>,
+    result: &mut ExperimentResult,
+    (system, grid): (ParticleSystem, ParticleGrid),
+    implementations: &[Implementation],
+    emitters: &EmitterPaths,
+    (done, planned): &mut (usize, usize),
+) -> Result<bool> {
+    let planned = *planned;
+    let checked_rows = if grid == NOTES_GRID { grid.height } else { SAMPLED_ROWS };
+    let mut population = match Population::new(ctx.device, system, grid, NOTES_MAX_AGE, checked_rows) {
+        Ok(population) => population,
+        Err(e @ Error::OutOfDeviceMemory { .. }) => {
+            result.waived.push(Waiver {
+                what: format!("{} at {}", system.label(), population_variant(grid)),
+                reason: format!("{e} ({} MB needed)", ParticleBuffers::bytes_needed(grid) / 1_000_000),
+            });
+            *done += NOTES_BLOCK_SHAPE_FPS.len();
+            ctx.progress.inc(NOTES_BLOCK_SHAPE_FPS.len() as u64);
+            return Ok(true);
+        }
+        Err(e) => return Err(e),
+    };
+    let finished = measure_block_shapes(
+        ctx,
+        result,
+        &mut population,
+        implementations,
+        emitters,
+        (&mut *done, planned),
+    )?;
+    if !finished {
+        return Ok(false);
+    }
+    if grid != NOTES_GRID {
+        return Ok(true);
+    }
+    if ctx.stop_before(*done, planned) {
+        return Ok(false);
+    }
+    let still = checkpoint_run(ctx, result, &mut population, implementations, emitters)?;
+    *done += 1;
+    ctx.progress.inc(1);
+    if ctx.stop_before(*done, planned) {
+        return Ok(false);
+    }
+    let interop = measure_interop(ctx, result, &mut population, implementations, emitters, still.as_ref());
+    match interop {
+        Ok(()) => {}
+        // OpenGL or the CUDA-GL hand-over broke: the interop point fails, the rest stands.
+        Err(e @ (Error::Library(_) | Error::Driver { .. } | Error::InvalidInput(_))) => {
+            interop_frames::record_broken(ctx, result, system, &e);
+        }
+        Err(e) => return Err(e),
+    }
+    *done += 1;
+    ctx.progress.inc(1);
+    Ok(true)
 }
 
 impl SectionHooks for Particles {
