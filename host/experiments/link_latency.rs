@@ -166,6 +166,71 @@ impl Ring {
         };
         Ok((end, figures))
     }
+
+    /// A point per implementation chasing this ring from `dut`, in order, each chase
+    /// continuing where the last ended: a warm-up launch (a lap of a ring the L2 holds: every
+    /// line in whatever cache holds it), then `--samples` timed launches of [`STEPS`] steps.
+    fn measure(
+        &self,
+        ctx: &RunContext<'_>,
+        dut: &DeviceUnderTest,
+        implementations: &[Implementation],
+        working_set: u64,
+    ) -> Result<Vec<Point>> {
+        let warm = working_set <= dut.info().l2_cache_bytes.max(0) as u64;
+        let mut out = DeviceBuffer::<u64>::uninit(dut.gpu(), LATENCY_OUT_WORDS)?;
+        let mut slot = 0u32;
+        let mut points = Vec::with_capacity(implementations.len());
+        for &implementation in implementations {
+            let lap = if warm { self.successors.len() as u32 } else { 0 };
+            slot = self.chase(dut, implementation, slot, (lap, 1), &mut out)?.0;
+            let (cycles, ns, failure) = self.timed_chases(ctx, dut, implementation, &mut slot, &mut out)?;
+            points.push(latency_point(working_set, &cycles, &ns, failure));
+        }
+        Ok(points)
+    }
+
+    /// `--samples` timed chases of [`STEPS`] steps from `slot` (left where the last ended):
+    /// (SM cycles, ns) per step of each, until one fails its check (then why).
+    fn timed_chases(
+        &self,
+        ctx: &RunContext<'_>,
+        dut: &DeviceUnderTest,
+        implementation: Implementation,
+        slot: &mut u32,
+        out: &mut DeviceBuffer<u64>,
+    ) -> Result<(Vec<f64>, Vec<f64>, Option<String>)> {
+        let (mut cycles, mut ns) = (Vec::new(), Vec::new());
+        for _ in 0..ctx.settings.samples.max(1) {
+            let (end, figures) = self.chase(dut, implementation, *slot, (0, STEPS), out)?;
+            *slot = end;
+            match figures {
+                Ok((c, t)) => {
+                    cycles.push(c);
+                    ns.push(t);
+                }
+                Err(why) => return Ok((cycles, ns, Some(why))),
+            }
+        }
+        Ok((cycles, ns, None))
+    }
+}
+
+/// The point of one ring at `working_set`: ns per step, the median SM clocks beside it. A
+/// failed chase withholds every figure (Point::measured and set_extra see to it).
+fn latency_point(working_set: u64, cycles: &[f64], ns: &[f64], failure: Option<String>) -> Point {
+    let at = PointKey::Value((working_set >> 20) as i64);
+    let work = Work::bytes(STEPS as u64, STEPS as u64 * 8);
+    let mut point = Point::measured(at, ns, work, failure.clone()).unwrap_or_else(|| {
+        Point::unmeasured(
+            at,
+            crate::report::Status::Failed(failure.unwrap_or_else(|| "no finite figure".into())),
+        )
+    });
+    if let Some(summary) = crate::stats::Summary::of(cycles) {
+        point.set_extra(CYCLES, summary.median);
+    }
+    point
 }
 
 impl Experiment for LinkLatency {
@@ -202,100 +267,90 @@ impl Experiment for LinkLatency {
                 reason: ctx.testbed.needs_gpus(2).err().unwrap_or_default(),
             });
         }
-        let mut guards = Vec::new();
-        // (the reader's place in the testbed, its CUDA ordinal, the ring's place)
-        let mut places: Vec<(usize, usize, RingPlace)> = Vec::new();
-        for (index, reader) in devices.iter().enumerate() {
-            let gpu = reader.info().ordinal.0;
-            places.push((index, gpu, RingPlace::Local));
-            for owner in devices.iter().filter(|o| o.info().ordinal.0 != gpu) {
-                let owner_gpu = owner.info().ordinal.0;
-                if PeerAttributes::query(reader.gpu(), owner.gpu())?.access_supported {
-                    guards.push(PeerAccess::enable(reader.gpu(), owner.gpu())?);
-                    places.push((index, gpu, RingPlace::Peer(owner_gpu)));
-                } else {
-                    result.waived.push(Waiver {
-                        what: format!("GPU {gpu} reading GPU {owner_gpu}'s memory"),
-                        reason: "no peer access between them".into(),
-                    });
+        let (places, guards) = ring_places(ctx, &mut result)?;
+        result.series.extend(ring_series(&places, &implementations));
+        let points = WORKING_SETS
+            .iter()
+            .flat_map(|&working_set| places.iter().map(move |&place| (working_set, place)));
+        for (index, (working_set, (reader, gpu, place))) in points.enumerate() {
+            if ctx.stop_before(index, places.len() * WORKING_SETS.len()) {
+                break;
+            }
+            let dut = &devices[reader];
+            ctx.progress.set_message(format!(
+                "link-latency: {} , {} MiB",
+                place.label(gpu),
+                working_set >> 20
+            ));
+            let ring = Ring::build(ctx, dut, place, working_set)?;
+            let points = ring.measure(ctx, dut, &implementations, working_set)?;
+            for (&implementation, point) in implementations.iter().zip(points) {
+                let key = place.key(implementation, gpu);
+                if let Some(series) = result.series.iter_mut().find(|s| s.key == key) {
+                    series.points.push(point);
                 }
             }
-            places.push((index, gpu, RingPlace::Host));
-        }
-        for &(_, gpu, place) in &places {
-            for &implementation in &implementations {
-                result.series.push(Series::new(
-                    place.key(implementation, gpu),
-                    format!("{} · {}", place.label(gpu), implementation.label()),
-                ));
-            }
-        }
-        let total = places.len() * WORKING_SETS.len();
-        'sets: for (set_index, &working_set) in WORKING_SETS.iter().enumerate() {
-            for (place_index, &(reader, gpu, place)) in places.iter().enumerate() {
-                if ctx.stop_before(set_index * places.len() + place_index, total) {
-                    break 'sets;
-                }
-                let dut = &devices[reader];
-                ctx.progress.set_message(format!(
-                    "link-latency: {} , {} MiB",
-                    place.label(gpu),
-                    working_set >> 20
-                ));
-                let ring = Ring::build(ctx, dut, place, working_set)?;
-                let warm = working_set <= dut.info().l2_cache_bytes.max(0) as u64;
-                let mut out = DeviceBuffer::<u64>::uninit(dut.gpu(), LATENCY_OUT_WORDS)?;
-                let mut slot = 0u32;
-                for &implementation in &implementations {
-                    // Warm-up launch (a lap of a warm ring: every line in whatever cache holds it).
-                    let lap = if warm { ring.successors.len() as u32 } else { 0 };
-                    slot = ring.chase(dut, implementation, slot, (lap, 1), &mut out)?.0;
-                    let (mut cycles, mut ns, mut failure) = (Vec::new(), Vec::new(), None);
-                    for _ in 0..ctx.settings.samples.max(1) {
-                        let (end, figures) = ring.chase(dut, implementation, slot, (0, STEPS), &mut out)?;
-                        slot = end;
-                        match figures {
-                            Ok((c, t)) => {
-                                cycles.push(c);
-                                ns.push(t);
-                            }
-                            Err(why) => {
-                                failure = Some(why);
-                                break;
-                            }
-                        }
-                    }
-                    let at = PointKey::Value((working_set >> 20) as i64);
-                    let work = Work::bytes(STEPS as u64, STEPS as u64 * 8);
-                    let key = place.key(implementation, gpu);
-                    // A failed chase withholds every figure (Point::measured and set_extra see to it).
-                    let mut point = Point::measured(at, &ns, work, failure.clone()).unwrap_or_else(|| {
-                        Point::unmeasured(
-                            at,
-                            crate::report::Status::Failed(failure.unwrap_or_else(|| "no finite figure".into())),
-                        )
-                    });
-                    if let Some(summary) = crate::stats::Summary::of(&cycles) {
-                        point.set_extra(CYCLES, summary.median);
-                    }
-                    if let Some(series) = result.series.iter_mut().find(|s| s.key == key) {
-                        series.points.push(point);
-                    }
-                }
-                if reader == 0 {
-                    ctx.progress.inc(1);
-                }
+            // The bar counts the first GPU's places only.
+            if reader == 0 {
+                ctx.progress.inc(1);
             }
         }
         drop(guards);
-        result.setup.push(format!(
-            "one thread, {STEPS} dependent 8-byte loads per launch through a random cyclic ring; slots of 128 bytes \
-             (256 at 256 MiB); rings inside the L2 walked warm (a lap first), larger ones cold; host rings pinned \
-             on the reader's NUMA node where the host has several; {} launches per point",
-            ctx.settings.samples
-        ));
+        result.setup.push(setup_text(ctx.settings.samples));
         Ok(result)
     }
+}
+
+/// A ring the run chases: (the reader's place in the testbed, its CUDA ordinal, the ring's place).
+type RingAt = (usize, usize, RingPlace);
+
+/// A series per ring and implementation, in order.
+fn ring_series(places: &[RingAt], implementations: &[Implementation]) -> Vec<Series> {
+    let mut series = Vec::new();
+    for &(_, gpu, place) in places {
+        for &implementation in implementations {
+            series.push(Series::new(
+                place.key(implementation, gpu),
+                format!("{} · {}", place.label(gpu), implementation.label()),
+            ));
+        }
+    }
+    series
+}
+
+/// How the rings are laid out and walked.
+fn setup_text(samples: u32) -> String {
+    format!(
+        "one thread, {STEPS} dependent 8-byte loads per launch through a random cyclic ring; slots of 128 bytes \
+         (256 at 256 MiB); rings inside the L2 walked warm (a lap first), larger ones cold; host rings pinned \
+         on the reader's NUMA node where the host has several; {samples} launches per point"
+    )
+}
+
+/// Every ring the run chases, in order: for each GPU its own memory, each peer it can read (peer
+/// access enabled, held by the guards returned; a waiver for each it cannot), then host memory.
+fn ring_places(ctx: &RunContext<'_>, result: &mut ExperimentResult) -> Result<(Vec<RingAt>, Vec<PeerAccess>)> {
+    let devices = ctx.testbed.devices();
+    let mut guards = Vec::new();
+    let mut places = Vec::new();
+    for (index, reader) in devices.iter().enumerate() {
+        let gpu = reader.info().ordinal.0;
+        places.push((index, gpu, RingPlace::Local));
+        for owner in devices.iter().filter(|o| o.info().ordinal.0 != gpu) {
+            let owner_gpu = owner.info().ordinal.0;
+            if PeerAttributes::query(reader.gpu(), owner.gpu())?.access_supported {
+                guards.push(PeerAccess::enable(reader.gpu(), owner.gpu())?);
+                places.push((index, gpu, RingPlace::Peer(owner_gpu)));
+            } else {
+                result.waived.push(Waiver {
+                    what: format!("GPU {gpu} reading GPU {owner_gpu}'s memory"),
+                    reason: "no peer access between them".into(),
+                });
+            }
+        }
+        places.push((index, gpu, RingPlace::Host));
+    }
+    Ok((places, guards))
 }
 
 impl SectionHooks for LinkLatency {
