@@ -21,7 +21,7 @@ use crate::numa::bind_near_gpu;
 use crate::reference::{chase_successors, follow_successors};
 use crate::report::{
     Axis, Devices, ExperimentResult, Metric, Point, PointKey, Report, Scale, SectionHooks, Series, SeriesKey, Waiver,
-    Work, point_cell,
+    Work, pair_matrix_markdown, point_cell,
 };
 use crate::testbed::{DeviceUnderTest, Implementation};
 
@@ -389,27 +389,94 @@ impl SectionHooks for LinkLatency {
             let _ = write!(out, " {set} MiB: ns | {set} MiB: SM clk |");
         }
         let _ = writeln!(out, "\n|---|{}", "---:|".repeat(2 * sets.len()));
-        for series in &result.series {
+        for series in result.series.iter().filter(|s| !is_peer(s)) {
             let _ = write!(out, "| {} |", series.label);
             for &set in &sets {
                 let point = series.at(set);
-                let cycles = point
-                    .filter(|p| p.status.is_ok())
-                    .and_then(|p| p.extra.get(CYCLES))
-                    .map_or_else(|| "—".to_string(), |c| format!("{c:.0}"));
-                let _ = write!(out, " {} | {cycles} |", point_cell(point));
+                let _ = write!(out, " {} | {} |", point_cell(point), cycles_cell(point));
             }
             let _ = writeln!(out);
         }
         let _ = writeln!(out, "\nCells: median (min–max over the launches) per load.");
+        out.push_str(&peer_matrices(result, &sets));
         Some(out)
     }
 }
 
+/// Whether `series` reads a peer GPU's memory (keyed by the pair: owner, reader).
+fn is_peer(series: &Series) -> bool {
+    matches!(series.key.devices, Devices::Pair { .. })
+}
+
+/// The median SM clocks per load of a point whose check passed, or a dash.
+fn cycles_cell(point: Option<&Point>) -> String {
+    point
+        .filter(|p| p.status.is_ok())
+        .and_then(|p| p.extra.get(CYCLES))
+        .map_or_else(|| "—".to_string(), |c| format!("{c:.0}"))
+}
+
+/// The peer reads as source × destination matrices (as `peer` shows its copies), one per
+/// implementation and working set: rows the GPU whose memory is read, columns the reader,
+/// each cell ns per load with its SM clocks beside; empty where nothing was measured.
+fn peer_matrices(result: &ExperimentResult, sets: &[i64]) -> String {
+    let peers: Vec<&Series> = result.series.iter().filter(|s| is_peer(s)).collect();
+    let mut implementations: Vec<Implementation> = Vec::new();
+    for series in &peers {
+        if !implementations.contains(&series.key.implementation) {
+            implementations.push(series.key.implementation);
+        }
+    }
+    let mut gpus: Vec<usize> = result
+        .series
+        .iter()
+        .flat_map(|s| match s.key.devices {
+            Devices::One(gpu) => vec![gpu],
+            Devices::Pair { src, dst } => vec![src, dst],
+            Devices::All => Vec::new(),
+        })
+        .collect();
+    gpus.sort_unstable();
+    gpus.dedup();
+    let mut out = String::new();
+    for implementation in implementations {
+        for &set in sets {
+            let mut matrix = Series::of(RingPlace::Peer(0).key(implementation, 0).on(Devices::All));
+            for series in peers.iter().filter(|s| s.key.implementation == implementation) {
+                let (Devices::Pair { src, dst }, Some(point)) = (series.key.devices, series.at(set)) else {
+                    continue;
+                };
+                let mut cell = point.clone();
+                cell.at = PointKey::Pair { src, dst };
+                matrix.points.push(cell);
+            }
+            if matrix.points.is_empty() {
+                continue;
+            }
+            let cycles = |src, dst| {
+                let point = matrix.points.iter().find(|p| p.at == PointKey::Pair { src, dst })?;
+                let clocks = point.extra.get(CYCLES).filter(|_| point.status.is_ok())?;
+                Some(format!("{clocks:.0} SM clk"))
+            };
+            let _ = write!(
+                out,
+                "\n**A peer GPU's memory at {set} MiB, {}**: ns per load (SM clocks), rows the GPU whose memory \
+                 is read, columns the reader.\n\n{}",
+                implementation.label(),
+                pair_matrix_markdown(&matrix, &gpus, &cycles)
+            );
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{RingPlace, slot_bytes};
-    use crate::report::Devices;
+    use super::{CYCLES, LinkLatency, RingPlace, STEPS, slot_bytes};
+    use crate::report::{
+        Axis, Devices, ExperimentResult, Metric, Point, PointKey, Report, SectionHooks, Series, Status, Work,
+    };
+    use crate::run_settings::RunSettings;
     use crate::testbed::Implementation;
 
     #[test]
@@ -422,5 +489,87 @@ mod tests {
             RingPlace::Local.key(Implementation::Rust, 0),
             RingPlace::Host.key(Implementation::Rust, 0)
         );
+    }
+
+    /// A run on 8 GPUs (made here, no GPU): GPU g reads its own memory in 600 + g ns, GPU
+    /// `owner`'s in 1000 + 10 × owner + reader ns (GPU 2 reading GPU 5's fails its check), and
+    /// host memory in 2000 ns; SM clocks twice the ns.
+    fn eight_gpu_result() -> ExperimentResult {
+        let mut series = Vec::new();
+        let point = |mib: i64, ns: f64, failure: Option<String>| {
+            let work = Work::bytes(STEPS as u64, STEPS as u64 * 8);
+            Point::measured(PointKey::Value(mib), &[ns, ns, ns], work, failure)
+                .unwrap()
+                .with_extra(CYCLES, 2.0 * ns)
+        };
+        for reader in 0..8 {
+            let mut places = vec![(RingPlace::Local, 600.0 + reader as f64)];
+            for owner in (0..8).filter(|&o| o != reader) {
+                places.push((RingPlace::Peer(owner), 1000.0 + (10 * owner + reader) as f64));
+            }
+            places.push((RingPlace::Host, 2000.0));
+            for (place, ns) in places {
+                let mut s = Series::new(place.key(Implementation::Rust, reader), place.label(reader));
+                let failure = (place == RingPlace::Peer(5) && reader == 2).then(|| "the chase ended elsewhere".into());
+                for mib in [4, 256] {
+                    s.points.push(point(mib, ns, failure.clone()));
+                }
+                series.push(s);
+            }
+        }
+        ExperimentResult {
+            name: "link-latency".into(),
+            title: String::new(),
+            source: String::new(),
+            device: None,
+            status: Status::Ok,
+            axis: Axis::lines("working set (MiB)", Metric::custom("latency", "ns", false)),
+            byte_counting: String::new(),
+            setup: vec![],
+            series,
+            waived: vec![],
+            notes: vec![],
+            artifacts: vec![],
+        }
+    }
+
+    #[test]
+    fn eight_gpus_read_each_others_memory_in_src_by_dst_matrices() {
+        let result = eight_gpu_result();
+        let report = Report::new(vec![], &RunSettings::default(), vec![], vec![], vec![]);
+        let text = LinkLatency.tables(&result, &report).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        // The list keeps each GPU's own and host memory: 16 rows, no peer row.
+        let list_rows = lines
+            .iter()
+            .take_while(|l| !l.starts_with("Cells"))
+            .filter(|l| l.starts_with("| GPU"))
+            .count();
+        assert_eq!(list_rows, 16, "{text}");
+        assert!(!text.contains("reads GPU 5's memory"), "{text}");
+        assert!(
+            text.contains("| GPU 3 reads its own memory | 603 (603–603) | 1206 |"),
+            "{text}"
+        );
+        // One matrix per working set, 8 × 8, rows the owner, columns the reader.
+        let headers: Vec<usize> = (0..lines.len())
+            .filter(|&i| lines[i].starts_with("| src \\ dst |"))
+            .collect();
+        assert_eq!(headers.len(), 2, "{text}");
+        assert_eq!(
+            lines[headers[0]],
+            "| src \\ dst | GPU 0 | GPU 1 | GPU 2 | GPU 3 | GPU 4 | GPU 5 | GPU 6 | GPU 7 |"
+        );
+        assert!(lines[headers[0] - 2].contains("at 4 MiB"), "{text}");
+        let rows = &lines[headers[1] + 2..headers[1] + 10];
+        let cells = |row: &str| -> Vec<String> { row.split('|').map(|c| c.trim().to_string()).collect() };
+        // GPU 3's memory (row 3) read by GPU 5 (column 5; cells[0] is empty, cells[1] the row's name).
+        let row3 = cells(rows[3]);
+        assert_eq!(row3[1], "GPU 3");
+        assert_eq!(row3[2 + 3], "—", "the diagonal is each GPU's own memory, listed above");
+        assert_eq!(row3[2 + 5], "1035 (1035–1035) (2070 SM clk)");
+        assert_eq!(cells(rows[7])[2], "1070 (1070–1070) (2140 SM clk)");
+        // A failed chase shows no figure, nor its clocks.
+        assert_eq!(cells(rows[5])[2 + 2], "**FAILED**");
     }
 }
