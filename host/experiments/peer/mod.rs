@@ -34,6 +34,7 @@ pub use peer_tests::PeerTest;
 
 use std::collections::BTreeMap;
 
+use super::calibrated_launches::timed_launches;
 use super::{Experiment, RunContext, Scope};
 use crate::concurrent_timing::{Lane, concurrent_gbps};
 use crate::error::{DriverResultExt, Result};
@@ -44,7 +45,7 @@ use crate::report::{Axis, Devices, ExperimentResult, Metric, PlotKind, Point, Po
 use crate::run_settings::RunSettings;
 use crate::stats::Summary;
 use crate::testbed::{DeviceUnderTest, Implementation};
-use crate::timing::{CudaTimer, paced, probe_ms, time_per_launch};
+use crate::timing::CudaTimer;
 
 pub struct Peer;
 
@@ -607,8 +608,7 @@ fn one_way(
                 _ => vector_copy_global(issuing, implementation, out, inp, n as u64),
             }
         };
-        let one_ms = probe_ms(&mut timer, &mut enqueue)?;
-        time_per_launch(&mut timer, &paced(ctx.settings, one_ms), &mut enqueue)?
+        timed_launches(&mut timer, ctx.settings, &mut enqueue)?
     };
     devices[src].gpu().synchronize()?;
     devices[dst].gpu().synchronize()?;
