@@ -11,6 +11,8 @@
 
 use std::fmt::Write;
 
+use super::calibrated_launches::timed_launches;
+use super::sweep::each_point;
 use super::transfers::transfer_sizes;
 use super::{Experiment, RunContext, Scope};
 use crate::concurrent_timing::{Lane, LaneWork, concurrent_gbps};
@@ -25,7 +27,7 @@ use crate::report::{
 };
 use crate::run_settings::RunSettings;
 use crate::testbed::{DeviceUnderTest, Implementation};
-use crate::timing::{CudaTimer, paced, probe_ms, time_per_launch};
+use crate::timing::CudaTimer;
 
 pub struct HostLinks;
 
@@ -227,124 +229,32 @@ impl Experiment for HostLinks {
     fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
         let devices = ctx.testbed.devices();
         let bytes = host_link_bytes(ctx.settings).expect("requires() checked the size");
-        let n = (bytes / 4) as usize;
-        let at = PointKey::Value((bytes >> 20) as i64);
         let mut result = ctx.result(
             self,
             Axis::lines("size (MiB)", Metric::Bandwidth).plot(PlotKind::None),
             "the bytes crossing each link, once per copy; both directions and all GPUs at once add up every \
              copy's bytes over its own time",
         );
-        let source: Vec<f32> = pattern(n);
+        let source: Vec<f32> = pattern((bytes / 4) as usize);
         let mut buffers = Vec::with_capacity(devices.len());
         for dut in devices {
-            buffers.push(LinkBuffers::allocate(dut, n, &source)?);
+            buffers.push(LinkBuffers::allocate(dut, source.len(), &source)?);
         }
-        for (dut, b) in devices.iter().zip(&buffers) {
-            let pcie = ctx
-                .testbed
-                .pcie_theoretical_gbps(dut.info().ordinal)
-                .map_or_else(String::new, |g| format!(", PCIe {g:.1} GB/s per direction (NVML)"));
-            result.setup.push(format!(
-                "GPU {}: host memory {}{pcie}",
-                dut.info().ordinal,
-                b.placement.describe()
-            ));
-        }
+        result.setup.extend(placement_setup(ctx, &buffers));
         result.setup.push(format!("{} MiB per copy", bytes >> 20));
-
-        // Every GPU alone.
-        let mut alone: Vec<Series> = Vec::new();
-        for (index, dut) in devices.iter().enumerate() {
-            if ctx.stop_before(index, devices.len() + 1) {
-                break;
-            }
-            let ordinal = dut.info().ordinal;
-            ctx.progress.set_message(format!("host-links GPU {ordinal}"));
-            for test in HostTest::ALL {
-                let b = &mut buffers[index];
-                b.clear(dut)?;
-                let mut point = if test == HostTest::BothWays {
-                    let samples = {
-                        let mut lanes = b.lanes(dut, test, n)?;
-                        concurrent_gbps(dut, &mut lanes, ctx.settings)?
-                    };
-                    dut.gpu().synchronize()?;
-                    let failure = b.check(test, &source)?;
-                    Point::measured(at, &samples.total, Work::bytes(2 * n as u64, 2 * bytes), failure)
-                } else {
-                    let times = alone_times(ctx, dut, b, test, n)?;
-                    dut.gpu().synchronize()?;
-                    let failure = b.check(test, &source)?;
-                    Point::timed(at, &Metric::Bandwidth, Work::bytes(n as u64, bytes), &times, failure)
-                }
-                .unwrap_or_else(|| Point::unmeasured(at, Status::Failed("no finite figure".into())));
-                if let Some(pcie) = ctx.testbed.pcie_theoretical_gbps(ordinal) {
-                    point.set_extra(PCIE_GBPS, pcie);
-                    if let Some(median) = point.median() {
-                        point.set_extra(OF_PCIE, 100.0 * median / (pcie * test.copies() as f64));
-                    }
-                }
-                let mut series = Series::new(
-                    test.key(Devices::One(ordinal.0)),
-                    format!("{} · GPU {ordinal}", test.label()),
-                );
-                series.points.push(point);
-                alone.push(series);
-            }
-            ctx.progress.inc(1);
-        }
-
-        // Every GPU at once.
-        let mut together: Vec<Series> = Vec::new();
+        let plan = (devices.len() + 1, bytes, source.as_slice());
+        let alone = each_gpu_alone(ctx, &mut buffers, plan)?;
+        let mut together = Vec::new();
         if devices.len() < 2 {
             result.waived.push(Waiver {
                 what: "all GPUs at once".into(),
                 reason: ctx.testbed.needs_gpus(2).err().unwrap_or_default(),
             });
-        } else if !ctx.stop_before(devices.len(), devices.len() + 1) {
-            ctx.progress.set_message("host-links: all GPUs at once");
-            for test in HostTest::ALL {
-                for (dut, b) in devices.iter().zip(buffers.iter_mut()) {
-                    b.clear(dut)?;
-                }
-                let samples = {
-                    let mut lanes = Vec::new();
-                    for (dut, b) in devices.iter().zip(buffers.iter_mut()) {
-                        lanes.extend(b.lanes(dut, test, n)?);
-                    }
-                    concurrent_gbps(&devices[0], &mut lanes, ctx.settings)?
-                };
-                let mut failure = None;
-                for (dut, b) in devices.iter().zip(&buffers) {
-                    dut.gpu().synchronize()?;
-                    if failure.is_none() {
-                        failure = b
-                            .check(test, &source)?
-                            .map(|why| format!("GPU {}: {why}", dut.info().ordinal));
-                    }
-                }
-                let copies = test.copies() * devices.len() as u64;
-                let mut point = Point::measured(
-                    at,
-                    &samples.total,
-                    Work::bytes(n as u64 * copies, bytes * copies),
-                    failure,
-                )
-                .unwrap_or_else(|| Point::unmeasured(at, Status::Failed("no finite figure".into())));
-                let sum: Option<f64> = alone
-                    .iter()
-                    .filter(|s| same_test(s, test))
-                    .map(|s| s.points.first().and_then(Point::median))
-                    .sum();
-                if let Some(sum) = sum {
-                    point.set_extra(SUM_ALONE, sum);
-                }
-                let mut series = Series::new(test.key(Devices::All), format!("{} · all GPUs at once", test.label()));
-                series.points.push(point);
-                together.push(series);
-            }
-            ctx.progress.inc(1);
+        } else {
+            each_point(ctx, [()], (devices.len(), devices.len() + 1), |()| {
+                together = all_gpus_at_once(ctx, &mut buffers, plan, &alone)?;
+                Ok(())
+            })?;
         }
         result.series.extend(alone);
         result.series.extend(together);
@@ -356,6 +266,147 @@ impl Experiment for HostLinks {
         ));
         Ok(result)
     }
+}
+
+/// (points planned, bytes per copy, the pattern every copy carries).
+type Plan<'a> = (usize, u64, &'a [f32]);
+
+/// Where each GPU's host memory sits and what its PCIe link carries.
+fn placement_setup(ctx: &RunContext<'_>, buffers: &[LinkBuffers]) -> Vec<String> {
+    ctx.testbed
+        .devices()
+        .iter()
+        .zip(buffers)
+        .map(|(dut, b)| {
+            let pcie = ctx
+                .testbed
+                .pcie_theoretical_gbps(dut.info().ordinal)
+                .map_or_else(String::new, |g| format!(", PCIe {g:.1} GB/s per direction (NVML)"));
+            format!(
+                "GPU {}: host memory {}{pcie}",
+                dut.info().ordinal,
+                b.placement.describe()
+            )
+        })
+        .collect()
+}
+
+/// Every test on every GPU alone, a point each (one point of the plan per GPU).
+fn each_gpu_alone(ctx: &RunContext<'_>, buffers: &mut [LinkBuffers], plan: Plan<'_>) -> Result<Vec<Series>> {
+    let devices = ctx.testbed.devices();
+    let mut alone = Vec::new();
+    each_point(ctx, devices.iter().zip(buffers), (0, plan.0), |(dut, b)| {
+        let ordinal = dut.info().ordinal;
+        ctx.progress.set_message(format!("host-links GPU {ordinal}"));
+        for test in HostTest::ALL {
+            let mut point = alone_point(ctx, dut, b, test, plan)?;
+            if let Some(pcie) = ctx.testbed.pcie_theoretical_gbps(ordinal) {
+                point.set_extra(PCIE_GBPS, pcie);
+                if let Some(median) = point.median() {
+                    point.set_extra(OF_PCIE, 100.0 * median / (pcie * test.copies() as f64));
+                }
+            }
+            let mut series = Series::new(
+                test.key(Devices::One(ordinal.0)),
+                format!("{} · GPU {ordinal}", test.label()),
+            );
+            series.points.push(point);
+            alone.push(series);
+        }
+        Ok(())
+    })?;
+    Ok(alone)
+}
+
+/// `test` on `dut` alone, checked: one-way copies timed on the GPU's stream, both directions
+/// as two concurrent lanes.
+fn alone_point(
+    ctx: &RunContext<'_>,
+    dut: &DeviceUnderTest,
+    b: &mut LinkBuffers,
+    test: HostTest,
+    (_, bytes, source): Plan<'_>,
+) -> Result<Point> {
+    let n = source.len();
+    let at = PointKey::Value((bytes >> 20) as i64);
+    b.clear(dut)?;
+    Ok(if test == HostTest::BothWays {
+        let samples = {
+            let mut lanes = b.lanes(dut, test, n)?;
+            concurrent_gbps(dut, &mut lanes, ctx.settings)?
+        };
+        dut.gpu().synchronize()?;
+        let failure = b.check(test, source)?;
+        Point::measured(at, &samples.total, Work::bytes(2 * n as u64, 2 * bytes), failure)
+    } else {
+        let times = alone_times(ctx, dut, b, test, n)?;
+        dut.gpu().synchronize()?;
+        let failure = b.check(test, source)?;
+        Point::timed(at, &Metric::Bandwidth, Work::bytes(n as u64, bytes), &times, failure)
+    }
+    .unwrap_or_else(|| Point::unmeasured(at, Status::Failed("no finite figure".into()))))
+}
+
+/// Every test on all GPUs at once, a point each, beside the sum of each GPU's figure alone.
+fn all_gpus_at_once(
+    ctx: &RunContext<'_>,
+    buffers: &mut [LinkBuffers],
+    plan: Plan<'_>,
+    alone: &[Series],
+) -> Result<Vec<Series>> {
+    ctx.progress.set_message("host-links: all GPUs at once");
+    let mut together = Vec::new();
+    for test in HostTest::ALL {
+        let mut point = together_point(ctx, buffers, test, plan)?;
+        let sum: Option<f64> = alone
+            .iter()
+            .filter(|s| same_test(s, test))
+            .map(|s| s.points.first().and_then(Point::median))
+            .sum();
+        if let Some(sum) = sum {
+            point.set_extra(SUM_ALONE, sum);
+        }
+        let mut series = Series::new(test.key(Devices::All), format!("{} · all GPUs at once", test.label()));
+        series.points.push(point);
+        together.push(series);
+    }
+    Ok(together)
+}
+
+/// `test` on every GPU at once, every copy on its own stream; the total, failed by the first
+/// GPU whose copy fails its check.
+fn together_point(
+    ctx: &RunContext<'_>,
+    buffers: &mut [LinkBuffers],
+    test: HostTest,
+    (_, bytes, source): Plan<'_>,
+) -> Result<Point> {
+    let devices = ctx.testbed.devices();
+    let n = source.len();
+    let at = PointKey::Value((bytes >> 20) as i64);
+    for (dut, b) in devices.iter().zip(buffers.iter_mut()) {
+        b.clear(dut)?;
+    }
+    let samples = {
+        let mut lanes = Vec::new();
+        for (dut, b) in devices.iter().zip(buffers.iter_mut()) {
+            lanes.extend(b.lanes(dut, test, n)?);
+        }
+        concurrent_gbps(&devices[0], &mut lanes, ctx.settings)?
+    };
+    let mut failure = None;
+    for (dut, b) in devices.iter().zip(buffers.iter()) {
+        dut.gpu().synchronize()?;
+        if failure.is_none() {
+            failure = b
+                .check(test, source)?
+                .map(|why| format!("GPU {}: {why}", dut.info().ordinal));
+        }
+    }
+    let copies = test.copies() * devices.len() as u64;
+    let work = Work::bytes(n as u64 * copies, bytes * copies);
+    Ok(Point::measured(at, &samples.total, work, failure)
+        .unwrap_or_else(|| Point::unmeasured(at, Status::Failed("no finite figure".into()))))
 }
 
 fn same_test(series: &Series, test: HostTest) -> bool {
@@ -379,8 +430,7 @@ fn alone_times(
         unreachable!("one-way tests have one lane; both directions are timed as concurrent lanes")
     };
     let mut enqueue = || (lane.enqueue)(gpu.stream());
-    let one_ms = probe_ms(&mut timer, &mut enqueue)?;
-    time_per_launch(&mut timer, &paced(ctx.settings, one_ms), &mut enqueue)
+    timed_launches(&mut timer, ctx.settings, &mut enqueue)
 }
 
 impl SectionHooks for HostLinks {

@@ -34,6 +34,7 @@ pub use peer_tests::PeerTest;
 
 use std::collections::BTreeMap;
 
+use super::calibrated_launches::timed_launches;
 use super::{Experiment, RunContext, Scope};
 use crate::concurrent_timing::{Lane, concurrent_gbps};
 use crate::error::{DriverResultExt, Result};
@@ -44,7 +45,7 @@ use crate::report::{Axis, Devices, ExperimentResult, Metric, PlotKind, Point, Po
 use crate::run_settings::RunSettings;
 use crate::stats::Summary;
 use crate::testbed::{DeviceUnderTest, Implementation};
-use crate::timing::{CudaTimer, paced, probe_ms, time_per_launch};
+use crate::timing::CudaTimer;
 
 pub struct Peer;
 
@@ -92,6 +93,83 @@ impl Paths {
     /// Whether kernels on `from` may use `to`'s memory.
     fn access(&self, from: usize, to: usize) -> bool {
         self.get(from, to).is_some_and(|p| p.attributes.access_supported)
+    }
+
+    /// What the driver and NVML say of the path between every ordered pair of the run's GPUs.
+    fn query(ctx: &RunContext<'_>) -> Result<Self> {
+        let devices = ctx.testbed.devices();
+        let gpus = devices.len();
+        let ordinals: Vec<usize> = devices.iter().map(|d| d.info().ordinal.0).collect();
+        let mut pairs = vec![vec![None; gpus]; gpus];
+        for (src, row) in pairs.iter_mut().enumerate() {
+            for (dst, cell) in row.iter_mut().enumerate() {
+                if src == dst {
+                    continue;
+                }
+                let attributes = PeerAttributes::query(devices[src].gpu(), devices[dst].gpu())?;
+                let route = ctx.testbed.nvml().ok().and_then(|nvml| {
+                    nvml.interconnect()
+                        .nvlink_route(CudaOrdinal(ordinals[src]), CudaOrdinal(ordinals[dst]))
+                });
+                *cell = Some(PairPath {
+                    attributes,
+                    nvlink_links: route.map(|r| r.direct_links + r.switched_links),
+                    nvlink_gbps: route.map(|r| r.gbps),
+                });
+            }
+        }
+        let interconnect = ctx.testbed.nvml().ok().map(|nvml| nvml.interconnect());
+        let links = LinkFigures {
+            routes: pairs
+                .iter()
+                .map(|row| row.iter().map(|p| p.and_then(|p| p.nvlink_gbps)).collect())
+                .collect(),
+            gpu_nvlink: ordinals
+                .iter()
+                .map(|&o| interconnect.as_ref().and_then(|i| i.nvlink_gbps(CudaOrdinal(o))))
+                .collect(),
+            pcie: ordinals
+                .iter()
+                .map(|&o| {
+                    interconnect
+                        .as_ref()
+                        .and_then(|i| i.pcie_theoretical_gbps(CudaOrdinal(o)))
+                })
+                .collect(),
+        };
+        Ok(Self { pairs, ordinals, links })
+    }
+
+    /// Peer access on wherever it is supported, for as long as the guards returned live.
+    fn enable_access(&self, devices: &[DeviceUnderTest]) -> Result<Vec<PeerAccess>> {
+        let gpus = devices.len();
+        let mut access_guards = Vec::new();
+        for from in 0..gpus {
+            for to in 0..gpus {
+                if from != to && self.access(from, to) {
+                    access_guards.push(PeerAccess::enable(devices[from].gpu(), devices[to].gpu())?);
+                }
+            }
+        }
+        Ok(access_guards)
+    }
+
+    /// A line of setup per ordered pair ([`describe_path`]).
+    fn describe(&self, nvml_missing: Option<&str>) -> Vec<String> {
+        let gpus = self.ordinals.len();
+        let mut lines = Vec::new();
+        for src in 0..gpus {
+            for dst in (0..gpus).filter(|&d| d != src) {
+                let path = self.get(src, dst).expect("off-diagonal paths exist");
+                lines.push(describe_path(
+                    self.ordinals[src],
+                    self.ordinals[dst],
+                    path,
+                    nvml_missing,
+                ));
+            }
+        }
+        lines
     }
 }
 
@@ -163,10 +241,8 @@ impl Experiment for Peer {
 
     fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
         let devices = ctx.testbed.devices();
-        let gpus = devices.len();
         let sizes = peer_sizes(ctx.settings);
         let largest = *sizes.last().expect("requires() checked the sweep");
-        let largest_mib = (largest >> 20) as i64;
         let axis = Axis::lines("size (MiB)", Metric::Bandwidth)
             .x_scale(Scale::Log2)
             .plot(PlotKind::HeatMap);
@@ -177,224 +253,36 @@ impl Experiment for Peer {
              both-directions and all-at-once figures add up every copy's bytes over its own time",
         );
         let implementations = ctx.ptx_implementations(&mut result);
-
-        // What the driver and NVML say of every path; peer access on wherever it is supported.
-        let ordinals: Vec<usize> = devices.iter().map(|d| d.info().ordinal.0).collect();
-        let mut paths = vec![vec![None; gpus]; gpus];
-        for (src, row) in paths.iter_mut().enumerate() {
-            for (dst, cell) in row.iter_mut().enumerate() {
-                if src == dst {
-                    continue;
-                }
-                let attributes = PeerAttributes::query(devices[src].gpu(), devices[dst].gpu())?;
-                let route = ctx.testbed.nvml().ok().and_then(|nvml| {
-                    nvml.interconnect()
-                        .nvlink_route(CudaOrdinal(ordinals[src]), CudaOrdinal(ordinals[dst]))
-                });
-                *cell = Some(PairPath {
-                    attributes,
-                    nvlink_links: route.map(|r| r.direct_links + r.switched_links),
-                    nvlink_gbps: route.map(|r| r.gbps),
-                });
-            }
-        }
-        let interconnect = ctx.testbed.nvml().ok().map(|nvml| nvml.interconnect());
-        let links = LinkFigures {
-            routes: paths
-                .iter()
-                .map(|row| row.iter().map(|p| p.and_then(|p| p.nvlink_gbps)).collect())
-                .collect(),
-            gpu_nvlink: ordinals
-                .iter()
-                .map(|&o| interconnect.as_ref().and_then(|i| i.nvlink_gbps(CudaOrdinal(o))))
-                .collect(),
-            pcie: ordinals
-                .iter()
-                .map(|&o| {
-                    interconnect
-                        .as_ref()
-                        .and_then(|i| i.pcie_theoretical_gbps(CudaOrdinal(o)))
-                })
-                .collect(),
-        };
-        let paths = Paths {
-            pairs: paths,
-            ordinals: ordinals.clone(),
-            links,
-        };
-        let mut access_guards = Vec::new();
-        for from in 0..gpus {
-            for to in 0..gpus {
-                if from != to && paths.access(from, to) {
-                    access_guards.push(PeerAccess::enable(devices[from].gpu(), devices[to].gpu())?);
-                }
-            }
-        }
-        for src in 0..gpus {
-            for dst in (0..gpus).filter(|&d| d != src) {
-                let path = paths.get(src, dst).expect("off-diagonal paths exist");
-                result.setup.push(describe_path(
-                    ordinals[src],
-                    ordinals[dst],
-                    path,
-                    ctx.testbed.nvml().err(),
-                ));
-            }
-        }
+        let paths = Paths::query(ctx)?;
+        let access_guards = paths.enable_access(devices)?;
+        result.setup.extend(paths.describe(ctx.testbed.nvml().err()));
         result.setup.push(format!(
-            "sizes {} MiB to {} MiB; the matrices, both-direction and all-at-once copies at {largest_mib} MiB",
+            "sizes {} MiB to {} MiB; the matrices, both-direction and all-at-once copies at {} MiB",
             sizes[0] >> 20,
-            largest_mib
+            largest >> 20,
+            largest >> 20
         ));
-        result.setup.push(bisection_setup(&ordinals));
-
-        let mut buffers = PeerBuffers::allocate(devices, (largest / 4) as usize)?;
-        let pairs: Vec<(usize, usize)> = (0..gpus)
-            .flat_map(|src| (0..gpus).filter(move |&dst| dst != src).map(move |dst| (src, dst)))
-            .collect();
-
-        // One way, every ordered pair, over the sweep (Rust kernels); the largest size goes into the matrices.
-        let mut matrices: BTreeMap<(usize, Implementation), Series> = BTreeMap::new();
-        let matrix_series = |test: PeerTest, implementation: Implementation| {
-            let key = test.key(implementation, Devices::All);
-            let label = if test.is_kernel() {
-                format!("{} · {}", test.label(), implementation.label())
-            } else {
-                test.label().to_string()
-            };
-            Series::new(key, label)
+        result.setup.push(bisection_setup(&paths.ordinals));
+        let mut run = PeerRun {
+            ctx,
+            buffers: PeerBuffers::allocate(devices, (largest / 4) as usize)?,
+            paths,
+            sizes,
         };
-        let mut stopped = false;
-        'pairs: for (pair_index, &(src, dst)) in pairs.iter().enumerate() {
-            let (src_gpu, dst_gpu) = (ordinals[src], ordinals[dst]);
-            let first = result.series.len();
-            for test in PeerTest::ONE_WAY {
-                result.series.push(Series::new(
-                    test.key(Implementation::Rust, Devices::Pair { src, dst }),
-                    format!("{} · GPU {src_gpu} → GPU {dst_gpu}", test.label()),
-                ));
-            }
-            for (done, &bytes) in sizes.iter().enumerate() {
-                if ctx.stop_before(pair_index * sizes.len() + done, pairs.len() * sizes.len() + 3) {
-                    stopped = true;
-                    break 'pairs;
-                }
-                ctx.progress
-                    .set_message(format!("peer GPU {src_gpu} → GPU {dst_gpu}, {} MiB", bytes >> 20));
-                for (index, test) in PeerTest::ONE_WAY.into_iter().enumerate() {
-                    let at = PointKey::Value((bytes >> 20) as i64);
-                    let point = one_way(
-                        ctx,
-                        &mut buffers,
-                        &paths,
-                        test,
-                        Implementation::Rust,
-                        (src, dst),
-                        bytes,
-                        at,
-                    )?;
-                    if bytes == largest {
-                        let mut cell = point.clone();
-                        cell.at = PointKey::Pair { src, dst };
-                        matrices
-                            .entry((index, Implementation::Rust))
-                            .or_insert_with(|| matrix_series(test, Implementation::Rust))
-                            .points
-                            .push(cell);
-                    }
-                    result.series[first + index].points.push(point);
-                }
-                if pair_index == 0 {
-                    ctx.progress.inc(1);
-                }
-            }
-            // The twins, at the largest size.
-            for &implementation in implementations.iter().filter(|&&i| i != Implementation::Rust) {
-                for (index, test) in PeerTest::ONE_WAY.into_iter().enumerate().filter(|(_, t)| t.is_kernel()) {
-                    let at = PointKey::Pair { src, dst };
-                    let point = one_way(ctx, &mut buffers, &paths, test, implementation, (src, dst), largest, at)?;
-                    matrices
-                        .entry((index, implementation))
-                        .or_insert_with(|| matrix_series(test, implementation))
-                        .points
-                        .push(point);
-                }
-            }
-        }
-
-        let mut both_ways: Vec<Series> = PeerTest::BOTH_WAYS
-            .iter()
-            .map(|&t| matrix_series(t, Implementation::Rust))
-            .collect();
-        let mut hubs: Vec<Series> = Vec::new();
-        let mut fabric: Vec<Series> = Vec::new();
+        let (mut matrices, sweeps, stopped) = run.one_way_sweeps(&implementations)?;
+        let (mut both_ways, mut hubs, mut fabric) = (Vec::new(), Vec::new(), Vec::new());
         if !stopped {
-            ctx.progress.set_message("peer: both directions at once");
-            for (a, b) in pairs.iter().copied().filter(|(a, b)| a < b) {
-                for (index, test) in PeerTest::BOTH_WAYS.into_iter().enumerate() {
-                    for point in both_directions(ctx, &mut buffers, &paths, test, (a, b), largest)? {
-                        both_ways[index].points.push(point);
-                    }
-                }
-            }
-            ctx.progress.inc(1);
-            ctx.progress.set_message("peer: all into one, one into all");
-            for test in PeerTest::HUB {
-                for (hub, hub_gpu) in ordinals.iter().enumerate() {
-                    let mut series = Series::new(
-                        test.key(Implementation::Rust, Devices::One(hub)),
-                        format!("{} · GPU {hub_gpu}", test.label()),
-                    );
-                    series
-                        .points
-                        .push(hub_copy(ctx, &mut buffers, &paths, test, hub, largest)?);
-                    hubs.push(series);
-                }
-            }
-            ctx.progress.inc(1);
-            ctx.progress.set_message("peer: bisection and all to all");
-            for test in FabricTest::all() {
-                fabric.push(fabric_copy(ctx, &mut buffers, &paths, test, largest)?);
-            }
-            ctx.progress.inc(1);
+            both_ways = run.both_ways_at_once()?;
+            hubs = run.hubs_at_once()?;
+            fabric = run.fabric_at_once()?;
         }
-        // Link facts (on the one-way copy-engine cells) and fractions of the theoretical figure.
-        for series in matrices.values_mut().chain(both_ways.iter_mut()) {
-            let facts = PeerTest::of_key(&series.key) == Some(PeerTest::CopyEngine);
-            for point in &mut series.points {
-                let PointKey::Pair { src, dst } = point.at else {
-                    continue;
-                };
-                if let Some(path) = paths.get(src, dst) {
-                    annotate(point, path, facts);
-                }
-            }
-        }
+        annotate_pairs(matrices.values_mut().chain(both_ways.iter_mut()), &run.paths);
         drop(access_guards);
-
-        // Matrices first (the heat maps), then the sweeps and the hubs.
-        let sweeps = std::mem::take(&mut result.series);
-        result.series.extend(matrices.into_values());
-        result
-            .series
-            .extend(both_ways.into_iter().filter(|s| !s.points.is_empty()));
-        result.series.extend(fabric);
-        result.series.extend(sweeps);
-        result.series.extend(hubs);
-        for series in &mut result.series {
-            check_against_links(series, &paths.links);
-            renumber(series, &ordinals);
-        }
-        let span = ordinals.iter().max().map_or(0, |&o| o + 1);
-        let matrices_json = tables::matrices_json(&result, span, largest);
-        ctx.write_artifact(
-            &mut result,
-            "peer-matrices.json",
-            "every test's source × destination matrix and every all-to-one / one-to-all vector, GB/s (median), \
-             under nvbandwidth's test names",
-            false,
-            matrices_json.as_bytes(),
-        )?;
+        result.series = report_series(
+            [matrices.into_values().collect(), both_ways, fabric, sweeps, hubs],
+            &run.paths,
+        );
+        write_matrices(ctx, &mut result, &run.paths.ordinals, largest)?;
         result.notes.push(format!(
             "every copy checked on its destination against its source's own pattern; one warm-up, then {} samples \
              of up to {} copies between events (fewer where one copy is long); concurrent copies are held by a \
@@ -403,6 +291,245 @@ impl Experiment for Peer {
         ));
         Ok(result)
     }
+}
+
+/// The one-way tests at the largest size, a source × destination matrix per (test's place in
+/// [`PeerTest::ONE_WAY`], implementation).
+type Matrices = BTreeMap<(usize, Implementation), Series>;
+
+/// What the steps of a run share: its context, the buffers every copy uses, the paths between
+/// the GPUs and the sizes swept.
+struct PeerRun<'a, 'c> {
+    ctx: &'a RunContext<'c>,
+    buffers: PeerBuffers,
+    paths: Paths,
+    sizes: Vec<u64>,
+}
+
+impl PeerRun<'_, '_> {
+    fn largest(&self) -> u64 {
+        *self.sizes.last().expect("requires() checked the sweep")
+    }
+
+    /// Every ordered pair (places in the run), sources in order.
+    fn pairs(&self) -> Vec<(usize, usize)> {
+        let gpus = self.paths.ordinals.len();
+        (0..gpus)
+            .flat_map(|src| (0..gpus).filter(move |&dst| dst != src).map(move |dst| (src, dst)))
+            .collect()
+    }
+
+    /// One way, every ordered pair, over the sweep (Rust kernels), then the twins at the largest
+    /// size; the largest size goes into the matrices. The matrices, each pair's sweep series,
+    /// and whether Ctrl-C stopped the sweep (then nothing more is measured).
+    fn one_way_sweeps(&mut self, implementations: &[Implementation]) -> Result<(Matrices, Vec<Series>, bool)> {
+        let (mut matrices, mut sweeps) = (Matrices::new(), Vec::new());
+        let pairs = self.pairs();
+        let planned = pairs.len() * self.sizes.len() + 3;
+        for (pair_index, &pair) in pairs.iter().enumerate() {
+            let first = (pair_index * self.sizes.len(), planned);
+            if !self.pair_sweep(pair, first, &mut sweeps, &mut matrices)? {
+                return Ok((matrices, sweeps, true));
+            }
+            self.pair_twins(pair, implementations, &mut matrices)?;
+        }
+        Ok((matrices, sweeps, false))
+    }
+
+    /// The pair's one-way copies over the sweep, points `first..` of `planned`; false if
+    /// Ctrl-C stopped it. The first pair advances the progress bar a step per size.
+    fn pair_sweep(
+        &mut self,
+        (src, dst): (usize, usize),
+        (first, planned): (usize, usize),
+        sweeps: &mut Vec<Series>,
+        matrices: &mut Matrices,
+    ) -> Result<bool> {
+        let (src_gpu, dst_gpu) = (self.paths.ordinals[src], self.paths.ordinals[dst]);
+        let series = sweeps.len();
+        for test in PeerTest::ONE_WAY {
+            sweeps.push(Series::new(
+                test.key(Implementation::Rust, Devices::Pair { src, dst }),
+                format!("{} · GPU {src_gpu} → GPU {dst_gpu}", test.label()),
+            ));
+        }
+        let largest = self.largest();
+        for (done, bytes) in self.sizes.clone().into_iter().enumerate() {
+            if self.ctx.stop_before(first + done, planned) {
+                return Ok(false);
+            }
+            self.ctx
+                .progress
+                .set_message(format!("peer GPU {src_gpu} → GPU {dst_gpu}, {} MiB", bytes >> 20));
+            for (index, test) in PeerTest::ONE_WAY.into_iter().enumerate() {
+                let at = PointKey::Value((bytes >> 20) as i64);
+                let point = self.one_way(test, Implementation::Rust, (src, dst), bytes, at)?;
+                if bytes == largest {
+                    let mut cell = point.clone();
+                    cell.at = PointKey::Pair { src, dst };
+                    matrix_of(matrices, index, test, Implementation::Rust).points.push(cell);
+                }
+                sweeps[series + index].points.push(point);
+            }
+            if first == 0 {
+                self.ctx.progress.inc(1);
+            }
+        }
+        Ok(true)
+    }
+
+    /// The pair's kernel copies by the twins of the Rust kernels, at the largest size.
+    fn pair_twins(
+        &mut self,
+        (src, dst): (usize, usize),
+        implementations: &[Implementation],
+        matrices: &mut Matrices,
+    ) -> Result<()> {
+        let largest = self.largest();
+        for &implementation in implementations.iter().filter(|&&i| i != Implementation::Rust) {
+            for (index, test) in PeerTest::ONE_WAY.into_iter().enumerate().filter(|(_, t)| t.is_kernel()) {
+                let at = PointKey::Pair { src, dst };
+                let point = self.one_way(test, implementation, (src, dst), largest, at)?;
+                matrix_of(matrices, index, test, implementation).points.push(point);
+            }
+        }
+        Ok(())
+    }
+
+    fn one_way(
+        &mut self,
+        test: PeerTest,
+        implementation: Implementation,
+        pair: (usize, usize),
+        bytes: u64,
+        at: PointKey,
+    ) -> Result<Point> {
+        one_way(
+            self.ctx,
+            &mut self.buffers,
+            &self.paths,
+            test,
+            implementation,
+            pair,
+            bytes,
+            at,
+        )
+    }
+
+    /// Every unordered pair both ways at once, a matrix per test of [`PeerTest::BOTH_WAYS`].
+    fn both_ways_at_once(&mut self) -> Result<Vec<Series>> {
+        self.ctx.progress.set_message("peer: both directions at once");
+        let mut both_ways: Vec<Series> = PeerTest::BOTH_WAYS
+            .iter()
+            .map(|&t| matrix_series(t, Implementation::Rust))
+            .collect();
+        let largest = self.largest();
+        for (a, b) in self.pairs().into_iter().filter(|(a, b)| a < b) {
+            for (index, test) in PeerTest::BOTH_WAYS.into_iter().enumerate() {
+                let points = both_directions(self.ctx, &mut self.buffers, &self.paths, test, (a, b), largest)?;
+                both_ways[index].points.extend(points);
+            }
+        }
+        self.ctx.progress.inc(1);
+        Ok(both_ways)
+    }
+
+    /// Every other GPU into each, and each into every other, at once: a series per test and GPU.
+    fn hubs_at_once(&mut self) -> Result<Vec<Series>> {
+        self.ctx.progress.set_message("peer: all into one, one into all");
+        let largest = self.largest();
+        let mut hubs = Vec::new();
+        for test in PeerTest::HUB {
+            for (hub, &hub_gpu) in self.paths.ordinals.clone().iter().enumerate() {
+                let mut series = Series::new(
+                    test.key(Implementation::Rust, Devices::One(hub)),
+                    format!("{} · GPU {hub_gpu}", test.label()),
+                );
+                let point = hub_copy(self.ctx, &mut self.buffers, &self.paths, test, hub, largest)?;
+                series.points.push(point);
+                hubs.push(series);
+            }
+        }
+        self.ctx.progress.inc(1);
+        Ok(hubs)
+    }
+
+    /// The fabric at once: every [`FabricTest`], a series each.
+    fn fabric_at_once(&mut self) -> Result<Vec<Series>> {
+        self.ctx.progress.set_message("peer: bisection and all to all");
+        let largest = self.largest();
+        let mut fabric = Vec::new();
+        for test in FabricTest::all() {
+            fabric.push(fabric_copy(self.ctx, &mut self.buffers, &self.paths, test, largest)?);
+        }
+        self.ctx.progress.inc(1);
+        Ok(fabric)
+    }
+}
+
+/// A matrix series of `test` by `implementation`: kernels name their implementation.
+fn matrix_series(test: PeerTest, implementation: Implementation) -> Series {
+    let key = test.key(implementation, Devices::All);
+    let label = if test.is_kernel() {
+        format!("{} · {}", test.label(), implementation.label())
+    } else {
+        test.label().to_string()
+    };
+    Series::new(key, label)
+}
+
+/// The matrix of `test` (at `index` of [`PeerTest::ONE_WAY`]) by `implementation`, made on first use.
+fn matrix_of(matrices: &mut Matrices, index: usize, test: PeerTest, implementation: Implementation) -> &mut Series {
+    matrices
+        .entry((index, implementation))
+        .or_insert_with(|| matrix_series(test, implementation))
+}
+
+/// Link facts (on the one-way copy-engine cells) and fractions of the theoretical figure on
+/// every pair cell of `series`.
+fn annotate_pairs<'s>(series: impl Iterator<Item = &'s mut Series>, paths: &Paths) {
+    for series in series {
+        let facts = PeerTest::of_key(&series.key) == Some(PeerTest::CopyEngine);
+        for point in &mut series.points {
+            let PointKey::Pair { src, dst } = point.at else {
+                continue;
+            };
+            if let Some(path) = paths.get(src, dst) {
+                annotate(point, path, facts);
+            }
+        }
+    }
+}
+
+/// The series in the report's order: the matrices first (the heat maps), both directions
+/// (where measured), the fabric, then the sweeps and the hubs; each held to what its links
+/// carry and its GPUs named by CUDA ordinal.
+fn report_series(groups: [Vec<Series>; 5], paths: &Paths) -> Vec<Series> {
+    let [matrices, both_ways, fabric, sweeps, hubs] = groups;
+    let mut series: Vec<Series> = matrices;
+    series.extend(both_ways.into_iter().filter(|s| !s.points.is_empty()));
+    series.extend(fabric);
+    series.extend(sweeps);
+    series.extend(hubs);
+    for series in &mut series {
+        check_against_links(series, &paths.links);
+        renumber(series, &paths.ordinals);
+    }
+    series
+}
+
+/// peer-matrices.json: every matrix and hub vector under nvbandwidth's names, GPUs by ordinal.
+fn write_matrices(ctx: &RunContext<'_>, result: &mut ExperimentResult, ordinals: &[usize], largest: u64) -> Result<()> {
+    let span = ordinals.iter().max().map_or(0, |&o| o + 1);
+    let matrices_json = tables::matrices_json(result, span, largest);
+    ctx.write_artifact(
+        result,
+        "peer-matrices.json",
+        "every test's source × destination matrix and every all-to-one / one-to-all vector, GB/s (median), \
+         under nvbandwidth's test names",
+        false,
+        matrices_json.as_bytes(),
+    )
 }
 
 /// "GPU 0 → GPU 1: NVLink, 18 links, 477 GB/s per direction (NVML); peer access, native atomics, rank 0".
@@ -481,8 +608,7 @@ fn one_way(
                 _ => vector_copy_global(issuing, implementation, out, inp, n as u64),
             }
         };
-        let one_ms = probe_ms(&mut timer, &mut enqueue)?;
-        time_per_launch(&mut timer, &paced(ctx.settings, one_ms), &mut enqueue)?
+        timed_launches(&mut timer, ctx.settings, &mut enqueue)?
     };
     devices[src].gpu().synchronize()?;
     devices[dst].gpu().synchronize()?;
