@@ -850,3 +850,77 @@ fn opencl_throughput_twins_match_their_references_with_every_build_option() {
         }
     }
 }
+
+/// The control-flow twins of the OpenCL guide §3.1.1.2 (`divergence.cl`) take
+/// their Rust kernels' parameters and store what the CPU reference says, bit
+/// for bit, for paths chosen per lane and per warp (1, 3 and 32 paths: 3 does
+/// not divide a warp) and for both if/else kernels with warps one way and
+/// split; the launchers refuse 0 or 33 paths and an output one float short.
+#[test]
+fn opencl_divergence_twins_match_the_cpu_reference() {
+    use kernels_gpu::device::KernelSignature;
+    use kernels_gpu::divergence::{
+        DIVERGENCE_BLOCK_THREADS, divergent_lane_paths_params, long_branch_divergent_params,
+    };
+    use ptxsuite::reference::{BranchLength, PathChoice, branch_reference, paths_reference};
+    let (groups, iterations) = (3u32, 37u32);
+    let threads = groups * DIVERGENCE_BLOCK_THREADS;
+    let check = |label: &str, what: String, got: Vec<f32>, expected: Vec<f32>| {
+        assert_eq!(got.len(), expected.len());
+        if let Some(t) = (0..got.len()).find(|&t| got[t].to_bits() != expected[t].to_bits()) {
+            panic!(
+                "{label}: {what}: work-item {t} stored {}, the CPU reference {}",
+                got[t], expected[t]
+            );
+        }
+    };
+    for Target {
+        label,
+        context,
+        queue,
+        twins,
+    } in targets_or_skip("opencl_divergence_twins_match_the_cpu_reference")
+    {
+        twins.kernel_of(divergent_lane_paths_params::SIGNATURE).unwrap();
+        twins.kernel_of(long_branch_divergent_params::SIGNATURE).unwrap();
+        let mut out = ClBuffer::<f32>::new(&context, threads as usize).unwrap();
+        for choice in [PathChoice::ByLane, PathChoice::ByWarp] {
+            for paths in [1, 3, 32] {
+                out.fill(&queue, f32::NAN).unwrap();
+                launch::divergent_paths(&twins, &queue, choice, &mut out, paths, iterations, groups).unwrap();
+                let expected = paths_reference(choice, threads, paths, iterations);
+                check(
+                    &label,
+                    format!("{choice:?}, {paths} paths"),
+                    out.to_host(&queue).unwrap(),
+                    expected,
+                );
+            }
+        }
+        for length in [BranchLength::Short, BranchLength::Long] {
+            for mask in [0, 1] {
+                out.fill(&queue, f32::NAN).unwrap();
+                launch::branch(&twins, &queue, length, &mut out, mask, iterations, groups).unwrap();
+                let expected = branch_reference(length, threads, mask, iterations);
+                check(
+                    &label,
+                    format!("{length:?} if/else, mask {mask}"),
+                    out.to_host(&queue).unwrap(),
+                    expected,
+                );
+            }
+        }
+        let refusals = [
+            launch::divergent_paths(&twins, &queue, PathChoice::ByLane, &mut out, 0, 1, groups),
+            launch::divergent_paths(&twins, &queue, PathChoice::ByWarp, &mut out, 33, 1, groups),
+            launch::branch(&twins, &queue, BranchLength::Short, &mut out, 1, 1, groups + 1),
+            launch::branch(&twins, &queue, BranchLength::Long, &mut out, 1, 1, 0),
+        ];
+        for (i, refusal) in refusals.into_iter().enumerate() {
+            assert!(
+                matches!(refusal, Err(Error::InvalidLaunch { .. })),
+                "{label}: case {i} was not refused: {refusal:?}"
+            );
+        }
+    }
+}

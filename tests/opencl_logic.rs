@@ -30,6 +30,7 @@ fn nvidia_h100() -> OpenClDeviceInfo {
             "cl_khr_device_uuid",
             "cl_khr_pci_bus_info",
             "cl_nv_compiler_options",
+            "cl_nv_pragma_unroll",
         ]
         .map(String::from)
         .to_vec(),
@@ -214,11 +215,12 @@ fn opencl_registered_icd_files_are_read_from_a_vendors_directory() {
 #[test]
 fn opencl_build_options_pick_the_reduction_the_device_can_run() {
     // Always the argument types (checked against the Rust kernels).
-    // NVIDIA: OpenCL C 1.2, no sub-groups; the verbose build log for register counts.
+    // NVIDIA: OpenCL C 1.2, no sub-groups; the verbose build log for register counts; `#pragma unroll`
+    // honoured (cl_nv_pragma_unroll), so the divergence twins' path loops are unrolled 8 times.
     assert_eq!(
         twin_build_options(&nvidia_h100(), None),
         (
-            "-cl-kernel-arg-info -cl-nv-verbose".to_string(),
+            "-cl-kernel-arg-info -cl-nv-verbose -D DIVERGENCE_PRAGMA_UNROLL".to_string(),
             MatvecReduction::LocalMemory
         )
     );
@@ -411,10 +413,11 @@ fn opencl_twins_define_every_kernel_under_its_rust_entry_name() {
     }
     let defined = OPENCL_C_SOURCE.matches("__kernel void ").count();
     // Every listed kernel once, except: the six width kernels come from the macro's two
-    // templates, and matvec_warp_shuffle and matvec_warp_per_row have two versions each (#if).
+    // templates, matvec_warp_shuffle and matvec_warp_per_row have two versions each (#if), and the two
+    // divergence if/else kernels come from one macro.
     assert_eq!(
         defined,
-        OPENCL_C_KERNELS.len() - 6 + 2 + 2,
+        OPENCL_C_KERNELS.len() - 6 + 2 + 2 - 1,
         "a kernel the list does not name"
     );
 }

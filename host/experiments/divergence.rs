@@ -8,7 +8,11 @@
 //! SASS of each branch kernel's loop (what the GPU runs, where `ptxas` and
 //! `nvdisasm` are present) and its PTX are read for selects, predicated
 //! instructions, branches and convergence barriers, so the report shows what
-//! the compiler did; the predication row is graded on the SASS.
+//! the compiler did; the predication row is graded on the SASS. The OpenCL
+//! guide makes these claims for OpenCL, so the OpenCL C twins
+//! (`host/opencl_c/divergence.cl`) run the same points on the same GPU's
+//! OpenCL queue as a third series; the rows grade Rust and show the CUDA C
+//! and OpenCL C twins' ratios beside it.
 
 use std::fmt::Write;
 
@@ -23,17 +27,18 @@ use super::{Experiment, RunContext};
 use crate::counters::SASS_PER_WARP;
 use crate::error::Result;
 use crate::gpu::DeviceBuffer;
-use crate::launchers::{branch, branch_kernel, divergent_paths, paths_kernel};
+use crate::launchers::{branch, branch_kernel, divergent_paths, opencl, paths_kernel};
+use crate::opencl::{ClBuffer, DIVERGENCE_UNROLL_OPTION, PRAGMA_UNROLL_EXTENSION};
 use crate::ptx::{loops, opcode_of};
 use crate::reference::{BranchLength, PathChoice, branch_reference, paths_reference};
 use crate::report::Panel;
 use crate::report::{
     Axis, Claim, CounterCheck, ExperimentResult, LedgerRow, Metric, PlotKind, PlotLine, PlotPoint, PlotSpec, Point,
-    PointKey, Report, Rule, Scale, SectionHooks, Series, Verdict, Work, slower_by,
+    PointKey, Report, Rule, Scale, SectionHooks, Series, Verdict, Waiver, Work, slower_by,
 };
 use crate::sass::{SassClass, SassCounts, SassFunction};
-use crate::testbed::Implementation;
-use crate::timing::CudaTimer;
+use crate::testbed::{Implementation, OpenClSide};
+use crate::timing::{CudaTimer, OpenClTimer, SampleTimer};
 
 pub struct Divergence;
 
@@ -151,20 +156,29 @@ impl Experiment for Divergence {
         let implementations = ctx.ptx_implementations(&mut result);
         let sass = sass_for(&mut result, &implementations, ctx.device.info().architecture());
         let mut timer = CudaTimer::new(ctx.device.gpu())?;
+        let opencl = ctx.device.opencl().is_ok();
         let mut count = PointCount {
             done: 0,
-            total: self.points() as usize * implementations.len(),
-            first: implementations.first().copied(),
+            total: self.points() as usize * (implementations.len() + opencl as usize),
+            first: implementations
+                .first()
+                .copied()
+                .or(opencl.then_some(Implementation::OpenClC)),
         };
         for &implementation in &implementations {
-            let mut wave = FullWave::new(ctx, implementation)?;
+            let blocks = full_wave_blocks(ctx, implementation)?;
+            let mut wave = CudaWave::new(ctx, implementation, blocks)?;
             measure_paths(ctx, &mut result, &mut timer, &mut wave, &mut count)?;
             measure_branches(ctx, &mut result, &mut timer, &mut wave, &mut count, &sass)?;
         }
+        let rust_blocks = full_wave_blocks(ctx, Implementation::Rust)?;
+        measure_opencl(ctx, &mut result, &mut count, rust_blocks)?;
         result.notes.push(format!(
             "every point's first {CHECKED_THREADS} threads (32 warps: every path of both choices) checked bit for \
              bit against the CPU reference; the PTX counts are of each kernel's largest loop (Rust: the embedded \
-             PTX; CUDA C: NVRTC's), the SASS counts of its loop with the most FP32 arithmetic"
+             PTX; CUDA C: NVRTC's), the SASS counts of its loop with the most FP32 arithmetic; the OpenCL C twins \
+             (host/opencl_c/divergence.cl, on the same GPU's OpenCL queue, timed by profiling events, the Rust \
+             kernel's grid) have neither"
         ));
         Ok(result)
     }
@@ -196,62 +210,219 @@ impl PointCount {
     }
 }
 
-/// One implementation's launches: a full wave of blocks, the output of every thread.
-struct FullWave {
+/// One launch of the experiment: a paths kernel with its number of paths, or
+/// an if/else kernel with its select mask.
+#[derive(Clone, Copy, Debug)]
+enum ControlFlow {
+    Paths(PathChoice, u32),
+    Branch(BranchLength, u32),
+}
+
+impl ControlFlow {
+    /// What the first `threads` threads store after `iterations` rounds, by the CPU.
+    fn reference(self, threads: u32, iterations: u32) -> Vec<f32> {
+        match self {
+            Self::Paths(choice, paths) => paths_reference(choice, threads, paths, iterations),
+            Self::Branch(length, mask) => branch_reference(length, threads, mask, iterations),
+        }
+    }
+}
+
+/// One implementation's launches over a full wave of blocks (work-groups),
+/// one float out per thread: on the CUDA context (Rust, CUDA C) or on the
+/// OpenCL queue of the same GPU (OpenCL C).
+trait WaveLaunches {
+    fn implementation(&self) -> Implementation;
+    fn blocks(&self) -> u32;
+    /// Enqueues one launch of `what` with `iterations` rounds.
+    fn launch(&mut self, what: ControlFlow, iterations: u32) -> Result<()>;
+    /// Fills the output with NaN (so a thread that stores nothing fails the check).
+    fn clear(&mut self) -> Result<()>;
+    /// The output of the first `threads` threads.
+    fn stored(&self, threads: u32) -> Result<Vec<f32>>;
+}
+
+/// The blocks of one full wave of `implementation`'s paths kernel (the
+/// OpenCL C twins launch the Rust kernel's: OpenCL reports no occupancy).
+fn full_wave_blocks(ctx: &RunContext<'_>, implementation: Implementation) -> Result<u32> {
+    let kernel = ctx.device.kernel(implementation, paths_kernel(PathChoice::ByLane))?;
+    ctx.device.full_wave_blocks(kernel, DIVERGENCE_BLOCK_THREADS)
+}
+
+/// Rust's or CUDA C's launches on the device's CUDA context.
+struct CudaWave<'a> {
+    ctx: &'a RunContext<'a>,
     implementation: Implementation,
     blocks: u32,
-    threads: u32,
-    /// The threads checked against the CPU reference.
-    checked: u32,
     out: DeviceBuffer<f32>,
 }
 
-impl FullWave {
-    fn new(ctx: &RunContext<'_>, implementation: Implementation) -> Result<Self> {
-        let dut = ctx.device;
-        let lane_kernel = dut.kernel(implementation, paths_kernel(PathChoice::ByLane))?;
-        let blocks = dut.full_wave_blocks(lane_kernel, DIVERGENCE_BLOCK_THREADS)?;
-        let threads = blocks * DIVERGENCE_BLOCK_THREADS;
+impl<'a> CudaWave<'a> {
+    fn new(ctx: &'a RunContext<'a>, implementation: Implementation, blocks: u32) -> Result<Self> {
+        let threads = blocks as usize * DIVERGENCE_BLOCK_THREADS as usize;
         Ok(Self {
+            ctx,
             implementation,
             blocks,
-            threads,
-            checked: CHECKED_THREADS.min(threads),
-            out: DeviceBuffer::<f32>::uninit(dut.gpu(), threads as usize)?,
+            out: DeviceBuffer::<f32>::uninit(ctx.device.gpu(), threads)?,
         })
     }
+}
 
-    /// Times `launch` (from NaN), checks the first threads against `expected`:
-    /// the point at `at`, `None` where it has no time.
-    fn time(
-        &mut self,
-        ctx: &RunContext<'_>,
-        timer: &mut CudaTimer<'_>,
-        at: i64,
-        expected: &[f32],
-        launch: &mut dyn FnMut(&mut DeviceBuffer<f32>) -> Result<()>,
-    ) -> Result<Option<Point>> {
-        self.out.fill(f32::NAN)?;
-        let out = &mut self.out;
-        let times = timed_launches(timer, ctx.settings, &mut || launch(out))?;
-        let got = self.out.to_host()?;
-        let failure = mismatch(&got[..self.checked as usize], expected);
-        let work = Work::bytes(self.threads as u64, 0);
-        Ok(Point::timed(PointKey::Value(at), &Metric::Time, work, &times, failure))
+impl WaveLaunches for CudaWave<'_> {
+    fn implementation(&self) -> Implementation {
+        self.implementation
     }
+    fn blocks(&self) -> u32 {
+        self.blocks
+    }
+    fn launch(&mut self, what: ControlFlow, iterations: u32) -> Result<()> {
+        let (dut, implementation, out, blocks) = (self.ctx.device, self.implementation, &mut self.out, self.blocks);
+        match what {
+            ControlFlow::Paths(choice, paths) => {
+                divergent_paths(dut, implementation, choice, out, paths, iterations, blocks)
+            }
+            ControlFlow::Branch(length, mask) => branch(dut, implementation, length, out, mask, iterations, blocks),
+        }
+    }
+    fn clear(&mut self) -> Result<()> {
+        self.out.fill(f32::NAN)
+    }
+    fn stored(&self, threads: u32) -> Result<Vec<f32>> {
+        let mut all = self.out.to_host()?;
+        all.truncate(threads as usize);
+        Ok(all)
+    }
+}
+
+/// The OpenCL C twins' launches on the OpenCL queue of the GPU under test.
+struct OpenClWave<'a> {
+    side: &'a OpenClSide,
+    blocks: u32,
+    out: ClBuffer<f32>,
+}
+
+impl<'a> OpenClWave<'a> {
+    fn new(side: &'a OpenClSide, blocks: u32) -> Result<Self> {
+        let threads = blocks as usize * DIVERGENCE_BLOCK_THREADS as usize;
+        Ok(Self {
+            side,
+            blocks,
+            out: ClBuffer::new(side.context(), threads)?,
+        })
+    }
+}
+
+impl WaveLaunches for OpenClWave<'_> {
+    fn implementation(&self) -> Implementation {
+        Implementation::OpenClC
+    }
+    fn blocks(&self) -> u32 {
+        self.blocks
+    }
+    fn launch(&mut self, what: ControlFlow, iterations: u32) -> Result<()> {
+        let (twins, queue, out, groups) = (self.side.twins(), self.side.queue(), &mut self.out, self.blocks);
+        match what {
+            ControlFlow::Paths(choice, paths) => {
+                opencl::divergent_paths(twins, queue, choice, out, paths, iterations, groups)
+            }
+            ControlFlow::Branch(length, mask) => opencl::branch(twins, queue, length, out, mask, iterations, groups),
+        }
+    }
+    fn clear(&mut self) -> Result<()> {
+        Ok(self.out.fill(self.side.queue(), f32::NAN)?)
+    }
+    fn stored(&self, threads: u32) -> Result<Vec<f32>> {
+        let mut got = vec![0.0; threads as usize];
+        self.out.read(self.side.queue(), 0, &mut got)?;
+        Ok(got)
+    }
+}
+
+/// The OpenCL C series (beside Rust's and CUDA C's), or why there are none.
+fn measure_opencl(
+    ctx: &RunContext<'_>,
+    result: &mut ExperimentResult,
+    count: &mut PointCount,
+    blocks: u32,
+) -> Result<()> {
+    let side = match ctx.device.opencl_or_waiver() {
+        (Some(side), _) => side,
+        (None, Some(reason)) => {
+            result.waived.push(Waiver {
+                what: "OpenCL C twins".into(),
+                reason,
+            });
+            return Ok(());
+        }
+        (None, None) => return Ok(()),
+    };
+    let mut wave = OpenClWave::new(side, blocks)?;
+    let mut timer = OpenClTimer(side.queue());
+    measure_paths(ctx, result, &mut timer, &mut wave, count)?;
+    measure_branches(ctx, result, &mut timer, &mut wave, count, &[])?;
+    let unrolled = side.twins().program().options().contains(DIVERGENCE_UNROLL_OPTION);
+    result.setup.push(format!(
+        "OpenCL C: each path's loop {} (no `nounroll` for ptxas in OpenCL C); timed by profiling events on the \
+         in-order queue",
+        if unrolled {
+            format!("unrolled 8 times by `#pragma unroll 8` ({PRAGMA_UNROLL_EXTENSION})")
+        } else {
+            format!("a plain loop (the device has no {PRAGMA_UNROLL_EXTENSION})")
+        }
+    ));
+    Ok(())
+}
+
+/// Times `what` (output cleared to NaN first) and checks the first
+/// [`CHECKED_THREADS`] threads against the CPU: the point at `at`, `None`
+/// where it has no time.
+fn time_point(
+    ctx: &RunContext<'_>,
+    timer: &mut dyn SampleTimer,
+    wave: &mut dyn WaveLaunches,
+    (what, iterations): (ControlFlow, u32),
+    at: i64,
+) -> Result<Option<Point>> {
+    let threads = wave.blocks() * DIVERGENCE_BLOCK_THREADS;
+    let checked = CHECKED_THREADS.min(threads);
+    wave.clear()?;
+    let times = timed_launches(timer, ctx.settings, &mut || wave.launch(what, iterations))?;
+    let failure = mismatch(&wave.stored(checked)?, &what.reference(checked, iterations));
+    let work = Work::bytes(threads as u64, 0);
+    Ok(Point::timed(PointKey::Value(at), &Metric::Time, work, &times, failure))
+}
+
+/// The SASS instructions per warp of one more launch of `what` (Rust and CUDA C, `run --counters`).
+fn count_instructions(
+    ctx: &RunContext<'_>,
+    result: &mut ExperimentResult,
+    wave: &mut dyn WaveLaunches,
+    point: &mut Point,
+    (what, iterations): (ControlFlow, u32),
+) -> Result<()> {
+    let implementation = wave.implementation();
+    let counted = count_point(ctx, result, implementation, point, &mut || {
+        wave.launch(what, iterations)
+    })?;
+    if let Some(per_warp) = counted.and_then(|c| c.instructions_per_warp()) {
+        point.set_extra(SASS_PER_WARP, per_warp);
+    }
+    Ok(())
 }
 
 /// Paths: the rounds calibrated on one path, the same for every k and both choices.
 fn measure_paths(
     ctx: &RunContext<'_>,
     result: &mut ExperimentResult,
-    timer: &mut CudaTimer<'_>,
-    wave: &mut FullWave,
+    timer: &mut dyn SampleTimer,
+    wave: &mut dyn WaveLaunches,
     count: &mut PointCount,
 ) -> Result<()> {
-    let (dut, implementation, blocks) = (ctx.device, wave.implementation, wave.blocks);
+    let implementation = wave.implementation();
+    let one_path = ControlFlow::Paths(PathChoice::ByLane, 1);
     let iterations = calibrate(timer, TARGET_LAUNCH_MS, MAX_ITERATIONS, &mut |n| {
-        divergent_paths(dut, implementation, PathChoice::ByLane, &mut wave.out, 1, n, blocks)
+        wave.launch(one_path, n)
     })?;
     for choice in [PathChoice::ByLane, PathChoice::ByWarp] {
         let mut series = Series::of(ctx.key(paths_kernel(choice), implementation, "f32"));
@@ -261,18 +432,12 @@ fn measure_paths(
             }
             ctx.progress
                 .set_message(format!("{} {paths} · {}", paths_kernel(choice), implementation.label()));
-            let expected = paths_reference(choice, wave.checked, paths, iterations);
-            let mut launch = |out: &mut DeviceBuffer<f32>| {
-                divergent_paths(dut, implementation, choice, out, paths, iterations, blocks)
-            };
-            if let Some(mut point) = wave.time(ctx, timer, paths as i64, &expected, &mut launch)? {
+            let launch = (ControlFlow::Paths(choice, paths), iterations);
+            if let Some(mut point) = time_point(ctx, timer, wave, launch, paths as i64)? {
                 if let (PathChoice::ByLane, Some(ms)) = (choice, point.median()) {
                     point.set_extra(MS_PER_PATH, ms / paths as f64);
                 }
-                let counted = count_point(ctx, result, implementation, &mut point, &mut || launch(&mut wave.out))?;
-                if let Some(per_warp) = counted.and_then(|c| c.instructions_per_warp()) {
-                    point.set_extra(SASS_PER_WARP, per_warp);
-                }
+                count_instructions(ctx, result, wave, &mut point, launch)?;
                 series.points.push(point);
             }
             count.measured(ctx, implementation);
@@ -280,26 +445,27 @@ fn measure_paths(
         result.series.push(series);
     }
     result.setup.push(format!(
-        "{}: {blocks} blocks of {DIVERGENCE_BLOCK_THREADS} threads (one full wave), {iterations} rounds of \
-         4 FMAs per path",
-        implementation.label()
+        "{}: {} blocks of {DIVERGENCE_BLOCK_THREADS} threads (one full wave), {iterations} rounds of 4 FMAs per path",
+        implementation.label(),
+        wave.blocks()
     ));
     Ok(())
 }
 
 /// Branches: the rounds calibrated on the long if/else with every warp one
-/// way; each point carries its loop's PTX and SASS shape.
+/// way; each point carries its loop's PTX and SASS shape (Rust and CUDA C).
 fn measure_branches(
     ctx: &RunContext<'_>,
     result: &mut ExperimentResult,
-    timer: &mut CudaTimer<'_>,
-    wave: &mut FullWave,
+    timer: &mut dyn SampleTimer,
+    wave: &mut dyn WaveLaunches,
     count: &mut PointCount,
     sass: &[ImplementationSass],
 ) -> Result<()> {
-    let (dut, implementation, blocks) = (ctx.device, wave.implementation, wave.blocks);
+    let implementation = wave.implementation();
+    let long_uniform = ControlFlow::Branch(BranchLength::Long, 0);
     let iterations = calibrate(timer, TARGET_LAUNCH_MS, MAX_ITERATIONS, &mut |n| {
-        branch(dut, implementation, BranchLength::Long, &mut wave.out, 0, n, blocks)
+        wave.launch(long_uniform, n)
     })?;
     for length in [BranchLength::Short, BranchLength::Long] {
         let entry = branch_kernel(length);
@@ -318,15 +484,10 @@ fn measure_branches(
             }
             ctx.progress
                 .set_message(format!("{entry} mask {mask} · {}", implementation.label()));
-            let expected = branch_reference(length, wave.checked, mask, iterations);
-            let mut launch =
-                |out: &mut DeviceBuffer<f32>| branch(dut, implementation, length, out, mask, iterations, blocks);
-            if let Some(mut point) = wave.time(ctx, timer, mask as i64, &expected, &mut launch)? {
+            let launch = (ControlFlow::Branch(length, mask), iterations);
+            if let Some(mut point) = time_point(ctx, timer, wave, launch, mask as i64)? {
                 set_shape_extras(&mut point, shape, sass_shape);
-                let counted = count_point(ctx, result, implementation, &mut point, &mut || launch(&mut wave.out))?;
-                if let Some(per_warp) = counted.and_then(|c| c.instructions_per_warp()) {
-                    point.set_extra(SASS_PER_WARP, per_warp);
-                }
+                count_instructions(ctx, result, wave, &mut point, launch)?;
                 series.points.push(point);
             }
             count.measured(ctx, implementation);
@@ -450,16 +611,45 @@ fn serialization_row(result: &ExperimentResult) -> Option<LedgerRow> {
         .filter_map(|m| Some(format!("k = {m}: {:.2}x", time_at(result, lane, rust, m)? / one)))
         .collect::<Vec<_>>()
         .join(", ");
+    let twins = twin_ratios(&format!("{k} paths over one"), |i| {
+        Some(time_at(result, lane, i, k)? / time_at(result, lane, i, 1)?)
+    });
     let mut claim = claims().swap_remove(0);
     claim.rule = Rule::Factor { claimed: k as f64 };
     Some(claim.grade(
         factor,
         format!(
-            "Rust, lanes on {k} paths: {many:.3} ms vs {one:.3} ms on one path ({}x; {middle})",
+            "Rust, lanes on {k} paths: {many:.3} ms vs {one:.3} ms on one path ({}x; {middle}){twins}",
             factor.text(2)
         ),
         result.device,
     ))
+}
+
+/// "; the twins, {what}: CUDA C: 31.90x, OpenCL C: 30.20x": each twin's
+/// `ratio` where it ran, empty where none did (the rows grade the Rust
+/// kernels; the twins are shown beside them).
+fn twin_ratios(what: &str, ratio: impl Fn(Implementation) -> Option<f64>) -> String {
+    let ratios: Vec<String> = [Implementation::CudaC, Implementation::OpenClC]
+        .into_iter()
+        .filter_map(|i| Some(format!("{}: {:.2}x", i.label(), ratio(i)?)))
+        .collect();
+    if ratios.is_empty() {
+        return String::new();
+    }
+    format!("; the twins, {what}: {}", ratios.join(", "))
+}
+
+/// The largest time of `kernel` by `implementation` over its time at k = 1.
+fn worst_over_one(result: &ExperimentResult, kernel: &str, implementation: Implementation) -> Option<f64> {
+    let series = result.series_of(kernel, implementation)?;
+    let one = series.median_at(1)?;
+    series
+        .points
+        .iter()
+        .filter_map(|p| p.median())
+        .map(|ms| ms / one)
+        .max_by(f64::total_cmp)
 }
 
 /// BPG §6.1: the same paths chosen per warp do not diverge.
@@ -476,11 +666,12 @@ fn warp_aligned_row(result: &ExperimentResult) -> Option<LedgerRow> {
     let k = largest_paths(result, rust)?;
     let lane_k = time_at(result, paths_kernel(PathChoice::ByLane), rust, k)?;
     let warp_k = time_at(result, warp, rust, k)?;
+    let twins = twin_ratios("per warp, at worst over one path", |i| worst_over_one(result, warp, i));
     Some(claims()[1].grade(
         worst,
         format!(
             "Rust, paths chosen per warp: at worst {}x one path (k = {worst_k}); at k = {k} {warp_k:.3} ms \
-             against {lane_k:.3} ms when chosen per lane",
+             against {lane_k:.3} ms when chosen per lane{twins}",
             worst.text(3)
         ),
         result.device,
@@ -576,9 +767,13 @@ fn predication_row(result: &ExperimentResult) -> Option<LedgerRow> {
     let twin = shape_text(result, short, Implementation::CudaC)
         .map(|t| format!("; CUDA C twin's short if/else: {t}"))
         .unwrap_or_default();
+    let twin_splits = twin_ratios("short if/else split / one way", |i| {
+        Some(time_at(result, short, i, 1)? / time_at(result, short, i, 0)?)
+    });
     let claim = &claims()[2];
     let measured = format!(
-        "Rust short if/else, {graded_on}; PTX: {}; warps split in half / all one way {}x{long_split}{twin}",
+        "Rust short if/else, {graded_on}; PTX: {}; warps split in half / all one way {}x{long_split}{twin}\
+         {twin_splits}",
         shape_text(result, short, rust).unwrap_or_default(),
         split.text(2)
     );
@@ -647,10 +842,11 @@ impl SectionHooks for Divergence {
 
     fn tables(&self, result: &ExperimentResult, _report: &Report) -> Option<String> {
         let mut out = String::new();
-        let implementations: Vec<Implementation> = [Implementation::Rust, Implementation::CudaC]
-            .into_iter()
-            .filter(|&i| result.series_of(paths_kernel(PathChoice::ByLane), i).is_some())
-            .collect();
+        let implementations: Vec<Implementation> =
+            [Implementation::Rust, Implementation::CudaC, Implementation::OpenClC]
+                .into_iter()
+                .filter(|&i| result.series_of(paths_kernel(PathChoice::ByLane), i).is_some())
+                .collect();
         let _ = writeln!(
             out,
             "| k | implementation | per lane: ms (min–max) | ms per path | × one path | per warp: ms (min–max) | × one \
@@ -1131,6 +1327,52 @@ mod tests {
         assert!(markdown.contains("| short_branch_predicated | Rust |"), "{markdown}");
         assert!(files.iter().any(|f| f.ends_with("-paths.svg")), "{files:?}");
         assert_eq!(rows.len(), 3, "{rows:?}");
+    }
+
+    #[test]
+    fn the_rows_grade_rust_and_show_the_opencl_twin_beside_it() {
+        let ks = [1, 2, 4, 8, 16, 32];
+        let mut result = sweep(1.0, |_| 1.0);
+        let opencl = |kernel, times: Vec<(i64, f64)>| series(kernel, Implementation::OpenClC, ("f32", ""), &times, &[]);
+        // The OpenCL C twin: 16x at k = 32 per lane, 1.5x at worst per warp; its short if/else 1.25x split.
+        let lane = ks.iter().map(|&k| (k, (k as f64 / 2.0).max(1.0))).collect();
+        result.series.push(opencl(paths_kernel(PathChoice::ByLane), lane));
+        result.series.push(opencl(
+            paths_kernel(PathChoice::ByWarp),
+            ks.iter().map(|&k| (k, if k == 8 { 1.5 } else { 1.0 })).collect(),
+        ));
+        result.series.push(branches(BranchLength::Short, 1.0, 1.0, (4.0, 0.0)));
+        result.series.push(branches(BranchLength::Long, 1.0, 2.0, (0.0, 2.0)));
+        result
+            .series
+            .push(opencl(branch_kernel(BranchLength::Short), vec![(0, 2.0), (1, 2.5)]));
+        let report = report(vec![result.clone()]);
+        let rows = super::Divergence.ledger(&result, &report);
+        let measured = |id: &str| rows.iter().find(|r| r.id == id).unwrap().measured.clone();
+        let paths = measured("bpg-6.1-divergent-paths");
+        assert!(
+            paths.contains("the twins, 32 paths over one: OpenCL C: 16.00x"),
+            "{paths}"
+        );
+        assert!(!paths.contains("CUDA C:"), "no CUDA C series: {paths}");
+        let aligned = measured("bpg-6.1-warp-aligned");
+        assert!(
+            aligned.contains("per warp, at worst over one path: OpenCL C: 1.50x"),
+            "{aligned}"
+        );
+        let short = measured("bpg-6.2-predication");
+        assert!(
+            short.contains("short if/else split / one way: OpenCL C: 1.25x"),
+            "{short}"
+        );
+        // The rows still grade Rust: 32x, no extra cost, predicated.
+        assert!(rows.iter().all(|r| r.verdict == Verdict::Holds), "{rows:?}");
+        let (markdown, _, _) = rendered(vec![result]);
+        assert!(markdown.contains("| 32 | OpenCL C |"), "{markdown}");
+        assert!(
+            markdown.contains("| short_branch_predicated | OpenCL C |"),
+            "{markdown}"
+        );
     }
 
     #[test]

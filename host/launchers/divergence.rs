@@ -15,7 +15,7 @@ pub fn paths_kernel(choice: PathChoice) -> &'static str {
 }
 
 /// The signature of the kernel that runs `choice`'s paths.
-fn paths_signature(choice: PathChoice) -> Signature<ControlFlowArgs> {
+pub(super) fn paths_signature(choice: PathChoice) -> Signature<ControlFlowArgs> {
     match choice {
         PathChoice::ByLane => divergent_lane_paths_params::SIGNATURE,
         PathChoice::ByWarp => uniform_warp_paths_params::SIGNATURE,
@@ -28,7 +28,7 @@ pub fn branch_kernel(length: BranchLength) -> &'static str {
 }
 
 /// The signature of the kernel with `length`'s if/else.
-fn branch_signature(length: BranchLength) -> Signature<ControlFlowArgs> {
+pub(super) fn branch_signature(length: BranchLength) -> Signature<ControlFlowArgs> {
     match length {
         BranchLength::Short => short_branch_predicated_params::SIGNATURE,
         BranchLength::Long => long_branch_divergent_params::SIGNATURE,
@@ -62,7 +62,7 @@ pub fn divergence_shape(kernel: &'static str, blocks: u32, out_len: usize) -> Re
 }
 
 /// Every control-flow kernel's parameter list: `(out, selector, iterations)`.
-type ControlFlowArgs = (GlobalMutPtr<f32>, u32, u32);
+pub(super) type ControlFlowArgs = (GlobalMutPtr<f32>, u32, u32);
 
 /// Launches `kernel(out, selector, iterations)`.
 fn launch_control_flow(

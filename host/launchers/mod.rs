@@ -24,6 +24,7 @@ mod matrix_vector;
 mod measured_sass;
 mod nominal_shape;
 mod occupancy;
+mod opencl_divergence;
 mod opencl_nd_range;
 mod opencl_throughput;
 mod particles;
@@ -98,6 +99,7 @@ pub use throughput_table::{ThroughputRow, cc1_per_sm_per_clock, hopper_peak_per_
 pub mod opencl {
     pub use super::global_memory::opencl::*;
     pub use super::matrix_vector::opencl::*;
+    pub use super::opencl_divergence::{branch, divergent_paths};
     pub use super::opencl_nd_range::*;
     pub use super::sgemm::opencl::*;
     pub use super::streams::opencl_fma_chain_per_item;

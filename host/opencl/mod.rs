@@ -50,8 +50,8 @@ pub use kernel_arg_list::{ClArg, ClArgList};
 pub use mapped_host_buffer::MappedHostBuffer;
 pub use nd_range::NdRange;
 pub use opencl_c_twins::{
-    MatvecReduction, OPENCL_C_KERNELS, OPENCL_C_SOURCE, OPENCL_C_THROUGHPUT_SOURCE, OpenClTwins,
-    THROUGHPUT_BASE_OPTIONS, twin_build_options,
+    DIVERGENCE_UNROLL_OPTION, MatvecReduction, OPENCL_C_KERNELS, OPENCL_C_SOURCE, OPENCL_C_THROUGHPUT_SOURCE,
+    OpenClTwins, PRAGMA_UNROLL_EXTENSION, THROUGHPUT_BASE_OPTIONS, twin_build_options,
 };
 pub use pci_address::PciAddress;
 pub use program::ClProgram;

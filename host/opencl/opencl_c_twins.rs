@@ -17,7 +17,9 @@ pub const OPENCL_C_SOURCE: &str = concat!(
     "\n",
     include_str!("../opencl_c/matrix_multiply.cl"),
     "\n",
-    include_str!("../opencl_c/streams.cl")
+    include_str!("../opencl_c/streams.cl"),
+    "\n",
+    include_str!("../opencl_c/divergence.cl")
 );
 
 /// The OpenCL C twins of the throughput kernels the OpenCL guide §3.1.1.1
@@ -30,7 +32,7 @@ pub const OPENCL_C_THROUGHPUT_SOURCE: &str = include_str!("../opencl_c/instructi
 pub const THROUGHPUT_BASE_OPTIONS: &str = "-cl-kernel-arg-info";
 
 /// Every kernel of [`OPENCL_C_SOURCE`].
-pub const OPENCL_C_KERNELS: [&str; 22] = [
+pub const OPENCL_C_KERNELS: [&str; 26] = [
     "offset_copy",
     "stride_copy",
     "shift_copy",
@@ -53,6 +55,10 @@ pub const OPENCL_C_KERNELS: [&str; 22] = [
     "naive_sgemm",
     "tiled_sgemm",
     "fma_chain",
+    "divergent_lane_paths",
+    "uniform_warp_paths",
+    "short_branch_predicated",
+    "long_branch_divergent",
 ];
 
 /// How the two warp-level matrix-vector kernels (`matvec_warp_shuffle`,
@@ -76,11 +82,21 @@ impl MatvecReduction {
     }
 }
 
+/// NVIDIA's extension that makes its OpenCL C compiler honour `#pragma unroll N`.
+pub const PRAGMA_UNROLL_EXTENSION: &str = "cl_nv_pragma_unroll";
+
+/// Unrolls each path loop of the divergence twins 8 times (`#pragma unroll 8`,
+/// as rustc unrolls the Rust kernel), given only where the device has
+/// [`PRAGMA_UNROLL_EXTENSION`]: elsewhere the loops are plain (PoCL's
+/// work-group loops leave clang unable to honour the pragma, and it warns).
+pub const DIVERGENCE_UNROLL_OPTION: &str = "-D DIVERGENCE_PRAGMA_UNROLL";
+
 /// The build options for the twins on a device, and the reduction they select:
 /// sub-groups where the device offers them (OpenCL C 3.0 with
 /// `__opencl_c_subgroups`, or `cl_khr_subgroups` with OpenCL C 2.0+), unless
 /// `prefer` says otherwise; `-cl-nv-verbose` on NVIDIA, so the build log lists
-/// each kernel's registers and spills as ptxas reports them.
+/// each kernel's registers and spills as ptxas reports them; and
+/// [`DIVERGENCE_UNROLL_OPTION`] where the compiler honours `#pragma unroll`.
 pub fn twin_build_options(info: &OpenClDeviceInfo, prefer: Option<MatvecReduction>) -> (String, MatvecReduction) {
     let c_version = info.opencl_c_version_number().unwrap_or((1, 2));
     let sub_group_std = if c_version >= (3, 0) && info.opencl_c_features.iter().any(|f| f == "__opencl_c_subgroups") {
@@ -101,6 +117,9 @@ pub fn twin_build_options(info: &OpenClDeviceInfo, prefer: Option<MatvecReductio
     };
     if info.has_extension("cl_nv_compiler_options") {
         options.push("-cl-nv-verbose");
+    }
+    if info.has_extension(PRAGMA_UNROLL_EXTENSION) {
+        options.push(DIVERGENCE_UNROLL_OPTION);
     }
     (options.join(" "), reduction)
 }

@@ -1,0 +1,69 @@
+//! The control-flow kernels' OpenCL C twins (`host/opencl_c/divergence.cl`):
+//! the CUDA launchers' checks ([`divergence_shape`]), the same work-groups of
+//! `DIVERGENCE_BLOCK_THREADS` and grid, launched on an OpenCL queue.
+
+use kernels_gpu::device::Signature;
+use kernels_gpu::divergence::MAX_PATHS;
+
+use super::divergence::{ControlFlowArgs, branch_signature, divergence_shape, paths_signature};
+use super::opencl_nd_range::nd_range;
+use crate::error::{Error, Result};
+use crate::opencl::{ClBuffer, ClQueue, OpenClTwins};
+use crate::reference::{BranchLength, PathChoice};
+
+/// Launches the twin of `kernel(out, selector, iterations)` on `groups` work-groups.
+fn launch_control_flow(
+    twins: &OpenClTwins,
+    queue: &ClQueue,
+    kernel: Signature<ControlFlowArgs>,
+    out: &mut ClBuffer<f32>,
+    (selector, iterations, groups): (u32, u32, u32),
+) -> Result<()> {
+    let shape = divergence_shape(kernel.name, groups, out.len())?;
+    let twin = twins.kernel_of(kernel)?;
+    // SAFETY: (float*, uint, uint) is every control-flow twin's signature (kernel_of checked it); the shape
+    // check proved one float per work-item fits `out`.
+    unsafe { queue.launch(twin, &nd_range(&shape), &[&*out, &selector, &iterations])? };
+    Ok(())
+}
+
+/// Launches the OpenCL C paths kernel for `choice` with `paths` distinct
+/// paths (1 to 32) of `iterations` rounds each, `groups` work-groups.
+pub fn divergent_paths(
+    twins: &OpenClTwins,
+    queue: &ClQueue,
+    choice: PathChoice,
+    out: &mut ClBuffer<f32>,
+    paths: u32,
+    iterations: u32,
+    groups: u32,
+) -> Result<()> {
+    let kernel = paths_signature(choice);
+    if !(1..=MAX_PATHS).contains(&paths) {
+        return Err(Error::InvalidLaunch {
+            kernel: kernel.name,
+            reason: format!("{paths} paths: between 1 and {MAX_PATHS}"),
+        });
+    }
+    launch_control_flow(twins, queue, kernel, out, (paths, iterations, groups))
+}
+
+/// Launches the OpenCL C if/else kernel for `length` (`select_mask` as the
+/// CUDA launcher [`branch`](super::branch) takes it), `groups` work-groups.
+pub fn branch(
+    twins: &OpenClTwins,
+    queue: &ClQueue,
+    length: BranchLength,
+    out: &mut ClBuffer<f32>,
+    select_mask: u32,
+    iterations: u32,
+    groups: u32,
+) -> Result<()> {
+    launch_control_flow(
+        twins,
+        queue,
+        branch_signature(length),
+        out,
+        (select_mask, iterations, groups),
+    )
+}
