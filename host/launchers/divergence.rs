@@ -89,6 +89,13 @@ pub fn divergent_paths(
     iterations: u32,
     blocks: u32,
 ) -> Result<()> {
+    let kernel = checked_paths_signature(choice, paths)?;
+    launch_control_flow(dut, implementation, kernel, out, (paths, iterations, blocks))
+}
+
+/// The paths kernel for `choice`, once `paths` is known to be 1 to
+/// [`MAX_PATHS`] (its CUDA C and OpenCL C launchers check the same).
+pub(super) fn checked_paths_signature(choice: PathChoice, paths: u32) -> Result<Signature<ControlFlowArgs>> {
     let kernel = paths_signature(choice);
     if !(1..=MAX_PATHS).contains(&paths) {
         return Err(Error::InvalidLaunch {
@@ -96,7 +103,7 @@ pub fn divergent_paths(
             reason: format!("{paths} paths: between 1 and {MAX_PATHS}"),
         });
     }
-    launch_control_flow(dut, implementation, kernel, out, (paths, iterations, blocks))
+    Ok(kernel)
 }
 
 /// Launches the if/else kernel for `length`; `select_mask` picks the lanes

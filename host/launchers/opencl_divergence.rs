@@ -3,11 +3,10 @@
 //! `DIVERGENCE_BLOCK_THREADS` and grid, launched on an OpenCL queue.
 
 use kernels_gpu::device::Signature;
-use kernels_gpu::divergence::MAX_PATHS;
 
-use super::divergence::{ControlFlowArgs, branch_signature, divergence_shape, paths_signature};
+use super::divergence::{ControlFlowArgs, branch_signature, checked_paths_signature, divergence_shape};
 use super::opencl_nd_range::nd_range;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::opencl::{ClBuffer, ClQueue, OpenClTwins};
 use crate::reference::{BranchLength, PathChoice};
 
@@ -38,13 +37,7 @@ pub fn divergent_paths(
     iterations: u32,
     groups: u32,
 ) -> Result<()> {
-    let kernel = paths_signature(choice);
-    if !(1..=MAX_PATHS).contains(&paths) {
-        return Err(Error::InvalidLaunch {
-            kernel: kernel.name,
-            reason: format!("{paths} paths: between 1 and {MAX_PATHS}"),
-        });
-    }
+    let kernel = checked_paths_signature(choice, paths)?;
     launch_control_flow(twins, queue, kernel, out, (paths, iterations, groups))
 }
 
