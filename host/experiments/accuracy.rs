@@ -571,7 +571,27 @@ mod tests {
 
     use super::{bound_text, function_name, sweep_failure};
     use crate::reference::ErrorBound;
+    use crate::report::{LedgerRow, Series};
     use crate::testbed::Implementation;
+
+    /// `f`'s max-error series by `implementation`: `small` ulp at small arguments, 1 at large ones.
+    fn at(f: MathFunction, implementation: Implementation, small: f64) -> Series {
+        crate::experiments::execution_fixtures::series(
+            function_name(f),
+            implementation,
+            ("f32", ""),
+            &[(0, small), (1, 1.0)],
+            &[],
+        )
+    }
+
+    /// The accuracy ledger of a result holding `series`.
+    fn ledger(series: Vec<Series>) -> Vec<LedgerRow> {
+        use crate::experiments::execution_fixtures::{report, result};
+        use crate::report::{Metric, SectionHooks};
+        let r = result("accuracy", Metric::custom("max error", "ulp", false), series);
+        super::Accuracy.ledger(&r, &report(vec![r.clone()]))
+    }
 
     #[test]
     fn names_are_distinct_and_bounds_read_as_powers_of_two() {
@@ -702,29 +722,14 @@ mod tests {
 
     #[test]
     fn the_library_functions_are_held_to_table_c1() {
-        use crate::experiments::execution_fixtures::{report, result, series};
-        use crate::report::{Metric, SectionHooks, Verdict};
+        use crate::report::Verdict;
         let of = |expf: f64| {
-            let at = |f: MathFunction, implementation: Implementation, small: f64| {
-                series(
-                    function_name(f),
-                    implementation,
-                    ("f32", ""),
-                    &[(0, small), (1, 1.0)],
-                    &[],
-                )
-            };
-            let r = result(
-                "accuracy",
-                Metric::custom("max error", "ulp", false),
-                vec![
-                    at(MathFunction::Sin, Implementation::CudaC, 1.4),
-                    at(MathFunction::Exp, Implementation::CudaC, expf),
-                    at(MathFunction::RsqrtApprox, Implementation::Rust, 1.5),
-                    at(MathFunction::SinApprox, Implementation::Rust, 1e7),
-                ],
-            );
-            super::Accuracy.ledger(&r, &report(vec![r.clone()]))
+            ledger(vec![
+                at(MathFunction::Sin, Implementation::CudaC, 1.4),
+                at(MathFunction::Exp, Implementation::CudaC, expf),
+                at(MathFunction::RsqrtApprox, Implementation::Rust, 1.5),
+                at(MathFunction::SinApprox, Implementation::Rust, 1e7),
+            ])
         };
         let rows = of(1.9);
         assert_eq!(rows.len(), 1);
@@ -739,41 +744,24 @@ mod tests {
         );
         assert_eq!(of(3.0)[0].verdict, Verdict::Weaker, "3 ulp: past 2.5, within twice it");
         assert_eq!(of(6.0)[0].verdict, Verdict::Gone);
-        let none = result("accuracy", Metric::custom("max error", "ulp", false), Vec::new());
-        assert!(super::Accuracy.ledger(&none, &report(vec![none.clone()])).is_empty());
+        assert!(ledger(Vec::new()).is_empty());
     }
 
     #[test]
     fn the_specialized_functions_are_held_to_their_own_bounds() {
-        use crate::experiments::execution_fixtures::{report, result, series};
-        use crate::report::{Metric, SectionHooks, Verdict};
+        use crate::report::Verdict;
         let of = |cbrtf: f64| {
-            let at = |f: MathFunction, implementation: Implementation, small: f64| {
-                series(
-                    function_name(f),
-                    implementation,
-                    ("f32", ""),
-                    &[(0, small), (1, 1.0)],
-                    &[],
-                )
-            };
-            let r = result(
-                "accuracy",
-                Metric::custom("max error", "ulp", false),
-                vec![
-                    at(MathFunction::Exp2, Implementation::CudaC, 1.0),
-                    at(MathFunction::Exp10, Implementation::CudaC, 1.5),
-                    at(MathFunction::Cbrt, Implementation::CudaC, cbrtf),
-                    at(MathFunction::Cos, Implementation::CudaC, 1.4),
-                    // The device layer's cbrt is shown, not graded.
-                    at(MathFunction::Cbrt, Implementation::Rust, 100.0),
-                ],
-            );
-            super::Accuracy
-                .ledger(&r, &report(vec![r.clone()]))
-                .into_iter()
-                .find(|row| row.id == "ocl-b.1.1-specialized-max-ulp")
-                .expect("the row")
+            ledger(vec![
+                at(MathFunction::Exp2, Implementation::CudaC, 1.0),
+                at(MathFunction::Exp10, Implementation::CudaC, 1.5),
+                at(MathFunction::Cbrt, Implementation::CudaC, cbrtf),
+                at(MathFunction::Cos, Implementation::CudaC, 1.4),
+                // The device layer's cbrt is shown, not graded.
+                at(MathFunction::Cbrt, Implementation::Rust, 100.0),
+            ])
+            .into_iter()
+            .find(|row| row.id == "ocl-b.1.1-specialized-max-ulp")
+            .expect("the row")
         };
         // cbrt's bound is 1 ulp from the correctly rounded result: 1.5 of the exact value.
         let holds = of(1.2);
