@@ -168,6 +168,8 @@ fn opencl_pipeline(
     let (transfer_ms, kernel_ms, ordinary_ms) = (median(&transfer), median(&kernel), median(&ordinary));
     let ordinary_iterations =
         ((iterations as f64 * ordinary_ms / kernel_ms).round() as u32).clamp(iterations, 64 * iterations);
+    // That kernel's time alone: the measured one scaled to its iterations.
+    let ordinary_kernel_ms = kernel_ms * f64::from(ordinary_iterations) / f64::from(iterations);
     let work = Work::bytes(len as u64, bytes);
     let mut model = Series::new(
         ctx.key("fma_chain", Implementation::Model, "f32")
@@ -175,7 +177,6 @@ fn opencl_pipeline(
         "model from OpenCL's times",
     );
     for (memory, label) in [(true, "ALLOC_HOST_PTR"), (false, "ordinary memory")] {
-        let iterations_pinned = iterations;
         let iterations = if memory { iterations } else { ordinary_iterations };
         let expected = |i: usize| reference::fma_chain(source[i], iterations);
         let mut series = Series::new(
@@ -210,10 +211,8 @@ fn opencl_pipeline(
             let at = PointKey::Value(n as i64);
             let mut point = Point::timed(at, &Metric::Time, work, &times, failure);
             if let (false, Some(point)) = (memory, point.as_mut()) {
-                // What full overlap would give: the guide's model from the ordinary upload alone and the
-                // kernel alone (its time scaled to the longer kernel's iterations).
-                let kernel = kernel_ms * f64::from(ordinary_iterations) / f64::from(iterations_pinned);
-                let model = staged_model_ms(ordinary_ms, kernel, n);
+                // What full overlap would give: the guide's model from the ordinary upload alone and the kernel alone.
+                let model = staged_model_ms(ordinary_ms, ordinary_kernel_ms, n);
                 point.extra.insert(OVERLAP_MODEL_MS.into(), model);
             }
             series.points.extend(point);
