@@ -5,7 +5,8 @@
 # Call it again at once after each call returns (the machine stays warm for
 # 30 s): each call starts the chain if it is not running, waits up to WAIT
 # seconds (default 570) and, when the chain has finished, copies the three
-# tarballs to $OUT. Run from the repository root with .gpu/ptxsuite.
+# tarballs to $OUT. FULL=1 makes each run a full `run` (every experiment).
+# Run from the repository root with .gpu/ptxsuite.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 proof=/tmp/proof
@@ -14,7 +15,7 @@ if [ ! -e "$proof/started" ]; then
     date +%s >"$proof/started"
     setsid nohup bash -c '
         for tag in runA runB runC; do
-            TAG=$tag LIMIT=${LIMIT:-900} OUT= bash gpu-checks/ledger_runs.sh >"'"$proof"'/$tag.out" 2>&1
+            TAG=$tag LIMIT=${LIMIT:-900} FULL=${FULL:-} OUT= bash gpu-checks/ledger_runs.sh >"'"$proof"'/$tag.out" 2>&1
         done
         touch "'"$proof"'/done"' >/dev/null 2>&1 &
     echo "proof chain started"

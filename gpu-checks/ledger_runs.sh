@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Issue 24's proof of stable verdicts: one run of the ledger's experiments
-# (every experiment a claim reads, from `claims`; LEDGER= overrides) at default settings, then, if COUNTERS is
+# (every experiment a claim reads, from `claims`; LEDGER= overrides; FULL=1 runs every experiment, as
+# README's main command does) at default settings, then, if COUNTERS is
 # set, `run --counters` of those experiments (issue 27) at 3 samples.
 # Run from the repository root with .gpu/ptxsuite. Writes $OUT/$TAG.tar.gz
 # holding the reports and logs. LIMIT bounds the ledger run (seconds, SIGINT:
@@ -17,7 +18,9 @@ echo "ledger experiments: $ledger"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv | tee "$work/gpu.txt"
 if [ "${SKIP_LEDGER:-}" != 1 ]; then
     start=$(date +%s)
-    timeout -s INT "${LIMIT:-540}" ./.gpu/ptxsuite run --only "$ledger" --out "$work/ledger" ${RUN_ARGS:-} >"$work/ledger.log" 2>&1
+    only=(--only "$ledger")
+    [ "${FULL:-}" = 1 ] && only=()
+    timeout -s INT "${LIMIT:-540}" ./.gpu/ptxsuite run "${only[@]}" --out "$work/ledger" ${RUN_ARGS:-} >"$work/ledger.log" 2>&1
     echo "ledger run: exit $? in $(( $(date +%s) - start )) s"
     tail -n 3 "$work/ledger.log"
 fi

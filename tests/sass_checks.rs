@@ -358,6 +358,15 @@ fn sqrt_min_and_conversion_on_sm90() {
         );
         let _ = writeln!(std::io::stderr(), "{kernel:?}: {}", counts.listing());
     }
+    // The round trip's ceiling is F2I's 16 per clock (32 counted conversions):
+    // I2FP is not charged to the conversion pipe (measured on an H100: 30.7).
+    let (counts, step) = steady(sass.function(Convert.entry()).unwrap(), measured_sass_opcodes(Convert));
+    let operations = step.unwrap() as f64 * Convert.operations_per_round() as f64;
+    let ceiling = per_operation(&counts, operations)
+        .and_then(|per_op| operation_ceiling(&per_op, issue_limits((9, 0)).unwrap()))
+        .unwrap();
+    assert!(ceiling.limit.starts_with("conversions"), "{ceiling:?}");
+    assert!((ceiling.operations_per_clock_per_sm - 32.0).abs() < 1e-9, "{ceiling:?}");
 }
 
 #[test]

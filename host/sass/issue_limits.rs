@@ -4,7 +4,7 @@
 //! pipes' rates are the CUDA C Programming Guide's cc 9.0 throughput table
 //! (FP32 add/multiply/FMA 128; 32-bit integer add, shift, logic, compare
 //! and multiply(-add) 64 each; FP64 64; the SFU functions 16; conversions
-//! to and from 64-bit types 16), attributed to the pipes as in
+//! 16, which holds for `F2I`/`I2F`/`F2F`, not Ampere's `I2FP`), attributed to the pipes as in
 //! [`SassClass::pipe`]: FP32 and FP16x2 share the two FMA pipes (128) with
 //! `IMAD`, which only the FMA-heavy half runs (64).
 //!
@@ -46,7 +46,7 @@ const HOPPER: [IssueLimit; 7] = [
         per_clock_per_sm: 16.0,
     },
     IssueLimit {
-        name: "conversions (to and from 64-bit types)",
+        name: "conversions (F2I, I2F, F2F, I2I, FRND)",
         classes: &[Conversion],
         per_clock_per_sm: 16.0,
     },

@@ -8,7 +8,12 @@
 //! movement"; GH100: FMA-heavy handles IMAD and FP32, FMA-lite FP32).
 //! Classes whose pipe NVIDIA does not document (Hopper's `VIADD`, FP32
 //! compares and selects, `HFMA2.MMA`, conversions) say so: a ceiling check
-//! counts them only against the issue rate.
+//! counts them only against the issue rate. The classic conversions
+//! (`F2I`, `I2F`, …) have the 16-per-clock rate of the CUDA C Programming
+//! Guide's table; the ones Ampere added (`I2FP`, `F2IP`, `F2FP`) do not:
+//! on an H100, `F2I.TRUNC` + `I2FP.F32.S32` round trips run at 15.4 per
+//! clock per SM (30.7 conversions), so `I2FP` issues beside `F2I`, not
+//! after it.
 
 /// What a SASS instruction does, for counting a loop's instructions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -31,8 +36,11 @@ pub enum SassClass {
     Fp64,
     /// `MUFU.*` (reciprocal, square root, sine, cosine, 2^x, log2): the XU.
     Transcendental,
-    /// `F2F`, `I2F`, `F2I`, `I2I`, `F2FP`, `FRND`.
+    /// `F2F`, `I2F`, `F2I`, `I2I`, `FRND`: the published 16 per clock per SM.
     Conversion,
+    /// `I2FP`, `F2IP`, `F2FP` (sm_86 on): conversions off the 16-per-clock
+    /// pipe; NVIDIA documents no pipe or rate for them.
+    ConversionSinceAmpere,
     /// Global, shared, local and constant memory, atomics, textures.
     Memory,
     /// `U*`: the uniform datapath (one value per warp).
@@ -59,7 +67,7 @@ pub enum SassPipe {
 }
 
 impl SassClass {
-    pub const ALL: [Self; 14] = [
+    pub const ALL: [Self; 15] = [
         Self::Fp32Arithmetic,
         Self::Fp32CompareSelect,
         Self::IntegerMultiplyAdd,
@@ -70,6 +78,7 @@ impl SassClass {
         Self::Fp64,
         Self::Transcendental,
         Self::Conversion,
+        Self::ConversionSinceAmpere,
         Self::Memory,
         Self::Uniform,
         Self::Control,
@@ -93,7 +102,8 @@ impl SassClass {
             "HFMA2" | "HADD2" | "HMUL2" | "HSETP2" | "HSET2" | "HMNMX2" | "HFMA2_32I" => Self::Fp16Arithmetic,
             "DFMA" | "DADD" | "DMUL" | "DSETP" | "DMNMX" | "DSET" => Self::Fp64,
             "MUFU" => Self::Transcendental,
-            "F2F" | "F2I" | "I2F" | "I2I" | "F2FP" | "I2FP" | "F2IP" | "FRND" => Self::Conversion,
+            "F2F" | "F2I" | "I2F" | "I2I" | "FRND" => Self::Conversion,
+            "I2FP" | "F2IP" | "F2FP" => Self::ConversionSinceAmpere,
             "LDG" | "STG" | "LDS" | "STS" | "LDL" | "STL" | "LD" | "ST" | "LDC" | "LDSM" | "STSM" | "LDGSTS"
             | "ATOM" | "ATOMG" | "ATOMS" | "RED" | "REDG" | "TEX" | "TLD" | "TLD4" | "TXQ" | "SULD" | "SUST"
             | "LDGDEPBAR" | "CCTL" => Self::Memory,
@@ -118,7 +128,12 @@ impl SassClass {
             Self::Uniform => Some(SassPipe::Uniform),
             Self::Memory => Some(SassPipe::Memory),
             Self::Control => Some(SassPipe::Control),
-            Self::Fp32CompareSelect | Self::IntegerAddVector | Self::Fp16OnMma | Self::Conversion | Self::Other => None,
+            Self::Fp32CompareSelect
+            | Self::IntegerAddVector
+            | Self::Fp16OnMma
+            | Self::Conversion
+            | Self::ConversionSinceAmpere
+            | Self::Other => None,
         }
     }
 
@@ -135,6 +150,7 @@ impl SassClass {
             Self::Fp64 => "FP64 DFMA/DADD/DMUL",
             Self::Transcendental => "MUFU",
             Self::Conversion => "conversion F2F/I2F/F2I",
+            Self::ConversionSinceAmpere => "conversion I2FP/F2IP/F2FP",
             Self::Memory => "memory",
             Self::Uniform => "uniform datapath",
             Self::Control => "control",
@@ -155,6 +171,7 @@ impl SassClass {
             Self::Fp64 => "fp64",
             Self::Transcendental => "mufu",
             Self::Conversion => "conversion",
+            Self::ConversionSinceAmpere => "conversion-since-ampere",
             Self::Memory => "memory",
             Self::Uniform => "uniform",
             Self::Control => "control",
@@ -187,6 +204,9 @@ mod tests {
             ("MUFU.SIN", Transcendental),
             ("F2F.F64.F32", Conversion),
             ("I2F.U64", Conversion),
+            ("F2I.TRUNC.NTZ", Conversion),
+            ("I2FP.F32.S32", ConversionSinceAmpere),
+            ("F2FP.F16.F32.PACK_AB", ConversionSinceAmpere),
             ("LDG.E.CONSTANT", Memory),
             ("ULDC.64", Uniform),
             ("UIADD3", Uniform),
