@@ -4,8 +4,8 @@
 # process session of its own so that it outlives one call's 10 minutes.
 # Call it again at once after each call returns (the machine stays warm for
 # 30 s): each call starts the chain if it is not running, waits up to WAIT
-# seconds (default 570) and, when the chain has finished, copies the three
-# tarballs to $OUT. FULL=1 makes each run a full `run` (every experiment).
+# seconds (default 570; UNTIL=file stops waiting once that file exists) and
+# copies each finished run's tarball to $OUT. FULL=1 makes each run a full `run` (every experiment).
 # Run from the repository root with .gpu/ptxsuite.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -21,16 +21,22 @@ if [ ! -e "$proof/started" ]; then
     echo "proof chain started"
 fi
 deadline=$(( $(date +%s) + ${WAIT:-570} ))
-while [ ! -e "$proof/done" ] && [ "$(date +%s)" -lt "$deadline" ]; do sleep 5; done
+until_file=${UNTIL:-$proof/done}
+while [ ! -e "$proof/done" ] && [ ! -e "$until_file" ] && [ "$(date +%s)" -lt "$deadline" ]; do sleep 5; done
 echo "elapsed since start: $(( $(date +%s) - $(cat "$proof/started") )) s"
 for tag in runA runB runC; do
     [ -e "$proof/$tag.out" ] && { echo "== $tag"; grep -E "ledger run:|FAILED|: (failed|waived)" "$proof/$tag.out" | head -20; }
 done
-if [ -e "$proof/done" ]; then
-    for tag in runA runB runC; do
+# A run is finished once the next one has begun (or the chain is done): its
+# tarball comes back at once, so a machine given back mid-chain loses one run only.
+next_of() { case $1 in runA) echo runB ;; runB) echo runC ;; *) echo none ;; esac; }
+for tag in runA runB runC; do
+    if [ -e "$proof/done" ] || [ -e "$proof/$(next_of $tag).out" ]; then
         [ -d "/tmp/$tag" ] && tar -czf "$OUT/$tag.tar.gz" -C /tmp "$tag"
         cp "$proof/$tag.out" "$OUT/$tag.out" 2>/dev/null
-    done
+    fi
+done
+if [ -e "$proof/done" ]; then
     echo "proof chain done"
 else
     echo "proof chain still running: call again"

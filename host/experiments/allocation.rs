@@ -139,6 +139,21 @@ impl SampleTimer for HostClockWaited<'_> {
     }
 }
 
+/// How many times the run's samples a point takes: host-clock samples of a few
+/// microseconds catch the OS's interruptions, and with the default 11 the
+/// median's interval (the 2nd to the 10th) let two of them carry the 1 MiB
+/// row's ratio from 0.47 to 1.02 in one run of three on an H100. With 55 it
+/// is the 21st to the 35th; every sample costs well under a millisecond.
+pub const HOST_CLOCK_SAMPLE_FACTOR: u32 = 5;
+
+/// The run's settings with [`HOST_CLOCK_SAMPLE_FACTOR`] times its samples.
+fn host_clock_settings(settings: &RunSettings) -> RunSettings {
+    RunSettings {
+        samples: settings.samples.saturating_mul(HOST_CLOCK_SAMPLE_FACTOR),
+        ..settings.clone()
+    }
+}
+
 /// `None` when `got` is what was written, else why the point fails.
 pub fn probe_mismatch(what: &str, bytes: u64, wrote: u32, got: u32) -> Option<String> {
     (got != wrote)
@@ -314,7 +329,11 @@ impl<'g> Memory<'g> {
         if case == Case::AllocFree {
             DeviceAllocation::bind(gpu)?;
         }
-        let times_ms = timed_launches(&mut HostClockWaited(gpu), ctx.settings, &mut enqueue)?;
+        let times_ms = timed_launches(
+            &mut HostClockWaited(gpu),
+            &host_clock_settings(ctx.settings),
+            &mut enqueue,
+        )?;
         let micros: Vec<f64> = times_ms.iter().map(|ms| ms * 1e3).collect();
         let at = PointKey::Value((bytes >> 10) as i64);
         let Some(mut point) = Point::measured(at, &micros, Work::bytes(1, bytes), failure) else {

@@ -36,8 +36,8 @@ use crate::launchers::{
 };
 use crate::reference::{ArgumentRange, f32_ulp_at};
 use crate::report::{
-    Axis, Claim, ExperimentResult, LedgerRow, Metric, PlotKind, Point, PointKey, Report, Rule, SectionHooks, Series,
-    Spread, Verdict, Work, better_by,
+    Axis, Claim, ExperimentResult, GONE_BAND, LedgerRow, Metric, PlotKind, Point, PointKey, Report, Rule, SectionHooks,
+    Series, Spread, Verdict, Work, better_by,
 };
 use crate::run_settings::RunSettings;
 use crate::sass::{PerOperation, SassClass};
@@ -677,8 +677,10 @@ fn claims() -> Vec<Claim> {
             claim: "mul24 (8 per clock per SM on cc 1.x, against 2 for a 32-bit multiply) will be slower than 32-bit \
                     integer multiplication on future architectures"
                 .into(),
-            rule: Rule::Direction,
-            reads: "i32_mul over mul24 · Rust, Gop/s at small arguments".into(),
+            rule: Rule::Stated(MUL24_RULE),
+            reads: "i32_mul over mul24 · Rust, Gop/s at small arguments, and both kernels' SASS instructions per \
+                    multiply"
+                .into(),
             experiment: "instructions",
         },
         Claim {
@@ -1028,16 +1030,43 @@ fn short_integers_row(result: &ExperimentResult) -> Option<LedgerRow> {
     ))
 }
 
-/// OpenCL guide §3.1.1.1: mul24 against the 32-bit multiply.
+/// How the mul24 row is graded: the claim is about instructions, so SASS settles it and the time
+/// only has to agree in direction (a 5% gap sits on the direction rule's edge run after run).
+const MUL24_RULE: &str = "SASS rule: where the SASS is known, holds when mul24 takes more SASS instructions per \
+    multiply than the 32-bit multiply and is not faster (time factor at least 1); gone when it is faster by less \
+    than 1.05x, reversed beyond; where mul24 takes no more instructions, or the SASS is unknown, the direction rule";
+
+/// OpenCL guide §3.1.1.1: mul24 against the 32-bit multiply, graded by [`MUL24_RULE`].
 fn mul24_row(result: &ExperimentResult) -> Option<LedgerRow> {
     use ThroughputKernel::*;
-    rate_pair_row(
-        result,
-        6,
-        (I32Mul, "mul.lo.s32", "mul"),
-        (Mul24, "mul24.lo.s32", "mul24"),
-        " (x * y vs __mul24)",
-    )
+    let rust = Implementation::Rust;
+    let factor = rate_spread(result, rust, (I32Mul, SMALL), (Mul24, SMALL))?;
+    let more_instructions = match (
+        sass_per_operation(result, Mul24, rust),
+        sass_per_operation(result, I32Mul, rust),
+    ) {
+        (Some(mul24), Some(mul)) => mul24.total > mul.total,
+        _ => false,
+    };
+    let gops = |k| rate(result, k, rust, SMALL).unwrap_or(f64::NAN);
+    Some(claims()[6].grade_many(
+        &[factor],
+        |v| match v[0] {
+            t if !more_instructions => Rule::Direction.verdict_at(t),
+            t if t >= 1.0 => Verdict::Holds,
+            t if t > 1.0 / GONE_BAND => Verdict::Gone,
+            _ => Verdict::Reversed,
+        },
+        format!(
+            "Rust: mul.lo.s32 {:.0} Gop/s vs mul24.lo.s32 {:.0} Gop/s; {}x{}{}",
+            gops(I32Mul),
+            gops(Mul24),
+            factor.text(2),
+            twin_ratio(result, " (x * y vs __mul24)", (I32Mul, SMALL), (Mul24, SMALL)),
+            sass_text(result, &[(I32Mul, "mul"), (Mul24, "mul24")]),
+        ),
+        result.device,
+    ))
 }
 
 /// OpenCL guide §3.1.1.4: threads through a barrier per clock per SM, against the guide's 8.
@@ -1653,6 +1682,48 @@ mod tests {
             verdict(&half, "ocl-3.1.1.1-mul24"),
             Some(Verdict::Reversed),
             "mul24 faster"
+        );
+        // With the SASS known (H100: mul 1.05, mul24 2.05 instructions per multiply), a mul24 1.055x slower
+        // holds whatever side of the direction rule's 1.05 edge the run lands on; 0.98x is gone.
+        use crate::sass::{PerOperation, SassClass};
+        let with_sass = |mul24_gops: f64, mul24_sass: f64| {
+            let mut result = of(4000.0, 1500.0, 15_900.0, 16_000.0, mul24_gops);
+            for (kernel, total) in [(I32Mul, 1.05), (Mul24, mul24_sass)] {
+                let series = result
+                    .series
+                    .iter_mut()
+                    .find(|s| s.key.kernel == kernel.entry())
+                    .unwrap();
+                let per_op = PerOperation {
+                    operations_per_pass: 32.0,
+                    total,
+                    by_class: vec![(SassClass::IntegerMultiplyAdd, 1.0)],
+                };
+                for (name, value) in per_op.figures() {
+                    series.points[0].set_extra(&name, value);
+                }
+            }
+            result
+        };
+        for gops in [15_170.0, 15_150.0] {
+            assert_eq!(
+                verdict(&with_sass(gops, 2.05), "ocl-3.1.1.1-mul24"),
+                Some(Verdict::Holds),
+                "{gops}: twice the instructions, slower"
+            );
+        }
+        assert_eq!(
+            verdict(&with_sass(16_300.0, 2.05), "ocl-3.1.1.1-mul24"),
+            Some(Verdict::Gone)
+        );
+        assert_eq!(
+            verdict(&with_sass(15_400.0, 2.05), "ocl-3.1.1.1-mul24"),
+            Some(Verdict::Holds)
+        );
+        assert_eq!(
+            verdict(&with_sass(15_400.0, 1.05), "ocl-3.1.1.1-mul24"),
+            Some(Verdict::Gone),
+            "the same instructions: the direction rule, 1.04x is no effect"
         );
         let report = report(vec![today.clone()]);
         let rows = super::Instructions.ledger(&report.experiments[0], &report);

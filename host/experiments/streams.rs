@@ -688,8 +688,9 @@ fn claims() -> Vec<Claim> {
                 weaker_within: 1.5,
             },
             reads: "fma_chain · OpenCL C, staged, ordinary memory, with a kernel as long as the upload (full overlap \
-                    would give about 1.9x at 16 queues): time at one queue over the best time over 1–16 queues (the \
-                    overlap it gained; up to 1.10x is the best-of-16 pick among noisy times, not overlap)"
+                    would give about 1.9x at 16 queues): time at one queue over the time at the most queues measured \
+                    (16), where overlap would gain most (the overlap it gained; up to 1.10x is the pageable upload's \
+                    noise, not overlap)"
                 .into(),
             experiment: "streams",
         },
@@ -791,10 +792,16 @@ fn alloc_host_ptr_overlap_row(result: &ExperimentResult) -> Option<LedgerRow> {
 }
 
 /// The whitepaper: ordinary memory gains nothing from more queues, where
-/// full overlap would have nearly halved the pipeline.
+/// full overlap would have nearly halved the pipeline. Graded at the most
+/// queues measured, fixed before the run: the best of 16 noisy pageable
+/// pipelines is biased and its interval is the widest (on an H100 one run's
+/// best, 14 queues, spanned 28.6–37.7 ms and left the row undecided).
 fn ordinary_memory_row(result: &ExperimentResult) -> Option<LedgerRow> {
     let points = opencl_points(result, "staged, ordinary memory")?;
-    let (gain, best_n) = overlap_gain(&points)?;
+    let one = points.iter().find(|(n, _)| *n == 1)?.1;
+    let (best_n, most) = points.iter().max_by_key(|(n, _)| *n)?;
+    let best_n = *best_n;
+    let gain = better_by(&Metric::Time, most, one)?;
     let model = |n: i64| {
         points
             .iter()
@@ -808,7 +815,7 @@ fn ordinary_memory_row(result: &ExperimentResult) -> Option<LedgerRow> {
     Some(claims()[2].grade(
         gain,
         format!(
-            "ordinary memory: one queue {:.3} ms, the best ({best_n} queues) {:.3} ms: {}x from more queues, where \
+            "ordinary memory: one queue {:.3} ms, {best_n} queues {:.3} ms: {}x from more queues, where \
              full overlap would give {possible:.2}x (the guide's model from the upload alone and the kernel alone)",
             points.iter().find(|(n, _)| *n == 1)?.1.median()?,
             points.iter().find(|(n, _)| *n == best_n)?.1.median()?,
@@ -863,5 +870,13 @@ mod tests {
         assert_eq!(some.verdict, Verdict::Weaker, "1.33x");
         let full = ordinary_memory_row(&ordinary([60.0, 45.0, 33.0])).expect("a row");
         assert_eq!(full.verdict, Verdict::Gone, "1.82x: ordinary memory overlaps today");
+        assert!(full.measured.contains("16 queues 33.000 ms"), "{}", full.measured);
+        let faster_at_two = ordinary_memory_row(&ordinary([60.0, 40.0, 57.0])).expect("a row");
+        assert_eq!(
+            faster_at_two.verdict,
+            Verdict::Holds,
+            "graded at 16 queues, fixed before the run, not at the best count: {}",
+            faster_at_two.measured
+        );
     }
 }
