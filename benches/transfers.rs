@@ -6,7 +6,7 @@
 mod support;
 
 use criterion::{BenchmarkId, Criterion, Throughput};
-use ptxsuite::experiments::StagedPipeline;
+use ptxsuite::experiments::{StagedPipeline, UploadOrder};
 use ptxsuite::gpu::{DeviceBuffer, HostMemoryKind, PinnedBuffer};
 use ptxsuite::timing::{CudaTimer, time_per_launch};
 use support::{duration_of, gpu_or_skip, one_sample_of};
@@ -23,7 +23,7 @@ fn main() {
     let mut host = PinnedBuffer::<f32>::new(gpu, len, HostMemoryKind::Pinned).expect("pinned buffer");
     let mut device = DeviceBuffer::<f32>::uninit(gpu, len).expect("device buffer");
     let mut timer = CudaTimer::new(gpu).expect("events");
-    let pipeline = StagedPipeline::new(gpu, 8).expect("streams");
+    let pipeline = StagedPipeline::new(gpu, 16).expect("streams");
     let mut c = Criterion::default().configure_from_args();
     let mut group = c.benchmark_group("pinned_256MiB");
     group.throughput(Throughput::BytesDecimal(BYTES as u64));
@@ -53,17 +53,22 @@ fn main() {
 
     let mut group = c.benchmark_group("staged_pipeline_256MiB");
     group.throughput(Throughput::BytesDecimal(BYTES as u64));
-    for n in [1u32, 2, 4, 8] {
-        group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, &n| {
-            b.iter_custom(|iters| {
-                duration_of(
-                    iters,
-                    time_per_launch(&mut timer, &one_sample_of(iters), &mut || {
-                        pipeline.enqueue(&dut, &host, &mut device, n, ITERATIONS)
-                    }),
-                )
-            })
-        });
+    for (order, name) in [
+        (UploadOrder::AsListed, "as_listed"),
+        (UploadOrder::Chained, "uploads_in_order"),
+    ] {
+        for n in [1u32, 2, 4, 8, 16] {
+            group.bench_with_input(BenchmarkId::new(name, n), &n, |b, &n| {
+                b.iter_custom(|iters| {
+                    duration_of(
+                        iters,
+                        time_per_launch(&mut timer, &one_sample_of(iters), &mut || {
+                            pipeline.enqueue(&dut, &host, &mut device, (n, order), ITERATIONS)
+                        }),
+                    )
+                })
+            });
+        }
     }
     group.finish();
     c.final_summary();

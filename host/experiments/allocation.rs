@@ -146,14 +146,6 @@ impl SampleTimer for HostClockWaited<'_> {
 /// is the 21st to the 35th; every sample costs well under a millisecond.
 pub const HOST_CLOCK_SAMPLE_FACTOR: u32 = 5;
 
-/// The run's settings with [`HOST_CLOCK_SAMPLE_FACTOR`] times its samples.
-fn host_clock_settings(settings: &RunSettings) -> RunSettings {
-    RunSettings {
-        samples: settings.samples.saturating_mul(HOST_CLOCK_SAMPLE_FACTOR),
-        ..settings.clone()
-    }
-}
-
 /// `None` when `got` is what was written, else why the point fails.
 pub fn probe_mismatch(what: &str, bytes: u64, wrote: u32, got: u32) -> Option<String> {
     (got != wrote)
@@ -331,7 +323,7 @@ impl<'g> Memory<'g> {
         }
         let times_ms = timed_launches(
             &mut HostClockWaited(gpu),
-            &host_clock_settings(ctx.settings),
+            &ctx.settings.with_samples_times(HOST_CLOCK_SAMPLE_FACTOR),
             &mut enqueue,
         )?;
         let micros: Vec<f64> = times_ms.iter().map(|ms| ms * 1e3).collect();

@@ -57,10 +57,7 @@ pub const TARGET_LAUNCH_MS: f64 = 0.5;
 /// run of three fall inside the run-to-run allowance; with 22 it is the 6th
 /// to the 17th. A launch is about 0.5 ms: 22 samples cost some 10 s a run.
 fn rate_settings(settings: &RunSettings) -> RunSettings {
-    RunSettings {
-        samples: settings.samples.saturating_mul(2),
-        ..settings.clone()
-    }
+    settings.with_samples_times(2)
 }
 /// The threads whose chains every point checks against the CPU reference (the first two warps).
 const CHECKED_THREADS: u32 = 64;

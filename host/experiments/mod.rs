@@ -82,7 +82,7 @@ pub use kernel_records::kernel_records;
 pub use overlap_model::chunk_ranges;
 pub use peer::{PeerBuffers, PeerTest, peer_sizes, source_value};
 pub use sector_model::stride_copy_bytes;
-pub use streams::{StagedPipeline, staged_once};
+pub use streams::{StagedPipeline, UploadOrder, staged_once};
 pub use transfers::transfer_sizes;
 
 /// Where an experiment runs.

@@ -35,6 +35,41 @@ const CHECK_STRIDE: usize = 4097;
 const MIN_ROUNDS: u32 = 21;
 /// The variant of the pipeline's series (measured and modelled).
 const STAGED: &str = "staged";
+/// The variant of the pipeline whose uploads keep their order ([`UploadOrder::Chained`]).
+const STAGED_CHAINED: &str = "staged, uploads in order";
+
+/// How the staged pipeline's uploads are ordered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UploadOrder {
+    /// Listing 3.3b as written: every stream's upload free to start at once. A GPU with several copy
+    /// engines may run the uploads side by side, sharing the link, so that the first chunk (and its
+    /// kernel) arrives late: the guide's model assumes one chunk on the link at a time.
+    AsListed,
+    /// Each upload waits for the previous chunk's (an event recorded after it on its stream): the
+    /// link carries the chunks one at a time, in order, and each kernel starts as its chunk lands.
+    Chained,
+}
+
+impl UploadOrder {
+    pub const ALL: [Self; 2] = [Self::AsListed, Self::Chained];
+
+    /// The variant of the order's series.
+    pub fn variant(self) -> &'static str {
+        match self {
+            Self::AsListed => STAGED,
+            Self::Chained => STAGED_CHAINED,
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::AsListed => "staged (Listing 3.3b)",
+            Self::Chained => "staged, each upload after the previous one",
+        }
+    }
+}
+/// How many times the run's samples each OpenCL pipeline point takes (see `opencl_pipeline`).
+const OPENCL_SAMPLE_FACTOR: u32 = 3;
 /// The extra figure of the ordinary-memory OpenCL points: the pipeline's time with full overlap (the model).
 const OVERLAP_MODEL_MS: &str = "full-overlap model (ms)";
 
@@ -48,6 +83,8 @@ pub struct StagedPipeline {
     streams: Vec<Arc<CudaStream>>,
     start: CudaEvent,
     done: Vec<CudaEvent>,
+    /// One per stream: its chunk's upload is complete ([`UploadOrder::Chained`]).
+    uploaded: Vec<CudaEvent>,
 }
 
 impl StagedPipeline {
@@ -62,18 +99,22 @@ impl StagedPipeline {
             done: (0..streams)
                 .map(|_| ctx.new_event(no_timing).during("cuEventCreate"))
                 .collect::<Result<_>>()?,
+            uploaded: (0..streams)
+                .map(|_| ctx.new_event(no_timing).during("cuEventCreate"))
+                .collect::<Result<_>>()?,
         })
     }
 
-    /// Enqueues the staged pipeline once over `n` streams, fenced by the
-    /// device's stream: every chunk waits for what came before on it, and it
-    /// waits for every chunk, so consecutive runs never overlap.
+    /// Enqueues the staged pipeline once over `n` streams, its uploads in
+    /// `order`, fenced by the device's stream: every chunk waits for what
+    /// came before on it, and it waits for every chunk, so consecutive runs
+    /// never overlap.
     pub fn enqueue(
         &self,
         dut: &DeviceUnderTest,
         host: &PinnedBuffer<f32>,
         data: &mut DeviceBuffer<f32>,
-        n: u32,
+        (n, order): (u32, UploadOrder),
         iterations: u32,
     ) -> Result<()> {
         let main = dut.gpu().stream();
@@ -84,9 +125,16 @@ impl StagedPipeline {
         }
         for (i, chunk) in chunk_ranges(data.len(), n as u32, 256).into_iter().enumerate() {
             let stream = &self.streams[i];
+            let chained = order == UploadOrder::Chained;
+            if chained && i > 0 {
+                stream.wait(&self.uploaded[i - 1]).during("cuStreamWaitEvent")?;
+            }
             // SAFETY: neither buffer is touched by the host until the caller waits for the device's stream,
             // which waits for every chunk below.
             unsafe { host.upload_async(chunk.clone(), data, stream)? };
+            if chained {
+                self.uploaded[i].record(stream).during("cuEventRecord")?;
+            }
             fma_chain(dut, stream, data, chunk, iterations)?;
         }
         for (stream, done) in self.streams[..n].iter().zip(&self.done) {
@@ -103,7 +151,7 @@ pub fn staged_once(
     pipeline: &StagedPipeline,
     host: &PinnedBuffer<f32>,
     data: &mut DeviceBuffer<f32>,
-    n: u32,
+    n: (u32, UploadOrder),
     iterations: u32,
 ) -> Result<f64> {
     let mut timer = CudaTimer::new(dut.gpu())?;
@@ -147,7 +195,11 @@ fn opencl_pipeline(
         Ok(())
     };
     let mut clock = HostClock;
-    let mut timed = |work: &mut dyn FnMut() -> Result<()>| timed_launches(&mut clock, ctx.settings, work);
+    // Host-clock samples catch the OS's interruptions: at 11 samples two of them (6.8 and 9.3 ms against
+    // 5.2) stretched one 16-queue point's interval by a third on an H100; with 33 the median's interval
+    // is the 11th to the 23rd sample. The OpenCL pipelines cost about 10 s a run at 11.
+    let settings = ctx.settings.with_samples_times(OPENCL_SAMPLE_FACTOR);
+    let mut timed = |work: &mut dyn FnMut() -> Result<()>| timed_launches(&mut clock, &settings, work);
     // SAFETY (uploads below): the host buffers are not written while commands are in flight; every timed
     // sample ends with clFinish on each queue it used.
     let transfer = timed(&mut || {
@@ -272,7 +324,7 @@ impl Experiment for Streams {
         let (staged, model) = bench.staged_series(ctx, &phases, &samples)?;
         let host = bench.overlap_host_work(ctx, &phases)?;
         describe(ctx, &mut result, &bench, &phases, &host, &staged);
-        result.series.push(staged);
+        result.series.extend(staged);
         result.series.push(model);
         match ctx.device.opencl_or_waiver() {
             (Some(side), _) => opencl_pipeline(ctx, side, &mut result, &bench.source, phases.iterations)?,
@@ -371,13 +423,14 @@ impl<'g> StreamsBench<'g> {
         })
     }
 
-    /// Listing 3.3b for 1..=16 streams, each sample `reps` fenced pipeline
-    /// runs between two events: milliseconds per run, by stream count.
-    /// Every count is timed in rounds, one sample of each count per round, so
+    /// Listing 3.3b for 1..=16 streams in each [`UploadOrder`], each sample
+    /// `reps` fenced pipeline runs between two events: milliseconds per run,
+    /// by order (as in `UploadOrder::ALL`) and stream count. Every count is
+    /// timed in rounds, one sample of each count and order per round, so
     /// that a transient slowdown (a descheduled host thread, a clock step)
     /// costs one sample of many counts, which their medians absorb, instead of
     /// every sample of one count.
-    fn time_stream_counts(&mut self, ctx: &RunContext<'_>, iterations: u32) -> Result<Vec<Vec<f64>>> {
+    fn time_stream_counts(&mut self, ctx: &RunContext<'_>, iterations: u32) -> Result<Vec<Vec<Vec<f64>>>> {
         let dut = ctx.device;
         let Self {
             host,
@@ -388,11 +441,13 @@ impl<'g> StreamsBench<'g> {
         } = self;
         let mut reps = Vec::with_capacity(MAX_STREAMS as usize);
         for n in 1..=MAX_STREAMS {
-            let one = probe_ms(timer, &mut || pipeline.enqueue(dut, host, data, n, iterations))?;
+            let one = probe_ms(timer, &mut || {
+                pipeline.enqueue(dut, host, data, (n, UploadOrder::AsListed), iterations)
+            })?;
             reps.push(paced(ctx.settings, one).reps);
         }
         let rounds = ctx.settings.samples.max(MIN_ROUNDS);
-        let mut samples: Vec<Vec<f64>> = vec![Vec::new(); MAX_STREAMS as usize];
+        let mut samples = vec![vec![Vec::new(); MAX_STREAMS as usize]; UploadOrder::ALL.len()];
         for round in 0..rounds {
             if ctx.stop_before(round as usize, rounds as usize) {
                 break;
@@ -401,34 +456,64 @@ impl<'g> StreamsBench<'g> {
                 .set_message(format!("streams: round {} of {rounds}", round + 1));
             for n in 1..=MAX_STREAMS {
                 let count = reps[n as usize - 1];
-                let ms = timer.time_ms(&mut || {
-                    for _ in 0..count {
-                        pipeline.enqueue(dut, host, data, n, iterations)?;
-                    }
-                    Ok(())
-                })?;
-                samples[n as usize - 1].push(ms / count as f64);
+                for (order, samples) in UploadOrder::ALL.into_iter().zip(&mut samples) {
+                    let ms = timer.time_ms(&mut || {
+                        for _ in 0..count {
+                            pipeline.enqueue(dut, host, data, (n, order), iterations)?;
+                        }
+                        Ok(())
+                    })?;
+                    samples[n as usize - 1].push(ms / count as f64);
+                }
             }
         }
         Ok(samples)
     }
 
-    /// The staged pipeline's series and the model's, each count checked by one
-    /// more run from NaN, in full against the sequential result.
+    /// The staged pipeline's series, one per [`UploadOrder`] (`samples` in
+    /// that order), and the model's, each count checked by one more run from
+    /// NaN, in full against the sequential result.
     fn staged_series(
         &mut self,
         ctx: &RunContext<'_>,
         phases: &Phases,
-        samples: &[Vec<f64>],
-    ) -> Result<(Series, Series)> {
-        let (dut, gpu) = (ctx.device, ctx.device.gpu());
-        let mut staged = Series::new(
-            ctx.key("fma_chain", Implementation::Rust, "f32").variant(STAGED),
-            "staged (Listing 3.3b)",
-        );
+        samples: &[Vec<Vec<f64>>],
+    ) -> Result<(Vec<Series>, Series)> {
+        let mut staged = Vec::new();
+        for (order, samples) in UploadOrder::ALL.into_iter().zip(samples) {
+            staged.push(self.staged_order(ctx, phases, order, samples)?);
+        }
         let mut model = Series::new(
             ctx.key("fma_chain", Implementation::Model, "f32").variant(STAGED),
             "model: max + min / nStreams",
+        );
+        let work = Work::bytes(self.len as u64, self.bytes);
+        for n in (1..=MAX_STREAMS).take_while(|n| !samples[0][*n as usize - 1].is_empty()) {
+            let predicted = staged_model_ms(phases.transfer_ms, phases.kernel_ms, n);
+            model.points.extend(Point::timed(
+                PointKey::Value(n as i64),
+                &Metric::Time,
+                work,
+                &[predicted],
+                None,
+            ));
+        }
+        Ok((staged, model))
+    }
+
+    /// One order's series, each count checked by one more run from NaN, in full against the sequential result.
+    fn staged_order(
+        &mut self,
+        ctx: &RunContext<'_>,
+        phases: &Phases,
+        order: UploadOrder,
+        samples: &[Vec<f64>],
+    ) -> Result<Series> {
+        let (dut, gpu) = (ctx.device, ctx.device.gpu());
+        let mut staged = Series::new(
+            ctx.key("fma_chain", Implementation::Rust, "f32")
+                .variant(order.variant()),
+            order.label(),
         );
         let work = Work::bytes(self.len as u64, self.bytes);
         let reference_result = &phases.sequential_result;
@@ -439,7 +524,7 @@ impl<'g> StreamsBench<'g> {
             }
             self.data.fill(f32::NAN)?;
             self.pipeline
-                .enqueue(dut, &self.host, &mut self.data, n, phases.iterations)?;
+                .enqueue(dut, &self.host, &mut self.data, (n, order), phases.iterations)?;
             gpu.synchronize()?;
             let got = self.data.to_host()?;
             let failure = got
@@ -457,13 +542,11 @@ impl<'g> StreamsBench<'g> {
             staged
                 .points
                 .extend(Point::timed(at, &Metric::Time, work, times, failure));
-            let predicted = staged_model_ms(phases.transfer_ms, phases.kernel_ms, n);
-            model
-                .points
-                .extend(Point::timed(at, &Metric::Time, work, &[predicted], None));
-            ctx.progress.inc(1);
+            if order == UploadOrder::AsListed {
+                ctx.progress.inc(1);
+            }
         }
-        Ok((staged, model))
+        Ok(staged)
     }
 
     /// Listing 3.1: host work while the GPU copies and computes.
@@ -503,7 +586,7 @@ fn describe(
     bench: &StreamsBench<'_>,
     phases: &Phases,
     host: &HostOverlap,
-    staged: &Series,
+    staged: &[Series],
 ) {
     let Phases {
         transfer_ms,
@@ -517,11 +600,6 @@ fn describe(
         during_ms: host_during_ms,
         together_ms,
     } = *host;
-    let best = staged
-        .points
-        .iter()
-        .filter_map(|p| Some((p.at.value()?, p.median()?)))
-        .min_by(|a, b| a.1.total_cmp(&b.1));
     result.setup.push(format!(
         "{} MiB of f32 from pinned memory; transfer alone {transfer_ms:.3} ms, kernel alone {kernel_ms:.3} ms \
          (fma_chain with {iterations} iterations, calibrated so the two are comparable); Listing 3.3a \
@@ -534,13 +612,22 @@ fn describe(
         gpu_ms + host_alone_ms,
         gpu_ms.max(host_alone_ms)
     ));
-    if let Some((n, ms)) = best {
-        let predicted = staged_model_ms(transfer_ms, kernel_ms, n as u32);
-        result.notes.push(format!(
-            "best staged: {n} streams, {ms:.3} ms vs the model's {predicted:.3} ms ({:+.1}%); overlap efficiency {:.0}%",
-            100.0 * (ms / predicted - 1.0),
-            100.0 * overlap_efficiency(transfer_ms, kernel_ms, ms)
-        ));
+    for series in staged {
+        let best = series
+            .points
+            .iter()
+            .filter_map(|p| Some((p.at.value()?, p.median()?)))
+            .min_by(|a, b| a.1.total_cmp(&b.1));
+        if let Some((n, ms)) = best {
+            let predicted = staged_model_ms(transfer_ms, kernel_ms, n as u32);
+            result.notes.push(format!(
+                "best {}: {n} streams, {ms:.3} ms vs the model's {predicted:.3} ms ({:+.1}%); overlap efficiency \
+                 {:.0}%",
+                series.label,
+                100.0 * (ms / predicted - 1.0),
+                100.0 * overlap_efficiency(transfer_ms, kernel_ms, ms)
+            ));
+        }
     }
     result.notes.push(format!(
         "checked: the sequential result every {CHECK_STRIDE}th element against the CPU reference (bit for bit), \
@@ -559,29 +646,37 @@ impl SectionHooks for Streams {
     fn tables(&self, result: &ExperimentResult, _report: &Report) -> Option<String> {
         let staged = result.variant("fma_chain", Implementation::Rust, STAGED)?;
         let model = result.variant("fma_chain", Implementation::Model, STAGED)?;
+        let chained = result.variant("fma_chain", Implementation::Rust, STAGED_CHAINED);
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "| streams | staged ms (min–max) | model ms | measured / model | verified |"
+            "| streams | staged ms (min–max) | model ms | measured / model | uploads in order ms | in order / model \
+             | verified |"
         );
-        let _ = writeln!(out, "|---:|---:|---:|---:|:---:|");
+        let _ = writeln!(out, "|---:|---:|---:|---:|---:|---:|:---:|");
         for p in &staged.points {
             let model_ms = model.point(p.at).and_then(|m| m.median());
-            let ratio = match (p.median(), model_ms) {
+            let over_model = |point: Option<&Point>| match (point.and_then(Point::median), model_ms) {
                 (Some(measured), Some(m)) => format!("{:.3}", measured / m),
                 _ => "—".into(),
             };
+            let ratio = over_model(Some(p));
+            let in_order = chained.and_then(|c| c.point(p.at));
+            let in_order_ms = in_order
+                .and_then(Point::median)
+                .map_or_else(|| "—".into(), |ms| format!("{ms:.3}"));
+            let in_order_ratio = over_model(in_order);
             let measured = p
                 .value
                 .map(|t| format!("{:.3} ({:.3}–{:.3})", t.median, t.min, t.max))
                 .unwrap_or_else(|| "—".into());
-            let verified = match p.status.reason() {
+            let verified = match p.status.reason().or_else(|| in_order?.status.reason()) {
                 None => "yes".to_string(),
                 Some(why) => format!("**FAILED**: {why}"),
             };
             let _ = writeln!(
                 out,
-                "| {} | {measured} | {} | {ratio} | {verified} |",
+                "| {} | {measured} | {} | {ratio} | {in_order_ms} | {in_order_ratio} | {verified} |",
                 p.at,
                 model_ms.map(|m| format!("{m:.3}")).unwrap_or_else(|| "—".into())
             );
@@ -659,7 +754,10 @@ fn claims() -> Vec<Claim> {
             claim: "Staging a copy and a kernel over nStreams streams takes max(tT, tE) + min(tT, tE) / nStreams"
                 .into(),
             rule: Rule::Stated(STAGED_RULE),
-            reads: "fma_chain · Rust, staged: measured time over the model's at every stream count".into(),
+            reads: "fma_chain · Rust, staged, uploads in order (each upload after the previous chunk's, as the model \
+                    assumes; Listing 3.3b as written, every upload free to start, beside it): measured time over \
+                    the model's at every stream count"
+                .into(),
             experiment: "streams",
         },
         Claim {
@@ -669,11 +767,11 @@ fn claims() -> Vec<Claim> {
                     several queues, the pipeline takes the time the overlap model gives"
                 .into(),
             rule: Rule::Stated(
-                "factor rule against what overlap can buy (the model's one-queue time over its best): the staged \
-                 ALLOC_HOST_PTR pipeline's one-queue time over its best time",
+                "factor rule against what overlap can buy (the model's one-queue time over its time at the most \
+                 queues): the staged ALLOC_HOST_PTR pipeline's one-queue time over its time at the most queues",
             ),
             reads:
-                "fma_chain · OpenCL C, staged, ALLOC_HOST_PTR: time at one queue over the best time over 1–16 queues"
+                "fma_chain · OpenCL C, staged, ALLOC_HOST_PTR: time at one queue over the time at the most queues (16)"
                     .into(),
             experiment: "streams",
         },
@@ -699,28 +797,50 @@ fn claims() -> Vec<Claim> {
 
 /// BPG §3.1.2: the staged pipeline against the guide's model at every stream count.
 fn staged_model_row(result: &ExperimentResult) -> Option<LedgerRow> {
-    let staged = result.variant("fma_chain", Implementation::Rust, STAGED)?;
     let model = result.variant("fma_chain", Implementation::Model, STAGED)?;
-    let ratios: Vec<(i64, Spread)> = staged
-        .points
-        .iter()
-        .filter_map(|p| {
-            let m = model.point(p.at)?.median()?;
-            let s = p.spread()?;
-            Some((
-                p.at.value()?,
-                Spread {
-                    low: s.low / m,
-                    median: s.median / m,
-                    high: s.high / m,
-                },
-            ))
+    // Measured over modelled at every count of `order`'s series, with spreads.
+    let ratios = |order: UploadOrder| -> Option<Vec<(i64, Spread)>> {
+        let staged = result.variant("fma_chain", Implementation::Rust, order.variant())?;
+        Some(
+            staged
+                .points
+                .iter()
+                .filter_map(|p| {
+                    let m = model.point(p.at)?.median()?;
+                    let s = p.spread()?;
+                    Some((
+                        p.at.value()?,
+                        Spread {
+                            low: s.low / m,
+                            median: s.median / m,
+                            high: s.high / m,
+                        },
+                    ))
+                })
+                .collect(),
+        )
+    };
+    let worst_of = |ratios: &[(i64, Spread)]| ratios.iter().max_by(|a, b| a.1.median.total_cmp(&b.1.median)).copied();
+    // Reports from before the chained series existed are graded on Listing 3.3b as written.
+    let graded_order = [UploadOrder::Chained, UploadOrder::AsListed]
+        .into_iter()
+        .find(|o| ratios(*o).is_some_and(|r| !r.is_empty()))?;
+    let graded = ratios(graded_order)?;
+    let (worst_n, worst) = worst_of(&graded)?;
+    let one = graded.iter().find(|r| r.0 == 1).map_or(f64::NAN, |r| r.1.median);
+    let best = graded.iter().map(|r| r.1.median).fold(f64::INFINITY, f64::min);
+    let as_listed = (graded_order == UploadOrder::Chained)
+        .then(|| ratios(UploadOrder::AsListed))
+        .flatten()
+        .and_then(|r| worst_of(&r))
+        .map(|(n, w)| {
+            format!(
+                "; Listing 3.3b as written (uploads free to start): {} at worst ({n} streams)",
+                w.text(3)
+            )
         })
-        .collect();
-    let (worst_n, worst) = ratios.iter().max_by(|a, b| a.1.median.total_cmp(&b.1.median))?;
-    let one = ratios.iter().find(|r| r.0 == 1).map_or(f64::NAN, |r| r.1.median);
-    let best = ratios.iter().map(|r| r.1.median).fold(f64::INFINITY, f64::min);
-    let figures: Vec<Spread> = ratios.iter().map(|r| r.1).collect();
+        .unwrap_or_default();
+    let figures: Vec<Spread> = graded.iter().map(|r| r.1).collect();
     Some(claims()[0].grade_many(
         &figures,
         |v| {
@@ -732,9 +852,10 @@ fn staged_model_row(result: &ExperimentResult) -> Option<LedgerRow> {
             }
         },
         format!(
-            "measured / model over 1..{} streams: {best:.3} at best, {} at worst ({worst_n} streams), {one:.3} with \
-             one stream",
-            ratios.len(),
+            "{}, measured / model over 1..{} streams: {best:.3} at best, {} at worst ({worst_n} streams), {one:.3} \
+             with one stream{as_listed}",
+            graded_order.label(),
+            graded.len(),
             worst.text(3)
         ),
         result.device,
@@ -753,15 +874,13 @@ fn opencl_points<'a>(result: &'a ExperimentResult, variant: &str) -> Option<Vec<
     )
 }
 
-/// One queue's time over the best time over every queue count, with its spread.
+/// One queue's time over the time at the most queues measured (16 in a full run), with its spread,
+/// and that count. Fixed before the run: the best of 16 noisy pipelines is biased upwards, and on an
+/// H100 one run's best (14 queues) carried an interval down to 1.26x that left its row undecided.
 fn overlap_gain(points: &[(i64, &Point)]) -> Option<(Spread, i64)> {
     let one = points.iter().find(|(n, _)| *n == 1)?.1;
-    let (best_n, best) = points.iter().min_by(|a, b| {
-        a.1.median()
-            .unwrap_or(f64::MAX)
-            .total_cmp(&b.1.median().unwrap_or(f64::MAX))
-    })?;
-    Some((better_by(&Metric::Time, best, one)?, *best_n))
+    let (most_n, most) = points.iter().max_by_key(|(n, _)| *n)?;
+    Some((better_by(&Metric::Time, most, one)?, *most_n))
 }
 
 /// The whitepaper: ALLOC_HOST_PTR memory overlaps (one queue against the best count, against what the model allows).
@@ -770,7 +889,7 @@ fn alloc_host_ptr_overlap_row(result: &ExperimentResult) -> Option<LedgerRow> {
     let (gain, best_n) = overlap_gain(&points)?;
     let model = result.variant("fma_chain", Implementation::Model, "staged, OpenCL")?;
     let model_one = model.at(1)?.median()?;
-    let model_best = model.points.iter().filter_map(Point::median).min_by(f64::total_cmp)?;
+    let model_best = model.at(best_n)?.median()?;
     let claimed = model_one / model_best;
     // The claimed factor is the model's for this run: graded by the factor rule, the stated reading kept beside it.
     let mut claim = claims().swap_remove(1);
@@ -798,10 +917,7 @@ fn alloc_host_ptr_overlap_row(result: &ExperimentResult) -> Option<LedgerRow> {
 /// best, 14 queues, spanned 28.6–37.7 ms and left the row undecided).
 fn ordinary_memory_row(result: &ExperimentResult) -> Option<LedgerRow> {
     let points = opencl_points(result, "staged, ordinary memory")?;
-    let one = points.iter().find(|(n, _)| *n == 1)?.1;
-    let (best_n, most) = points.iter().max_by_key(|(n, _)| *n)?;
-    let best_n = *best_n;
-    let gain = better_by(&Metric::Time, most, one)?;
+    let (gain, best_n) = overlap_gain(&points)?;
     let model = |n: i64| {
         points
             .iter()
@@ -828,7 +944,7 @@ fn ordinary_memory_row(result: &ExperimentResult) -> Option<LedgerRow> {
 #[cfg(test)]
 mod tests {
     use super::super::ledger_fixtures::series;
-    use super::{OVERLAP_MODEL_MS, ordinary_memory_row};
+    use super::{OVERLAP_MODEL_MS, STAGED, STAGED_CHAINED, ordinary_memory_row, staged_model_row};
     use crate::report::{ExperimentResult, Metric, Verdict};
     use crate::testbed::Implementation;
 
@@ -850,6 +966,46 @@ mod tests {
             &extras,
         );
         super::super::ledger_fixtures::result("streams", Metric::Time, vec![series])
+    }
+
+    #[test]
+    fn the_staged_row_grades_the_uploads_in_order_and_shows_the_listing_beside() {
+        let at = |ms: [f64; 3]| -> Vec<(i64, f64)> { [1, 8, 16].into_iter().zip(ms).collect() };
+        let model = series("fma_chain", Implementation::Model, STAGED, &at([10.0, 6.0, 5.0]), &[]);
+        let listed = series("fma_chain", Implementation::Rust, STAGED, &at([10.0, 6.6, 5.75]), &[]);
+        let chained = series(
+            "fma_chain",
+            Implementation::Rust,
+            STAGED_CHAINED,
+            &at([10.0, 6.1, 5.1]),
+            &[],
+        );
+        let both = super::super::ledger_fixtures::result(
+            "streams",
+            Metric::Time,
+            vec![listed.clone(), chained, model.clone()],
+        );
+        let row = staged_model_row(&both).expect("a row");
+        assert_eq!(
+            row.verdict,
+            Verdict::Holds,
+            "in order: at worst 1.02x: {}",
+            row.measured
+        );
+        assert!(
+            row.measured
+                .contains("Listing 3.3b as written (uploads free to start): 1.150 at worst (16 streams)"),
+            "{}",
+            row.measured
+        );
+        let listing_only = super::super::ledger_fixtures::result("streams", Metric::Time, vec![listed, model]);
+        let row = staged_model_row(&listing_only).expect("a row from a report before the chained series");
+        assert_eq!(
+            row.verdict,
+            Verdict::Weaker,
+            "1.10x and 1.15x past 10%: {}",
+            row.measured
+        );
     }
 
     #[test]

@@ -239,6 +239,15 @@ impl Series {
             ok.max_by(order)
         }
     }
+
+    /// The typical one of the points `keep` selects: the point whose median
+    /// is the middle of theirs (the lower middle of an even count). Unlike
+    /// [`Series::worst`], one noisy point among many cannot decide it.
+    pub fn typical(&self, keep: impl Fn(&Point) -> bool) -> Option<&Point> {
+        let mut kept: Vec<&Point> = self.points.iter().filter(|p| p.median().is_some() && keep(p)).collect();
+        kept.sort_by(|a, b| a.median().unwrap_or(0.0).total_cmp(&b.median().unwrap_or(0.0)));
+        kept.get(kept.len().checked_sub(1)? / 2).copied()
+    }
 }
 
 /// A text the experiment wants next to its tables: a waived implementation, a setting.

@@ -9,7 +9,7 @@ use kernels_gpu::device::F32x4;
 
 use crate::copy_element::{CopyElement, first_mismatch, pattern};
 use crate::error::{Error, Result};
-use crate::experiments::{chunk_ranges, staged_once};
+use crate::experiments::{UploadOrder, chunk_ranges, staged_once};
 use crate::gpu::{DeviceBuffer, EventTimer, HostMemoryKind, PinnedBuffer};
 use crate::input_values::matrix_value;
 use crate::launchers::{self, CopyKernel, copy_runners, matvec_runners};
@@ -386,9 +386,13 @@ pub(super) fn staged_pipeline(testbed: &Testbed) -> Result<()> {
     let source = host.as_slice().to_vec();
     let pipeline = crate::experiments::StagedPipeline::new(gpu, STREAMS)?;
     let mut data = DeviceBuffer::<f32>::uninit(gpu, len)?;
-    for n in [1, STREAMS] {
+    for (n, order) in [
+        (1, UploadOrder::AsListed),
+        (STREAMS, UploadOrder::AsListed),
+        (STREAMS, UploadOrder::Chained),
+    ] {
         data.fill(f32::NAN)?;
-        staged_once(dut, &pipeline, &host, &mut data, n, ITERATIONS)?;
+        staged_once(dut, &pipeline, &host, &mut data, (n, order), ITERATIONS)?;
         let got = data.to_host()?;
         let chunks = chunk_ranges(len, n, 256).len();
         let mismatch = got.iter().zip(&source).enumerate().find_map(|(i, (&g, &s))| {
@@ -397,7 +401,14 @@ pub(super) fn staged_pipeline(testbed: &Testbed) -> Result<()> {
                 .then(|| format!("element {i} is {g} but the CPU reference says {expected}"))
         });
         verified(
-            format!("staged pipeline over {n} stream(s), {chunks} chunk(s)"),
+            format!(
+                "staged pipeline over {n} stream(s), {chunks} chunk(s){}",
+                if order == UploadOrder::Chained {
+                    ", uploads in order"
+                } else {
+                    ""
+                }
+            ),
             mismatch,
         )?;
     }
