@@ -62,6 +62,7 @@ mod streams;
 mod stride;
 mod stride_width;
 mod sweep;
+mod texture_2d;
 mod throughput_code;
 mod throughput_sass;
 mod transfer_intensity;
@@ -118,6 +119,7 @@ pub static EXPERIMENTS: &[&dyn Experiment] = &[
     &offset::Offset,
     &stride::Stride,
     &shift::Shift,
+    &texture_2d::Texture2dFetches,
     &permuted::Permuted,
     &offset_width::OffsetWidth,
     &stride_width::StrideWidth,
