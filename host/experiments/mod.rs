@@ -84,6 +84,7 @@ pub use overlap_model::chunk_ranges;
 pub use peer::{PeerBuffers, PeerTest, peer_sizes, source_value};
 pub use sector_model::stride_copy_bytes;
 pub use streams::{StagedPipeline, staged_once};
+pub use texture_2d::check_tile_kernels;
 pub use transfers::transfer_sizes;
 
 /// Where an experiment runs.

@@ -8,7 +8,7 @@
 
 use super::sweep::each_point;
 use super::{Experiment, RunContext};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::gpu::{CudaArray2d, DeviceBuffer, Sampling, Texture2d};
 use crate::launchers::{Image2d, SamplePlacement, global_2d_tile_load, texture_2d_tile_sample};
 use crate::reference::{FILTER_ERROR_BOUND, FILTER_ROUNDING, texture_fetch_2d, tile_order};
@@ -17,7 +17,7 @@ use crate::report::{
     Verdict, Work, better_by,
 };
 use crate::stats::Summary;
-use crate::testbed::Implementation;
+use crate::testbed::{DeviceUnderTest, Implementation};
 use crate::timing::{CudaTimer, time_per_launch};
 
 pub struct Texture2dFetches;
@@ -512,6 +512,49 @@ impl SectionHooks for Texture2dFetches {
     }
 }
 
+/// `selftest`'s check of the two tile kernels: every case of the experiment
+/// on a small image (64 × 64), at a row strip, a block and a column walk,
+/// by each implementation the device runs, against the CPU reference.
+pub fn check_tile_kernels(dut: &DeviceUnderTest) -> Result<()> {
+    let gpu = dut.gpu();
+    let image = Image2d { width: 64, height: 64 };
+    let texels = test_image(image);
+    let array = CudaArray2d::from_host(gpu, &texels, 64, 64)?;
+    let idata = DeviceBuffer::from_host(gpu, &texels)?;
+    let mut odata = DeviceBuffer::<f32>::uninit(gpu, texels.len())?;
+    for case in CASES {
+        let texture = case
+            .read
+            .map(|(sampling, _)| Texture2d::over(gpu, &array, sampling))
+            .transpose()?;
+        for implementation in dut.ptx_implementations().0 {
+            for tile in [32, 8, 1] {
+                odata.fill(f32::NAN)?;
+                match &texture {
+                    Some(texture) => {
+                        let placement = case.placement(image);
+                        texture_2d_tile_sample(dut, implementation, &mut odata, texture, (image, tile), placement)?
+                    }
+                    None => global_2d_tile_load(dut, implementation, &mut odata, &idata, image, tile)?,
+                }
+                gpu.synchronize()?;
+                check_samples(case, &texels, (image, tile), &odata.to_host()?).map_err(|detail| {
+                    Error::Verification {
+                        what: format!(
+                            "{} {} · {} tile {tile}",
+                            case.kernel(),
+                            case.variant,
+                            implementation.label()
+                        ),
+                        detail,
+                    }
+                })?;
+            }
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::ledger_fixtures::{result, series};
@@ -579,6 +622,18 @@ mod tests {
             "{}",
             rows[1].measured
         );
+    }
+
+    #[test]
+    fn the_section_renders_its_narrative_plot_and_rows() {
+        let (markdown, files, rows) = super::super::ledger_fixtures::rendered(synthetic());
+        assert!(
+            markdown.contains("3000 GB/s for 32×1 row strips, 900 GB/s for 1×32 column walks"),
+            "{markdown}"
+        );
+        assert!(markdown.contains("2900 and 2000 GB/s"), "{markdown}");
+        assert!(files.contains(&"texture-2d.svg".to_string()), "{files:?}");
+        assert_eq!(rows.len(), 6);
     }
 
     #[test]

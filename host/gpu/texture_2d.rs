@@ -40,8 +40,8 @@ pub struct Texture2d<'array> {
 
 impl<'array> Texture2d<'array> {
     /// A texture over all of `array`, sampled as `sampling` says. Wrap
-    /// addressing with unnormalized coordinates is refused by the driver
-    /// (the guide's caveat), and reported as its error.
+    /// addressing is defined only with normalized coordinates (the guide's
+    /// caveat): ask for it without them and the coordinates are not wrapped.
     pub fn over(gpu: &Gpu, array: &'array CudaArray2d, sampling: Sampling) -> Result<Self> {
         // SAFETY: all-zero is a valid bit pattern for these plain C structs (null handles, zero enums).
         let mut resource: sys::CUDA_RESOURCE_DESC = unsafe { std::mem::zeroed() };

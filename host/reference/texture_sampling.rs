@@ -34,7 +34,8 @@ pub fn tile_order(width: u32, height: u32, tile_width: u32) -> impl Iterator<Ite
 /// fraction of the normalized coordinate first. Point sampling reads texel
 /// `floor`; linear filtering blends texels `i` and `i + 1` around `u - 0.5`
 /// with weight `frac(u - 0.5)`, each index resolved by the addressing mode
-/// (clamp to the edge, or modulo the size).
+/// (clamp to the edge, or modulo the size). Wrap is meant with normalized
+/// coordinates, as the hardware defines it.
 pub fn texture_fetch_2d(
     texels: &[f32],
     (width, height): (usize, usize),
@@ -75,9 +76,10 @@ pub fn texture_fetch_2d(
 
 /// The largest error the hardware's filter may make, in units of the four
 /// texels' span: each of the two weights is kept with 8 fractional bits
-/// (an error under 1/256 each, whether rounded or truncated), so the blend
-/// is off by under `2 / 256` of the span.
-pub const FILTER_ERROR_BOUND: f64 = 2.0 / 256.0;
+/// (an error under 1/256 each, whether rounded or truncated); the blend is
+/// bilinear, its slope along either weight at most the span, so it is off
+/// by under `2 / 256` of the span plus the weights' product term (`2 / 256²`).
+pub const FILTER_ERROR_BOUND: f64 = 2.0 / 256.0 + 2.0 / 65536.0;
 
 /// An absolute allowance for the hardware's `f32` blend on top of the
 /// weights' error (texels lie in `[0, 1)`).
