@@ -222,6 +222,8 @@ impl Bench<'_> {
             image,
         } = self;
         let image = *image;
+        // NaN first: a kernel that wrote nothing would otherwise pass on the previous case's outputs.
+        odata.fill(f32::NAN)?;
         let mut launch = || match texture {
             Some(texture) => texture_2d_tile_sample(
                 ctx.device,
