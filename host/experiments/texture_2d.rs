@@ -46,15 +46,17 @@ pub const FILTER_ERROR: &str = "max filter error (1/256 of span)";
 const BYTE_COUNTING: &str = "useful bytes: 4 read and 4 written per texel (one thread a texel); the caches' and the \
     texture unit's own traffic is not counted";
 
-/// One series: plain loads, or the texture with a sampling and placement.
+/// One series: plain loads (`sampling: None`), or the texture sampled as
+/// `sampling` says, at the texel centres or `shifted` by [`SHIFT`].
 #[derive(Clone, Copy)]
 struct Case {
     variant: &'static str,
-    read: Option<(Sampling, bool)>,
+    sampling: Option<Sampling>,
+    shifted: bool,
 }
 
 /// Plain loads; the point-sampled texture at the texel centres (the locality
-/// pair); then Table 3.4's fetches at [`SHIFT`], `(sampling, normalized scale)`.
+/// pair); then Table 3.4's fetches, shifted by [`SHIFT`].
 const CASES: [Case; 6] = {
     const POINT: Sampling = Sampling::POINT;
     let normalized = Sampling {
@@ -64,45 +66,48 @@ const CASES: [Case; 6] = {
     [
         Case {
             variant: "",
-            read: None,
+            sampling: None,
+            shifted: false,
         },
         Case {
             variant: "point",
-            read: Some((POINT, false)),
+            sampling: Some(POINT),
+            shifted: false,
         },
         Case {
             variant: "point, shifted",
-            read: Some((POINT, true)),
+            sampling: Some(POINT),
+            shifted: true,
         },
         Case {
             variant: "linear, shifted",
-            read: Some((Sampling { linear: true, ..POINT }, true)),
+            sampling: Some(Sampling { linear: true, ..POINT }),
+            shifted: true,
         },
         Case {
             variant: "normalized, shifted",
-            read: Some((normalized, true)),
+            sampling: Some(normalized),
+            shifted: true,
         },
         Case {
             variant: "normalized wrap, shifted",
-            read: Some((
-                Sampling {
-                    wrap: true,
-                    ..normalized
-                },
-                true,
-            )),
+            sampling: Some(Sampling {
+                wrap: true,
+                ..normalized
+            }),
+            shifted: true,
         },
     ]
 };
 
 impl Case {
     fn kernel(self) -> &'static str {
-        if self.read.is_some() { TEXTURE } else { GLOBAL }
+        if self.sampling.is_some() { TEXTURE } else { GLOBAL }
     }
 
     fn placement(self, image: Image2d) -> SamplePlacement {
-        match self.read {
-            Some((sampling, true)) => SamplePlacement {
+        match self.sampling.filter(|_| self.shifted) {
+            Some(sampling) => SamplePlacement {
                 offset: SHIFT,
                 scale: match sampling.normalized {
                     true => (1.0 / image.width as f32, 1.0 / image.height as f32),
@@ -161,8 +166,8 @@ impl Experiment for Texture2dFetches {
         let textures: Vec<Option<Texture2d>> = CASES
             .iter()
             .map(|case| {
-                case.read
-                    .map(|(sampling, _)| Texture2d::over(gpu, &array, sampling))
+                case.sampling
+                    .map(|sampling| Texture2d::over(gpu, &array, sampling))
                     .transpose()
             })
             .collect::<Result<_>>()?;
@@ -269,7 +274,7 @@ fn check_samples(
     let mut worst: Option<f64> = None;
     for (t, x, y) in tile_order(image.width, image.height, tile).step_by(CHECK_STRIDE) {
         let value = got[t as usize];
-        let Some((sampling, _)) = case.read else {
+        let Some(sampling) = case.sampling else {
             let expected = texels[y as usize * size.0 + x as usize];
             if value.to_bits() != expected.to_bits() {
                 return Err(format!(
@@ -526,8 +531,8 @@ pub fn check_tile_kernels(dut: &DeviceUnderTest) -> Result<()> {
     let mut odata = DeviceBuffer::<f32>::uninit(gpu, texels.len())?;
     for case in CASES {
         let texture = case
-            .read
-            .map(|(sampling, _)| Texture2d::over(gpu, &array, sampling))
+            .sampling
+            .map(|sampling| Texture2d::over(gpu, &array, sampling))
             .transpose()?;
         for implementation in dut.ptx_implementations().0 {
             for tile in [32, 8, 1] {
@@ -700,7 +705,7 @@ mod tests {
         );
         // An exact filter passes with error 0; one off by 1/256 of the span in weights fails past 2/256.
         let linear = CASES[3];
-        let (sampling, _) = linear.read.expect("a texture case");
+        let sampling = linear.sampling.expect("a texture case");
         let placement = linear.placement(image);
         let mut filtered = vec![0.0f32; 1024];
         for (t, x, y) in tile_order(32, 32, 8) {
