@@ -421,3 +421,12 @@ fn gpu_fma_chain_and_zero_copy_match_reference() {
     dut.gpu().synchronize().unwrap();
     assert!(mapped_out.as_slice() == &input[..], "zero-copy kernel result");
 }
+
+#[test]
+fn gpu_texture_2d_tile_kernels_match_reference_in_every_sampling() {
+    let Some(dut) = gpu_or_skip("gpu_texture_2d_tile_kernels_match_reference_in_every_sampling") else {
+        return;
+    };
+    // Both kernels, each implementation, point / linear / normalized / wrap, three tile shapes.
+    ptxsuite::experiments::check_tile_kernels(&dut).unwrap();
+}

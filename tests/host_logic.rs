@@ -345,6 +345,7 @@ mod selftest_registry {
             "stride_copy",
             "shift_copy",
             "texture_shift_copy",
+            "texture_2d_tile_sample",
             "vector_copy",
             "driver copy",
             "matrix-vector",

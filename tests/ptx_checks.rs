@@ -23,6 +23,8 @@ fn ptx_has_every_kernel_entry_point() {
         "stride_copy",
         "shift_copy",
         "texture_shift_copy",
+        "global_2d_tile_load",
+        "texture_2d_tile_sample",
         "permuted_copy",
         "offset_copy_f16",
         "offset_copy_f64",
@@ -1058,6 +1060,8 @@ fn rust_ptx_declares_each_kernels_signature() {
         assert_eq!(ptx::check_signature(S::PARAMS, params), Ok(()), "{}", S::NAME);
     }
     check::<global_memory::texture_shift_copy_params>();
+    check::<global_memory::global_2d_tile_load_params>();
+    check::<global_memory::texture_2d_tile_sample_params>();
     check::<global_memory::permuted_copy_params>();
     check::<global_memory::vector_copy_params>();
     check::<matrix_vector::matvec_warp_per_row_params>();

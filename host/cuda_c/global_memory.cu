@@ -43,6 +43,37 @@ extern "C" __global__ void texture_shift_copy(float *odata, cudaTextureObject_t 
     odata[xid] = tex1Dfetch<float>(texture, xid + shift);
 }
 
+// Best Practices Guide section 3.2.4: one warp reads one tile of tile_width x (32 / tile_width)
+// texels; tiles dealt to the warps in row-major order over the image (tile_texel in the Rust crate).
+// width and tile_width are powers of two: shifts and masks instead of divisions.
+__device__ __forceinline__ void tile_texel(unsigned int gid, unsigned int width, unsigned int tile_width,
+                                           unsigned int *x, unsigned int *y)
+{
+    unsigned int warp = gid / 32, lane = gid % 32;
+    unsigned int tile_log = __ffs(tile_width) - 1;
+    unsigned int tiles_per_row_log = (__ffs(width) - 1) - tile_log;
+    *x = ((warp & ((1u << tiles_per_row_log) - 1)) << tile_log) | (lane & (tile_width - 1));
+    *y = ((warp >> tiles_per_row_log) << (5 - tile_log)) | (lane >> tile_log);
+}
+
+extern "C" __global__ void global_2d_tile_load(unsigned int *odata, const unsigned int *__restrict__ idata,
+                                               unsigned int width, unsigned int tile_width)
+{
+    unsigned int gid = blockIdx.x * blockDim.x + threadIdx.x, x, y;
+    tile_texel(gid, width, tile_width, &x, &y);
+    odata[gid] = __ldg(&idata[y * width + x]);
+}
+
+// Table 3.4: the texture object picks filtering, normalized coordinates and the addressing mode.
+extern "C" __global__ void texture_2d_tile_sample(float *odata, cudaTextureObject_t texture, unsigned int width,
+                                                  unsigned int tile_width, float offset_x, float offset_y,
+                                                  float scale_x, float scale_y)
+{
+    unsigned int gid = blockIdx.x * blockDim.x + threadIdx.x, x, y;
+    tile_texel(gid, width, tile_width, &x, &y);
+    odata[gid] = tex2D<float>(texture, ((float)x + offset_x) * scale_x, ((float)y + offset_y) * scale_y);
+}
+
 // Offset and stride copies for 2-, 8- and 16-byte elements.
 #define WIDTH_KERNELS(OFFSET, STRIDE, T)                                         \
     extern "C" __global__ void OFFSET(T *odata, const T *idata, int offset)      \

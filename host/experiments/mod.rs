@@ -62,6 +62,7 @@ mod streams;
 mod stride;
 mod stride_width;
 mod sweep;
+mod texture_2d;
 mod throughput_code;
 mod throughput_sass;
 mod transfer_intensity;
@@ -83,6 +84,7 @@ pub use overlap_model::chunk_ranges;
 pub use peer::{PeerBuffers, PeerTest, peer_sizes, source_value};
 pub use sector_model::stride_copy_bytes;
 pub use streams::{StagedPipeline, UploadOrder, staged_once};
+pub use texture_2d::check_tile_kernels;
 pub use transfers::transfer_sizes;
 
 /// Where an experiment runs.
@@ -118,6 +120,7 @@ pub static EXPERIMENTS: &[&dyn Experiment] = &[
     &offset::Offset,
     &stride::Stride,
     &shift::Shift,
+    &texture_2d::Texture2dFetches,
     &permuted::Permuted,
     &offset_width::OffsetWidth,
     &stride_width::StrideWidth,

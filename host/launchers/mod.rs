@@ -34,6 +34,7 @@ mod shared_memory_banks;
 mod slot_ring;
 mod streams;
 mod stride_copy_global;
+mod texture_2d;
 mod throughput_outputs;
 mod throughput_params;
 mod throughput_table;
@@ -91,6 +92,7 @@ pub use shared_memory_banks::{BANK_BLOCK_THREADS, BankAccess, BankKernel, bank_k
 pub use slot_ring::{SlotRing, check_slot_links};
 pub use streams::{fma_chain, fma_chain_grid, fma_chain_of, opencl_fma_chain};
 pub use stride_copy_global::stride_copy_global;
+pub use texture_2d::{Image2d, SamplePlacement, global_2d_tile_load, texture_2d_tile_sample, texture_2d_tile_shape};
 pub use throughput_outputs::{ChainValues, ThroughputOutputs, first_threads};
 pub use throughput_params::{AnyChainParams, suggested_params};
 pub use throughput_table::{ThroughputRow, cc1_per_sm_per_clock, hopper_peak_per_sm_per_clock, throughput_table};

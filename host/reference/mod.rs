@@ -25,6 +25,7 @@ mod particles;
 mod pointer_chase;
 mod shared_memory_banks;
 mod streams;
+mod texture_sampling;
 mod ulp_error;
 mod vector_add;
 
@@ -61,5 +62,6 @@ pub use shared_memory_banks::{
     split_read_checksum, struct_read_checksum,
 };
 pub use streams::fma_chain;
+pub use texture_sampling::{FILTER_ERROR_BOUND, FILTER_ROUNDING, texture_fetch_2d, tile_order};
 pub use ulp_error::{ErrorStats, error_stats, f32_ulp_at, ulp_error};
 pub use vector_add::vector_add;

@@ -176,6 +176,10 @@ pub(super) fn texture_shift_copy(testbed: &Testbed) -> Result<()> {
     Ok(())
 }
 
+pub(super) fn texture_2d_tiles(testbed: &Testbed) -> Result<()> {
+    crate::experiments::check_tile_kernels(first(testbed))
+}
+
 /// Whole, partial and odd lengths (the vector loop and the scalar tail).
 const VECTOR_LENGTHS: [u64; 4] = [LEN as u64, 1000, 4099, 3];
 

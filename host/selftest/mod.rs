@@ -56,6 +56,10 @@ pub const SELF_TESTS: &[SelfTest] = &[
         run: checks::texture_shift_copy,
     },
     SelfTest {
+        name: "global_2d_tile_load, texture_2d_tile_sample (point, linear, normalized, wrap)",
+        run: checks::texture_2d_tiles,
+    },
+    SelfTest {
         name: "permuted_copy",
         run: checks::permuted_copy,
     },

@@ -172,7 +172,7 @@ pub use pi_trig::{SINPI_MAX_ULP, cospi, sinpi};
 pub use shared_memory::{SharedPtr, dynamic_shared_memory};
 pub use sm_id::sm_id;
 pub use sync::sync_threads;
-pub use texture::{TextureObject, tex1d_fetch_f32x4};
+pub use texture::{TextureObject, tex1d_fetch_f32x4, tex2d_f32x4};
 pub use timer::global_timer_ns;
 pub use vector::F32x4;
 pub use warp::{WARP_SIZE, shfl_down_sync};

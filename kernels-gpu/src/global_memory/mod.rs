@@ -8,6 +8,7 @@ mod offset_copy;
 mod permuted_copy;
 mod shift_copy;
 mod stride_copy;
+mod texture_2d;
 mod texture_shift_copy;
 mod vector_copy;
 
@@ -20,6 +21,9 @@ pub use offset_copy::{offset_copy, offset_copy_params};
 pub use permuted_copy::{permuted_copy, permuted_copy_params, segment_permutation};
 pub use shift_copy::{shift_copy, shift_copy_params};
 pub use stride_copy::{stride_copy, stride_copy_params};
+pub use texture_2d::{
+    global_2d_tile_load, global_2d_tile_load_params, texture_2d_tile_sample, texture_2d_tile_sample_params, tile_texel,
+};
 pub use texture_shift_copy::{texture_shift_copy, texture_shift_copy_params};
 pub use vector_copy::{VECTOR_COPY_MAX_WAVES, vector_copy, vector_copy_params};
 

@@ -14,6 +14,8 @@ pub(crate) struct Texture {
     pub data: *const f32,
     pub texels: usize,
     pub channels: usize,
+    /// Texels a row: `texels` for a 1-D texture; rows are `texels / width`.
+    pub width: usize,
 }
 
 /// The slice standing for the module's constant array (`crate::constant_word`).
@@ -49,8 +51,13 @@ impl MemoryMap {
         self.regions.push(Region { start, bytes, writable });
     }
 
-    pub fn add_texture(&mut self, data: *const f32, texels: usize, channels: usize) -> TextureObject {
-        self.textures.push(Texture { data, texels, channels });
+    pub fn add_texture(&mut self, data: *const f32, texels: usize, channels: usize, width: usize) -> TextureObject {
+        self.textures.push(Texture {
+            data,
+            texels,
+            channels,
+            width,
+        });
         TextureObject(self.textures.len() as u64)
     }
 

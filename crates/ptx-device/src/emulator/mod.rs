@@ -192,12 +192,29 @@ impl<'a> Emulator<'a> {
 
     /// Registers a one-channel `f32` texture over `data` (texel `i` is `data[i]`).
     pub fn texture_f32(&mut self, data: &'a [f32]) -> TextureObject {
-        self.memory.add_texture(data.as_ptr(), data.len(), 1)
+        self.memory.add_texture(data.as_ptr(), data.len(), 1, data.len())
     }
 
     /// Registers a four-channel `f32` texture over `data`.
     pub fn texture_f32x4(&mut self, data: &'a [[f32; 4]]) -> TextureObject {
-        self.memory.add_texture(data.as_ptr() as *const f32, data.len(), 4)
+        self.memory
+            .add_texture(data.as_ptr() as *const f32, data.len(), 4, data.len())
+    }
+
+    /// Registers a one-channel 2-D `f32` texture of rows of `width` texels
+    /// over `data` (texel `(x, y)` is `data[y * width + x]`), sampled as the
+    /// suite's point-sampled textures are: unnormalized coordinates, clamp
+    /// addressing, no filtering ([`tex2d_f32x4`](crate::texture::tex2d_f32x4)).
+    ///
+    /// # Panics
+    /// If `width` is 0 or does not divide `data.len()`.
+    pub fn texture_2d_f32(&mut self, data: &'a [f32], width: usize) -> TextureObject {
+        assert!(
+            width > 0 && data.len().is_multiple_of(width),
+            "a 2-D texture of {} texels cannot have rows of {width}",
+            data.len()
+        );
+        self.memory.add_texture(data.as_ptr(), data.len(), 1, width)
     }
 
     /// Runs `kernel` once for every thread of `config`'s grid.

@@ -178,6 +178,30 @@ pub(crate) fn texture_fetch(texture: TextureObject, index: i32) -> [f32; 4] {
     }
 }
 
+/// A point-sampled 2-D fetch with unnormalized coordinates and clamp
+/// addressing: texel `(clamp(floor(u)), clamp(floor(v)))`.
+pub(crate) fn texture_fetch_2d(texture: TextureObject, u: f32, v: f32) -> [f32; 4] {
+    let found = with(|t| {
+        t.launch.memory.texture(texture).map(|tex| {
+            let rows = tex.texels / tex.width.max(1);
+            let clamp = |c: f32, n: usize| (c.floor().max(0.0) as usize).min(n.saturating_sub(1));
+            let (x, y) = (clamp(u, tex.width), clamp(v, rows));
+            let mut texel = [0.0f32; 4];
+            if tex.texels > 0 {
+                for (c, value) in texel.iter_mut().enumerate().take(tex.channels) {
+                    // SAFETY: x < width and y < rows: inside the registered slice of texels * channels f32s.
+                    *value = unsafe { *tex.data.add((y * tex.width + x) * tex.channels + c) };
+                }
+            }
+            texel
+        })
+    });
+    match found {
+        Some(texel) => texel,
+        None => fault(FaultKind::UnknownTexture { handle: texture.0 }),
+    }
+}
+
 /// `shfl.sync.down` over the current thread's warp: the value of lane `lane + delta`, or our own.
 pub(crate) fn shfl_down(value: u32, delta: u32, site: &'static Location<'static>) -> u32 {
     let (launch, linear) = with(|t| {
