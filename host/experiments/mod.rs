@@ -66,6 +66,7 @@ mod throughput_code;
 mod throughput_sass;
 mod transfer_intensity;
 mod transfers;
+mod twin_ratios;
 mod work_group_size;
 mod zero_copy;
 
