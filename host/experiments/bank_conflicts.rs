@@ -38,7 +38,7 @@ use crate::reference::{
 };
 use crate::report::{
     Axis, Bound, Claim, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Rule, Scale, SectionHooks,
-    Series, Spread, Unit, Waiver, Work, better_by,
+    Series, Spread, Unit, Work, better_by,
 };
 use crate::testbed::{Implementation, OpenClSide};
 use crate::timing::{CudaTimer, OpenClTimer, time_per_launch};
@@ -213,7 +213,7 @@ impl Experiment for BankConflicts {
         let axis = Axis::lines("stride (elements; the tile's pitch)", Metric::Bandwidth).y_scale(Scale::Log10);
         let mut result = ctx.result(self, axis, BYTE_COUNTING);
         let implementations = ctx.ptx_implementations(&mut result);
-        let side = opencl_side(ctx, &mut result);
+        let side = ctx.opencl_twins(&mut result);
         let plans = plan_series(ctx, &mut result, &implementations, side.is_some())?;
         let mut bench = BankBench::new(ctx, &plans, side)?;
         let points: Vec<(BankKernel, u32)> = kernels()
@@ -235,21 +235,6 @@ impl Experiment for BankConflicts {
         }
         describe(ctx, &mut result, &plans);
         Ok(result)
-    }
-}
-
-/// The OpenCL side of the GPU under test, or (its reason kept as a waiver) none.
-fn opencl_side<'g>(ctx: &RunContext<'g>, result: &mut ExperimentResult) -> Option<&'g OpenClSide> {
-    match ctx.device.opencl_or_waiver() {
-        (Some(side), _) => Some(side),
-        (None, Some(reason)) => {
-            result.waived.push(Waiver {
-                what: "OpenCL C twins".into(),
-                reason,
-            });
-            None
-        }
-        (None, None) => None,
     }
 }
 

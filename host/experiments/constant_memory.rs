@@ -29,7 +29,7 @@ use crate::opencl::ClBuffer;
 use crate::reference::{constant_chase_links, constant_chase_sum};
 use crate::report::{
     Axis, Bound, Claim, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Rule, Scale, SectionHooks,
-    Series, Unit, Waiver, Work, better_by, summary_cell,
+    Series, Unit, Work, better_by, summary_cell,
 };
 use crate::run_settings::RunSettings;
 use crate::stats::Summary;
@@ -131,7 +131,7 @@ impl Experiment for ConstantMemory {
             "4 bytes per lane per step read (the figure is SM clocks, not bytes)",
         );
         let implementations = ctx.ptx_implementations(&mut result);
-        let side = opencl_side(ctx, &mut result);
+        let side = ctx.opencl_twins(&mut result);
         let plans = plan_series(ctx, &mut result, &implementations, side.is_some())?;
         let mut chase = ChaseBench::new(ctx, &plans, side)?;
         let sweep: Vec<(Load, u32)> = Load::ALL
@@ -151,21 +151,6 @@ impl Experiment for ConstantMemory {
         })?;
         describe(ctx, &mut result, side.is_some());
         Ok(result)
-    }
-}
-
-/// The OpenCL side of the GPU under test, or (its reason kept as a waiver) none.
-fn opencl_side<'g>(ctx: &RunContext<'g>, result: &mut ExperimentResult) -> Option<&'g OpenClSide> {
-    match ctx.device.opencl_or_waiver() {
-        (Some(side), _) => Some(side),
-        (None, Some(reason)) => {
-            result.waived.push(Waiver {
-                what: "OpenCL C twins".into(),
-                reason,
-            });
-            None
-        }
-        (None, None) => None,
     }
 }
 

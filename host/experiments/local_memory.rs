@@ -29,7 +29,7 @@ use crate::opencl::ClBuffer;
 use crate::reference;
 use crate::report::{
     Axis, Claim, CounterCheck, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Rule, Scale, SectionHooks,
-    Series, Spread, Verdict, Waiver, Work, point_cell,
+    Series, Spread, Verdict, Work, point_cell,
 };
 use crate::stats::Summary;
 use crate::testbed::{Implementation, OpenClSide};
@@ -96,7 +96,7 @@ impl Experiment for LocalMemory {
             ),
         );
         let implementations = ctx.ptx_implementations(&mut result);
-        let side = opencl_side(ctx, &mut result);
+        let side = ctx.opencl_twins(&mut result);
         let mut arrays = LocalArrays::new(ctx, side)?;
         let mut plans = Vec::new();
         for kernel in LocalArrayKernel::ALL {
@@ -123,21 +123,6 @@ impl Experiment for LocalMemory {
         add_relative(&mut result);
         describe(ctx, &mut result, side.is_some());
         Ok(result)
-    }
-}
-
-/// The OpenCL side of the GPU under test, or (its reason kept as a waiver) none.
-fn opencl_side<'g>(ctx: &RunContext<'g>, result: &mut ExperimentResult) -> Option<&'g OpenClSide> {
-    match ctx.device.opencl_or_waiver() {
-        (Some(side), _) => Some(side),
-        (None, Some(reason)) => {
-            result.waived.push(Waiver {
-                what: "OpenCL C twins".into(),
-                reason,
-            });
-            None
-        }
-        (None, None) => None,
     }
 }
 
