@@ -2,8 +2,10 @@
 # GPU check of the cltwins branch (issue #28 item 8): the OpenCL C twins of
 # bank-conflicts (host/opencl_c/shared_memory_banks.cl, __local tables),
 # constant-memory (constant_memory.cl: __constant, read-only __global, __local
-# copy) and local-memory (local_memory.cl: a run-time-indexed __private array)
-# as series beside Rust and CUDA C on the same GPU's OpenCL queue. Prints each
+# copy) and local-memory (local_memory.cl: a __private array indexed at compile
+# time and at run time, and local_array_spilled built apart under
+# -cl-nv-maxrregcount 64: its spills, or the reason it was waived) as series
+# beside Rust and CUDA C on the same GPU's OpenCL queue. Prints each
 # experiment's status, series, failed points and waivers, every series' figures
 # (median with min-max; the twins' clocks by events), the setup and notes about
 # the twins, the ledger rows (whose measured text now ends with "the twins, …:
@@ -59,6 +61,10 @@ for e in r["experiments"]:
             extra = f" {clk:.2f}clk" if clk is not None else ""
             slow = ex.get("slow-down")
             extra += f" {slow:.2f}x" if slow is not None else ""
+            for name, short in (("local B/thread (JIT)", "localB"), ("spill stores B (JIT)", "spillSt"),
+                                ("spill loads B (JIT)", "spillLd"), ("x registers", "xreg")):
+                if ex.get(name) is not None and p is s["points"][-1]:
+                    extra += f" {short}={ex[name]:.3g}"
             mhz = ex.get("SM clock (MHz, clock64 / globaltimer)")
             extra += f" @{mhz:.0f}MHz" if mhz is not None and s in twins else ""
             cells.append(f"{p['at']}: {med:.4g} ({v.get('min', float('nan')):.4g}-{v.get('max', float('nan')):.4g}){extra}"

@@ -414,11 +414,11 @@ fn opencl_twins_define_every_kernel_under_its_rust_entry_name() {
     let defined = OPENCL_C_SOURCE.matches("__kernel void ").count();
     // Every listed kernel once, except: the six width kernels come from the macro's two
     // templates, matvec_warp_shuffle and matvec_warp_per_row have two versions each (#if), and the two
-    // divergence if/else kernels come from one macro, and the bank kernels' macros define 13 kernels from 7
-    // templates.
+    // divergence if/else kernels come from one macro, the bank kernels' macros define 13 kernels from 7
+    // templates, and local_array_spilled is defined only under -D LOCAL_ARRAY_SPILLED (a program of its own).
     assert_eq!(
         defined,
-        OPENCL_C_KERNELS.len() - 6 + 2 + 2 - 1 - 6,
+        OPENCL_C_KERNELS.len() - 6 + 2 + 2 - 1 - 6 + 1,
         "a kernel the list does not name"
     );
 }
@@ -453,4 +453,20 @@ fn opencl_span_less_twins_take_their_rust_kernels_parameters_but_the_spans() {
         SHARED_CHASE_TWIN_PARAMS,
         without_spans(constant_chase_shared_params::PARAMS)
     );
+}
+
+/// `local_array_spilled`'s twin gets the registers the Rust kernel's launch
+/// bound leaves a thread (1024 threads, one block an SM: 64 of 64 Ki).
+#[test]
+fn opencl_spilled_twin_is_capped_at_the_launch_bounds_registers() {
+    use kernels_gpu::launch_bounds::LAUNCH_BOUND_FOR_SPILLS;
+    use ptxsuite::launchers::opencl::SPILL_REGISTER_CAP;
+    assert_eq!(
+        (
+            LAUNCH_BOUND_FOR_SPILLS.max_threads,
+            LAUNCH_BOUND_FOR_SPILLS.min_blocks_per_sm
+        ),
+        (1024, 1)
+    );
+    assert_eq!(SPILL_REGISTER_CAP, 64);
 }

@@ -23,13 +23,12 @@ use super::{Experiment, RunContext};
 use crate::counters::LOCAL_BYTES_PER_THREAD;
 use crate::error::Result;
 use crate::gpu::DeviceBuffer;
-use crate::launchers::opencl::OPENCL_LOCAL_ARRAY_KERNELS;
 use crate::launchers::{LOCAL_ARRAY_BLOCK_THREADS, LocalArrayKernel, local_array, opencl};
-use crate::opencl::ClBuffer;
+use crate::opencl::{ClBuffer, OpenClTwins};
 use crate::reference;
 use crate::report::{
     Axis, Claim, CounterCheck, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Rule, Scale, SectionHooks,
-    Series, Spread, Verdict, Work, point_cell,
+    Series, Spread, Verdict, Waiver, Work, point_cell,
 };
 use crate::stats::Summary;
 use crate::testbed::{Implementation, OpenClSide};
@@ -97,11 +96,22 @@ impl Experiment for LocalMemory {
         );
         let implementations = ctx.ptx_implementations(&mut result);
         let side = ctx.opencl_twins(&mut result);
-        let mut arrays = LocalArrays::new(ctx, side)?;
+        let spilled = side.and_then(|side| match opencl::build_spilled_twin(side.context()) {
+            Ok(twin) => Some(twin),
+            Err(why) => {
+                result.waived.push(Waiver {
+                    what: "local_array_spilled's OpenCL C twin".into(),
+                    reason: why.to_string(),
+                });
+                None
+            }
+        });
+        let has_spilled_twin = spilled.is_some();
+        let mut arrays = LocalArrays::new(ctx, side, spilled)?;
         let mut plans = Vec::new();
         for kernel in LocalArrayKernel::ALL {
             let opencl = side
-                .filter(|_| OPENCL_LOCAL_ARRAY_KERNELS.contains(&kernel))
+                .filter(|_| kernel != LocalArrayKernel::Spilled || has_spilled_twin)
                 .map(|_| Implementation::OpenClC);
             for implementation in implementations.iter().copied().chain(opencl) {
                 result
@@ -132,16 +142,28 @@ struct LocalArrays<'g> {
     sms: u32,
     out: DeviceBuffer<u32>,
     timer: CudaTimer<'g>,
-    opencl: Option<(&'g OpenClSide, ClBuffer<u32>)>,
+    opencl: Option<OpenClArrays<'g>>,
+}
+
+/// The twins' output on the OpenCL side of the GPU, and the spilled
+/// kernel's twin (a program of its own) where it was built.
+struct OpenClArrays<'g> {
+    side: &'g OpenClSide,
+    out: ClBuffer<u32>,
+    spilled: Option<OpenClTwins>,
 }
 
 impl<'g> LocalArrays<'g> {
-    fn new(ctx: &RunContext<'g>, side: Option<&'g OpenClSide>) -> Result<Self> {
+    fn new(ctx: &RunContext<'g>, side: Option<&'g OpenClSide>, spilled: Option<OpenClTwins>) -> Result<Self> {
         let gpu = ctx.device.gpu();
         let sms = ctx.device.info().multiprocessors.max(1) as u32;
         let max_threads = BLOCKS_PER_SM.iter().max().copied().unwrap_or(1) * sms * LOCAL_ARRAY_BLOCK_THREADS;
         let opencl = match side {
-            Some(side) => Some((side, ClBuffer::new(side.context(), max_threads as usize)?)),
+            Some(side) => Some(OpenClArrays {
+                side,
+                out: ClBuffer::new(side.context(), max_threads as usize)?,
+                spilled,
+            }),
             None => None,
         };
         Ok(Self {
@@ -155,14 +177,20 @@ impl<'g> LocalArrays<'g> {
     /// The OpenCL C twin of `kernel` at `per_sm` work-groups per SM: timed by
     /// profiling events, checked as the CUDA points are, with the compiler's
     /// private bytes a work-item (`CL_KERNEL_PRIVATE_MEM_SIZE`: CUDA's local
-    /// memory) beside it; `None` where it has no time.
+    /// memory) and the spills its build log states (NVIDIA's `-cl-nv-verbose`)
+    /// beside it; `None` where it has no time.
     fn measure_opencl(&mut self, ctx: &RunContext<'_>, kernel: LocalArrayKernel, per_sm: u32) -> Result<Option<Point>> {
         let groups = per_sm * self.sms;
-        let Some((side, out)) = self.opencl.as_mut() else {
+        let Some(OpenClArrays { side, out, spilled }) = self.opencl.as_mut() else {
             return Ok(None);
         };
         let threads = (groups * LOCAL_ARRAY_BLOCK_THREADS) as usize;
-        let (twins, queue) = (side.twins(), side.queue());
+        let twins = match (kernel, spilled.as_ref()) {
+            (LocalArrayKernel::Spilled, Some(spilled)) => spilled,
+            (LocalArrayKernel::Spilled, None) => return Ok(None),
+            _ => side.twins(),
+        };
+        let queue = side.queue();
         out.fill(queue, 0)?;
         let times_ms = time_per_launch(&mut OpenClTimer(queue), ctx.settings, &mut || {
             opencl::local_array(
@@ -179,6 +207,10 @@ impl<'g> LocalArrays<'g> {
         Ok(point.map(|mut point| {
             if let Ok(twin) = twins.kernel(kernel.kernel()) {
                 point.set_extra(LOCAL_BYTES, twin.resources().private_memory_bytes as f64);
+            }
+            if let Some((stores, loads)) = spill_bytes(twins.program().build_log(), kernel.kernel()) {
+                point.set_extra(SPILL_STORES, stores as f64);
+                point.set_extra(SPILL_LOADS, loads as f64);
             }
             point
         }))
@@ -276,11 +308,13 @@ fn describe(ctx: &RunContext<'_>, result: &mut ExperimentResult, opencl: bool) {
     ));
     if opencl {
         result.notes.push(format!(
-            "OpenCL C twins (host/opencl_c/local_memory.cl, a `__private` array): the registers and \
-             run-time-indexed kernels on the same GPU's OpenCL queue, the same work-groups, timed by profiling \
-             events on the in-order queue, checked as above; {LOCAL_BYTES} there is the compiler's \
-             CL_KERNEL_PRIVATE_MEM_SIZE. local_array_spilled has no twin: its spills come from a per-kernel launch \
-             bound, which OpenCL C cannot state"
+            "OpenCL C twins (host/opencl_c/local_memory.cl, a `__private` array) on the same GPU's OpenCL queue, \
+             the same work-groups, timed by profiling events on the in-order queue, checked as above; {LOCAL_BYTES} \
+             there is the compiler's CL_KERNEL_PRIVATE_MEM_SIZE, the spills its build log's (-cl-nv-verbose). \
+             OpenCL C cannot state local_array_spilled's per-kernel launch bound: its twin is built in a program of \
+             its own under -cl-nv-maxrregcount {} (the registers a thread the bound leaves), where the device has \
+             cl_nv_compiler_options",
+            opencl::SPILL_REGISTER_CAP
         ));
     }
 }

@@ -106,7 +106,7 @@ pub mod opencl {
         CHASE_TWIN_PARAMS, ClChaseTable, SHARED_CHASE_TWIN_PARAMS, constant_chase,
     };
     pub use super::opencl_divergence::{branch, divergent_paths};
-    pub use super::opencl_local_memory::{OPENCL_LOCAL_ARRAY_KERNELS, local_array};
+    pub use super::opencl_local_memory::{SPILL_REGISTER_CAP, build_spilled_twin, local_array};
     pub use super::opencl_nd_range::*;
     pub use super::opencl_shared_memory_banks::{BANK_TWIN_PARAMS, bank_kernel};
     pub use super::sgemm::opencl::*;

@@ -28,6 +28,14 @@ pub const OPENCL_C_SOURCE: &str = concat!(
     include_str!("../opencl_c/local_memory.cl")
 );
 
+/// The local-memory twins' source alone (also part of [`OPENCL_C_SOURCE`]):
+/// built a second time with [`LOCAL_ARRAY_SPILLED_OPTION`] and a register
+/// cap, it holds `local_array_spilled` alone.
+pub const LOCAL_MEMORY_SOURCE: &str = include_str!("../opencl_c/local_memory.cl");
+
+/// Selects `local_array_spilled` (and nothing else) in [`LOCAL_MEMORY_SOURCE`].
+pub const LOCAL_ARRAY_SPILLED_OPTION: &str = "-D LOCAL_ARRAY_SPILLED";
+
 /// The OpenCL C twins of the throughput kernels the OpenCL guide §3.1.1.1
 /// states rates or advice for: built apart from [`OPENCL_C_SOURCE`], once per
 /// build option measured (none, `-cl-mad-enable`, `-cl-fast-relaxed-math`).

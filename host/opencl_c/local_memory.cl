@@ -6,9 +6,11 @@
 // work-item t (the 1-D global id) writes reference::local_array(t, shift, rounds) to out[t].
 // Launch: any 1-D NDRange (the experiment: work-groups of 128, 1 to 16 per SM).
 //
-// No twin of local_array_spilled: its spills come from a per-kernel launch bound
-// (.maxntid/.minnctapersm), which OpenCL C cannot state (NVIDIA's -cl-nv-maxrregcount
-// applies to a whole program).
+// local_array_spilled: the Rust kernel spills under a per-kernel launch bound
+// (.maxntid/.minnctapersm), which OpenCL C cannot state. Its twin is the registers
+// version in a program of its own: the host builds this file a second time with
+// -D LOCAL_ARRAY_SPILLED and NVIDIA's register cap (-cl-nv-maxrregcount, the 64 registers a
+// thread the launch bound leaves), which then holds that kernel alone.
 //
 // On modern GPUs (H100, the Rust kernels, 2048 work-items per SM): the run-time-indexed
 // array about 15x slower than the registers version, its traffic some 5900 GB/s, served by
@@ -43,6 +45,18 @@ inline uint local_array_scramble(uint thread, uint shift, uint rounds, bool dyna
     return value;
 }
 
+#ifdef LOCAL_ARRAY_SPILLED
+// The registers version under the host's register cap, too few for the 64-word array and
+// its loop (unbounded, ptxas gives the Rust kernel about 75): ptxas spills part of the
+// array to (CUDA's local) memory (the Rust kernel: 52-68 bytes stored, 28-36 reloaded).
+// Expected: slower than the registers version by the spills' traffic, far less than the
+// run-time-indexed version's.
+__kernel void local_array_spilled(uint rounds, __global uint *out)
+{
+    uint thread = (uint)get_global_id(0);
+    out[thread] = local_array_scramble(thread, 0, rounds, false);
+}
+#else
 // Indices known at compile time (after unrolling): the array lives in registers.
 // Expected: the baseline, no memory traffic but the output.
 __kernel void local_array_registers(uint rounds, __global uint *out)
@@ -59,3 +73,4 @@ __kernel void local_array_dynamic(uint shift, uint rounds, __global uint *out)
     uint thread = (uint)get_global_id(0);
     out[thread] = local_array_scramble(thread, shift, rounds, true);
 }
+#endif
