@@ -11,7 +11,8 @@ use super::local_memory::{LocalArrayKernel, local_array_shape};
 use super::opencl_nd_range::nd_range;
 use crate::error::{Error, Result};
 use crate::opencl::{
-    ClBuffer, ClContext, ClQueue, LOCAL_ARRAY_SPILLED_OPTION, LOCAL_MEMORY_SOURCE, MatvecReduction, OpenClTwins,
+    ClBuffer, ClContext, ClQueue, DIVERGENCE_UNROLL_OPTION, LOCAL_ARRAY_SPILLED_OPTION, LOCAL_MEMORY_SOURCE,
+    MatvecReduction, OpenClTwins, PRAGMA_UNROLL_EXTENSION,
 };
 
 /// Registers a thread the Rust kernel's launch bound for spills leaves: an
@@ -25,7 +26,7 @@ const COMPILER_OPTIONS_EXTENSION: &str = "cl_nv_compiler_options";
 /// `local_array_spilled`'s twin: [`LOCAL_MEMORY_SOURCE`] built with
 /// [`LOCAL_ARRAY_SPILLED_OPTION`] under `-cl-nv-maxrregcount` of
 /// [`SPILL_REGISTER_CAP`] and `-cl-nv-verbose` (the build log then gives
-/// ptxas's spills). The extension's first text spells the option `=N`, the
+/// ptxas's spills), its loops unrolled as the suite's program's are. The extension's first text spells the option `=N`, the
 /// registry's ` N`: the first is tried, then the second. A device without
 /// the extension (any but NVIDIA's) has no register cap: [`Error::Waived`].
 pub fn build_spilled_twin(context: &ClContext) -> Result<OpenClTwins> {
@@ -36,7 +37,14 @@ pub fn build_spilled_twin(context: &ClContext) -> Result<OpenClTwins> {
             device.name().trim()
         )));
     }
-    let base = format!("-cl-kernel-arg-info -cl-nv-verbose {LOCAL_ARRAY_SPILLED_OPTION}");
+    // The word loops unrolled in full where the compiler honours `#pragma unroll`, as in the suite's program,
+    // so that the array's indices are constants and only the cap sends words to memory.
+    let unroll = if device.info().has_extension(PRAGMA_UNROLL_EXTENSION) {
+        DIVERGENCE_UNROLL_OPTION
+    } else {
+        ""
+    };
+    let base = format!("-cl-kernel-arg-info -cl-nv-verbose {LOCAL_ARRAY_SPILLED_OPTION} {unroll}");
     let build = |cap: String| {
         OpenClTwins::build_source(
             context,
