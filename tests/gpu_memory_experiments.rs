@@ -9,15 +9,14 @@ mod gpu_support;
 use gpu_support::{gpu_or_skip, note_skipped};
 use indicatif::ProgressBar;
 use ptxsuite::experiments::{self, RunContext};
-use ptxsuite::report::{Report, Status};
+use ptxsuite::report::{ExperimentResult, LedgerRow, Report, Status};
 use ptxsuite::run_settings::RunSettings;
-use ptxsuite::testbed::{ImplementationSet, Testbed};
+use ptxsuite::testbed::{Implementation, ImplementationSet, Testbed};
 
-/// Runs `name` with `buffer_mib` and few samples; checks it and its ledger rows (`ids`).
-fn run_experiment(test: &str, name: &str, buffer_mib: u64, ids: &[&str]) {
-    let Some(dut) = gpu_or_skip(test) else {
-        return;
-    };
+/// Runs `name` with `buffer_mib` and few samples; checks it and its ledger
+/// rows (`ids`); returns its result and rows (`None` without a GPU).
+fn run_experiment(test: &str, name: &str, buffer_mib: u64, ids: &[&str]) -> Option<(ExperimentResult, Vec<LedgerRow>)> {
+    let dut = gpu_or_skip(test)?;
     let info = dut.info().clone();
     let testbed = Testbed::of(vec![dut], ImplementationSet::default()).unwrap();
     let settings = RunSettings {
@@ -58,7 +57,7 @@ fn run_experiment(test: &str, name: &str, buffer_mib: u64, ids: &[&str]) {
             );
         }
     }
-    let report = Report::new(vec![info], &settings, Vec::new(), Vec::new(), vec![result]);
+    let report = Report::new(vec![info], &settings, Vec::new(), Vec::new(), vec![result.clone()]);
     let rendered = report.render(&experiments::hooks).unwrap();
     assert!(rendered.files.iter().any(|(file, _)| file == "report.md"));
     let rows = report.compute_ledger(&experiments::hooks);
@@ -66,7 +65,7 @@ fn run_experiment(test: &str, name: &str, buffer_mib: u64, ids: &[&str]) {
         assert!(rows.iter().any(|r| r.id == *id), "{name}: no ledger row {id}: {rows:?}");
     }
     note_skipped(&format!("memexp: {name} ran in {seconds:.1} s (small settings)"));
-    for row in rows {
+    for row in &rows {
         note_skipped(&format!(
             "memexp: {} [{}] {} — {}",
             row.id,
@@ -75,34 +74,57 @@ fn run_experiment(test: &str, name: &str, buffer_mib: u64, ids: &[&str]) {
             row.rule
         ));
     }
+    Some((result, rows))
+}
+
+/// Where the GPU's OpenCL driver is here, `name` measured its OpenCL C twins
+/// (a series of each, every point checked above) and its rows (`ids`) show
+/// them; else it waived them with the reason.
+fn check_opencl_twins(test: &str, name: &str, ids: &[&str]) {
+    let Some((result, rows)) = run_experiment(test, name, 64, ids) else {
+        return;
+    };
+    let twins = result
+        .series
+        .iter()
+        .filter(|s| s.key.implementation == Implementation::OpenClC)
+        .count();
+    if twins == 0 {
+        let waiver = result.waived.iter().find(|w| w.what == "OpenCL C twins");
+        assert!(waiver.is_some(), "{name}: neither OpenCL C series nor their waiver");
+        note_skipped(&format!("SKIPPED {test}'s OpenCL C twins: {}", waiver.unwrap().reason));
+        return;
+    }
+    for id in ids {
+        let row = rows.iter().find(|r| r.id == *id).unwrap();
+        assert!(row.measured.contains("OpenCL C: "), "{name}: {id}: {}", row.measured);
+    }
+    note_skipped(&format!("memexp: {name}: {twins} OpenCL C series"));
 }
 
 #[test]
 fn gpu_bank_conflicts_experiment() {
-    run_experiment(
+    check_opencl_twins(
         "gpu_bank_conflicts_experiment",
         "bank-conflicts",
-        64,
         &["bpg-3.2.2.1-bank-conflicts", "bpg-3.2.2.1-broadcast"],
     );
 }
 
 #[test]
 fn gpu_constant_memory_experiment() {
-    run_experiment(
+    check_opencl_twins(
         "gpu_constant_memory_experiment",
         "constant-memory",
-        64,
         &["bpg-3.2.5-constant-addresses"],
     );
 }
 
 #[test]
 fn gpu_local_memory_experiment() {
-    run_experiment(
+    check_opencl_twins(
         "gpu_local_memory_experiment",
         "local-memory",
-        64,
         &["bpg-3.2.3-local-memory"],
     );
 }

@@ -17,8 +17,8 @@ use ptxsuite::copy_element::{CopyElement, first_mismatch, pattern};
 use ptxsuite::launchers::opencl as launch;
 use ptxsuite::launchers::{MATVEC_BLOCK_THREADS, MatVecVersion, SgemmKernel};
 use ptxsuite::opencl::{
-    ClBuffer, ClContext, ClQueue, Image1dBuffer, MappedHostBuffer, MatvecReduction, OPENCL_C_KERNELS, OpenClError,
-    OpenClRuntime, OpenClTwins,
+    ClBuffer, ClContext, ClQueue, Image1dBuffer, LOCAL_ARRAY_SPILLED_OPTION, LOCAL_MEMORY_SOURCE, MappedHostBuffer,
+    MatvecReduction, OPENCL_C_KERNELS, OpenClError, OpenClRuntime, OpenClTwins,
 };
 use ptxsuite::{Error, reference};
 
@@ -922,5 +922,235 @@ fn opencl_divergence_twins_match_the_cpu_reference() {
                 "{label}: case {i} was not refused: {refusal:?}"
             );
         }
+    }
+}
+
+/// The bank-conflict twins (`shared_memory_banks.cl`, OpenCL guide §3.1.2.5)
+/// write what the CPU references say: every read kernel's checksum per
+/// work-item and every write kernel's table sum per work-group, at the
+/// experiment's interesting strides (the broadcast, 1, 2-way, 32-way, the
+/// largest), the tile's pitches and the guide's cases; the launcher refuses
+/// a stride past the table, too few checksums and a group of odd lanes.
+#[test]
+fn opencl_bank_conflict_twins_match_the_cpu_reference() {
+    use ptxsuite::experiments::expected_read_checksum;
+    use ptxsuite::launchers::BankKernel;
+    use ptxsuite::reference::bank_write_checksum;
+    let (group_size, groups, rounds) = (64u32, 3u32, 5u32);
+    let threads = (group_size * groups) as usize;
+    for Target {
+        label,
+        context,
+        queue,
+        twins,
+    } in targets_or_skip("opencl_bank_conflict_twins_match_the_cpu_reference")
+    {
+        let mut checksums = ClBuffer::<u32>::new(&context, threads).unwrap();
+        for kernel in BankKernel::ALL.into_iter().chain(BankKernel::GUIDE_CASES) {
+            let strides: Vec<u32> = match kernel {
+                BankKernel::TileColumnRead => vec![32, 33, 64],
+                BankKernel::NarrowRead(bytes) => vec![1, 4 / bytes, 8],
+                BankKernel::StructRead(_) | BankKernel::SplitHalvesRead => vec![0, 1],
+                BankKernel::PermutedRead => vec![1, 13, 0x8000_0001],
+                _ => vec![0, 1, 2, 32, 33],
+            };
+            for stride in strides {
+                checksums.fill(&queue, 0xdead_beef).unwrap();
+                launch::bank_kernel(
+                    &twins,
+                    &queue,
+                    kernel,
+                    (stride, rounds),
+                    (group_size, groups),
+                    &mut checksums,
+                )
+                .unwrap_or_else(|e| panic!("{label}: {kernel:?} at {stride}: {e}"));
+                let got = checksums.to_host(&queue).unwrap();
+                if let BankKernel::StridedWrite(access) = kernel {
+                    let expected = bank_write_checksum(access.bytes() / 4, stride as u64, rounds as u64);
+                    for (group, shares) in got.chunks_exact(group_size as usize).enumerate() {
+                        let sum = shares.iter().fold(0u32, |s, &x| s.wrapping_add(x));
+                        assert_eq!(
+                            sum, expected,
+                            "{label}: {kernel:?} at stride {stride}: work-group {group}'s table"
+                        );
+                    }
+                } else {
+                    for (t, &sum) in got.iter().enumerate() {
+                        let expected = expected_read_checksum(kernel, stride, rounds, (t % 32) as u64);
+                        assert_eq!(sum, expected, "{label}: {kernel:?} at stride {stride}: work-item {t}");
+                    }
+                }
+            }
+        }
+        let read = BankKernel::StridedRead(ptxsuite::launchers::BankAccess::Bytes4);
+        let short = ClBuffer::<u32>::new(&context, threads - 1).unwrap();
+        let refusals = [
+            launch::bank_kernel(&twins, &queue, read, (34, 1), (group_size, groups), &mut checksums),
+            launch::bank_kernel(&twins, &queue, read, (1, 1), (group_size, groups), &mut { short }),
+            launch::bank_kernel(&twins, &queue, read, (1, 1), (48, 2), &mut checksums),
+        ];
+        for (i, refusal) in refusals.into_iter().enumerate() {
+            assert!(
+                matches!(refusal, Err(Error::InvalidLaunch { .. })),
+                "{label}: case {i} was not refused: {refusal:?}"
+            );
+        }
+    }
+}
+
+/// The constant-memory twins (`constant_memory.cl`, OpenCL guide §3.1.2.3):
+/// every space (`__constant`, read-only `__global`, `__local` copy) at 1, 3
+/// and 32 distinct addresses sums what `reference::constant_chase_sum` says
+/// for every work-item; a table with a link outside it is refused before it
+/// reaches the device, and so are 0 and 33 distinct addresses.
+#[test]
+fn opencl_constant_memory_twins_match_the_cpu_reference() {
+    use ptxsuite::launchers::{CONSTANT_CHASE_TABLE_WORDS, ConstantSpace};
+    use ptxsuite::reference::{constant_chase_links, constant_chase_sum};
+    let (group_size, groups, steps) = (64u32, 3u32, 37u32);
+    let threads = (group_size * groups) as usize;
+    for Target {
+        label,
+        context,
+        queue,
+        twins,
+    } in targets_or_skip("opencl_constant_memory_twins_match_the_cpu_reference")
+    {
+        let links = constant_chase_links(CONSTANT_CHASE_TABLE_WORDS);
+        let table = launch::ClChaseTable::upload(&context, &queue, &links).unwrap();
+        let mut sums = ClBuffer::<u32>::new(&context, threads).unwrap();
+        for space in ConstantSpace::ALL {
+            for distinct in [1, 3, 32] {
+                sums.fill(&queue, 0xdead_beef).unwrap();
+                launch::constant_chase(
+                    &twins,
+                    &queue,
+                    (space, &table),
+                    (distinct, steps),
+                    (group_size, groups),
+                    &mut sums,
+                )
+                .unwrap_or_else(|e| panic!("{label}: {space:?}: {e}"));
+                for (t, &sum) in sums.to_host(&queue).unwrap().iter().enumerate() {
+                    let expected = constant_chase_sum(&links, distinct, (t % 32) as u32, steps);
+                    assert_eq!(sum, expected, "{label}: {space:?}, {distinct} addresses: work-item {t}");
+                }
+            }
+        }
+        let mut outside = links.clone();
+        outside[7] = links.len() as u32;
+        assert!(matches!(
+            launch::ClChaseTable::upload(&context, &queue, &outside),
+            Err(Error::InvalidInput(_))
+        ));
+        for distinct in [0, 33] {
+            let refused = launch::constant_chase(
+                &twins,
+                &queue,
+                (ConstantSpace::Constant, &table),
+                (distinct, 1),
+                (group_size, groups),
+                &mut sums,
+            );
+            assert!(
+                matches!(refused, Err(Error::InvalidLaunch { .. })),
+                "{label}: {distinct} distinct addresses: {refused:?}"
+            );
+        }
+    }
+}
+
+/// The local-memory twins (`local_memory.cl`, OpenCL guide §3.1.2.2): the
+/// registers and run-time-indexed versions store `reference::local_array`
+/// for every work-item (the indexed one also at a shift of 5 and one past a
+/// multiple of 64), and so does the spilled kernel built from the same file
+/// with `-D LOCAL_ARRAY_SPILLED` (as `build_spilled_twin` does, less the
+/// register cap only NVIDIA's compiler takes: elsewhere it waives the twin);
+/// the suite's program has no spilled kernel.
+#[test]
+fn opencl_local_memory_twins_match_the_cpu_reference() {
+    use ptxsuite::launchers::LocalArrayKernel;
+    let (group_size, groups, rounds) = (128u32, 3u32, 4u32);
+    let threads = (group_size * groups) as usize;
+    for Target {
+        label,
+        context,
+        queue,
+        twins,
+    } in targets_or_skip("opencl_local_memory_twins_match_the_cpu_reference")
+    {
+        let mut out = ClBuffer::<u32>::new(&context, threads).unwrap();
+        for (kernel, shift) in [
+            (LocalArrayKernel::Registers, 0),
+            (LocalArrayKernel::DynamicIndex, 0),
+            (LocalArrayKernel::DynamicIndex, 5),
+            (LocalArrayKernel::DynamicIndex, u32::MAX),
+        ] {
+            out.fill(&queue, 0xdead_beef).unwrap();
+            launch::local_array(&twins, &queue, kernel, (shift, rounds), (group_size, groups), &mut out)
+                .unwrap_or_else(|e| panic!("{label}: {kernel:?}: {e}"));
+            for (t, &got) in out.to_host(&queue).unwrap().iter().enumerate() {
+                let expected = reference::local_array(t as u32, shift, rounds);
+                assert_eq!(got, expected, "{label}: {kernel:?} shift {shift}: work-item {t}");
+            }
+        }
+        let not_here = launch::local_array(
+            &twins,
+            &queue,
+            LocalArrayKernel::Spilled,
+            (0, 1),
+            (group_size, groups),
+            &mut out,
+        );
+        assert!(not_here.is_err(), "{label}: the suite's program has no spilled kernel");
+        let options = format!("-cl-kernel-arg-info {LOCAL_ARRAY_SPILLED_OPTION}");
+        let spilled = OpenClTwins::build_source(&context, LOCAL_MEMORY_SOURCE, &options, MatvecReduction::LocalMemory)
+            .unwrap_or_else(|e| panic!("{label}: {e}"));
+        assert_eq!(
+            spilled.kernels().len(),
+            1,
+            "{label}: the spilled program holds one kernel"
+        );
+        out.fill(&queue, 0xdead_beef).unwrap();
+        launch::local_array(
+            &spilled,
+            &queue,
+            LocalArrayKernel::Spilled,
+            (0, rounds),
+            (group_size, groups),
+            &mut out,
+        )
+        .unwrap();
+        for (t, &got) in out.to_host(&queue).unwrap().iter().enumerate() {
+            assert_eq!(
+                got,
+                reference::local_array(t as u32, 0, rounds),
+                "{label}: spilled, work-item {t}"
+            );
+        }
+        match launch::build_spilled_twin(&context) {
+            Ok(twin) => assert!(
+                context.device().info().has_extension("cl_nv_compiler_options"),
+                "{label}: a register cap without NVIDIA's options: {}",
+                twin.program().options()
+            ),
+            Err(why) => {
+                assert!(matches!(why, Error::Waived(_)), "{label}: {why:?}");
+                assert!(
+                    !context.device().info().is_nvidia(),
+                    "{label}: NVIDIA's compiler refused the register cap: {why}"
+                );
+            }
+        }
+        let past = launch::local_array(
+            &twins,
+            &queue,
+            LocalArrayKernel::Registers,
+            (0, 1),
+            (group_size, groups + 1),
+            &mut out,
+        );
+        assert!(matches!(past, Err(Error::InvalidLaunch { .. })), "{label}: {past:?}");
     }
 }

@@ -414,10 +414,59 @@ fn opencl_twins_define_every_kernel_under_its_rust_entry_name() {
     let defined = OPENCL_C_SOURCE.matches("__kernel void ").count();
     // Every listed kernel once, except: the six width kernels come from the macro's two
     // templates, matvec_warp_shuffle and matvec_warp_per_row have two versions each (#if), and the two
-    // divergence if/else kernels come from one macro.
+    // divergence if/else kernels come from one macro, the bank kernels' macros define 13 kernels from 7
+    // templates, and local_array_spilled is defined only under -D LOCAL_ARRAY_SPILLED (a program of its own).
     assert_eq!(
         defined,
-        OPENCL_C_KERNELS.len() - 6 + 2 + 2 - 1,
+        OPENCL_C_KERNELS.len() - 6 + 2 + 2 - 1 - 6 + 1,
         "a kernel the list does not name"
     );
+}
+
+/// The bank and constant-memory twins record no block spans (OpenCL C has no
+/// SM clock): their launchers' parameter lists are the Rust kernels' without
+/// `spans` (and `constant_chase` takes its `__constant` table as its first).
+#[test]
+fn opencl_span_less_twins_take_their_rust_kernels_parameters_but_the_spans() {
+    use kernels_gpu::constant_memory::{
+        constant_chase_global_nc_params, constant_chase_params, constant_chase_shared_params,
+    };
+    use kernels_gpu::device::{KernelSignature, Param};
+    use kernels_gpu::shared_memory_banks::{bank_read_b32_params, bank_read_permuted_params, bank_write_b128_params};
+    use ptxsuite::launchers::opencl::{BANK_TWIN_PARAMS, CHASE_TWIN_PARAMS, SHARED_CHASE_TWIN_PARAMS};
+    let without_spans =
+        |params: &[Param]| -> Vec<Param> { params.iter().filter(|p| p.name != "spans").copied().collect() };
+    // The permuted read calls its stride a multiplier: compare the kinds there.
+    let kinds = |params: &[Param]| params.iter().map(|p| p.kind).collect::<Vec<_>>();
+    assert_eq!(BANK_TWIN_PARAMS, without_spans(bank_read_b32_params::PARAMS));
+    assert_eq!(BANK_TWIN_PARAMS, without_spans(bank_write_b128_params::PARAMS));
+    assert_eq!(
+        kinds(BANK_TWIN_PARAMS),
+        kinds(&without_spans(bank_read_permuted_params::PARAMS))
+    );
+    assert_eq!(CHASE_TWIN_PARAMS[1..], without_spans(constant_chase_params::PARAMS));
+    assert_eq!(
+        CHASE_TWIN_PARAMS,
+        without_spans(constant_chase_global_nc_params::PARAMS)
+    );
+    assert_eq!(
+        SHARED_CHASE_TWIN_PARAMS,
+        without_spans(constant_chase_shared_params::PARAMS)
+    );
+}
+
+/// `local_array_spilled`'s twin gets the registers the Rust kernel's launch
+/// bound leaves a thread (1024 threads, one block an SM: 64 of 64 Ki).
+#[test]
+fn opencl_spilled_twin_is_capped_at_the_launch_bounds_registers() {
+    use kernels_gpu::launch_bounds::LAUNCH_BOUND_FOR_SPILLS;
+    use ptxsuite::launchers::opencl::SPILL_REGISTER_CAP;
+    assert_eq!(
+        (
+            LAUNCH_BOUND_FOR_SPILLS.max_threads,
+            LAUNCH_BOUND_FOR_SPILLS.min_blocks_per_sm
+        ),
+        (1024, 1)
+    );
+    assert_eq!(SPILL_REGISTER_CAP, 64);
 }

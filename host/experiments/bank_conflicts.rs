@@ -9,7 +9,13 @@
 //! `reference::conflict_degree` says the pattern needs, beside the measured
 //! slow-down. Each point runs as many rounds as keep a launch near the same
 //! length (fewer where the model says a request takes more passes), so that
-//! the launch's overhead stays a small share of the events' time.
+//! the launch's overhead stays a small share of the events' time. The
+//! OpenCL guide makes these claims for OpenCL's `__local` memory (CUDA's
+//! shared memory): the OpenCL C twins (`host/opencl_c/shared_memory_banks.cl`)
+//! run the same points with the Rust kernel's grid on the same GPU's OpenCL
+//! queue, timed by profiling events (GB/s, slow-downs, and clocks per request
+//! at the SM clock the PTX point beside them measured: OpenCL C has no
+//! `clock64`); the rows grade Rust and show the twins' figures beside it.
 
 use std::fmt::Write;
 
@@ -20,10 +26,12 @@ use super::counter_launch::count_point;
 use super::launch_outputs::{LaunchOutputs, TimedLaunches, kept_reps};
 use super::sm_spans::{RequestClocks, SmTime, sm_time};
 use super::sweep::each_point;
+use super::twin_ratios::twin_ratios;
 use super::{Experiment, RunContext};
 use crate::error::Result;
 use crate::gpu::DeviceBuffer;
-use crate::launchers::{BANK_BLOCK_THREADS, BankAccess, BankKernel, bank_kernel};
+use crate::launchers::{BANK_BLOCK_THREADS, BankAccess, BankKernel, bank_kernel, opencl};
+use crate::opencl::ClBuffer;
 use crate::reference::{
     bank_read_checksum, bank_write_checksum, conflict_degree, narrow_read_checksum, permuted_read_checksum,
     split_read_checksum, struct_read_checksum,
@@ -32,8 +40,8 @@ use crate::report::{
     Axis, Bound, Claim, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Rule, Scale, SectionHooks,
     Series, Spread, Unit, Work, better_by,
 };
-use crate::testbed::Implementation;
-use crate::timing::CudaTimer;
+use crate::testbed::{Implementation, OpenClSide};
+use crate::timing::{CudaTimer, OpenClTimer, time_per_launch};
 
 pub struct BankConflicts;
 
@@ -205,8 +213,9 @@ impl Experiment for BankConflicts {
         let axis = Axis::lines("stride (elements; the tile's pitch)", Metric::Bandwidth).y_scale(Scale::Log10);
         let mut result = ctx.result(self, axis, BYTE_COUNTING);
         let implementations = ctx.ptx_implementations(&mut result);
-        let plans = plan_series(ctx, &mut result, &implementations)?;
-        let mut bench = BankBench::new(ctx, &plans)?;
+        let side = ctx.opencl_twins(&mut result);
+        let plans = plan_series(ctx, &mut result, &implementations, side.is_some())?;
+        let mut bench = BankBench::new(ctx, &plans, side)?;
         let points: Vec<(BankKernel, u32)> = kernels()
             .flat_map(|k| sweep(k).into_iter().map(move |s| (k, s)))
             .collect();
@@ -230,19 +239,27 @@ impl Experiment for BankConflicts {
 }
 
 /// Every (kernel, implementation) series, in the result's order, with the
-/// blocks of its kernel that fit an SM.
+/// blocks of its kernel that fit an SM (the OpenCL C twins, after the PTX
+/// implementations where `opencl`, launch the Rust kernel's: OpenCL reports
+/// no occupancy).
 fn plan_series(
     ctx: &RunContext<'_>,
     result: &mut ExperimentResult,
     implementations: &[Implementation],
+    opencl: bool,
 ) -> Result<Vec<Plan>> {
     let mut plans = Vec::new();
     for kernel in kernels() {
-        for &implementation in implementations {
+        let twin = opencl.then_some(Implementation::OpenClC);
+        for implementation in implementations.iter().copied().chain(twin) {
             let shared = kernel.shared_bytes();
+            let occupancy_of = match implementation {
+                Implementation::OpenClC => Implementation::Rust,
+                other => other,
+            };
             let blocks_per_sm = ctx
                 .device
-                .kernel(implementation, kernel.kernel())?
+                .kernel(occupancy_of, kernel.kernel())?
                 .max_active_blocks_per_sm(BANK_BLOCK_THREADS, shared)?
                 .max(1) as u32;
             let key = ctx.key(kernel.kernel(), implementation, element(kernel.access()));
@@ -258,7 +275,10 @@ fn plan_series(
     Ok(plans)
 }
 
-/// The buffers every launch writes, made once for the largest wave, and the events.
+/// The buffers every launch writes, made once for the largest wave, and the
+/// events; the checksums on the OpenCL side where the twins run, and the SM
+/// clock the last PTX point measured (the twins' clocks per request are their
+/// events' time at it).
 struct BankBench<'g> {
     sms: u32,
     outputs: LaunchOutputs<u64>,
@@ -266,20 +286,81 @@ struct BankBench<'g> {
     /// The clocks of the counters pass's launches (--counters), read by no one.
     counter_cycles: DeviceBuffer<u64>,
     timer: CudaTimer<'g>,
+    opencl: Option<(&'g OpenClSide, ClBuffer<u32>)>,
+    clock_hz: Option<f64>,
 }
 
 impl<'g> BankBench<'g> {
-    fn new(ctx: &RunContext<'g>, plans: &[Plan]) -> Result<Self> {
+    fn new(ctx: &RunContext<'g>, plans: &[Plan], side: Option<&'g OpenClSide>) -> Result<Self> {
         let gpu = ctx.device.gpu();
         let sms = ctx.device.info().multiprocessors.max(1) as u32;
         let max_blocks = plans.iter().map(|p| p.blocks_per_sm * sms).max().unwrap_or(sms);
+        let max_threads = (max_blocks * BANK_BLOCK_THREADS) as usize;
+        let opencl = match side {
+            Some(side) => Some((side, ClBuffer::new(side.context(), max_threads)?)),
+            None => None,
+        };
         Ok(Self {
             sms,
             outputs: LaunchOutputs::<u64>::for_settings(gpu, ctx.settings, BLOCK_SPAN_WORDS * max_blocks as usize)?,
-            checksums: DeviceBuffer::<u32>::uninit(gpu, (max_blocks * BANK_BLOCK_THREADS) as usize)?,
+            checksums: DeviceBuffer::<u32>::uninit(gpu, max_threads)?,
             counter_cycles: DeviceBuffer::<u64>::uninit(gpu, BLOCK_SPAN_WORDS * max_blocks as usize)?,
             timer: CudaTimer::new(gpu)?,
+            opencl,
+            clock_hz: None,
         })
+    }
+
+    /// One point of the OpenCL C twin of `plan` at `stride`: a full wave
+    /// timed by profiling events, its checksums checked, its SM clocks per
+    /// warp request by the events at the clock the PTX point before it
+    /// measured; `None` where it has no time.
+    fn measure_opencl(&mut self, ctx: &RunContext<'_>, plan: &Plan, stride: u32) -> Result<Option<Point>> {
+        let kernel = plan.kernel;
+        let groups = plan.blocks_per_sm * self.sms;
+        let rounds = rounds_for(kernel, stride);
+        let Some((side, checksums)) = self.opencl.as_mut() else {
+            return Ok(None);
+        };
+        let (twins, queue) = (side.twins(), side.queue());
+        checksums.fill(queue, 0)?;
+        let times_ms = time_per_launch(&mut OpenClTimer(queue), ctx.settings, &mut || {
+            opencl::bank_kernel(
+                twins,
+                queue,
+                kernel,
+                (stride, rounds),
+                (BANK_BLOCK_THREADS, groups),
+                checksums,
+            )
+        })?;
+        let failure = checksum_mismatch(
+            kernel,
+            (stride, rounds),
+            (BANK_BLOCK_THREADS, groups),
+            &checksums.to_host(queue)?,
+        );
+        let threads = (BANK_BLOCK_THREADS * groups) as u64;
+        let requests_per_thread = rounds as u64 * kernel.requests_per_round();
+        let bytes = threads * requests_per_thread * kernel.request_bytes();
+        let Some(mut point) = Point::timed(
+            PointKey::Value(stride as i64),
+            &Metric::Bandwidth,
+            Work::bytes(threads, bytes),
+            &times_ms,
+            failure,
+        ) else {
+            return Ok(None);
+        };
+        // Warp requests per SM: the wave's, spread over every SM.
+        let requests_per_sm = (threads / 32) as f64 * requests_per_thread as f64 / self.sms as f64;
+        if let (Some(hz), Some(ms)) = (self.clock_hz, point.median_ms()) {
+            point.set_extra(CLOCKS_PER_REQUEST_EVENTS, ms * 1e-3 * hz / requests_per_sm);
+            point.set_extra(SM_CLOCK_MHZ, hz / 1e6);
+        }
+        point.set_extra(ROUNDS_RUN, rounds as f64);
+        point.set_extra(PASSES, model_passes(kernel, stride) as f64);
+        Ok(Some(point))
     }
 
     /// One point of `plan` at `stride`: a full wave timed, its checksums
@@ -292,6 +373,9 @@ impl<'g> BankBench<'g> {
         plan: &Plan,
         stride: u32,
     ) -> Result<Option<Point>> {
+        if plan.implementation == Implementation::OpenClC {
+            return self.measure_opencl(ctx, plan, stride);
+        }
         let (dut, kernel) = (ctx.device, plan.kernel);
         let blocks = plan.blocks_per_sm * self.sms;
         let rounds = rounds_for(kernel, stride);
@@ -331,6 +415,7 @@ impl<'g> BankBench<'g> {
         let requests_per_block = (BANK_BLOCK_THREADS / 32) as f64 * requests_per_thread as f64;
         let spans: Vec<Option<SmTime>> = written.iter().map(|w| sm_time(w, blocks as usize)).collect();
         let figures = RequestClocks::of(&spans, reps, &times_ms, blocks as f64 * requests_per_block);
+        self.clock_hz = figures.clock_hz.or(self.clock_hz);
         let failure = checked.or_else(|| figures.failure(CLOCKS_PER_REQUEST));
         let Some(mut point) = Point::timed(
             PointKey::Value(stride as i64),
@@ -396,6 +481,15 @@ fn describe(ctx: &RunContext<'_>, result: &mut ExperimentResult, plans: &[Plan])
          every thread (reads) and every block's table (writes) checked against the CPU reference",
         kept_reps(ctx.settings)
     ));
+    if plans.iter().any(|p| p.implementation == Implementation::OpenClC) {
+        result.notes.push(format!(
+            "OpenCL C twins (host/opencl_c/shared_memory_banks.cl: the table a `__local` argument of the same bytes) \
+             on the same GPU's OpenCL queue, the Rust kernel's grid and rounds, timed by profiling events on the \
+             in-order queue, checksums checked as above. OpenCL C has no clock64: their {CLOCKS_PER_REQUEST_EVENTS} \
+             is the events' time at the SM clock the Rust or CUDA C point just before measured ({SM_CLOCK_MHZ}); \
+             they have no {CLOCKS_PER_REQUEST} nor {BYTES_PER_CLOCK}"
+        ));
+    }
 }
 
 /// Sets each point's measured slow-down (the conflict-free point's GB/s over
@@ -440,8 +534,23 @@ fn rust(result: &ExperimentResult, kernel: BankKernel) -> Option<&Series> {
 /// How many times slower `kernel` (Rust) is at `stride` than at `base`, from
 /// the events' GB/s, with its spread.
 fn slow_down(result: &ExperimentResult, kernel: BankKernel, stride: i64, base: i64) -> Option<Spread> {
-    let series = rust(result, kernel)?;
+    slow_down_of(result, Implementation::Rust, kernel, (stride, base))
+}
+
+/// [`slow_down`] of `implementation`'s series.
+fn slow_down_of(
+    result: &ExperimentResult,
+    implementation: Implementation,
+    kernel: BankKernel,
+    (stride, base): (i64, i64),
+) -> Option<Spread> {
+    let series = result.series_of(kernel.kernel(), implementation)?;
     better_by(&result.axis.metric, series.at(base)?, series.at(stride)?)
+}
+
+/// The twins' medians of `figure` (a slow-down by implementation) beside a row.
+fn twins_of(what: &str, figure: impl Fn(Implementation) -> Option<Spread>) -> String {
+    twin_ratios(what, |implementation| figure(implementation).map(|f| f.median))
 }
 
 /// Measured slow-down of 4-byte reads at `stride` against stride 1 (Rust).
@@ -594,6 +703,7 @@ impl SectionHooks for BankConflicts {
             }
             let _ = writeln!(out);
         }
+        out.push_str(&twins_table(result));
         let _ = writeln!(
             out,
             "GB/s cells: median (min–max over the samples). clk/request: SM clocks per warp request (one pass a \
@@ -620,6 +730,51 @@ impl SectionHooks for BankConflicts {
             .map(|row| bank_counters::with_counters(row, result, report))
             .collect()
     }
+}
+
+/// Rust beside its CUDA C and OpenCL C twins, kernel by kernel: GB/s where
+/// there is no conflict and the slow-downs the rows read; empty without twins.
+fn twins_table(result: &ExperimentResult) -> String {
+    let implementations = [Implementation::Rust, Implementation::CudaC, Implementation::OpenClC];
+    if !result
+        .series
+        .iter()
+        .any(|s| s.key.implementation != Implementation::Rust)
+    {
+        return String::new();
+    }
+    let mut out = String::from(
+        "**Rust and its twins** (slow-downs from each implementation's own GB/s)\n\n| kernel | implementation | \
+         GB/s conflict-free | stride 2 | stride 32 (tile: pitch 32) | broadcast (stride 0) |\n\
+         |---|---|---:|---:|---:|---:|\n",
+    );
+    for kernel in BankKernel::ALL {
+        let Some(base) = conflict_free(kernel) else { continue };
+        for implementation in implementations {
+            let Some(series) = result.series_of(kernel.kernel(), implementation) else {
+                continue;
+            };
+            let slow = |at: i64| {
+                let figure = match kernel {
+                    BankKernel::TileColumnRead if at != 32 => None,
+                    _ => slow_down_of(result, implementation, kernel, (at, base as i64)),
+                };
+                cell(figure.map(|f| f.median), 2)
+            };
+            let _ = writeln!(
+                out,
+                "| `{}` | {} | {} | {} | {} | {} |",
+                kernel.kernel(),
+                implementation.label(),
+                crate::report::point_cell(series.at(base as i64)),
+                slow(2),
+                slow(32),
+                slow(0)
+            );
+        }
+    }
+    out.push('\n');
+    out
 }
 
 /// The claims the experiment grades.
@@ -747,10 +902,12 @@ pub fn ledger_rows(result: &ExperimentResult) -> Vec<LedgerRow> {
     if let (Some(conflicted), Some(two)) = (read_slow_down(result, 32), read_slow_down(result, 2)) {
         let clocks = rust(result, BankKernel::StridedRead(BankAccess::Bytes4))
             .and_then(|s| Some(extra(s, 32, CLOCKS_PER_REQUEST)? / extra(s, 1, CLOCKS_PER_REQUEST)?));
+        let read = BankKernel::StridedRead(BankAccess::Bytes4);
+        let twins = twins_of("stride 1 over stride 32", |i| slow_down_of(result, i, read, (32, 1)));
         rows.push(claims[0].grade(
             conflicted,
             format!(
-                "4-byte reads, GB/s: stride 1 over stride 32 {}x (by the SMs' clock64 spans {}x), stride 2 {:.2}x",
+                "4-byte reads, GB/s: stride 1 over stride 32 {}x (by the SMs' clock64 spans {}x), stride 2 {:.2}x{twins}",
                 conflicted.text(2),
                 cell(clocks, 2),
                 two.median
@@ -759,20 +916,24 @@ pub fn ledger_rows(result: &ExperimentResult) -> Vec<LedgerRow> {
         ));
     }
     if let Some(broadcast) = read_slow_down(result, 0) {
+        let read = BankKernel::StridedRead(BankAccess::Bytes4);
+        let twins = twins_of("the broadcast over stride 1", |i| slow_down_of(result, i, read, (0, 1)));
         rows.push(claims[1].grade(
             broadcast,
             format!(
-                "4-byte reads, every lane one word: {}x the time per request of stride 1",
+                "4-byte reads, every lane one word: {}x the time per request of stride 1{twins}",
                 broadcast.text(2)
             ),
             result.device,
         ));
     }
     if let Some(padded) = slow_down(result, BankKernel::TileColumnRead, 32, 33) {
+        let tile = BankKernel::TileColumnRead;
+        let twins = twins_of("pitch 32 over 33", |i| slow_down_of(result, i, tile, (32, 33)));
         rows.push(claims[2].grade(
             padded,
             format!(
-                "column reads, pitch 32 over pitch 33: {}x the time per request",
+                "column reads, pitch 32 over pitch 33: {}x the time per request{twins}",
                 padded.text(2)
             ),
             result.device,
@@ -782,14 +943,17 @@ pub fn ledger_rows(result: &ExperimentResult) -> Vec<LedgerRow> {
     rows
 }
 
-/// Time per warp request of `a` (kernel, at) over `b`'s (Rust), from their
-/// GB/s and the bytes one request reads: `(GB/s b / GB/s a) · (bytes a / bytes b)`.
-fn request_time_ratio(result: &ExperimentResult, a: (BankKernel, i64), b: (BankKernel, i64)) -> Option<Spread> {
-    let ratio = better_by(
-        &result.axis.metric,
-        rust(result, b.0)?.at(b.1)?,
-        rust(result, a.0)?.at(a.1)?,
-    )?;
+/// Time per warp request of `a` (kernel, at) over `b`'s (both by
+/// `implementation`), from their GB/s and the bytes one request reads:
+/// `(GB/s b / GB/s a) · (bytes a / bytes b)`.
+fn request_time_ratio(
+    result: &ExperimentResult,
+    implementation: Implementation,
+    a: (BankKernel, i64),
+    b: (BankKernel, i64),
+) -> Option<Spread> {
+    let series = |kernel: BankKernel| result.series_of(kernel.kernel(), implementation);
+    let ratio = better_by(&result.axis.metric, series(b.0)?.at(b.1)?, series(a.0)?.at(a.1)?)?;
     let bytes = a.0.request_bytes() as f64 / b.0.request_bytes() as f64;
     Some(Spread {
         low: ratio.low * bytes,
@@ -798,24 +962,32 @@ fn request_time_ratio(result: &ExperimentResult, a: (BankKernel, i64), b: (BankK
     })
 }
 
-/// The rows of the OpenCL guide's other cases, in [`guide_case_claims`]' order.
-fn guide_case_rows(result: &ExperimentResult) -> Vec<LedgerRow> {
+/// The figures of the OpenCL guide's other cases by `implementation`, in
+/// [`guide_case_claims`]' order.
+fn guide_case_figures(result: &ExperimentResult, implementation: Implementation) -> [Option<Spread>; 7] {
     use BankKernel::*;
     let word = (StridedRead(BankAccess::Bytes4), 1);
-    let figures = [
-        request_time_ratio(result, (NarrowRead(1), 1), (NarrowRead(1), 4)),
-        request_time_ratio(result, (NarrowRead(2), 1), (NarrowRead(2), 2)),
-        request_time_ratio(result, (StridedRead(BankAccess::Bytes8), 1), word),
+    let ratio = |a, b| request_time_ratio(result, implementation, a, b);
+    [
+        ratio((NarrowRead(1), 1), (NarrowRead(1), 4)),
+        ratio((NarrowRead(2), 1), (NarrowRead(2), 2)),
+        ratio((StridedRead(BankAccess::Bytes8), 1), word),
         // Two 4-byte requests a value against one 8-byte request: the GB/s ratio.
-        request_time_ratio(result, (SplitHalvesRead, 1), (StridedRead(BankAccess::Bytes8), 1)).map(|r| Spread {
+        ratio((SplitHalvesRead, 1), (StridedRead(BankAccess::Bytes8), 1)).map(|r| Spread {
             low: r.low * 2.0,
             median: r.median * 2.0,
             high: r.high * 2.0,
         }),
-        request_time_ratio(result, (StructRead(3), 1), word),
-        request_time_ratio(result, (StructRead(2), 1), word),
-        request_time_ratio(result, (PermutedRead, PERMUTATION_MULTIPLIER as i64), word),
-    ];
+        ratio((StructRead(3), 1), word),
+        ratio((StructRead(2), 1), word),
+        ratio((PermutedRead, PERMUTATION_MULTIPLIER as i64), word),
+    ]
+}
+
+/// The rows of the OpenCL guide's other cases, in [`guide_case_claims`]' order.
+fn guide_case_rows(result: &ExperimentResult) -> Vec<LedgerRow> {
+    let figures = guide_case_figures(result, Implementation::Rust);
+    let twins = [Implementation::CudaC, Implementation::OpenClC].map(|i| guide_case_figures(result, i));
     let measured = [
         "1-byte reads: time per request at 1 byte a lane over 4 bytes a lane",
         "2-byte reads: time per request at 1 half a lane over 2 halves a lane",
@@ -829,9 +1001,15 @@ fn guide_case_rows(result: &ExperimentResult) -> Vec<LedgerRow> {
         .iter()
         .zip(figures)
         .zip(measured)
-        .filter_map(|((claim, figure), what)| {
+        .enumerate()
+        .filter_map(|(case, ((claim, figure), what))| {
             let figure = figure?;
-            Some(claim.grade(figure, format!("{what}: {}x", figure.text(2)), result.device))
+            let twins = twins_of("the same", |implementation| match implementation {
+                Implementation::CudaC => twins[0][case],
+                Implementation::OpenClC => twins[1][case],
+                _ => None,
+            });
+            Some(claim.grade(figure, format!("{what}: {}x{twins}", figure.text(2)), result.device))
         })
         .collect()
 }
@@ -921,6 +1099,91 @@ mod tests {
         assert_eq!(verdicts[4].1, Weaker, "struct3 at 1.5x");
         assert_eq!(verdicts[5].1, Gone, "struct2 without conflicts");
         assert_eq!(verdicts[6].1, Gone, "a permutation at 3x");
+    }
+
+    #[test]
+    fn the_rows_grade_rust_and_show_the_twins_beside_it() {
+        let reads = |imp, worst: f64| {
+            let gbps = [(0, 8000.0), (1, 8000.0), (2, 4000.0), (32, 8000.0 / worst)];
+            series("bank_read_b32", imp, "", &gbps, &[])
+        };
+        let tile = |imp, worst: f64| {
+            series(
+                "bank_tile_column_read",
+                imp,
+                "",
+                &[(32, 100.0 / worst), (33, 100.0)],
+                &[],
+            )
+        };
+        let r = result(
+            "bank-conflicts",
+            Metric::Bandwidth,
+            vec![
+                reads(Implementation::Rust, 32.0),
+                reads(Implementation::OpenClC, 16.0),
+                tile(Implementation::Rust, 32.0),
+                tile(Implementation::CudaC, 31.0),
+                tile(Implementation::OpenClC, 8.0),
+            ],
+        );
+        let rows = ledger_rows(&r);
+        let row = |id: &str| rows.iter().find(|r| r.id == id).unwrap();
+        let conflicts = row("bpg-3.2.2.1-bank-conflicts");
+        assert_eq!(conflicts.verdict, Verdict::Holds, "Rust's 32x graded");
+        assert!(
+            conflicts
+                .measured
+                .ends_with("; the twins, stride 1 over stride 32: OpenCL C: 16.00x"),
+            "{}",
+            conflicts.measured
+        );
+        assert!(
+            row("bpg-3.2.2.1-broadcast")
+                .measured
+                .ends_with("; the twins, the broadcast over stride 1: OpenCL C: 1.00x")
+        );
+        let padded = row("bpg-3.2.2.3-tile-column");
+        assert_eq!(padded.verdict, Verdict::Holds);
+        assert!(
+            padded
+                .measured
+                .ends_with("; the twins, pitch 32 over 33: CUDA C: 31.00x, OpenCL C: 8.00x"),
+            "{}",
+            padded.measured
+        );
+        let (markdown, _, _) = rendered(r);
+        assert!(markdown.contains("**Rust and its twins**"), "{markdown}");
+        assert!(markdown.contains("| `bank_read_b32` | OpenCL C | 8000"), "{markdown}");
+        assert!(
+            markdown.contains("| `bank_tile_column_read` | CUDA C | 100"),
+            "{markdown}"
+        );
+    }
+
+    #[test]
+    fn the_guides_cases_show_the_twins_figures() {
+        use BankKernel::*;
+        let mut r = cases_result([1.0, 1.0, 2.0, 1.0, 1.0, 2.0, 1.0]);
+        let opencl = |kernel: BankKernel, clocks: &[(i64, f64)]| {
+            let mut s = case_series(kernel, clocks);
+            s.key.implementation = Implementation::OpenClC;
+            s
+        };
+        r.series.push(opencl(StridedRead(BankAccess::Bytes4), &[(1, 1.0)]));
+        r.series.push(opencl(StructRead(2), &[(1, 3.0)]));
+        let rows = ledger_rows(&r);
+        let struct2 = rows.iter().find(|r| r.id == "ocl-3.1.2.5-struct-2-words").unwrap();
+        assert_eq!(struct2.verdict, Verdict::Holds, "Rust's 2x graded");
+        assert!(
+            struct2
+                .measured
+                .ends_with("2.00x; the twins, the same: OpenCL C: 3.00x"),
+            "{}",
+            struct2.measured
+        );
+        let char_row = rows.iter().find(|r| r.id == "ocl-3.1.2.5-char-array").unwrap();
+        assert!(!char_row.measured.contains("the twins"), "{}", char_row.measured);
     }
 
     #[test]

@@ -3,7 +3,12 @@
 //! request, read from the constant bank (`ld.const`), through the read-only
 //! data cache (`ld.global.nc`) and from shared memory; one warp alone (each
 //! step's latency and serialisation) and full SMs (the throughput), in SM
-//! clocks per warp read from each block's `clock64`.
+//! clocks per warp read from each block's `clock64`. The OpenCL guide makes
+//! the claim for OpenCL's `__constant` memory: the OpenCL C twins
+//! (`host/opencl_c/constant_memory.cl`) run the same points on the same GPU's
+//! OpenCL queue, their cost taken from profiling events at the SM clock the
+//! Rust and CUDA C launches beside them measured (OpenCL C has no `clock64`);
+//! the row grades Rust and shows the twins' factors beside it.
 
 use std::fmt::Write;
 
@@ -12,20 +17,24 @@ use kernels_gpu::block_span::BLOCK_SPAN_WORDS;
 use super::launch_outputs::{LaunchOutputs, TimedLaunches, kept_reps, sample_means};
 use super::sm_spans::{RequestClocks, SmTime, sm_time};
 use super::sweep::each_point;
+use super::twin_ratios::twin_ratios;
 use super::{Experiment, RunContext};
 use crate::error::Result;
 use crate::gpu::DeviceBuffer;
+use crate::launchers::opencl::{self, ClChaseTable};
 use crate::launchers::{
     CONSTANT_CHASE_BLOCK_THREADS, CONSTANT_CHASE_TABLE_WORDS, ChaseTable, ConstantSpace, constant_chase,
 };
+use crate::opencl::ClBuffer;
 use crate::reference::{constant_chase_links, constant_chase_sum};
 use crate::report::{
     Axis, Bound, Claim, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Rule, Scale, SectionHooks,
     Series, Unit, Work, better_by, summary_cell,
 };
+use crate::run_settings::RunSettings;
 use crate::stats::Summary;
-use crate::testbed::Implementation;
-use crate::timing::CudaTimer;
+use crate::testbed::{Implementation, OpenClSide};
+use crate::timing::{CudaTimer, OpenClTimer, time_per_launch};
 
 pub struct ConstantMemory;
 
@@ -122,8 +131,9 @@ impl Experiment for ConstantMemory {
             "4 bytes per lane per step read (the figure is SM clocks, not bytes)",
         );
         let implementations = ctx.ptx_implementations(&mut result);
-        let plans = plan_series(ctx, &mut result, &implementations)?;
-        let mut chase = ChaseBench::new(ctx, &plans)?;
+        let side = ctx.opencl_twins(&mut result);
+        let plans = plan_series(ctx, &mut result, &implementations, side.is_some())?;
+        let mut chase = ChaseBench::new(ctx, &plans, side)?;
         let sweep: Vec<(Load, u32)> = Load::ALL
             .into_iter()
             .flat_map(|load| DISTINCT.into_iter().map(move |d| (load, d)))
@@ -139,30 +149,38 @@ impl Experiment for ConstantMemory {
             }
             Ok(())
         })?;
-        describe(ctx, &mut result);
+        describe(ctx, &mut result, side.is_some());
         Ok(result)
     }
 }
 
 /// Every (load, space, implementation) series, in the result's order, with
-/// its blocks: one, or a full wave of the kernel's occupancy.
+/// its blocks: one, or a full wave of the kernel's occupancy (the OpenCL C
+/// twins, after the PTX implementations where `opencl`, launch the Rust
+/// kernel's: OpenCL reports no occupancy).
 fn plan_series(
     ctx: &RunContext<'_>,
     result: &mut ExperimentResult,
     implementations: &[Implementation],
+    opencl: bool,
 ) -> Result<Vec<Plan>> {
     let dut = ctx.device;
     let sms = dut.info().multiprocessors.max(1) as u32;
     let mut plans = Vec::new();
     for load in Load::ALL {
         for space in ConstantSpace::ALL {
-            for &implementation in implementations {
+            let twin = opencl.then_some(Implementation::OpenClC);
+            for implementation in implementations.iter().copied().chain(twin) {
                 let shared = match space {
                     ConstantSpace::Shared => CONSTANT_CHASE_TABLE_WORDS * 4,
                     _ => 0,
                 };
+                let occupancy_of = match implementation {
+                    Implementation::OpenClC => Implementation::Rust,
+                    other => other,
+                };
                 let blocks_per_sm = dut
-                    .kernel(implementation, space.kernel())?
+                    .kernel(occupancy_of, space.kernel())?
                     .max_active_blocks_per_sm(load.block_threads(), shared)?
                     .max(1) as u32;
                 let blocks = match load {
@@ -190,18 +208,29 @@ fn plan_series(
     Ok(plans)
 }
 
-/// The table and its links, the buffers every launch writes, the events.
+/// The table and its links, the buffers every launch writes, the events;
+/// the same on the OpenCL queue where the twins run, and the SM clock the
+/// last PTX point measured (the twins' cost is their events' time at it).
 struct ChaseBench<'g> {
     links: Vec<u32>,
     table: ChaseTable,
     outputs: LaunchOutputs<u64>,
     sums: DeviceBuffer<u32>,
     timer: CudaTimer<'g>,
+    opencl: Option<OpenClChase<'g>>,
+    clock_hz: Option<f64>,
+}
+
+/// The twins' table and sums on the OpenCL side of the GPU.
+struct OpenClChase<'g> {
+    side: &'g OpenClSide,
+    table: ClChaseTable,
+    sums: ClBuffer<u32>,
 }
 
 impl<'g> ChaseBench<'g> {
     /// Buffers for the largest plan.
-    fn new(ctx: &RunContext<'g>, plans: &[Plan]) -> Result<Self> {
+    fn new(ctx: &RunContext<'g>, plans: &[Plan], side: Option<&'g OpenClSide>) -> Result<Self> {
         let gpu = ctx.device.gpu();
         let links = constant_chase_links(CONSTANT_CHASE_TABLE_WORDS);
         let table = ChaseTable::upload(gpu, &links)?;
@@ -211,19 +240,91 @@ impl<'g> ChaseBench<'g> {
             .map(|p| p.blocks * p.load.block_threads())
             .max()
             .unwrap_or(32);
+        let opencl = match side {
+            Some(side) => Some(OpenClChase {
+                side,
+                table: ClChaseTable::upload(side.context(), side.queue(), &links)?,
+                sums: ClBuffer::new(side.context(), max_threads as usize)?,
+            }),
+            None => None,
+        };
         Ok(Self {
             links,
             table,
             outputs: LaunchOutputs::<u64>::for_settings(gpu, ctx.settings, BLOCK_SPAN_WORDS * max_blocks as usize)?,
             sums: DeviceBuffer::<u32>::uninit(gpu, max_threads as usize)?,
             timer: CudaTimer::new(gpu)?,
+            opencl,
+            clock_hz: None,
         })
+    }
+
+    /// One point of the OpenCL C twin of `plan` at `distinct` addresses:
+    /// timed by profiling events (one warp: each launch alone, so no gap
+    /// between launches counts), every work-item's sum checked, the SM clocks
+    /// per warp read at the clock the PTX point before it measured; `None`
+    /// where it has no time.
+    fn measure_opencl(&mut self, ctx: &RunContext<'_>, plan: &Plan, distinct: u32) -> Result<Option<Point>> {
+        let load = plan.load;
+        let (threads, steps) = (plan.blocks * load.block_threads(), load.steps(plan.space, distinct));
+        let Some(OpenClChase { side, table, sums }) = self.opencl.as_mut() else {
+            return Ok(None);
+        };
+        let (twins, queue) = (side.twins(), side.queue());
+        let settings = match load {
+            Load::OneWarp => RunSettings {
+                reps: 1,
+                ..ctx.settings.clone()
+            },
+            Load::FullSms => ctx.settings.clone(),
+        };
+        sums.fill(queue, 0)?;
+        let times_ms = time_per_launch(&mut OpenClTimer(queue), &settings, &mut || {
+            opencl::constant_chase(
+                twins,
+                queue,
+                (plan.space, table),
+                (distinct, steps),
+                (load.block_threads(), plan.blocks),
+                sums,
+            )
+        })?;
+        let failure = sum_mismatch(&self.links, distinct, steps, &sums.to_host(queue)?[..threads as usize]);
+        let sms = ctx.device.info().multiprocessors.max(1) as f64;
+        // Warp reads per SM: one warp's on its SM, or the full wave's spread over every SM.
+        let reads_per_sm = match load {
+            Load::OneWarp => steps as f64,
+            Load::FullSms => steps as f64 * (threads / 32) as f64 / sms,
+        };
+        let (samples, failure) = match self.clock_hz {
+            Some(hz) => (
+                times_ms.iter().map(|ms| ms * 1e-3 * hz / reads_per_sm).collect(),
+                failure,
+            ),
+            None => (
+                times_ms.clone(),
+                failure.or(Some("no SM clock measured beside it (no Rust or CUDA C point)".into())),
+            ),
+        };
+        let work = Work::bytes(threads as u64, threads as u64 * steps as u64 * 4);
+        let Some(mut point) = Point::measured(PointKey::Value(distinct as i64), &samples, work, failure) else {
+            return Ok(None);
+        };
+        point.time_ms = Summary::of(&times_ms);
+        if let Some(hz) = self.clock_hz {
+            point.set_extra(SM_CLOCK_MHZ, hz / 1e6);
+        }
+        point.set_extra(STEPS, steps as f64);
+        Ok(Some(point))
     }
 
     /// One point of `plan` at `distinct` addresses: timed, every lane's sum
     /// checked, the SM clocks per warp read; `None` where a launch's blocks
     /// left no span.
     fn measure(&mut self, ctx: &RunContext<'_>, plan: &Plan, distinct: u32) -> Result<Option<Point>> {
+        if plan.implementation == Implementation::OpenClC {
+            return self.measure_opencl(ctx, plan, distinct);
+        }
         let load = plan.load;
         let (threads, steps) = (plan.blocks * load.block_threads(), load.steps(plan.space, distinct));
         let Self {
@@ -232,6 +333,7 @@ impl<'g> ChaseBench<'g> {
             outputs,
             sums,
             timer,
+            ..
         } = self;
         sums.fill(0)?;
         let TimedLaunches {
@@ -251,15 +353,7 @@ impl<'g> ChaseBench<'g> {
                 sums,
             )
         })?;
-        let got = sums.to_host()?;
-        // A thread's sum depends only on its lane: one reference per lane.
-        let expected: Vec<u32> = (0..32)
-            .map(|lane| constant_chase_sum(links, distinct, lane, steps))
-            .collect();
-        let failure = got[..threads as usize].iter().enumerate().find_map(|(t, &sum)| {
-            let expected = expected[t % 32];
-            (sum != expected).then(|| format!("thread {t} summed {sum}, the reference {expected}"))
-        });
+        let failure = sum_mismatch(links, distinct, steps, &sums.to_host()?[..threads as usize]);
         // Warp reads of all blocks: per SM, its span over its blocks' reads.
         let reads = steps as f64 * (plan.blocks * load.block_threads() / 32) as f64;
         let spans: Vec<Option<SmTime>> = written.iter().map(|w| sm_time(w, plan.blocks as usize)).collect();
@@ -270,6 +364,7 @@ impl<'g> ChaseBench<'g> {
         let samples = sample_means(&per_launch, reps);
         // Full SMs: the events' time must tell the same cost (one warp's launch is too short for events).
         let figures = RequestClocks::of(&spans, reps, &times_ms, reads);
+        self.clock_hz = figures.clock_hz.or(self.clock_hz);
         let failure = failure.or_else(|| match load {
             Load::FullSms => figures.failure("SM clocks per warp read"),
             Load::OneWarp => None,
@@ -292,8 +387,20 @@ impl<'g> ChaseBench<'g> {
     }
 }
 
+/// The first thread of `got` (each thread's sum, in order) whose sum is not
+/// the CPU's: a thread's sum depends only on its lane, so one reference per lane.
+fn sum_mismatch(links: &[u32], distinct: u32, steps: u32, got: &[u32]) -> Option<String> {
+    let expected: Vec<u32> = (0..32)
+        .map(|lane| constant_chase_sum(links, distinct, lane, steps))
+        .collect();
+    got.iter().enumerate().find_map(|(t, &sum)| {
+        let expected = expected[t % 32];
+        (sum != expected).then(|| format!("thread {t} summed {sum}, the reference {expected}"))
+    })
+}
+
 /// The setup and the notes: the table, the loads, how the cost is taken and checked.
-fn describe(ctx: &RunContext<'_>, result: &mut ExperimentResult) {
+fn describe(ctx: &RunContext<'_>, result: &mut ExperimentResult, opencl: bool) {
     result.setup.push(format!(
         "a table of {CONSTANT_CHASE_TABLE_WORDS} words, link w → w + 32, lane l starting at word l mod \
          distinct; one warp: one block of 32 threads, {} steps; full SMs: a full wave of blocks of \
@@ -318,6 +425,16 @@ fn describe(ctx: &RunContext<'_>, result: &mut ExperimentResult) {
          the CPU reference",
         kept_reps(ctx.settings)
     ));
+    if opencl {
+        result.notes.push(format!(
+            "OpenCL C twins (host/opencl_c/constant_memory.cl: the table as a `__constant` argument, a read-only \
+             `__global restrict` pointer, a `__local` copy) on the same GPU's OpenCL queue, the Rust kernel's \
+             blocks: OpenCL C has no clock64, so their cost is the profiling events' time per launch at the SM \
+             clock the Rust or CUDA C point measured just before ({SM_CLOCK_MHZ}), over the warp reads per SM \
+             (full SMs: the wave's over the SMs; one warp: its own, each launch timed alone, so no gap between \
+             launches counts, but the launch's own start and end do). Every work-item's sum checked as above"
+        ));
+    }
 }
 
 /// The series of `space` by `implementation` under `load`.
@@ -377,6 +494,7 @@ impl SectionHooks for ConstantMemory {
             let columns: Vec<(&str, &Series)> = [
                 (ConstantSpace::Constant, Implementation::Rust, "constant · Rust"),
                 (ConstantSpace::Constant, Implementation::CudaC, "constant · CUDA C"),
+                (ConstantSpace::Constant, Implementation::OpenClC, "constant · OpenCL C"),
                 (
                     ConstantSpace::GlobalReadOnly,
                     Implementation::Rust,
@@ -470,6 +588,10 @@ pub fn ledger_rows(result: &ExperimentResult) -> Vec<LedgerRow> {
     {
         let _ = write!(measured, "; one warp alone: {factor:.1}x");
     }
+    measured.push_str(&twin_ratios(
+        "constant memory, full SMs, 32 addresses over 1",
+        |implementation| find(result, ConstantSpace::Constant, implementation, Load::FullSms).and_then(serialisation),
+    ));
     vec![claim().grade(factor, measured, result.device)]
 }
 
@@ -505,6 +627,35 @@ mod tests {
         assert_eq!(weaker[0].verdict, Verdict::Weaker);
         let gone = ledger_rows(&constant_result(&[(1, 2.0), (32, 2.02)], &[]));
         assert_eq!(gone[0].verdict, Verdict::Gone);
+    }
+
+    #[test]
+    fn the_row_grades_rust_and_shows_the_twins_factors_beside_it() {
+        let full = |imp, thirty_two: f64| series("constant_chase", imp, "full SMs", &[(1, 2.0), (32, thirty_two)], &[]);
+        let r = result(
+            "constant-memory",
+            metric(),
+            vec![
+                full(Implementation::Rust, 4.0),
+                full(Implementation::CudaC, 62.0),
+                full(Implementation::OpenClC, 63.0),
+            ],
+        );
+        let rows = ledger_rows(&r);
+        assert_eq!(
+            rows[0].verdict,
+            Verdict::Weaker,
+            "Rust's 2x is graded, not the twins' 31x"
+        );
+        assert!(
+            rows[0].measured.ends_with(
+                "; the twins, constant memory, full SMs, 32 addresses over 1: CUDA C: 31.00x, OpenCL C: 31.50x"
+            ),
+            "{}",
+            rows[0].measured
+        );
+        let (markdown, _, _) = super::super::ledger_fixtures::rendered(r);
+        assert!(markdown.contains("constant · OpenCL C"), "{markdown}");
     }
 
     #[test]

@@ -23,6 +23,7 @@ use super::counter_evidence::evidence;
 use super::counter_launch::count_point;
 use super::implementation_ptx::implementation_entry;
 use super::implementation_sass::{ImplementationSass, sass_for, sass_waiver};
+use super::twin_ratios::twin_ratios;
 use super::{Experiment, RunContext};
 use crate::counters::SASS_PER_WARP;
 use crate::error::Result;
@@ -624,20 +625,6 @@ fn serialization_row(result: &ExperimentResult) -> Option<LedgerRow> {
         ),
         result.device,
     ))
-}
-
-/// "; the twins, {what}: CUDA C: 31.90x, OpenCL C: 30.20x": each twin's
-/// `ratio` where it ran, empty where none did (the rows grade the Rust
-/// kernels; the twins are shown beside them).
-fn twin_ratios(what: &str, ratio: impl Fn(Implementation) -> Option<f64>) -> String {
-    let ratios: Vec<String> = [Implementation::CudaC, Implementation::OpenClC]
-        .into_iter()
-        .filter_map(|i| Some(format!("{}: {:.2}x", i.label(), ratio(i)?)))
-        .collect();
-    if ratios.is_empty() {
-        return String::new();
-    }
-    format!("; the twins, {what}: {}", ratios.join(", "))
 }
 
 /// The largest time of `kernel` by `implementation` over its time at k = 1.

@@ -3,7 +3,12 @@
 //! known at compile time), in local memory (indices only known at run time)
 //! and partly spilled (a launch bound too tight for the array), at growing
 //! threads per SM (so the local arrays outgrow L1), with the JIT's own
-//! local bytes and spills beside the throughput.
+//! local bytes and spills beside the throughput. The OpenCL guide makes the
+//! claim for OpenCL, whose name for the array is `__private`: the OpenCL C
+//! twins of the registers and run-time-indexed kernels
+//! (`host/opencl_c/local_memory.cl`) run the same points on the same GPU's
+//! OpenCL queue, timed by profiling events; the row grades Rust and shows
+//! the twins' slow-downs beside it.
 
 use std::fmt::Write;
 
@@ -13,19 +18,21 @@ use super::counter_evidence::{counted, evidence};
 use super::counter_launch::count_point;
 use super::jit_spill_report::spill_bytes;
 use super::sweep::each_point;
+use super::twin_ratios::twin_ratios;
 use super::{Experiment, RunContext};
 use crate::counters::LOCAL_BYTES_PER_THREAD;
 use crate::error::Result;
 use crate::gpu::DeviceBuffer;
-use crate::launchers::{LOCAL_ARRAY_BLOCK_THREADS, LocalArrayKernel, local_array};
+use crate::launchers::{LOCAL_ARRAY_BLOCK_THREADS, LocalArrayKernel, local_array, opencl};
+use crate::opencl::{ClBuffer, OpenClTwins};
 use crate::reference;
 use crate::report::{
     Axis, Claim, CounterCheck, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Rule, Scale, SectionHooks,
-    Series, Spread, Verdict, Work, point_cell,
+    Series, Spread, Verdict, Waiver, Work, point_cell,
 };
 use crate::stats::Summary;
-use crate::testbed::Implementation;
-use crate::timing::{CudaTimer, time_per_launch};
+use crate::testbed::{Implementation, OpenClSide};
+use crate::timing::{CudaTimer, OpenClTimer, time_per_launch};
 
 pub struct LocalMemory;
 
@@ -88,10 +95,25 @@ impl Experiment for LocalMemory {
             ),
         );
         let implementations = ctx.ptx_implementations(&mut result);
-        let mut arrays = LocalArrays::new(ctx)?;
+        let side = ctx.opencl_twins(&mut result);
+        let spilled = side.and_then(|side| match opencl::build_spilled_twin(side.context()) {
+            Ok(twin) => Some(twin),
+            Err(why) => {
+                result.waived.push(Waiver {
+                    what: "local_array_spilled's OpenCL C twin".into(),
+                    reason: why.to_string(),
+                });
+                None
+            }
+        });
+        let has_spilled_twin = spilled.is_some();
+        let mut arrays = LocalArrays::new(ctx, side, spilled)?;
         let mut plans = Vec::new();
         for kernel in LocalArrayKernel::ALL {
-            for &implementation in &implementations {
+            let opencl = side
+                .filter(|_| kernel != LocalArrayKernel::Spilled || has_spilled_twin)
+                .map(|_| Implementation::OpenClC);
+            for implementation in implementations.iter().copied().chain(opencl) {
                 result
                     .series
                     .push(Series::of(ctx.key(kernel.kernel(), implementation, "u32")));
@@ -109,28 +131,89 @@ impl Experiment for LocalMemory {
             Ok(())
         })?;
         add_relative(&mut result);
-        describe(ctx, &mut result);
+        describe(ctx, &mut result, side.is_some());
         Ok(result)
     }
 }
 
-/// Every thread's output at the most blocks per SM, and the events.
+/// Every thread's output at the most blocks per SM, and the events; the
+/// same on the OpenCL queue where the twins run.
 struct LocalArrays<'g> {
     sms: u32,
     out: DeviceBuffer<u32>,
     timer: CudaTimer<'g>,
+    opencl: Option<OpenClArrays<'g>>,
+}
+
+/// The twins' output on the OpenCL side of the GPU, and the spilled
+/// kernel's twin (a program of its own) where it was built.
+struct OpenClArrays<'g> {
+    side: &'g OpenClSide,
+    out: ClBuffer<u32>,
+    spilled: Option<OpenClTwins>,
 }
 
 impl<'g> LocalArrays<'g> {
-    fn new(ctx: &RunContext<'g>) -> Result<Self> {
+    fn new(ctx: &RunContext<'g>, side: Option<&'g OpenClSide>, spilled: Option<OpenClTwins>) -> Result<Self> {
         let gpu = ctx.device.gpu();
         let sms = ctx.device.info().multiprocessors.max(1) as u32;
         let max_threads = BLOCKS_PER_SM.iter().max().copied().unwrap_or(1) * sms * LOCAL_ARRAY_BLOCK_THREADS;
+        let opencl = match side {
+            Some(side) => Some(OpenClArrays {
+                side,
+                out: ClBuffer::new(side.context(), max_threads as usize)?,
+                spilled,
+            }),
+            None => None,
+        };
         Ok(Self {
             sms,
             out: DeviceBuffer::<u32>::uninit(gpu, max_threads as usize)?,
             timer: CudaTimer::new(gpu)?,
+            opencl,
         })
+    }
+
+    /// The OpenCL C twin of `kernel` at `per_sm` work-groups per SM: timed by
+    /// profiling events, checked as the CUDA points are, with the compiler's
+    /// private bytes a work-item (`CL_KERNEL_PRIVATE_MEM_SIZE`: CUDA's local
+    /// memory) and the spills its build log states (NVIDIA's `-cl-nv-verbose`)
+    /// beside it; `None` where it has no time.
+    fn measure_opencl(&mut self, ctx: &RunContext<'_>, kernel: LocalArrayKernel, per_sm: u32) -> Result<Option<Point>> {
+        let groups = per_sm * self.sms;
+        let Some(OpenClArrays { side, out, spilled }) = self.opencl.as_mut() else {
+            return Ok(None);
+        };
+        let threads = (groups * LOCAL_ARRAY_BLOCK_THREADS) as usize;
+        let twins = match (kernel, spilled.as_ref()) {
+            (LocalArrayKernel::Spilled, Some(spilled)) => spilled,
+            (LocalArrayKernel::Spilled, None) => return Ok(None),
+            _ => side.twins(),
+        };
+        let queue = side.queue();
+        out.fill(queue, 0)?;
+        let times_ms = time_per_launch(&mut OpenClTimer(queue), ctx.settings, &mut || {
+            opencl::local_array(
+                twins,
+                queue,
+                kernel,
+                (0, ROUNDS),
+                (LOCAL_ARRAY_BLOCK_THREADS, groups),
+                out,
+            )
+        })?;
+        let failure = mismatch(&out.to_host(queue)?, threads);
+        let point = timed_point(kernel, (per_sm, threads), &times_ms, failure);
+        Ok(point.map(|mut point| {
+            if let Ok(twin) = twins.kernel(kernel.kernel()) {
+                point.set_extra(LOCAL_BYTES, twin.resources().private_memory_bytes as f64);
+            }
+            if let Some((stores, loads)) = spill_bytes(twins.program().build_log(), kernel.kernel()) {
+                point.set_extra(SPILL_STORES, stores as f64);
+                point.set_extra(SPILL_LOADS, loads as f64);
+            }
+            point
+        }))
     }
 
     /// One kernel at `per_sm` blocks per SM: timed, checked, its local bytes,
@@ -142,10 +225,12 @@ impl<'g> LocalArrays<'g> {
         (kernel, implementation): (LocalArrayKernel, Implementation),
         per_sm: u32,
     ) -> Result<Option<Point>> {
+        if implementation == Implementation::OpenClC {
+            return self.measure_opencl(ctx, kernel, per_sm);
+        }
         let dut = ctx.device;
         let blocks = per_sm * self.sms;
         let threads = (blocks * LOCAL_ARRAY_BLOCK_THREADS) as usize;
-        let updates = threads as f64 * ROUNDS as f64 * LOCAL_ARRAY_WORDS as f64;
         let Self { out, timer, .. } = self;
         let launch = |out: &mut DeviceBuffer<u32>| {
             local_array(
@@ -160,21 +245,9 @@ impl<'g> LocalArrays<'g> {
         out.fill(0)?;
         let times_ms = time_per_launch(timer, ctx.settings, &mut || launch(out))?;
         let failure = mismatch(&out.to_host()?, threads);
-        let samples: Vec<f64> = times_ms.iter().map(|ms| updates / 1e9 / (ms / 1e3)).collect();
-        let local = match kernel {
-            LocalArrayKernel::DynamicIndex => threads as u64 * local_bytes_per_thread(ROUNDS),
-            _ => 0,
-        };
-        let at = PointKey::Value((per_sm * LOCAL_ARRAY_BLOCK_THREADS) as i64);
-        let Some(mut point) = Point::measured(at, &samples, Work::bytes(threads as u64, local), failure) else {
+        let Some(mut point) = timed_point(kernel, (per_sm, threads), &times_ms, failure) else {
             return Ok(None);
         };
-        point.time_ms = Summary::of(&times_ms);
-        if let Some(ms) = point.median_ms()
-            && local > 0
-        {
-            point.set_extra(LOCAL_GBPS, local as f64 / 1e9 / (ms / 1e3));
-        }
         let function = dut.kernel(implementation, kernel.kernel())?;
         point.set_extra(LOCAL_BYTES, function.resources().local_bytes_per_thread as f64);
         if let Ok(module) = dut.module(implementation)
@@ -191,8 +264,34 @@ impl<'g> LocalArrays<'g> {
     }
 }
 
+/// The point of `kernel` at `per_sm` blocks (work-groups) per SM of
+/// `threads` in all from its milliseconds per launch: G updates/s, and the
+/// local GB/s of the run-time-indexed array; `None` where it has no time.
+fn timed_point(
+    kernel: LocalArrayKernel,
+    (per_sm, threads): (u32, usize),
+    times_ms: &[f64],
+    failure: Option<String>,
+) -> Option<Point> {
+    let updates = threads as f64 * ROUNDS as f64 * LOCAL_ARRAY_WORDS as f64;
+    let samples: Vec<f64> = times_ms.iter().map(|ms| updates / 1e9 / (ms / 1e3)).collect();
+    let local = match kernel {
+        LocalArrayKernel::DynamicIndex => threads as u64 * local_bytes_per_thread(ROUNDS),
+        _ => 0,
+    };
+    let at = PointKey::Value((per_sm * LOCAL_ARRAY_BLOCK_THREADS) as i64);
+    let mut point = Point::measured(at, &samples, Work::bytes(threads as u64, local), failure)?;
+    point.time_ms = Summary::of(times_ms);
+    if let Some(ms) = point.median_ms()
+        && local > 0
+    {
+        point.set_extra(LOCAL_GBPS, local as f64 / 1e9 / (ms / 1e3));
+    }
+    Some(point)
+}
+
 /// The setup and the notes: the blocks and rounds, the figure, the check, the spills.
-fn describe(ctx: &RunContext<'_>, result: &mut ExperimentResult) {
+fn describe(ctx: &RunContext<'_>, result: &mut ExperimentResult, opencl: bool) {
     let sms = ctx.device.info().multiprocessors.max(1) as u32;
     result.setup.push(format!(
         "blocks of {LOCAL_ARRAY_BLOCK_THREADS} threads, 1 to {} per SM ({sms} SMs); each thread {ROUNDS} rounds \
@@ -207,6 +306,17 @@ fn describe(ctx: &RunContext<'_>, result: &mut ExperimentResult) {
          kernel's launch bound (1024 threads, one block per SM: 64 registers a thread) applies on the \
          architectures kernels_gpu::launch_bounds lists; elsewhere it runs unbounded"
     ));
+    if opencl {
+        result.notes.push(format!(
+            "OpenCL C twins (host/opencl_c/local_memory.cl, a `__private` array) on the same GPU's OpenCL queue, \
+             the same work-groups, timed by profiling events on the in-order queue, checked as above; {LOCAL_BYTES} \
+             there is the compiler's CL_KERNEL_PRIVATE_MEM_SIZE, the spills its build log's (-cl-nv-verbose). \
+             OpenCL C cannot state local_array_spilled's per-kernel launch bound: its twin is built in a program of \
+             its own under -cl-nv-maxrregcount {} (the registers a thread the bound leaves), where the device has \
+             cl_nv_compiler_options",
+            opencl::SPILL_REGISTER_CAP
+        ));
+    }
 }
 
 /// Sets every point's throughput relative to the registers kernel of the same implementation at the same x.
@@ -406,12 +516,19 @@ pub fn ledger_rows(result: &ExperimentResult, theoretical_gbps: f64) -> Vec<Ledg
     let (relative, gbps) = (point.extra[RELATIVE], point.extra[LOCAL_GBPS]);
     let slow_down = 1.0 / relative;
     let over = gbps / theoretical_gbps;
+    let twins = twin_ratios(
+        &format!("slower than in registers at {x} threads/SM"),
+        |implementation| {
+            let twin = result.series_of(LocalArrayKernel::DynamicIndex.kernel(), implementation)?;
+            Some(1.0 / twin.at(x)?.extra.get(RELATIVE)?)
+        },
+    );
     vec![claim().grade_many(
         &[Spread::exact(slow_down), Spread::exact(over)],
         |v| local_memory_verdict(v[0], v[1]),
         format!(
             "{x} threads/SM: the run-time-indexed array {slow_down:.2}x slower than in registers; its local traffic \
-             {gbps:.0} GB/s = {over:.2}x the device memory's theoretical {theoretical_gbps:.0} GB/s (medians)"
+             {gbps:.0} GB/s = {over:.2}x the device memory's theoretical {theoretical_gbps:.0} GB/s (medians){twins}"
         ),
         result.device,
     )]
@@ -493,6 +610,45 @@ mod tests {
         assert_eq!(get(0), Some(1.0));
         assert_eq!(get(1), Some(0.25));
         assert_eq!(get(3), Some(0.5));
+    }
+
+    #[test]
+    fn the_row_grades_rust_and_shows_the_twins_slow_downs_beside_it() {
+        let at = |imp, rel: f64| {
+            series(
+                "local_array_dynamic",
+                imp,
+                "",
+                &[(2048, 10.0)],
+                &[(2048, RELATIVE, rel), (2048, LOCAL_GBPS, 9000.0)],
+            )
+        };
+        let rust_only = result("local-memory", metric(), vec![at(Implementation::Rust, 0.25)]);
+        let alone = ledger_rows(&rust_only, 3000.0);
+        assert!(!alone[0].measured.contains("the twins"), "{}", alone[0].measured);
+        let r = result(
+            "local-memory",
+            metric(),
+            vec![
+                at(Implementation::Rust, 0.25),
+                at(Implementation::CudaC, 0.2),
+                at(Implementation::OpenClC, 0.125),
+            ],
+        );
+        let rows = ledger_rows(&r, 3000.0);
+        assert!(
+            rows[0]
+                .measured
+                .ends_with("; the twins, slower than in registers at 2048 threads/SM: CUDA C: 5.00x, OpenCL C: 8.00x"),
+            "{}",
+            rows[0].measured
+        );
+        assert!(
+            rows[0].measured.contains("4.00x slower"),
+            "Rust graded: {}",
+            rows[0].measured
+        );
+        assert_eq!(rows[0].verdict, alone[0].verdict);
     }
 
     #[test]

@@ -67,6 +67,7 @@ mod throughput_code;
 mod throughput_sass;
 mod transfer_intensity;
 mod transfers;
+mod twin_ratios;
 mod work_group_size;
 mod zero_copy;
 
@@ -203,6 +204,25 @@ pub struct RunContext<'a> {
     /// The report's folder, where an experiment may write pictures
     /// ([`RunContext::write_artifact`]); `None` where nothing may be written (selftest, tests).
     pub out_dir: Option<&'a std::path::Path>,
+}
+
+impl<'a> RunContext<'a> {
+    /// The OpenCL side of this device (its queue and the OpenCL C twins), or
+    /// `None`: where OpenCL was selected but is missing here, the twins are
+    /// waived in `result` with the reason.
+    pub fn opencl_twins(&self, result: &mut ExperimentResult) -> Option<&'a crate::testbed::OpenClSide> {
+        match self.device.opencl_or_waiver() {
+            (Some(side), _) => Some(side),
+            (None, Some(reason)) => {
+                result.waived.push(Waiver {
+                    what: "OpenCL C twins".into(),
+                    reason,
+                });
+                None
+            }
+            (None, None) => None,
+        }
+    }
 }
 
 impl RunContext<'_> {

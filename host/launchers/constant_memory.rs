@@ -50,18 +50,7 @@ impl ChaseTable {
     /// Checks `links` (at least 32 and at most `CONSTANT_WORDS` words, each
     /// below their count) and copies them to the GPU.
     pub fn upload(gpu: &Gpu, links: &[u32]) -> Result<Self> {
-        if links.len() < WARP_SIZE as usize || links.len() > CONSTANT_WORDS {
-            return Err(Error::InvalidInput(format!(
-                "a chase table of {} words: it needs 32 to {CONSTANT_WORDS}",
-                links.len()
-            )));
-        }
-        if let Some((word, link)) = links.iter().enumerate().find(|&(_, &l)| l as usize >= links.len()) {
-            return Err(Error::InvalidInput(format!(
-                "word {word} of a {}-word chase table links to {link}, outside it",
-                links.len()
-            )));
-        }
+        check_chase_links(links)?;
         Ok(Self {
             links: DeviceBuffer::from_host(gpu, links)?,
         })
@@ -70,6 +59,24 @@ impl ChaseTable {
     pub fn words(&self) -> usize {
         self.links.len()
     }
+}
+
+/// Checks a chase table: 32 to `CONSTANT_WORDS` words, each linking to a
+/// word of the table (the kernels follow links without bounds checks).
+pub(super) fn check_chase_links(links: &[u32]) -> Result<()> {
+    if links.len() < WARP_SIZE as usize || links.len() > CONSTANT_WORDS {
+        return Err(Error::InvalidInput(format!(
+            "a chase table of {} words: it needs 32 to {CONSTANT_WORDS}",
+            links.len()
+        )));
+    }
+    if let Some((word, link)) = links.iter().enumerate().find(|&(_, &l)| l as usize >= links.len()) {
+        return Err(Error::InvalidInput(format!(
+            "word {word} of a {}-word chase table links to {link}, outside it",
+            links.len()
+        )));
+    }
+    Ok(())
 }
 
 fn invalid(space: ConstantSpace, reason: String) -> Error {
@@ -92,6 +99,25 @@ pub fn constant_chase_shape(
     spans_len: usize,
     sums_len: usize,
 ) -> Result<LaunchShape> {
+    let shape = chase_shape(space, table_words, distinct, (block_threads, blocks), sums_len)?;
+    let span_words = BLOCK_SPAN_WORDS as u64 * blocks as u64;
+    if (spans_len as u64) < span_words {
+        return Err(invalid(
+            space,
+            format!("{blocks} blocks need {span_words} span words; the buffer holds {spans_len}"),
+        ));
+    }
+    Ok(shape)
+}
+
+/// [`constant_chase_shape`] without the spans (the OpenCL C twins record none).
+pub(super) fn chase_shape(
+    space: ConstantSpace,
+    table_words: usize,
+    distinct: u32,
+    (block_threads, blocks): (u32, u32),
+    sums_len: usize,
+) -> Result<LaunchShape> {
     let shape = block_grid(space.kernel(), (block_threads, blocks), 1024, true)?;
     if !(1..=WARP_SIZE).contains(&distinct) {
         return Err(invalid(
@@ -106,13 +132,10 @@ pub fn constant_chase_shape(
         ));
     }
     let threads = blocks as u64 * block_threads as u64;
-    let span_words = BLOCK_SPAN_WORDS as u64 * blocks as u64;
-    if (spans_len as u64) < span_words || (sums_len as u64) < threads {
+    if (sums_len as u64) < threads {
         return Err(invalid(
             space,
-            format!(
-                "{blocks} blocks of {block_threads} need {span_words} span words and {threads} sums; the buffers hold {spans_len} and {sums_len}"
-            ),
+            format!("{blocks} blocks of {block_threads} need {threads} sums; the buffer holds {sums_len}"),
         ));
     }
     Ok(LaunchShape {

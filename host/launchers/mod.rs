@@ -24,8 +24,11 @@ mod matrix_vector;
 mod measured_sass;
 mod nominal_shape;
 mod occupancy;
+mod opencl_constant_memory;
 mod opencl_divergence;
+mod opencl_local_memory;
 mod opencl_nd_range;
+mod opencl_shared_memory_banks;
 mod opencl_throughput;
 mod particles;
 mod pointer_ring;
@@ -101,8 +104,13 @@ pub use throughput_table::{ThroughputRow, cc1_per_sm_per_clock, hopper_peak_per_
 pub mod opencl {
     pub use super::global_memory::opencl::*;
     pub use super::matrix_vector::opencl::*;
+    pub use super::opencl_constant_memory::{
+        CHASE_TWIN_PARAMS, ClChaseTable, SHARED_CHASE_TWIN_PARAMS, constant_chase,
+    };
     pub use super::opencl_divergence::{branch, divergent_paths};
+    pub use super::opencl_local_memory::{SPILL_REGISTER_CAP, build_spilled_twin, local_array};
     pub use super::opencl_nd_range::*;
+    pub use super::opencl_shared_memory_banks::{BANK_TWIN_PARAMS, bank_kernel};
     pub use super::sgemm::opencl::*;
     pub use super::streams::opencl_fma_chain_per_item;
 }

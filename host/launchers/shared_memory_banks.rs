@@ -190,6 +190,25 @@ pub fn bank_kernel_shape(
     spans_len: usize,
     checksums_len: usize,
 ) -> Result<LaunchShape> {
+    let shape = bank_table_shape(kernel, stride, (block_threads, blocks), checksums_len)?;
+    let span_words = BLOCK_SPAN_WORDS as u64 * blocks as u64;
+    if (spans_len as u64) < span_words {
+        return Err(Error::InvalidLaunch {
+            kernel: kernel.kernel(),
+            reason: format!("{blocks} blocks need {span_words} span words; the buffer holds {spans_len}"),
+        });
+    }
+    Ok(shape)
+}
+
+/// [`bank_kernel_shape`] without the spans (the OpenCL C twins record none):
+/// the block, the stride, the checksums and the table's shared memory.
+pub(super) fn bank_table_shape(
+    kernel: BankKernel,
+    stride: u32,
+    (block_threads, blocks): (u32, u32),
+    checksums_len: usize,
+) -> Result<LaunchShape> {
     let invalid = |reason: String| Error::InvalidLaunch {
         kernel: kernel.kernel(),
         reason,
@@ -202,10 +221,9 @@ pub fn bank_kernel_shape(
         )));
     }
     let checksums = kernel.checksums(block_threads, blocks);
-    let span_words = BLOCK_SPAN_WORDS as u64 * blocks as u64;
-    if (spans_len as u64) < span_words || (checksums_len as u64) < checksums {
+    if (checksums_len as u64) < checksums {
         return Err(invalid(format!(
-            "{blocks} blocks need {span_words} span words and {checksums} checksums; the buffers hold {spans_len} and {checksums_len}"
+            "{blocks} blocks need {checksums} checksums; the buffer holds {checksums_len}"
         )));
     }
     Ok(LaunchShape {

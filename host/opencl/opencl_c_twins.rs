@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use kernels_gpu::device::Signature;
+use kernels_gpu::device::{Param, Signature};
 
 use super::error::ClResult;
 use super::{ClContext, ClKernel, ClProgram, OpenClDeviceInfo, OpenClError};
@@ -19,8 +19,22 @@ pub const OPENCL_C_SOURCE: &str = concat!(
     "\n",
     include_str!("../opencl_c/streams.cl"),
     "\n",
-    include_str!("../opencl_c/divergence.cl")
+    include_str!("../opencl_c/divergence.cl"),
+    "\n",
+    include_str!("../opencl_c/shared_memory_banks.cl"),
+    "\n",
+    include_str!("../opencl_c/constant_memory.cl"),
+    "\n",
+    include_str!("../opencl_c/local_memory.cl")
 );
+
+/// The local-memory twins' source alone (also part of [`OPENCL_C_SOURCE`]):
+/// built a second time with [`LOCAL_ARRAY_SPILLED_OPTION`] and a register
+/// cap, it holds `local_array_spilled` alone.
+pub const LOCAL_MEMORY_SOURCE: &str = include_str!("../opencl_c/local_memory.cl");
+
+/// Selects `local_array_spilled` (and nothing else) in [`LOCAL_MEMORY_SOURCE`].
+pub const LOCAL_ARRAY_SPILLED_OPTION: &str = "-D LOCAL_ARRAY_SPILLED";
 
 /// The OpenCL C twins of the throughput kernels the OpenCL guide §3.1.1.1
 /// states rates or advice for: built apart from [`OPENCL_C_SOURCE`], once per
@@ -32,7 +46,7 @@ pub const OPENCL_C_THROUGHPUT_SOURCE: &str = include_str!("../opencl_c/instructi
 pub const THROUGHPUT_BASE_OPTIONS: &str = "-cl-kernel-arg-info";
 
 /// Every kernel of [`OPENCL_C_SOURCE`].
-pub const OPENCL_C_KERNELS: [&str; 26] = [
+pub const OPENCL_C_KERNELS: [&str; 44] = [
     "offset_copy",
     "stride_copy",
     "shift_copy",
@@ -59,6 +73,24 @@ pub const OPENCL_C_KERNELS: [&str; 26] = [
     "uniform_warp_paths",
     "short_branch_predicated",
     "long_branch_divergent",
+    "bank_read_b32",
+    "bank_write_b32",
+    "bank_read_b64",
+    "bank_write_b64",
+    "bank_read_b128",
+    "bank_write_b128",
+    "bank_tile_column_read",
+    "bank_read_b8",
+    "bank_read_b16",
+    "bank_read_struct2",
+    "bank_read_struct3",
+    "bank_read_split_b64",
+    "bank_read_permuted",
+    "constant_chase",
+    "constant_chase_global_nc",
+    "constant_chase_shared",
+    "local_array_registers",
+    "local_array_dynamic",
 ];
 
 /// How the two warp-level matrix-vector kernels (`matvec_warp_shuffle`,
@@ -178,12 +210,20 @@ impl OpenClTwins {
     /// The twin of the Rust kernel `signature`, its arguments checked against
     /// the Rust parameters ([`ClArgList::check`]): a mismatch names the parameter.
     pub fn kernel_of<A>(&self, signature: Signature<A>) -> ClResult<&ClKernel> {
-        let kernel = self.kernel(signature.name)?;
-        kernel.args().check(signature.params).map_err(|reason| {
-            OpenClError::Invalid(format!(
-                "the OpenCL C twin {} does not take its Rust kernel's parameters: {reason}",
-                signature.name
-            ))
+        self.checked_kernel(signature.name, signature.params, "its Rust kernel's parameters")
+    }
+
+    /// The twin `name`, its arguments checked against `params`: for a twin
+    /// whose parameters differ from its Rust kernel's (no block spans, as
+    /// OpenCL C has no SM clock; a `__constant` table passed as an argument).
+    pub fn kernel_taking(&self, name: &str, params: &[Param]) -> ClResult<&ClKernel> {
+        self.checked_kernel(name, params, "the parameters its launcher passes")
+    }
+
+    fn checked_kernel(&self, name: &str, params: &[Param], what: &str) -> ClResult<&ClKernel> {
+        let kernel = self.kernel(name)?;
+        kernel.args().check(params).map_err(|reason| {
+            OpenClError::Invalid(format!("the OpenCL C twin {name} does not take {what}: {reason}"))
         })?;
         Ok(kernel)
     }
