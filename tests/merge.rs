@@ -155,6 +155,33 @@ fn overlapping_hosts_are_refused() {
     assert!(!error.contains('\n'));
 }
 
+/// Two lets of a cloud machine both call themselves `vm`: their GPUs' UUIDs tell them apart,
+/// and a GPU in both reports is the same node twice.
+#[test]
+fn one_host_name_with_different_gpus_is_two_nodes() {
+    let mut reports = cluster(&["vm", "other"], "none", 1.0);
+    reports[1].1.host = "vm".into();
+    reports[0].1.devices[0].uuid = Some("GPU-bc21289a".into());
+    reports[1].1.devices[0].uuid = Some("GPU-09e7edf5".into());
+    let merged = merge(&reports, 5.0).unwrap();
+    let names: Vec<&str> = merged.nodes.iter().map(|n| n.name.as_str()).collect();
+    assert_eq!(names, ["vm (GPU-bc21289a)", "vm (GPU-09e7edf5)"]);
+    assert!(merged.slow_nodes().is_empty());
+
+    reports[1].1.devices[0].uuid = Some("GPU-bc21289a".into());
+    let error = merge(&reports, 5.0).unwrap_err().to_string();
+    assert!(
+        error.starts_with("overlapping hosts:") && error.contains("share a GPU"),
+        "{error}"
+    );
+    reports[1].1.devices[0].uuid = None;
+    let error = merge(&reports, 5.0).unwrap_err().to_string();
+    assert!(
+        error.starts_with("overlapping hosts:"),
+        "no UUID: nothing tells them apart: {error}"
+    );
+}
+
 #[test]
 fn merged_json_round_trips_and_names_its_schema() {
     let merged = merge(&cluster(&["a", "b", "c"], "b", 0.5), 5.0).unwrap();

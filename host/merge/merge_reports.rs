@@ -33,6 +33,53 @@ fn node_name(path: &str, report: &Report) -> String {
         .unwrap_or_else(|| path.to_string())
 }
 
+/// The GPUs a report names by UUID, in its order; empty when any lacks one (reports before UUIDs).
+fn gpu_uuids(report: &Report) -> Vec<&str> {
+    let uuids: Vec<&str> = report.devices.iter().filter_map(|d| d.uuid.as_deref()).collect();
+    if uuids.len() == report.devices.len() {
+        uuids
+    } else {
+        Vec::new()
+    }
+}
+
+/// Each report's node name ([`node_name`]). Cloud machines often share a host name
+/// (two lets of one kind both say `vm`): reports of one host name whose GPUs are
+/// all different by UUID are different nodes, named `host (first GPU's UUID)`.
+/// Two reports of one host are refused (overlapping hosts) when a GPU is in both,
+/// or when either names its GPUs without UUIDs.
+fn distinct_node_names(reports: &[(String, Report)]) -> Result<Vec<String>> {
+    let hosts: Vec<String> = reports.iter().map(|(path, r)| node_name(path, r)).collect();
+    let mut names = hosts.clone();
+    for i in 0..reports.len() {
+        for j in 0..i {
+            if hosts[i] != hosts[j] {
+                continue;
+            }
+            let (mine, theirs) = (gpu_uuids(&reports[i].1), gpu_uuids(&reports[j].1));
+            let shared = mine.is_empty() || theirs.is_empty() || mine.iter().any(|u| theirs.contains(u));
+            if shared {
+                return Err(Error::InvalidInput(format!(
+                    "overlapping hosts: {} and {} both come from host {}{}; give one report per node",
+                    reports[j].0,
+                    reports[i].0,
+                    crate::report::text_escape::terminal(&hosts[i]),
+                    if mine.is_empty() || theirs.is_empty() {
+                        ""
+                    } else {
+                        " and share a GPU"
+                    }
+                )));
+            }
+            for k in [i, j] {
+                let first = gpu_uuids(&reports[k].1)[0];
+                names[k] = format!("{} ({})", hosts[k], crate::report::text_escape::terminal(first));
+            }
+        }
+    }
+    Ok(names)
+}
+
 /// One line per GPU of the node's telemetry, or the notes saying why there is none.
 fn telemetry_lines(report: &Report) -> Vec<String> {
     let Some(record) = &report.telemetry else {
@@ -62,19 +109,7 @@ pub fn merge(reports: &[(String, Report)], threshold_percent: f64) -> Result<Mer
         return Err(Error::InvalidInput("merge needs at least one report".into()));
     }
     let threshold = threshold_percent / 100.0;
-    let names: Vec<String> = reports.iter().map(|(path, r)| node_name(path, r)).collect();
-    let mut first_of: HashMap<&str, usize> = HashMap::new();
-    for (i, name) in names.iter().enumerate() {
-        if let Some(&j) = first_of.get(name.as_str()) {
-            return Err(Error::InvalidInput(format!(
-                "overlapping hosts: {} and {} both come from host {}; give one report per node",
-                reports[j].0,
-                reports[i].0,
-                crate::report::text_escape::terminal(name)
-            )));
-        }
-        first_of.insert(name, i);
-    }
+    let names = distinct_node_names(reports)?;
     let mut notes = Vec::new();
     let mut gathered: Vec<Gathered> = Vec::new();
     let mut index: HashMap<PointId<'_>, usize> = HashMap::new();
