@@ -20,6 +20,7 @@ mod module;
 mod peer_access;
 mod stream_kind;
 mod texture_2d;
+mod texture_handle;
 mod texture_object;
 mod typed_kernel;
 mod watchdog;

@@ -3,8 +3,9 @@ use std::marker::PhantomData;
 use cudarc::driver::sys;
 use kernels_gpu::device::TextureObject as TextureHandle;
 
+use super::texture_handle::CreatedTexture;
 use super::{CudaArray2d, Gpu};
-use crate::error::{DriverResultExt, Result};
+use crate::error::Result;
 
 /// How a 2-D texture turns coordinates into a value: the three rows of the
 /// guide's Table 3.4 (filtering, normalized coordinates, addressing mode).
@@ -33,8 +34,7 @@ impl Sampling {
 /// 2>` reference with its `filterMode`, `normalized` and `addressMode`, as a
 /// texture object. It borrows the array, so the array outlives it.
 pub struct Texture2d<'array> {
-    handle: sys::CUtexObject,
-    gpu_ctx: std::sync::Arc<cudarc::driver::CudaContext>,
+    texture: CreatedTexture,
     _array: PhantomData<&'array CudaArray2d>,
 }
 
@@ -63,31 +63,14 @@ impl<'array> Texture2d<'array> {
         if sampling.normalized {
             texture.flags |= sys::CU_TRSF_NORMALIZED_COORDINATES;
         }
-        let mut handle: sys::CUtexObject = 0;
-        gpu.context().bind_to_thread().during("cuCtxSetCurrent")?;
-        // SAFETY: the descriptors are fully initialized and outlive the call; no view descriptor.
-        unsafe { sys::cuTexObjectCreate(&mut handle, &resource, &texture, std::ptr::null()) }
-            .result()
-            .during("cuTexObjectCreate")?;
         Ok(Self {
-            handle,
-            gpu_ctx: gpu.context().clone(),
+            texture: CreatedTexture::create(gpu, &resource, &texture)?,
             _array: PhantomData,
         })
     }
 
     /// The kernel parameter for this texture.
     pub fn handle(&self) -> TextureHandle {
-        TextureHandle(self.handle)
-    }
-}
-
-impl Drop for Texture2d<'_> {
-    fn drop(&mut self) {
-        // Errors cannot be reported from drop; a failed destroy only leaks the handle.
-        if self.gpu_ctx.bind_to_thread().is_ok() {
-            // SAFETY: the handle was created by this struct and is destroyed once.
-            let _ = unsafe { sys::cuTexObjectDestroy(self.handle) };
-        }
+        self.texture.handle()
     }
 }

@@ -3,6 +3,7 @@ use std::marker::PhantomData;
 use cudarc::driver::sys;
 use kernels_gpu::device::TextureObject as TextureHandle;
 
+use super::texture_handle::CreatedTexture;
 use super::{DeviceBuffer, Gpu};
 use crate::error::{DriverResultExt, Error, Result};
 
@@ -14,8 +15,7 @@ use crate::error::{DriverResultExt, Error, Result};
 /// (`tex1Dfetch`), one `float` channel. It borrows the buffer, so the buffer
 /// cannot be freed while the texture exists.
 pub struct TextureObject<'buffer> {
-    handle: sys::CUtexObject,
-    gpu_ctx: std::sync::Arc<cudarc::driver::CudaContext>,
+    texture: CreatedTexture,
     _buffer: PhantomData<&'buffer DeviceBuffer<f32>>,
 }
 
@@ -43,31 +43,14 @@ impl<'buffer> TextureObject<'buffer> {
         };
         // SAFETY: as above; zero means clamp addressing, point filtering, element-type reads.
         let texture: sys::CUDA_TEXTURE_DESC = unsafe { std::mem::zeroed() };
-        let mut handle: sys::CUtexObject = 0;
-        gpu.context().bind_to_thread().during("cuCtxSetCurrent")?;
-        // SAFETY: the descriptors are fully initialized and outlive the call; no view descriptor.
-        unsafe { sys::cuTexObjectCreate(&mut handle, &resource, &texture, std::ptr::null()) }
-            .result()
-            .during("cuTexObjectCreate")?;
         Ok(Self {
-            handle,
-            gpu_ctx: gpu.context().clone(),
+            texture: CreatedTexture::create(gpu, &resource, &texture)?,
             _buffer: PhantomData,
         })
     }
 
     /// The kernel parameter for this texture.
     pub fn handle(&self) -> TextureHandle {
-        TextureHandle(self.handle)
-    }
-}
-
-impl Drop for TextureObject<'_> {
-    fn drop(&mut self) {
-        // Errors cannot be reported from drop; a failed destroy only leaks the handle.
-        if self.gpu_ctx.bind_to_thread().is_ok() {
-            // SAFETY: the handle was created by this struct and is destroyed once.
-            let _ = unsafe { sys::cuTexObjectDestroy(self.handle) };
-        }
+        self.texture.handle()
     }
 }
