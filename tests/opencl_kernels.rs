@@ -15,11 +15,14 @@ use half::f16;
 use kernels_gpu::device::F32x4;
 use ptxsuite::copy_element::{CopyElement, first_mismatch, pattern};
 use ptxsuite::launchers::opencl as launch;
-use ptxsuite::launchers::{MATVEC_BLOCK_THREADS, MatVecVersion, SgemmKernel};
+use ptxsuite::launchers::{
+    MATVEC_BLOCK_THREADS, MatVecVersion, OpenClTransferRunner, SgemmKernel, TransferRunner, cuda_transfer_entries,
+};
 use ptxsuite::opencl::{
     ClBuffer, ClContext, ClQueue, Image1dBuffer, LOCAL_ARRAY_SPILLED_OPTION, LOCAL_MEMORY_SOURCE, MappedHostBuffer,
     MatvecReduction, OPENCL_C_KERNELS, OpenClError, OpenClRuntime, OpenClTwins,
 };
+use ptxsuite::run_settings::RunSettings;
 use ptxsuite::{Error, reference};
 
 /// One device with the twins built for it.
@@ -557,6 +560,49 @@ fn opencl_transfers_round_trip_through_ordinary_and_mapped_host_memory() {
             device.read(&queue, len - 5, &mut part),
             Err(OpenClError::Invalid(_))
         ));
+    }
+}
+
+/// The transfers experiment's OpenCL runner, as the experiment drives it:
+/// every copy at two sizes, timed, its destination read back and checked.
+#[test]
+fn opencl_transfer_runner_times_and_checks_every_copy() {
+    for Target {
+        label, context, queue, ..
+    } in targets_or_skip("opencl_transfer_runner_times_and_checks_every_copy")
+    {
+        let source: Vec<f32> = pattern(1 << 14);
+        let settings = RunSettings {
+            samples: 3,
+            reps: 2,
+            ..RunSettings::default()
+        };
+        let mut runner = OpenClTransferRunner::new(&context, &queue);
+        let entries = runner.entries();
+        assert!(
+            runner.time(&entries[0], 16, &settings).is_err(),
+            "{label}: timed before prepare"
+        );
+        runner.prepare(&source).unwrap();
+        for count in [1 << 10, 1 << 14] {
+            for entry in &entries {
+                let what = format!("{label}: {} {} of {count}", entry.call, entry.variant);
+                let times = runner.time(entry, count, &settings).unwrap();
+                assert_eq!(times.len(), 3, "{what}");
+                assert!(times.iter().all(|ms| ms.is_finite() && *ms >= 0.0), "{what}: {times:?}");
+                let back = runner.read_back(entry, count).unwrap();
+                assert_eq!(first_mismatch(&back, &source[..count]), None, "{what}");
+            }
+        }
+        // Out of order: a read straight after a write still reads the source
+        // (the write filled the device buffer with other data first).
+        let (write, read) = (&entries[0], &entries[2]);
+        runner.time(write, 100, &settings).unwrap();
+        runner.time(read, 1 << 14, &settings).unwrap();
+        assert_eq!(runner.read_back(read, 1 << 14).unwrap(), source, "{label}");
+        // OpenCL measures no device-to-device copy.
+        let d2d = *cuda_transfer_entries(true).last().unwrap();
+        assert!(runner.time(&d2d, 16, &settings).is_err(), "{label}");
     }
 }
 

@@ -41,6 +41,7 @@ mod texture_2d;
 mod throughput_outputs;
 mod throughput_params;
 mod throughput_table;
+mod transfers;
 
 pub use compat_layer::{
     CompatKernel, CudaStdBlockSum, CudaStdVecadd, KernelLayer, block_sum, block_sum_shape, block_sum_shared_bytes,
@@ -99,6 +100,10 @@ pub use texture_2d::{Image2d, SamplePlacement, global_2d_tile_load, texture_2d_t
 pub use throughput_outputs::{ChainValues, ThroughputOutputs, first_threads};
 pub use throughput_params::{AnyChainParams, suggested_params};
 pub use throughput_table::{ThroughputRow, cc1_per_sm_per_clock, hopper_peak_per_sm_per_clock, throughput_table};
+pub use transfers::{
+    CudaTransferRunner, OpenClTransferRunner, PAGEABLE_SAMPLE_FACTOR, TransferDirection, TransferEntry, TransferRunner,
+    cuda_transfer_entries, opencl_transfer_entries, timed_copies, transfer_runners,
+};
 
 /// The OpenCL C twins' launchers, by family (the same shape checks as the CUDA launchers).
 pub mod opencl {
