@@ -192,6 +192,19 @@ pub fn block_sum_shape(layer: KernelLayer, n: u64, input_len: usize, partial_len
     })
 }
 
+/// The shape a compatibility-layer kernel is reported with (occupancy,
+/// resources): its launch over one block of elements; `None` for an entry
+/// of another family.
+pub(super) fn nominal_shape(entry: &str) -> Option<LaunchShape> {
+    let (compat, layer) = CompatKernel::of_entry(entry)?;
+    let one_block = COMPAT_BLOCK_THREADS as usize;
+    match compat {
+        CompatKernel::VectorAdd => vecadd_shape(layer, one_block as u64, (one_block, one_block, one_block)),
+        CompatKernel::BlockSum => block_sum_shape(layer, one_block as u64, one_block, 1),
+    }
+    .ok()
+}
+
 /// Launches the vector add written against `layer`: `c[i] = a[i] + b[i]` for `i < n`.
 ///
 /// `cuda_std_vecadd(a: &[f32], b: &[f32], c: *mut f32)` gets `(a, n, b, n,

@@ -110,6 +110,23 @@ pub fn constant_chase_shape(
     Ok(shape)
 }
 
+/// The shape a constant chase is reported with (occupancy, resources): one
+/// full block of [`CONSTANT_CHASE_BLOCK_THREADS`], the shared version with
+/// its 1 KiB table; `None` for an entry of another family.
+pub(super) fn nominal_shape(entry: &str) -> Option<LaunchShape> {
+    let space = ConstantSpace::ALL.into_iter().find(|c| c.kernel() == entry)?;
+    let threads = CONSTANT_CHASE_BLOCK_THREADS;
+    constant_chase_shape(
+        space,
+        CONSTANT_CHASE_TABLE_WORDS,
+        1,
+        (threads, 1),
+        BLOCK_SPAN_WORDS,
+        threads as usize,
+    )
+    .ok()
+}
+
 /// [`constant_chase_shape`] without the spans (the OpenCL C twins record none).
 pub(super) fn chase_shape(
     space: ConstantSpace,

@@ -162,6 +162,13 @@ pub fn guide_multiply_shape(
     })
 }
 
+/// The shape a guide kernel is reported with (occupancy, resources): its
+/// launch for one 32 × 32 tile of `C`; `None` for an entry of another family.
+pub(super) fn nominal_shape(entry: &str) -> Option<LaunchShape> {
+    let guide = GuideMultiply::ALL.into_iter().find(|g| g.kernel() == entry)?;
+    guide_multiply_shape(guide, 32, 32, (32 * 32, 32 * 32, 32 * 32)).ok()
+}
+
 /// The two parameter lists of the guide's kernels: `(A, B, C, N)` for `C = AB`, `(A, C, M)` for `C = AAᵀ`.
 enum GuideSignature {
     Ab(Signature<AbArgs>),

@@ -1,4 +1,4 @@
-use kernels_gpu::device::{Dim3, GlobalPtr};
+use kernels_gpu::device::{Dim3, GlobalPtr, KernelSignature};
 use kernels_gpu::latency::{LATENCY_OUT_WORDS, fma_latency_params, pointer_chase_params, shared_pointer_chase_params};
 
 use super::block_grid::block_grid;
@@ -95,6 +95,23 @@ pub fn shared_pointer_chase_shape(
         shared_bytes: bytes as u32,
         ..shape
     })
+}
+
+/// The shape a latency kernel is reported with (occupancy, resources): one
+/// thread for the single-thread chains, the shared chase's block with a
+/// 32 KiB ring (its largest); `None` for an entry of another family.
+pub(super) fn nominal_shape(entry: &str) -> Option<LaunchShape> {
+    if entry == pointer_chase_params::NAME || entry == fma_latency_params::NAME {
+        return Some(LaunchShape {
+            grid: Dim3::x(1),
+            block: Dim3::x(1),
+            shared_bytes: 0,
+        });
+    }
+    if entry == shared_pointer_chase_params::NAME {
+        return shared_pointer_chase_shape(8192, 0, SHARED_CHASE_BLOCK_THREADS, 32 << 10, 3).ok();
+    }
+    None
 }
 
 /// Launches `shared_pointer_chase` over `ring` (copied into the block's

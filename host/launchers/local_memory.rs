@@ -71,6 +71,15 @@ pub fn local_array_shape(
     Ok(shape)
 }
 
+/// The shape a local-array kernel is reported with (occupancy, resources):
+/// one block of [`LOCAL_ARRAY_BLOCK_THREADS`]; `None` for an entry of
+/// another family.
+pub(super) fn nominal_shape(entry: &str) -> Option<LaunchShape> {
+    let local = LocalArrayKernel::ALL.into_iter().find(|l| l.kernel() == entry)?;
+    let threads = LOCAL_ARRAY_BLOCK_THREADS;
+    local_array_shape(local, 0, (threads, 1), threads as usize).ok()
+}
+
 /// Launches a local-array kernel: thread `t` of the grid writes
 /// `reference::local_array(t, shift, rounds)` to `out[t]`.
 pub fn local_array(

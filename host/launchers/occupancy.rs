@@ -1,3 +1,4 @@
+use kernels_gpu::device::KernelSignature;
 use kernels_gpu::occupancy::{occupancy_chase_params, occupancy_copy_params};
 
 use super::SlotRing;
@@ -73,6 +74,20 @@ pub fn occupancy_chase_shape(
         });
     }
     one_item_per_thread("occupancy_chase", threads as u64, block_threads, shared_bytes)
+}
+
+/// The shape an occupancy kernel is reported with (occupancy, resources):
+/// one block of [`OCCUPANCY_BLOCK_THREADS`] without the sweep's extra shared
+/// memory; `None` for an entry of another family.
+pub(super) fn nominal_shape(entry: &str) -> Option<LaunchShape> {
+    let threads = OCCUPANCY_BLOCK_THREADS;
+    if entry == occupancy_copy_params::NAME {
+        return occupancy_copy_shape(threads as u64, threads, 0, threads as usize, threads as usize).ok();
+    }
+    if entry == occupancy_chase_params::NAME {
+        return occupancy_chase_shape(threads, threads, 0, threads as usize, threads as usize).ok();
+    }
+    None
 }
 
 /// Launches `occupancy_chase`: thread `t < threads` follows `count` links of

@@ -8,7 +8,9 @@ use kernels_gpu::particles::{
 
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape};
-use crate::particle_scene::{FountainVersion, ParticleGrid, StepInputs, check_max_age, gravity_kernel};
+use crate::particle_scene::{
+    FountainVersion, NOTES_GRID, ParticleGrid, ParticleSystem, StepInputs, check_max_age, gravity_kernel,
+};
 use crate::testbed::{DeviceUnderTest, Implementation};
 
 /// The most threads a block may have (every GPU since cc 2.0).
@@ -65,6 +67,23 @@ pub fn particle_shape(
         block,
         shared_bytes: 0,
     })
+}
+
+/// The shape a particle system's kernel (fountain, swarm) is reported with
+/// (occupancy, resources): its launch over the notes' grid in 16 × 16
+/// blocks; `None` for an entry of another family (the fountain's versions
+/// and the gravity kernels are not declared: they report the default block).
+pub(super) fn nominal_shape(entry: &str) -> Option<LaunchShape> {
+    let system = ParticleSystem::ALL.into_iter().find(|s| s.kernel() == entry)?;
+    let grid = NOTES_GRID;
+    particle_shape(
+        system.kernel(),
+        grid,
+        Dim3::xy(16, 16),
+        grid.vertex_floats(),
+        grid.state_floats(),
+    )
+    .ok()
 }
 
 /// One step of the fountain or swarm (as `inputs` says) on a vertex buffer

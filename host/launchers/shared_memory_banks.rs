@@ -201,6 +201,25 @@ pub fn bank_kernel_shape(
     Ok(shape)
 }
 
+/// The shape a bank kernel is reported with (occupancy, resources): one
+/// block of [`BANK_BLOCK_THREADS`] with its table, as the experiments launch
+/// it; `None` for an entry of another family.
+pub(super) fn nominal_shape(entry: &str) -> Option<LaunchShape> {
+    let bank = BankKernel::ALL
+        .into_iter()
+        .chain(BankKernel::GUIDE_CASES)
+        .find(|b| b.kernel() == entry)?;
+    bank_kernel_shape(
+        bank,
+        1,
+        BANK_BLOCK_THREADS,
+        1,
+        BLOCK_SPAN_WORDS,
+        BANK_BLOCK_THREADS as usize,
+    )
+    .ok()
+}
+
 /// [`bank_kernel_shape`] without the spans (the OpenCL C twins record none):
 /// the block, the stride, the checksums and the table's shared memory.
 pub(super) fn bank_table_shape(

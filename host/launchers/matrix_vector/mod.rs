@@ -141,6 +141,14 @@ pub fn matvec_shape(
     })
 }
 
+/// The shape a matrix-vector version is reported with (occupancy,
+/// resources): its launch for a 1 × 1 matrix; `None` for an entry of
+/// another family.
+pub(super) fn nominal_shape(entry: &str) -> Option<LaunchShape> {
+    let version = MatVecVersion::ALL.into_iter().find(|v| v.kernel() == entry)?;
+    matvec_shape(version, 1, 1, (1, 1, 1), 1).ok()
+}
+
 /// Launches one version: `w = m · v` for a row-major `height × width` matrix.
 #[allow(clippy::too_many_arguments)]
 pub fn matvec(

@@ -168,6 +168,27 @@ pub fn hgemm_f16_storage_shape((m, n, k): (u32, u32, u32), lens: (usize, usize, 
     Ok(register_blocked_shape((m, n), SGEMM_TILE_128X128))
 }
 
+/// The shape a general-multiply kernel is reported with (occupancy,
+/// resources): its launch for a 1 × 1 × 1 product, each register-blocked
+/// entry with its own tile; `None` for an entry of another family.
+pub(super) fn nominal_shape(entry: &str) -> Option<LaunchShape> {
+    if let Some(general) = SgemmKernel::ALL.into_iter().find(|g| g.kernel() == entry) {
+        return sgemm_shape(general, (1, 1, 1), (1, 1, 1)).ok();
+    }
+    if let Some(choice) = register_blocked_tile_of_entry(entry) {
+        let (x, y) = choice.tile.grid(1, 1);
+        return Some(LaunchShape {
+            grid: Dim3::xy(x, y),
+            block: Dim3::x(SGEMM_THREADS),
+            shared_bytes: choice.tile.shared_bytes() as u32,
+        });
+    }
+    if entry == hgemm_f16_storage_params::NAME {
+        return hgemm_f16_storage_shape((1, 1, 1), (1, 1, 1)).ok();
+    }
+    None
+}
+
 /// `C = A · B` (row-major, any shape) with one of the f32 kernels; the
 /// register-blocked one with the tile [`register_blocked_tile`] picks for this
 /// GPU's SM count (the same for the Rust kernel and its CUDA C twin).
