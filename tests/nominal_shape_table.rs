@@ -2,8 +2,11 @@
 //! ([`nominal_shape`]): the PTX module's entry points, the OpenCL C twins'
 //! kernels that have no PTX entry of their name, and a name of no kernel
 //! (the fallback), each against the shape recorded before the families
-//! declared their shapes beside their launchers. A new kernel entry must
-//! get its row here: the test fails for a PTX entry missing from the table.
+//! declared their shapes beside their launchers, but for the fountain's
+//! tuning versions and the all-pairs swarm, which the old hub left on the
+//! fallback and which now report their real 16 × 16 launches (with their
+//! shared-memory tiles). A new kernel entry must get its row here: the test
+//! fails for a PTX entry missing from the table.
 
 use ptxsuite::launchers::nominal_shape;
 use ptxsuite::ptx::{self, KERNELS_PTX};
@@ -90,12 +93,12 @@ const RECORDED_SHAPES: &[(&str, [u32; 3], [u32; 3], u32)] = &[
     ("offset_copy_f32x4", [1, 1, 1], [256, 1, 1], 0),
     ("offset_copy_f64", [1, 1, 1], [256, 1, 1], 0),
     ("particle_fountain", [16, 16, 1], [16, 16, 1], 0),
-    ("particle_fountain_float4_state", [1, 1, 1], [256, 1, 1], 0),
-    ("particle_fountain_naive", [1, 1, 1], [256, 1, 1], 0),
-    ("particle_fountain_staged", [1, 1, 1], [256, 1, 1], 0),
-    ("particle_fountain_staged_synced", [1, 1, 1], [256, 1, 1], 0),
-    ("particle_gravity", [1, 1, 1], [256, 1, 1], 0),
-    ("particle_gravity_tiled", [1, 1, 1], [256, 1, 1], 0),
+    ("particle_fountain_float4_state", [16, 16, 1], [16, 16, 1], 0),
+    ("particle_fountain_naive", [16, 16, 1], [16, 16, 1], 0),
+    ("particle_fountain_staged", [16, 16, 1], [16, 16, 1], 4096),
+    ("particle_fountain_staged_synced", [16, 16, 1], [16, 16, 1], 4096),
+    ("particle_gravity", [4, 4, 1], [16, 16, 1], 0),
+    ("particle_gravity_tiled", [4, 4, 1], [16, 16, 1], 4096),
     ("particle_swarm", [16, 16, 1], [16, 16, 1], 0),
     ("permuted_copy", [1, 1, 1], [256, 1, 1], 0),
     ("pointer_chase", [1, 1, 1], [1, 1, 1], 0),

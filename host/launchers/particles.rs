@@ -9,7 +9,7 @@ use kernels_gpu::particles::{
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape};
 use crate::particle_scene::{
-    FountainVersion, NOTES_GRID, ParticleGrid, ParticleSystem, StepInputs, check_max_age, gravity_kernel,
+    FountainVersion, GRAVITY_GRID, NOTES_GRID, ParticleGrid, ParticleSystem, StepInputs, check_max_age, gravity_kernel,
 };
 use crate::testbed::{DeviceUnderTest, Implementation};
 
@@ -69,21 +69,59 @@ pub fn particle_shape(
     })
 }
 
-/// The shape a particle system's kernel (fountain, swarm) is reported with
-/// (occupancy, resources): its launch over the notes' grid in 16 × 16
-/// blocks; `None` for an entry of another family (the fountain's versions
-/// and the gravity kernels are not declared: they report the default block).
+/// The launch shape of one step of `version` of the fountain
+/// ([`particle_shape`]), the staged versions with one float4 of shared
+/// memory per thread.
+pub fn fountain_version_shape(
+    version: FountainVersion,
+    grid: ParticleGrid,
+    block: Dim3,
+    vertex_floats: usize,
+    state_floats: usize,
+) -> Result<LaunchShape> {
+    let mut shape = particle_shape(version.kernel(), grid, block, vertex_floats, state_floats)?;
+    if version.staged() {
+        shape.shared_bytes = staged_tile_bytes(block.count() as u32);
+    }
+    Ok(shape)
+}
+
+/// The launch shape of one step of the all-pairs swarm ([`particle_shape`]),
+/// the tiled kernel with one float4 of shared memory per thread.
+pub fn gravity_shape(
+    tiled: bool,
+    grid: ParticleGrid,
+    block: Dim3,
+    vertex_floats: usize,
+    state_floats: usize,
+) -> Result<LaunchShape> {
+    let mut shape = particle_shape(gravity_kernel(tiled), grid, block, vertex_floats, state_floats)?;
+    if tiled {
+        shape.shared_bytes = staged_tile_bytes(block.count() as u32);
+    }
+    Ok(shape)
+}
+
+/// The shape a particle kernel is reported with (occupancy, resources): its
+/// launch in 16 × 16 blocks (the notes' tuning shape) over the notes' grid
+/// (the fountain, the swarm and the fountain's tuning versions) or the
+/// all-pairs swarm's; `None` for an entry of another family.
 pub(super) fn nominal_shape(entry: &str) -> Option<LaunchShape> {
-    let system = ParticleSystem::ALL.into_iter().find(|s| s.kernel() == entry)?;
-    let grid = NOTES_GRID;
-    particle_shape(
-        system.kernel(),
-        grid,
-        Dim3::xy(16, 16),
-        grid.vertex_floats(),
-        grid.state_floats(),
-    )
-    .ok()
+    let block = Dim3::xy(16, 16);
+    let on = |grid: ParticleGrid| (grid, grid.vertex_floats(), grid.state_floats());
+    if let Some(system) = ParticleSystem::ALL.into_iter().find(|s| s.kernel() == entry) {
+        let (grid, vertex_floats, state_floats) = on(NOTES_GRID);
+        return particle_shape(system.kernel(), grid, block, vertex_floats, state_floats).ok();
+    }
+    if let Some(version) = FountainVersion::ALL.into_iter().find(|v| v.kernel() == entry) {
+        let (grid, vertex_floats, state_floats) = on(NOTES_GRID);
+        return fountain_version_shape(version, grid, block, vertex_floats, state_floats).ok();
+    }
+    let tiled = [false, true]
+        .into_iter()
+        .find(|&tiled| gravity_kernel(tiled) == entry)?;
+    let (grid, vertex_floats, state_floats) = on(GRAVITY_GRID);
+    gravity_shape(tiled, grid, block, vertex_floats, state_floats).ok()
 }
 
 /// One step of the fountain or swarm (as `inputs` says) on a vertex buffer
@@ -166,10 +204,7 @@ pub fn fountain_version_step(
     max_age: u32,
     (emitter_angle, frame): (f32, u32),
 ) -> Result<()> {
-    let mut shape = particle_shape(version.kernel(), grid, block, vertices.len() * 4, state.len() * 4)?;
-    if version.staged() {
-        shape.shared_bytes = staged_tile_bytes(block.count() as u32);
-    }
+    let shape = fountain_version_shape(version, grid, block, vertices.len() * 4, state.len() * 4)?;
     let max_age = check_max_age(max_age)?;
     let (v, s, w, h) = (vertices.as_global_mut(), state.as_global_mut(), grid.width, grid.height);
     let args = (v, s, w, h, max_age, emitter_angle, frame);
@@ -207,7 +242,7 @@ pub fn gravity_step(
     block: Dim3,
 ) -> Result<()> {
     let kernel = gravity_kernel(tiled);
-    let mut shape = particle_shape(kernel, grid, block, vertices.len() * 4, state.len() * 4)?;
+    let shape = gravity_shape(tiled, grid, block, vertices.len() * 4, state.len() * 4)?;
     if positions.len() < grid.particles() {
         return Err(Error::InvalidLaunch {
             kernel,
@@ -222,7 +257,6 @@ pub fn gravity_step(
         grid.height,
     );
     if tiled {
-        shape.shared_bytes = staged_tile_bytes(block.count() as u32);
         // SAFETY: the checks above proved every buffer holds the particles the grid covers; positions is a
         // separate allocation from vertices (a & and a &mut borrow); the tile's shared memory is given.
         unsafe { dut.launch::<particle_gravity_tiled_params>(implementation, shape, args) }
