@@ -58,6 +58,18 @@ pub fn paced(settings: &RunSettings, one_launch_ms: f64) -> RunSettings {
     }
 }
 
+/// Milliseconds per launch of `launch`, one per sample, by the suite's
+/// protocol ([`time_per_launch`]), with `--reps` lowered where one launch is
+/// long ([`paced`]).
+pub fn timed_launches(
+    timer: &mut dyn SampleTimer,
+    settings: &RunSettings,
+    launch: &mut dyn FnMut() -> Result<()>,
+) -> Result<Vec<f64>> {
+    let one = probe_ms(timer, launch)?;
+    time_per_launch(timer, &paced(settings, one), launch)
+}
+
 /// The time of one launch of `enqueue` after a warm-up, for [`paced`].
 pub fn probe_ms(timer: &mut dyn SampleTimer, enqueue: &mut dyn FnMut() -> Result<()>) -> Result<f64> {
     enqueue()?;

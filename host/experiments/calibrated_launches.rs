@@ -4,8 +4,8 @@
 //! a quick run), then timed by the suite's one timing loop.
 
 use crate::error::Result;
-use crate::run_settings::RunSettings;
-use crate::timing::{SampleTimer, paced, probe_ms, time_per_launch};
+pub use crate::timing::timed_launches;
+use crate::timing::{SampleTimer, probe_ms};
 
 /// The loop count of the first probe launch.
 pub const PROBE_ITERATIONS: u32 = 64;
@@ -37,18 +37,6 @@ pub fn calibrate(
         iterations = scaled_iterations(iterations, ms, target_ms, max);
     }
     Ok(iterations)
-}
-
-/// Milliseconds per launch of `launch`, one per sample, by the suite's
-/// protocol ([`time_per_launch`]), with `--reps` lowered where one launch is
-/// long ([`paced`]).
-pub fn timed_launches(
-    timer: &mut dyn SampleTimer,
-    settings: &RunSettings,
-    launch: &mut dyn FnMut() -> Result<()>,
-) -> Result<Vec<f64>> {
-    let one = probe_ms(timer, launch)?;
-    time_per_launch(timer, &paced(settings, one), launch)
 }
 
 #[cfg(test)]

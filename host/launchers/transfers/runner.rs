@@ -3,7 +3,7 @@ use crate::error::Result;
 use crate::gpu::HostMemoryKind;
 use crate::run_settings::RunSettings;
 use crate::testbed::{DeviceUnderTest, Implementation};
-use crate::timing::{SampleTimer, paced, probe_ms, time_per_launch};
+use crate::timing::{SampleTimer, timed_launches};
 
 /// Which way a copy goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,19 +65,15 @@ pub trait TransferRunner {
     fn read_back(&mut self, entry: &TransferEntry, count: usize) -> Result<Vec<f32>>;
 }
 
-/// Milliseconds per copy of `copy`, one per sample, by the suite's protocol
-/// ([`time_per_launch`]) with `--reps` lowered where one copy is long
-/// ([`paced`]) and `sample_factor` times the samples.
+/// Milliseconds per copy of `copy`, one per sample: the suite's
+/// [`timed_launches`] with `sample_factor` times the samples.
 pub fn timed_copies(
     timer: &mut dyn SampleTimer,
     settings: &RunSettings,
     sample_factor: u32,
     copy: &mut dyn FnMut() -> Result<()>,
 ) -> Result<Vec<f64>> {
-    let one_ms = probe_ms(timer, copy)?;
-    let mut settings = paced(settings, one_ms);
-    settings.samples = settings.samples.saturating_mul(sample_factor);
-    time_per_launch(timer, &settings, copy)
+    timed_launches(timer, &settings.with_samples_times(sample_factor), copy)
 }
 
 /// Every runner of the family on `dut`: the one place a programming model is
