@@ -238,6 +238,33 @@ impl Experiment for BankConflicts {
     }
 }
 
+/// Threads of a launch of `blocks` blocks of `kernel`, and the warp requests
+/// each makes in `rounds` rounds.
+fn requests(kernel: BankKernel, blocks: u32, rounds: u32) -> (u64, u64) {
+    let threads = (BANK_BLOCK_THREADS * blocks) as u64;
+    (threads, rounds as u64 * kernel.requests_per_round())
+}
+
+/// The bandwidth point of `kernel` at `stride` from its launches' times:
+/// every thread's requests of `kernel.request_bytes()` counted.
+fn stride_point(
+    kernel: BankKernel,
+    stride: u32,
+    (blocks, rounds): (u32, u32),
+    times_ms: &[f64],
+    failure: Option<String>,
+) -> Option<Point> {
+    let (threads, requests_per_thread) = requests(kernel, blocks, rounds);
+    let bytes = threads * requests_per_thread * kernel.request_bytes();
+    Point::timed(
+        PointKey::Value(stride as i64),
+        &Metric::Bandwidth,
+        Work::bytes(threads, bytes),
+        times_ms,
+        failure,
+    )
+}
+
 /// Every (kernel, implementation) series, in the result's order, with the
 /// blocks of its kernel that fit an SM (the OpenCL C twins, after the PTX
 /// implementations where `opencl`, launch the Rust kernel's: OpenCL reports
@@ -340,16 +367,8 @@ impl<'g> BankBench<'g> {
             (BANK_BLOCK_THREADS, groups),
             &checksums.to_host(queue)?,
         );
-        let threads = (BANK_BLOCK_THREADS * groups) as u64;
-        let requests_per_thread = rounds as u64 * kernel.requests_per_round();
-        let bytes = threads * requests_per_thread * kernel.request_bytes();
-        let Some(mut point) = Point::timed(
-            PointKey::Value(stride as i64),
-            &Metric::Bandwidth,
-            Work::bytes(threads, bytes),
-            &times_ms,
-            failure,
-        ) else {
+        let (threads, requests_per_thread) = requests(kernel, groups, rounds);
+        let Some(mut point) = stride_point(kernel, stride, (groups, rounds), &times_ms, failure) else {
             return Ok(None);
         };
         // Warp requests per SM: the wave's, spread over every SM.
@@ -409,21 +428,13 @@ impl<'g> BankBench<'g> {
             (BANK_BLOCK_THREADS, blocks),
             &checksums.to_host()?,
         );
-        let threads = (BANK_BLOCK_THREADS * blocks) as u64;
-        let requests_per_thread = rounds as u64 * kernel.requests_per_round();
-        let bytes = threads * requests_per_thread * kernel.request_bytes();
+        let (_, requests_per_thread) = requests(kernel, blocks, rounds);
         let requests_per_block = (BANK_BLOCK_THREADS / 32) as f64 * requests_per_thread as f64;
         let spans: Vec<Option<SmTime>> = written.iter().map(|w| sm_time(w, blocks as usize)).collect();
         let figures = RequestClocks::of(&spans, reps, &times_ms, blocks as f64 * requests_per_block);
         self.clock_hz = figures.clock_hz.or(self.clock_hz);
         let failure = checked.or_else(|| figures.failure(CLOCKS_PER_REQUEST));
-        let Some(mut point) = Point::timed(
-            PointKey::Value(stride as i64),
-            &Metric::Bandwidth,
-            Work::bytes(threads, bytes),
-            &times_ms,
-            failure,
-        ) else {
+        let Some(mut point) = stride_point(kernel, stride, (blocks, rounds), &times_ms, failure) else {
             return Ok(None);
         };
         if let (Some(clocks), Some(by_events)) = (figures.by_spans, figures.by_events) {
