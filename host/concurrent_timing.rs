@@ -1,10 +1,19 @@
 //! Timing several copies that run at the same time, on several streams of
 //! one or more GPUs, as nvbandwidth does: a latch holds every stream until
 //! all of them are enqueued (a short `spin_wait` on the first GPU, then an
-//! event every stream waits for), each stream's work sits between two events
-//! of its own, and a sample's figure adds up every stream's bytes over its
-//! own time. Events of different GPUs cannot be compared with each other,
-//! so no stream's time is measured against another's clock.
+//! event every stream waits for), and each stream's work sits between two
+//! events of its own, which give the stream's own figure.
+//!
+//! The set's figure is **not** the sum of those (nvbandwidth's way): copies
+//! that do not really overlap (one GPU's copy engine serving several streams
+//! in turn) each run at full speed for their own time, and their sum exceeds
+//! what the links can carry (4 H200: one GPU's engine "into all" summed to
+//! 1167 GB/s over a 478 GB/s link). It is every stream's bytes over one span
+//! on the latch GPU's clock: from the release to an event the latch stream
+//! records once it has waited for every stream's end (events of different
+//! GPUs cannot be compared, but a stream can wait for another GPU's event).
+//! The span includes the wait's signalling, a few microseconds, so the
+//! figure errs low, never high.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -58,7 +67,7 @@ impl<'a> Lane<'a> {
 /// What a concurrent measurement gives, one figure per sample.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ConcurrentSamples {
-    /// GB/s of every lane together (each lane's bytes over its own time, summed).
+    /// GB/s of every lane together: all their bytes over the span from the release to the last lane's end.
     pub total: Vec<f64>,
     /// GB/s of each lane, in the order of the lanes.
     pub lanes: Vec<Vec<f64>>,
@@ -73,11 +82,9 @@ pub fn concurrent_gbps(
     lanes: &mut [Lane<'_>],
     settings: &RunSettings,
 ) -> Result<ConcurrentSamples> {
-    let released = latch
-        .gpu()
-        .context()
-        .new_event(Some(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING))
-        .during("cuEventCreate")?;
+    let timing = Some(sys::CUevent_flags::CU_EVENT_DEFAULT);
+    let released = latch.gpu().context().new_event(timing).during("cuEventCreate")?;
+    let all_ended = latch.gpu().context().new_event(timing).during("cuEventCreate")?;
     let mut samples = ConcurrentSamples {
         total: Vec::with_capacity(settings.samples as usize),
         lanes: vec![Vec::with_capacity(settings.samples as usize); lanes.len()],
@@ -96,20 +103,25 @@ pub fn concurrent_gbps(
             }
             lane.stop.record(&lane.stream).during("cuEventRecord")?;
         }
-        let mut total = 0.0;
+        for lane in lanes.iter() {
+            latch.gpu().stream().wait(&lane.stop).during("cuStreamWaitEvent")?;
+        }
+        all_ended.record(latch.gpu().stream()).during("cuEventRecord")?;
         let mut longest_ms = 0.0f64;
+        let mut bytes = 0u64;
         for (index, lane) in lanes.iter().enumerate() {
             lane.device.gpu().wait_for_event(&lane.stop, "a concurrent copy")?;
             let ms = lane.start.elapsed_ms(&lane.stop).during("cuEventElapsedTime")? as f64;
             longest_ms = longest_ms.max(ms);
-            let gbps = (lane.bytes * reps as u64) as f64 / 1e9 / (ms / 1e3);
-            total += gbps;
+            bytes += lane.bytes * reps as u64;
             if sample > 0 {
-                samples.lanes[index].push(gbps);
+                samples.lanes[index].push((lane.bytes * reps as u64) as f64 / 1e9 / (ms / 1e3));
             }
         }
+        latch.gpu().wait_for_event(&all_ended, "the end of a concurrent set")?;
+        let span_ms = released.elapsed_ms(&all_ended).during("cuEventElapsedTime")? as f64;
         if sample > 0 {
-            samples.total.push(total);
+            samples.total.push(bytes as f64 / 1e9 / (span_ms / 1e3));
         } else {
             reps = paced(settings, longest_ms).reps;
         }

@@ -232,8 +232,8 @@ impl Experiment for HostLinks {
         let mut result = ctx.result(
             self,
             Axis::lines("size (MiB)", Metric::Bandwidth).plot(PlotKind::None),
-            "the bytes crossing each link, once per copy; both directions and all GPUs at once add up every \
-             copy's bytes over its own time",
+            "the bytes crossing each link, once per copy; both directions and all GPUs at once count every \
+             copy's bytes over the set's span (release to the last copy's end, on one GPU's clock)",
         );
         let source: Vec<f32> = pattern((bytes / 4) as usize);
         let mut buffers = Vec::with_capacity(devices.len());

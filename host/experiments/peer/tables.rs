@@ -276,8 +276,8 @@ fn fabric_tables(result: &ExperimentResult, gpus: &[usize], size: i64, out: &mut
     }
     let _ = writeln!(
         out,
-        "\n**The fabric at once**, {size} MiB per copy: every copy of a test runs at the same time; the total adds \
-         up each copy's bytes over its own time\n"
+        "\n**The fabric at once**, {size} MiB per copy: every copy of a test runs at the same time; the total is all \
+         the bytes over the set's span (release to last end, one GPU's clock), not the sum of each copy's figure\n"
     );
     let _ = writeln!(
         out,
