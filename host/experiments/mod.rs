@@ -52,6 +52,7 @@ mod opencl_arithmetic;
 mod overlap_model;
 mod particles;
 mod peer;
+mod peer_copy_limits;
 mod permuted;
 mod sector_model;
 mod sgemm;
@@ -156,6 +157,7 @@ pub static EXPERIMENTS: &[&dyn Experiment] = &[
     &particles::Particles,
     &particles::ParticleTuning,
     &peer::Peer,
+    &peer_copy_limits::PeerCopyLimits,
     &host_links::HostLinks,
     &link_latency::LinkLatency,
 ];

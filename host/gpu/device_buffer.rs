@@ -234,6 +234,45 @@ impl<T: DeviceCopy> DeviceBuffer<T> {
         .during("cuMemcpyPeerAsync")
     }
 
+    /// Enqueues `self[start..start + count] ← src[start..start + count]` on
+    /// `stream` (`cuMemcpyPeerAsync`), for copies split into parts that run at
+    /// once on several streams, each part on its own range.
+    ///
+    /// # Safety
+    /// As [`Self::copy_from_peer_async`]; and it writes through `&self`: no other
+    /// access to `self[start..start + count]` may run until `stream` is synchronized.
+    pub unsafe fn copy_range_from_peer_async(
+        &self,
+        start: usize,
+        src: &DeviceBuffer<T>,
+        count: usize,
+        stream: &CudaStream,
+    ) -> Result<()> {
+        let end = start.checked_add(count).filter(|&e| e <= self.len && e <= src.len);
+        if end.is_none() {
+            return Err(Error::InvalidInput(format!(
+                "peer copy of elements {start}..{start}+{count} between buffers of {} and {}",
+                src.len, self.len
+            )));
+        }
+        let offset = (start * size_of::<T>()) as sys::CUdeviceptr;
+        stream.context().bind_to_thread().during("cuCtxSetCurrent")?;
+        // SAFETY: both ranges lie inside live allocations of their contexts (checked above); the caller keeps
+        // them alive and the destination range unshared until the stream is synchronized.
+        unsafe {
+            sys::cuMemcpyPeerAsync(
+                self.ptr + offset,
+                self.ctx.cu_ctx(),
+                src.ptr + offset,
+                src.ctx.cu_ctx(),
+                count * size_of::<T>(),
+                stream.cu_stream(),
+            )
+        }
+        .result()
+        .during("cuMemcpyPeerAsync")
+    }
+
     /// Sets every byte to `value` (`cuMemsetD8Async` on the suite's stream).
     pub fn fill_bytes(&mut self, value: u8) -> Result<()> {
         self.ctx.bind_to_thread().during("cuCtxSetCurrent")?;

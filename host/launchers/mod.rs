@@ -60,7 +60,8 @@ pub use fountain_emitter_probe::{
 pub use global_memory::{
     CopyKernel, CopyReference, CopyRunner, CudaCopyRunner, copy_runners, driver_copy, offset_copy, offset_copy_shape,
     permuted_copy, permuted_copy_shape, shift_copy, shift_copy_shape, stride_copy, stride_copy_shape,
-    texture_shift_copy, texture_shift_copy_shape, vector_copy, vector_copy_global, vector_copy_global_on,
+    texture_shift_copy, texture_shift_copy_shape, vector_copy, vector_copy_blocks, vector_copy_global,
+    vector_copy_global_grid, vector_copy_global_on,
 };
 pub use guide_multiply::{GuideMultiply, guide_multiply, guide_multiply_shape};
 pub use instruction_throughput::{

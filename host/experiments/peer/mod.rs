@@ -28,7 +28,7 @@ mod peer_tests;
 mod tables;
 
 pub use fabric_tests::{FabricPattern, FabricTest};
-pub use link_ceilings::LinkFigures;
+pub use link_ceilings::{LinkFigures, Theoretical, check as check_against_route};
 pub use peer_buffers::{PeerBuffers, source_value};
 pub use peer_tests::PeerTest;
 
@@ -250,7 +250,8 @@ impl Experiment for Peer {
             self,
             axis,
             "the bytes copied, once per copy (a copy reads them on one GPU and writes them on the other); \
-             both-directions and all-at-once figures add up every copy's bytes over its own time",
+             both-directions and all-at-once totals count every copy's bytes over the set's span (release to the last \
+             copy's end, on one GPU's clock); each copy's own figure is its bytes over its own time",
         );
         let implementations = ctx.ptx_implementations(&mut result);
         let paths = Paths::query(ctx)?;
@@ -286,7 +287,7 @@ impl Experiment for Peer {
         result.notes.push(format!(
             "every copy checked on its destination against its source's own pattern; one warm-up, then {} samples \
              of up to {} copies between events (fewer where one copy is long); concurrent copies are held by a \
-             spin kernel until all are enqueued, and each is timed by its own GPU's events",
+             spin kernel until all are enqueued; each copy is timed by its own GPU's events, the set from its release to the last copy's end",
             ctx.settings.samples, ctx.settings.reps
         ));
         Ok(result)

@@ -307,9 +307,34 @@ pub fn vector_copy_global_on(
     dut: &DeviceUnderTest,
     implementation: Implementation,
     stream: &CudaStream,
+    out: (GlobalMutPtr<f32>, usize),
+    inp: (GlobalPtr<f32>, usize),
+    n: u64,
+) -> Result<()> {
+    let blocks = vector_copy_blocks(dut, implementation, n)?;
+    vector_copy_global_grid(dut, implementation, stream, out, inp, n, (blocks, COPY_BLOCK_THREADS))
+}
+
+/// The grid `vector_copy` is launched with by default: a block of [`COPY_BLOCK_THREADS`] per
+/// 4 × 256 elements, at most [`VECTOR_COPY_MAX_WAVES`] full waves of blocks.
+pub fn vector_copy_blocks(dut: &DeviceUnderTest, implementation: Implementation, n: u64) -> Result<u32> {
+    let kernel = dut.typed_kernel(implementation, vector_copy_params::SIGNATURE)?;
+    let cap = dut.full_wave_blocks(kernel.kernel(), COPY_BLOCK_THREADS)? as u64 * VECTOR_COPY_MAX_WAVES as u64;
+    Ok((n / 4)
+        .div_ceil(COPY_BLOCK_THREADS as u64)
+        .clamp(1, cap.min(i32::MAX as u64)) as u32)
+}
+
+/// `vector_copy` of `n` elements on `stream` with a grid of `blocks` blocks of `threads` threads
+/// (`peer-copy-limits` sweeps these); the grid-stride loop covers any grid.
+pub fn vector_copy_global_grid(
+    dut: &DeviceUnderTest,
+    implementation: Implementation,
+    stream: &CudaStream,
     (out, out_len): (GlobalMutPtr<f32>, usize),
     (inp, in_len): (GlobalPtr<f32>, usize),
     n: u64,
+    (blocks, threads): (u32, u32),
 ) -> Result<()> {
     const K: &str = "vector_copy";
     if n == 0 || n > out_len as u64 || n > in_len as u64 {
@@ -321,18 +346,22 @@ pub fn vector_copy_global_on(
     if out.as_raw() as usize % 16 != 0 || inp.as_raw() as usize % 16 != 0 {
         return Err(invalid(K, "buffers must be 16-byte aligned for float4 accesses".into()));
     }
+    if blocks == 0 || blocks > i32::MAX as u32 || threads == 0 || threads > 1024 || threads % 32 != 0 {
+        return Err(invalid(
+            K,
+            format!(
+                "{blocks} blocks of {threads} threads: want 1 or more blocks of 32 to 1024 threads, a multiple of 32"
+            ),
+        ));
+    }
     let kernel = dut.typed_kernel(implementation, vector_copy_params::SIGNATURE)?;
-    let cap = dut.full_wave_blocks(kernel.kernel(), COPY_BLOCK_THREADS)? as u64 * VECTOR_COPY_MAX_WAVES as u64;
-    let blocks = (n / 4)
-        .div_ceil(COPY_BLOCK_THREADS as u64)
-        .clamp(1, cap.min(i32::MAX as u64));
     let shape = LaunchShape {
-        grid: Dim3::x(blocks as u32),
-        block: Dim3::x(COPY_BLOCK_THREADS),
+        grid: Dim3::x(blocks),
+        block: Dim3::x(threads),
         shared_bytes: 0,
     };
     // SAFETY: n is within both ranges, which are 16-byte aligned; the pointers are device-visible
-    // from this GPU (the caller's buffers or mappings).
+    // from this GPU (the caller's buffers or mappings); the grid-stride loop stays below n for any grid.
     unsafe { kernel.launch(stream, shape, (out, inp, n)) }
 }
 

@@ -25,18 +25,25 @@ kernel! {
     /// **Expected**: on par with the driver's device-to-device copy; no cc 1.x
     /// counterpart (the guide's copies move one `float` per thread).
     ///
-    /// **Across GPUs** (`peer`, `host-links`): the same kernel copies between
-    /// GPUs under peer access and to or from mapped host memory, since it only
-    /// takes pointers. Measured on two H200 joined by 18 NVLinks (478 GB/s per
-    /// direction on paper), 1 GiB: pulling (the kernel on the destination
-    /// reads the peer) 375 GB/s, pushing (the kernel on the source writes the
-    /// peer) 374 GB/s, the copy engine 397 GB/s, the CUDA C twin the same 375.
-    /// Push wins at small sizes (188 vs 170 GB/s at 1 MiB): a store is posted
-    /// and forgotten, while every remote load waits a round trip (about 850 ns,
-    /// `link-latency`), so a pull needs more loads in flight to fill the link;
-    /// with enough blocks both reach the same SM-side limit, 0.94x of the copy
-    /// engine. Over PCIe (mapped host memory) the kernel reaches 0.93x (reads)
-    /// and 0.95x (writes) of the copy engines.
+    /// **Across GPUs** (`peer`, `peer-copy-limits`, `host-links`): the same
+    /// kernel copies between GPUs under peer access and to or from mapped host
+    /// memory, since it only takes pointers. Measured on four H200 behind
+    /// NVSwitch (18 NVLinks each, 478 GB/s per direction on paper), GPU 0 → 1,
+    /// 1 GiB, against the source's copy engine at 397 GB/s:
+    /// - *blocks in flight*: a persistent grid of ¼ block of 256 threads per
+    ///   SM pulls 120 GB/s, ½ 235, 1 364, 2 370, 4 373, 8 374; pushing reaches
+    ///   325 with ¼ (a store is posted and forgotten, while every remote load
+    ///   waits a round trip of about 980 ns, `link-latency`), then 366–370;
+    /// - *the default launch* (many short blocks): pull 375, push 374;
+    /// - *both GPUs' SMs at once*, the source pushing half while the
+    ///   destination pulls the other half: 376; both copy engines, half each: 395.
+    ///
+    /// So once every SM has a block, neither more loads or stores in flight,
+    /// nor the direction, nor a second GPU's SMs move more: SM traffic tops
+    /// out at 0.945× of the copy engine on the link itself, not in the SMs
+    /// (the CUDA C twin the same, 367–368 GB/s at 64 MiB on every pair of the
+    /// four). Over PCIe (mapped host memory) the kernel reaches 0.93× (reads)
+    /// and 0.95× (writes) of the copy engines.
     ///
     /// # Safety
     /// Both pointers must be 16-byte aligned and point to at least `n` `f32`s
