@@ -51,15 +51,25 @@ impl CudaArray2d {
             gpu_ctx: gpu.context().clone(),
         };
         let row_bytes = width * std::mem::size_of::<f32>();
-        // SAFETY: all-zero is a valid bit pattern for this plain C struct (null pointers, zero enums).
-        let mut copy: sys::CUDA_MEMCPY2D = unsafe { std::mem::zeroed() };
-        copy.srcMemoryType = sys::CUmemorytype::CU_MEMORYTYPE_HOST;
-        copy.srcHost = texels.as_ptr().cast();
-        copy.srcPitch = row_bytes;
-        copy.dstMemoryType = sys::CUmemorytype::CU_MEMORYTYPE_ARRAY;
-        copy.dstArray = array.handle;
-        copy.WidthInBytes = row_bytes;
-        copy.Height = height;
+        // Every field spelled out: CUmemorytype has no zero value, so an all-zero struct is invalid Rust.
+        let copy = sys::CUDA_MEMCPY2D {
+            srcXInBytes: 0,
+            srcY: 0,
+            srcMemoryType: sys::CUmemorytype::CU_MEMORYTYPE_HOST,
+            srcHost: texels.as_ptr().cast(),
+            srcDevice: 0,
+            srcArray: std::ptr::null_mut(),
+            srcPitch: row_bytes,
+            dstXInBytes: 0,
+            dstY: 0,
+            dstMemoryType: sys::CUmemorytype::CU_MEMORYTYPE_ARRAY,
+            dstHost: std::ptr::null_mut(),
+            dstDevice: 0,
+            dstArray: array.handle,
+            dstPitch: 0,
+            WidthInBytes: row_bytes,
+            Height: height,
+        };
         // SAFETY: the source holds height rows of row_bytes; the array was created with that extent.
         unsafe { sys::cuMemcpy2D_v2(&copy) }.result().during("cuMemcpy2D")?;
         Ok(array)

@@ -74,3 +74,19 @@ impl<'array> Texture2d<'array> {
         self.texture.handle()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use cudarc::driver::sys;
+
+    /// The texture descriptors start from all zeros: every enum in them must have a zero value
+    /// (Rust aborts on a zeroed enum that has none, as `CUDA_MEMCPY2D`'s `CUmemorytype` did).
+    #[test]
+    fn the_descriptors_built_from_zeros_are_valid_when_zero() {
+        // SAFETY: the test is that these are valid all-zero; an invalid one aborts here, not on a GPU.
+        let resource: sys::CUDA_RESOURCE_DESC = unsafe { std::mem::zeroed() };
+        let texture: sys::CUDA_TEXTURE_DESC = unsafe { std::mem::zeroed() };
+        assert_eq!(resource.resType, sys::CUresourcetype::CU_RESOURCE_TYPE_ARRAY);
+        assert_eq!(texture.filterMode, sys::CUfilter_mode::CU_TR_FILTER_MODE_POINT);
+    }
+}
