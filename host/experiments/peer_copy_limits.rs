@@ -184,68 +184,92 @@ impl Experiment for PeerCopyLimits {
             src: src_gpu,
             dst: dst_gpu,
         };
-        let mut done = 0;
-        let planned = self.points() as usize;
-        for way in CopyWay::ALL {
-            let mut series = Series::new(way.key(pair), way.label());
-            let grids: Vec<Option<u32>> = match way {
-                CopyWay::PullPersistent | CopyWay::PushPersistent => QUARTER_BLOCKS_PER_SM
-                    .iter()
-                    .map(|&q| Some(grid_blocks(sms, q)))
-                    .collect(),
-                _ => vec![None],
-            };
-            for grid in grids {
-                if ctx.stop_before(done, planned) {
-                    result.series.push(series);
-                    return Ok(result);
-                }
-                ctx.progress.set_message(format!("peer-copy-limits: {}", way.label()));
-                series
-                    .points
-                    .push(copy_point(devices, &mut buffers, ctx, way, grid, n)?);
-                ctx.progress.inc(1);
-                done += 1;
-            }
-            result.series.push(series);
-        }
-        // Every figure held to what NVML says the route carries: more is a measurement error.
-        let route = ctx.testbed.nvml().ok().and_then(|nvml| {
-            nvml.interconnect()
-                .nvlink_route(CudaOrdinal(src_gpu), CudaOrdinal(dst_gpu))
-        });
-        match route {
-            Some(route) => {
-                let ceiling = Theoretical {
-                    gbps: route.gbps,
-                    how: format!("NVLink: the route's {:.0} GB/s", route.gbps),
-                };
-                for point in result.series.iter_mut().flat_map(|s| s.points.iter_mut()) {
-                    check_against_route(point, &ceiling);
-                    point.set_extra(NVLINK_GBPS, route.gbps);
-                }
-            }
-            None => result.notes.push(
-                "NVML gives no NVLink route between the two GPUs: the figures are not held to a link's figure".into(),
-            ),
-        }
-        let engine = result
-            .series(&CopyWay::CopyEngine.key(pair))
-            .and_then(|s| s.points.first())
-            .and_then(Point::median);
-        if let Some(engine) = engine {
-            for point in result.series.iter_mut().flat_map(|s| s.points.iter_mut()) {
-                if let Some(median) = point.median() {
-                    point.set_extra(OF_COPY_ENGINE, median / engine);
-                }
-            }
-        }
+        // Stopped by Ctrl-C or not, what was measured is held to the route before it is shown.
+        measure_every_way(ctx, devices, &mut buffers, &mut result, pair, n)?;
+        hold_to_the_route(ctx, &mut result, (src_gpu, dst_gpu));
+        set_fractions_of_the_engine(&mut result, pair);
         result.notes.push(format!(
             "one warm-up, then {} samples of up to {} copies between events; the split copies are held by a \
              spin kernel until both halves are enqueued and timed from their release to the later half's end",
             ctx.settings.samples, ctx.settings.reps
         ));
         Ok(result)
+    }
+}
+
+/// Every [`CopyWay`] (the persistent grids over the sweep of blocks per SM), a series each, into
+/// `result`; on Ctrl-C it stops there, keeping the series so far.
+fn measure_every_way(
+    ctx: &RunContext<'_>,
+    devices: &[DeviceUnderTest],
+    buffers: &mut PeerBuffers,
+    result: &mut ExperimentResult,
+    pair: Devices,
+    n: usize,
+) -> Result<()> {
+    let sms = devices[0].info().multiprocessors.max(1) as u32;
+    let planned = PeerCopyLimits.points() as usize;
+    let mut done = 0;
+    for way in CopyWay::ALL {
+        let mut series = Series::new(way.key(pair), way.label());
+        let grids: Vec<Option<u32>> = match way {
+            CopyWay::PullPersistent | CopyWay::PushPersistent => QUARTER_BLOCKS_PER_SM
+                .iter()
+                .map(|&q| Some(grid_blocks(sms, q)))
+                .collect(),
+            _ => vec![None],
+        };
+        for grid in grids {
+            if ctx.stop_before(done, planned) {
+                result.series.push(series);
+                return Ok(());
+            }
+            ctx.progress.set_message(format!("peer-copy-limits: {}", way.label()));
+            series.points.push(copy_point(devices, buffers, ctx, way, grid, n)?);
+            ctx.progress.inc(1);
+            done += 1;
+        }
+        result.series.push(series);
+    }
+    Ok(())
+}
+
+/// Every figure held to what NVML says the route carries (more is a measurement error, and fails
+/// its point), the route's figure beside each; a note where NVML gives no route.
+fn hold_to_the_route(ctx: &RunContext<'_>, result: &mut ExperimentResult, (src_gpu, dst_gpu): (usize, usize)) {
+    let route = ctx.testbed.nvml().ok().and_then(|nvml| {
+        nvml.interconnect()
+            .nvlink_route(CudaOrdinal(src_gpu), CudaOrdinal(dst_gpu))
+    });
+    let Some(route) = route else {
+        result.notes.push(
+            "NVML gives no NVLink route between the two GPUs: the figures are not held to a link's figure".into(),
+        );
+        return;
+    };
+    let ceiling = Theoretical {
+        gbps: route.gbps,
+        how: format!("NVLink: the route's {:.0} GB/s", route.gbps),
+    };
+    for point in result.series.iter_mut().flat_map(|s| s.points.iter_mut()) {
+        check_against_route(point, &ceiling);
+        point.set_extra(NVLINK_GBPS, route.gbps);
+    }
+}
+
+/// Each ok point's median over the source's copy engine alone, as [`OF_COPY_ENGINE`].
+fn set_fractions_of_the_engine(result: &mut ExperimentResult, pair: Devices) {
+    let engine = result
+        .series(&CopyWay::CopyEngine.key(pair))
+        .and_then(|s| s.points.first())
+        .and_then(Point::median);
+    let Some(engine) = engine else {
+        return;
+    };
+    for point in result.series.iter_mut().flat_map(|s| s.points.iter_mut()) {
+        if let Some(median) = point.median() {
+            point.set_extra(OF_COPY_ENGINE, median / engine);
+        }
     }
 }
 
