@@ -162,6 +162,79 @@ fn sgemm_register_blocked_matches_the_reference_on_every_shape() {
     assert_eq!(whole_shapes, 4, "the whole-tile shapes of SHAPES");
 }
 
+/// Sizes of every residue mod 4 and around the tiles, like 4095³ in small:
+/// with `k % 4 != 0` (`A`) or `n % 4 != 0` (`B`) the rows start at every
+/// alignment, and the kernels load their strips through two aligned vectors
+/// and a shift, except a row's last strip and the buffer's last elements,
+/// loaded float by float. Each `(m, n, k)` takes three of the sizes.
+const ODD_SIZES: [usize; 7] = [1, 3, 5, 17, 63, 65, 127];
+
+/// Shapes of [`ODD_SIZES`]: each size in each dimension, with different
+/// neighbours; then 4095³-like shapes (all three odd, several blocks and
+/// `k` tiles) and mixed parities (`k % 4 == 2`: two alignments of rows;
+/// `k % 4 == 0` with `n` odd, and the reverse).
+fn odd_shapes() -> Vec<(usize, usize, usize)> {
+    let s = ODD_SIZES;
+    let mut shapes: Vec<_> = (0..s.len())
+        .map(|i| (s[i], s[(i + 2) % s.len()], s[(i + 5) % s.len()]))
+        .collect();
+    shapes.extend([
+        (131, 135, 139),
+        (255, 129, 47),
+        (66, 130, 62),
+        (68, 63, 36),
+        (63, 68, 127),
+    ]);
+    shapes
+}
+
+/// `C` as the kernels compute each element: `f32` FMAs in increasing `k`
+/// order from zero (the zeros they pad the edge tiles with add exact zeros).
+fn fma_in_k_order(a: &[f32], b: &[f32], (m, n, k): (usize, usize, usize)) -> Vec<f32> {
+    let mut c = vec![0.0f32; m * n];
+    for row in 0..m {
+        for col in 0..n {
+            c[row * n + col] = (0..k).fold(0.0f32, |sum, i| a[row * k + i].mul_add(b[i * n + col], sum));
+        }
+    }
+    c
+}
+
+#[test]
+fn register_blocked_entries_match_the_reference_at_odd_sizes() {
+    let small = SGEMM_TILE_128X64;
+    for (m, n, k) in odd_shapes() {
+        let dims = (m, n, k);
+        let (c, a, b) = run_f32(sgemm_register_blocked, register_blocked_config(m, n), dims);
+        let (expected, scale) = matmul(&a, &b, m, k, n);
+        assert_close(&c, &expected, &scale, &format!("sgemm_register_blocked {m}×{n}×{k}"));
+        let sequential = fma_in_k_order(&a, &b, dims);
+        assert!(
+            c.iter().zip(&sequential).all(|(x, y)| x.to_bits() == y.to_bits()),
+            "sgemm_register_blocked {m}×{n}×{k} differs from f32 FMAs in k order"
+        );
+        let (c_small, _, _) = run_f32(sgemm_register_blocked_128x64, tile_config(small, m, n), dims);
+        // Same products in the same order whatever the tile and however a strip was loaded.
+        assert!(
+            c_small.iter().zip(&c).all(|(x, y)| x.to_bits() == y.to_bits()),
+            "sgemm_register_blocked_128x64 {m}×{n}×{k} differs from the 128 × 128 tile"
+        );
+    }
+}
+
+#[test]
+fn hgemm_f16_storage_matches_the_reference_at_odd_sizes() {
+    for (m, n, k) in odd_shapes() {
+        let a_store = aligned_halves(m * k, |i| f16::from_f32(value(i, 7)).to_bits());
+        let b_store = aligned_halves(k * n, |i| f16::from_f32(value(i, 8)).to_bits());
+        let (a, b) = (&halves(&a_store)[..m * k], &halves(&b_store)[..k * n]);
+        let c = run_f16(hgemm_f16_storage, (a, b), (m, n, k));
+        let widen = |bits: &[u16]| bits.iter().map(|&h| f16::from_bits(h).to_f32()).collect::<Vec<_>>();
+        let (expected, scale) = matmul(&widen(a), &widen(b), m, k, n);
+        assert_close(&c, &expected, &scale, &format!("hgemm_f16_storage {m}×{n}×{k}"));
+    }
+}
+
 /// `(m, n, k)` for the 128 × 64 × 16 tile: ragged in every dimension (scalar
 /// and `float4` paths, one and several `k` tiles, a partial last one), and
 /// whole tiles (one block, two blocks each way, odd and even `k` tile counts).
