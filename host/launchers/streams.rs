@@ -10,6 +10,10 @@ use crate::gpu::{DeviceBuffer, LaunchShape};
 use crate::opencl::{ClBuffer, ClQueue, NdRange, OpenClTwins};
 use crate::testbed::{DeviceUnderTest, Implementation, OpenClSide};
 
+/// The PTX entries of the streams family: the module must define each (gathered with the other
+/// families' by [`ptx_entries`](fn@crate::launchers::ptx_entries)).
+pub(super) const PTX_ENTRIES: &[&str] = &["fma_chain"];
+
 /// Launches the Rust `fma_chain` on `data[range]` on `stream` (not
 /// necessarily the suite's: the staged pipeline uses one stream per chunk).
 pub fn fma_chain(
