@@ -24,6 +24,7 @@ mod matrix_vector;
 mod measured_sass;
 mod nominal_shape;
 mod occupancy;
+mod opencl_c_kernels;
 mod opencl_constant_memory;
 mod opencl_divergence;
 mod opencl_local_memory;
@@ -85,6 +86,7 @@ pub use occupancy::{
     OCCUPANCY_BLOCK_THREADS, occupancy_chase, occupancy_chase_shape, occupancy_copy, occupancy_copy_shape,
     shared_bytes_for_resident_blocks,
 };
+pub use opencl_c_kernels::opencl_c_kernels;
 pub use opencl_throughput::{build_throughput_twins, opencl_throughput};
 pub use particles::{fountain_version_step, gravity_step, particle_shape, particle_step, particle_step_global};
 pub use pointer_ring::{PointerRing, pointer_ring_words};
