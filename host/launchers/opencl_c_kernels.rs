@@ -6,15 +6,14 @@
 
 use super::{
     global_memory, matrix_vector, opencl_constant_memory, opencl_divergence, opencl_local_memory,
-    opencl_shared_memory_banks, streams,
+    opencl_shared_memory_banks, sgemm, streams,
 };
 
 /// Every family with OpenCL C twins, in the order of their sources in the program.
 const FAMILIES: [&[&str]; 8] = [
     global_memory::opencl::OPENCL_C_KERNELS,
     matrix_vector::opencl::OPENCL_C_KERNELS,
-    // The general multiplies' twins, until they move beside their launcher.
-    &["naive_sgemm", "tiled_sgemm"],
+    sgemm::opencl::OPENCL_C_KERNELS,
     streams::OPENCL_C_KERNELS,
     opencl_divergence::OPENCL_C_KERNELS,
     opencl_shared_memory_banks::OPENCL_C_KERNELS,

@@ -5,7 +5,7 @@
 
 use super::{
     compat_layer, constant_memory, diagnostics, global_memory, guide_multiply, latency, local_memory, matrix_vector,
-    occupancy, particles, shared_memory_banks, streams, texture_2d,
+    occupancy, particles, sgemm, shared_memory_banks, streams, texture_2d,
 };
 
 /// The families of the memory claims (bank conflicts, constant and local
@@ -24,16 +24,7 @@ const OTHER_FAMILIES: [&[&str]; 9] = [
     texture_2d::PTX_ENTRIES,
     matrix_vector::PTX_ENTRIES,
     guide_multiply::PTX_ENTRIES,
-    // The general multiplies' entries, until they move beside their launcher.
-    &[
-        "tiled_sgemm",
-        "sgemm_register_blocked",
-        "sgemm_register_blocked_whole_tiles",
-        "sgemm_register_blocked_128x64",
-        "sgemm_register_blocked_128x64_whole_tiles",
-        "hgemm_f16_storage",
-        "hgemm_f16_storage_whole_tiles",
-    ],
+    sgemm::PTX_ENTRIES,
     streams::PTX_ENTRIES,
     diagnostics::PTX_ENTRIES,
     particles::PTX_ENTRIES,
