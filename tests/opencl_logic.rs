@@ -441,59 +441,6 @@ fn opencl_twins_program_joins_its_sources_in_the_recorded_order() {
     assert_eq!(OPENCL_C_SOURCE, recorded.join("\n"));
 }
 
-/// The families' kernel lists in the order they were one list in the OpenCL
-/// layer (recorded when the lists moved beside the launchers).
-#[test]
-fn opencl_families_list_the_recorded_kernels_in_order() {
-    let recorded = [
-        "offset_copy",
-        "stride_copy",
-        "shift_copy",
-        "permuted_copy",
-        "texture_shift_copy",
-        "offset_copy_f16",
-        "stride_copy_f16",
-        "offset_copy_f64",
-        "stride_copy_f64",
-        "offset_copy_f32x4",
-        "stride_copy_f32x4",
-        "vector_copy",
-        "matvec_row_per_thread",
-        "matvec_grid_stride_rows",
-        "matvec_block_serial_sum",
-        "matvec_tree_interleaved",
-        "matvec_tree_sequential",
-        "matvec_warp_shuffle",
-        "matvec_warp_per_row",
-        "naive_sgemm",
-        "tiled_sgemm",
-        "fma_chain",
-        "divergent_lane_paths",
-        "uniform_warp_paths",
-        "short_branch_predicated",
-        "long_branch_divergent",
-        "bank_read_b32",
-        "bank_write_b32",
-        "bank_read_b64",
-        "bank_write_b64",
-        "bank_read_b128",
-        "bank_write_b128",
-        "bank_tile_column_read",
-        "bank_read_b8",
-        "bank_read_b16",
-        "bank_read_struct2",
-        "bank_read_struct3",
-        "bank_read_split_b64",
-        "bank_read_permuted",
-        "constant_chase",
-        "constant_chase_global_nc",
-        "constant_chase_shared",
-        "local_array_registers",
-        "local_array_dynamic",
-    ];
-    assert_eq!(opencl_c_kernels(), recorded);
-}
-
 /// The bank and constant-memory twins record no block spans (OpenCL C has no
 /// SM clock): their launchers' parameter lists are the Rust kernels' without
 /// `spans` (and `constant_chase` takes its `__constant` table as its first).
