@@ -5,11 +5,11 @@
 use kernels_gpu::device::Dim3;
 use ptxsuite::gpu::LaunchShape;
 use ptxsuite::launchers::opencl::{estimated_wave_groups, matvec_launch, nd_range, vector_copy_groups};
-use ptxsuite::launchers::{MatVecVersion, SgemmKernel, offset_copy_shape, sgemm_shape};
+use ptxsuite::launchers::{MatVecVersion, SgemmKernel, offset_copy_shape, opencl_c_kernels, sgemm_shape};
 use ptxsuite::opencl::{
-    ClDeviceType, DeviceMatch, LocalMemory, MatvecReduction, NdRange, OPENCL_C_KERNELS, OPENCL_C_SOURCE,
-    OpenClDeviceInfo, PciAddress, match_device, name_versions, pci_bus_info_khr, plan_vendor_registration,
-    registered_icd_files, twin_build_options, uuid_string, version_number,
+    ClDeviceType, DeviceMatch, LocalMemory, MatvecReduction, NdRange, OPENCL_C_SOURCE, OpenClDeviceInfo, PciAddress,
+    match_device, name_versions, pci_bus_info_khr, plan_vendor_registration, registered_icd_files, twin_build_options,
+    uuid_string, version_number,
 };
 use ptxsuite::ptx::{KERNELS_PTX, entry_points};
 
@@ -399,7 +399,8 @@ fn opencl_vector_copy_grid_is_capped_by_the_wave() {
 #[test]
 fn opencl_twins_define_every_kernel_under_its_rust_entry_name() {
     let rust_entries = entry_points(KERNELS_PTX);
-    for name in OPENCL_C_KERNELS {
+    let listed = opencl_c_kernels();
+    for name in &listed {
         assert!(
             OPENCL_C_SOURCE.contains(&format!("__kernel void {name}("))
                 || OPENCL_C_SOURCE.contains(&format!("({name}, "))
@@ -418,9 +419,26 @@ fn opencl_twins_define_every_kernel_under_its_rust_entry_name() {
     // templates, and local_array_spilled is defined only under -D LOCAL_ARRAY_SPILLED (a program of its own).
     assert_eq!(
         defined,
-        OPENCL_C_KERNELS.len() - 6 + 2 + 2 - 1 - 6 + 1,
+        listed.len() - 6 + 2 + 2 - 1 - 6 + 1,
         "a kernel the list does not name"
     );
+}
+
+/// The twins' program is its sources joined in this order (recorded when the
+/// kernel list moved to the families): a reorder or a dropped file fails here.
+#[test]
+fn opencl_twins_program_joins_its_sources_in_the_recorded_order() {
+    let recorded = [
+        include_str!("../host/opencl_c/global_memory.cl"),
+        include_str!("../host/opencl_c/matrix_vector.cl"),
+        include_str!("../host/opencl_c/matrix_multiply.cl"),
+        include_str!("../host/opencl_c/streams.cl"),
+        include_str!("../host/opencl_c/divergence.cl"),
+        include_str!("../host/opencl_c/shared_memory_banks.cl"),
+        include_str!("../host/opencl_c/constant_memory.cl"),
+        include_str!("../host/opencl_c/local_memory.cl"),
+    ];
+    assert_eq!(OPENCL_C_SOURCE, recorded.join("\n"));
 }
 
 /// The bank and constant-memory twins record no block spans (OpenCL C has no

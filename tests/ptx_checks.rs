@@ -13,64 +13,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use kernels_gpu::device::{CONSTANT_SYMBOL, CONSTANT_WORDS};
 use kernels_gpu::launch_bounds::{LAUNCH_BOUND_FOR_SPILLS, LAUNCH_BOUNDS};
+use ptxsuite::launchers::{memory_claims_entries, ptx_entries};
 use ptxsuite::ptx::{self, KERNELS_PTX, PTX_ARCH};
 
 #[test]
 fn ptx_has_every_kernel_entry_point() {
     let entries = ptx::entry_points(KERNELS_PTX);
-    for name in [
-        "offset_copy",
-        "stride_copy",
-        "shift_copy",
-        "texture_shift_copy",
-        "global_2d_tile_load",
-        "texture_2d_tile_sample",
-        "permuted_copy",
-        "offset_copy_f16",
-        "offset_copy_f64",
-        "offset_copy_f32x4",
-        "stride_copy_f16",
-        "stride_copy_f64",
-        "stride_copy_f32x4",
-        "vector_copy",
-        "matvec_row_per_thread",
-        "matvec_grid_stride_rows",
-        "matvec_block_serial_sum",
-        "matvec_tree_interleaved",
-        "matvec_tree_sequential",
-        "matvec_warp_shuffle",
-        "matvec_warp_per_row",
-        "simple_multiply",
-        "coalesced_multiply",
-        "shared_ab_multiply",
-        "simple_multiply_aat",
-        "coalesced_multiply_aat",
-        "coalesced_multiply_aat_padded",
-        "tiled_sgemm",
-        "sgemm_register_blocked",
-        "sgemm_register_blocked_whole_tiles",
-        "sgemm_register_blocked_128x64",
-        "sgemm_register_blocked_128x64_whole_tiles",
-        "hgemm_f16_storage",
-        "hgemm_f16_storage_whole_tiles",
-        "fma_chain",
-        "spin_wait",
-        "particle_fountain",
-        "particle_swarm",
-        "particle_fountain_naive",
-        "particle_fountain_float4_state",
-        "particle_fountain_staged",
-        "particle_fountain_staged_synced",
-        "particle_gravity",
-        "particle_gravity_tiled",
-        "cuda_std_vecadd",
-        "ptx_device_vecadd",
-        "cuda_std_block_sum",
-        "ptx_device_block_sum",
-    ]
-    .into_iter()
-    .chain(MEMORY_CLAIMS_ENTRIES)
-    {
+    for name in ptx_entries() {
         assert!(entries.iter().any(|e| e == name), "{name} missing from {entries:?}");
     }
 }
@@ -558,34 +507,6 @@ fn constant_chase_reads_the_declared_constant_array() {
     assert!(entry_body("constant_chase_shared").contains("ld.shared"));
 }
 
-/// The entries of the memory-claims families (their twins are checked below too).
-const MEMORY_CLAIMS_ENTRIES: [&str; 24] = [
-    "bank_read_b8",
-    "bank_read_b16",
-    "bank_read_struct2",
-    "bank_read_struct3",
-    "bank_read_split_b64",
-    "bank_read_permuted",
-    "bank_read_b32",
-    "bank_read_b64",
-    "bank_read_b128",
-    "bank_write_b32",
-    "bank_write_b64",
-    "bank_write_b128",
-    "bank_tile_column_read",
-    "constant_chase",
-    "constant_chase_global_nc",
-    "constant_chase_shared",
-    "local_array_registers",
-    "local_array_dynamic",
-    "local_array_spilled",
-    "pointer_chase",
-    "shared_pointer_chase",
-    "fma_latency",
-    "occupancy_copy",
-    "occupancy_chase",
-];
-
 /// The math-function twins (Best Practices Guide §5.1.4) compile with and
 /// without `-use_fast_math`, and the option does what the guide says: the
 /// `sinf`, `cosf` and `powf` calls become the SFU approximations (`sin.approx`,
@@ -672,7 +593,8 @@ fn cuda_c_twins_of_the_memory_claims_kernels_compile_and_assemble() {
         }
     };
     let entries = ptx::entry_points(&twins);
-    for name in MEMORY_CLAIMS_ENTRIES {
+    let memory_claims: Vec<&str> = memory_claims_entries().collect();
+    for name in &memory_claims {
         assert!(entries.iter().any(|e| e == name), "no CUDA C twin of {name}");
     }
     let constant = format!(".const .align 4 .b8 {CONSTANT_SYMBOL}[{}];", CONSTANT_WORDS * 4);
@@ -683,7 +605,7 @@ fn cuda_c_twins_of_the_memory_claims_kernels_compile_and_assemble() {
     let log = assemble(&ptxas, &ptx::with_launch_bounds(&twins, (9, 0)), "sm_90");
     let report = spills(&log);
     for (function, stores, loads) in &report {
-        if MEMORY_CLAIMS_ENTRIES.contains(&function.as_str()) && function != LAUNCH_BOUND_FOR_SPILLS.entry {
+        if memory_claims.contains(&function.as_str()) && function != LAUNCH_BOUND_FOR_SPILLS.entry {
             assert_eq!((*stores, *loads), (0, 0), "twin {function} spills on sm_90");
         }
     }

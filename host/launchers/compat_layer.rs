@@ -17,6 +17,15 @@ use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape};
 use crate::testbed::{DeviceUnderTest, Implementation};
 
+/// The PTX entries of the compatibility-layer pairs: the module must define each (gathered with the
+/// other families' by [`ptx_entries`](fn@crate::launchers::ptx_entries)).
+pub(super) const PTX_ENTRIES: &[&str] = &[
+    "cuda_std_vecadd",
+    "ptx_device_vecadd",
+    "cuda_std_block_sum",
+    "ptx_device_block_sum",
+];
+
 /// `cuda_std_vecadd(a: &[f32], b: &[f32], c: *mut f32)` as its PTX entry
 /// takes it: `cuda_std`'s `#[kernel]` does not describe its parameters as
 /// `kernel!` does, so its slice ABI is written out here (and checked against

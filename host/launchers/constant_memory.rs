@@ -9,6 +9,10 @@ use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, Gpu, LaunchShape, Module};
 use crate::testbed::{DeviceUnderTest, Implementation};
 
+/// The PTX entries of the constant-memory chases: the module must define each (gathered with the
+/// other families' by [`ptx_entries`](fn@crate::launchers::ptx_entries)).
+pub(super) const PTX_ENTRIES: &[&str] = &["constant_chase", "constant_chase_global_nc", "constant_chase_shared"];
+
 /// The block of the constant-memory experiment's throughput series (and the kernel table).
 pub const CONSTANT_CHASE_BLOCK_THREADS: u32 = 256;
 

@@ -7,6 +7,10 @@ use crate::error::{Error, Result};
 use crate::gpu::LaunchShape;
 use crate::testbed::{DeviceUnderTest, Implementation};
 
+/// The PTX entries of the diagnostics family: the module must define each (gathered with the other
+/// families' by [`ptx_entries`](fn@crate::launchers::ptx_entries)).
+pub(super) const PTX_ENTRIES: &[&str] = &["spin_wait"];
+
 /// Launches `spin_wait` for `duration` on the suite's stream: one block of
 /// one thread that busy-waits on the GPU's global timer (how the kernel time
 /// limit is tested). Returns once it is enqueued.

@@ -9,6 +9,17 @@ use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape};
 use crate::testbed::{DeviceUnderTest, Implementation};
 
+/// The PTX entries of the guide's matrix multiplies: the module must define each (gathered with the
+/// other families' by [`ptx_entries`](fn@crate::launchers::ptx_entries)).
+pub(super) const PTX_ENTRIES: &[&str] = &[
+    "simple_multiply",
+    "coalesced_multiply",
+    "shared_ab_multiply",
+    "simple_multiply_aat",
+    "coalesced_multiply_aat",
+    "coalesced_multiply_aat_padded",
+];
+
 /// The CUDA C Best Practices Guide's shared-memory matrix multiplies
 /// (§3.2.2.2–3.2.2.3, Listings 3.7–3.11): `C = AB` with `A` of `M × 32` and
 /// `B` of `32 × N`, and `C = AAᵀ` with `A` of `M × 32`.

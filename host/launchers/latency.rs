@@ -7,6 +7,10 @@ use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape};
 use crate::testbed::{DeviceUnderTest, Implementation};
 
+/// The PTX entries of the latency chains: the module must define each (gathered with the other
+/// families' by [`ptx_entries`](fn@crate::launchers::ptx_entries)).
+pub(super) const PTX_ENTRIES: &[&str] = &["pointer_chase", "shared_pointer_chase", "fma_latency"];
+
 /// The block that copies a ring into shared memory for `shared_pointer_chase` (thread 0 then chases).
 pub const SHARED_CHASE_BLOCK_THREADS: u32 = 256;
 

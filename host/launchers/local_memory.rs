@@ -7,6 +7,10 @@ use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape};
 use crate::testbed::{DeviceUnderTest, Implementation};
 
+/// The PTX entries of the local-memory arrays: the module must define each (gathered with the other
+/// families' by [`ptx_entries`](fn@crate::launchers::ptx_entries)).
+pub(super) const PTX_ENTRIES: &[&str] = &["local_array_registers", "local_array_dynamic", "local_array_spilled"];
+
 /// The block the local-memory experiment launches (and the kernel table shows).
 pub const LOCAL_ARRAY_BLOCK_THREADS: u32 = 128;
 

@@ -24,6 +24,7 @@ mod matrix_vector;
 mod measured_sass;
 mod nominal_shape;
 mod occupancy;
+mod opencl_c_kernels;
 mod opencl_constant_memory;
 mod opencl_divergence;
 mod opencl_local_memory;
@@ -32,6 +33,7 @@ mod opencl_shared_memory_banks;
 mod opencl_throughput;
 mod particles;
 mod pointer_ring;
+mod ptx_entries;
 mod sgemm;
 mod shared_memory_banks;
 mod slot_ring;
@@ -84,9 +86,11 @@ pub use occupancy::{
     OCCUPANCY_BLOCK_THREADS, occupancy_chase, occupancy_chase_shape, occupancy_copy, occupancy_copy_shape,
     shared_bytes_for_resident_blocks,
 };
+pub use opencl_c_kernels::opencl_c_kernels;
 pub use opencl_throughput::{build_throughput_twins, opencl_throughput};
 pub use particles::{fountain_version_step, gravity_step, particle_shape, particle_step, particle_step_global};
 pub use pointer_ring::{PointerRing, pointer_ring_words};
+pub use ptx_entries::{memory_claims_entries, ptx_entries};
 pub use sgemm::{
     CudaGemmRunner, GemmEntry, GemmOp, GemmRunner, REGISTER_BLOCKED_TILES, SgemmKernel, TileChoice, check_gemm_buffers,
     gemm_flops, gemm_runners, hgemm_f16_storage, hgemm_f16_storage_shape, register_blocked_tile,

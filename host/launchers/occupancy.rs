@@ -7,6 +7,10 @@ use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape};
 use crate::testbed::{DeviceUnderTest, Implementation};
 
+/// The PTX entries of the occupancy kernels: the module must define each (gathered with the other
+/// families' by [`ptx_entries`](fn@crate::launchers::ptx_entries)).
+pub(super) const PTX_ENTRIES: &[&str] = &["occupancy_copy", "occupancy_chase"];
+
 /// The block of the occupancy experiment's shared-memory sweep (and the kernel table).
 pub const OCCUPANCY_BLOCK_THREADS: u32 = 256;
 

@@ -10,6 +10,12 @@ use super::opencl_nd_range::nd_range;
 use crate::error::Result;
 use crate::opencl::{ClBuffer, ClContext, ClQueue, LocalMemory, OpenClTwins};
 
+/// The OpenCL C twins of the constant-memory chases (`constant_memory.cl`): kernels of the twins'
+/// program (gathered with the other families' by
+/// [`opencl_c_kernels`](fn@crate::launchers::opencl_c_kernels)).
+pub(in crate::launchers) const OPENCL_C_KERNELS: &[&str] =
+    &["constant_chase", "constant_chase_global_nc", "constant_chase_shared"];
+
 const fn param(name: &'static str, kind: ParamKind) -> Param {
     Param { name, kind }
 }

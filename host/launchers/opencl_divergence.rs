@@ -10,6 +10,16 @@ use crate::error::Result;
 use crate::opencl::{ClBuffer, ClQueue, OpenClTwins};
 use crate::reference::{BranchLength, PathChoice};
 
+/// The OpenCL C twins of the control-flow kernels (`divergence.cl`): kernels of the twins' program
+/// (gathered with the other families' by
+/// [`opencl_c_kernels`](fn@crate::launchers::opencl_c_kernels)).
+pub(in crate::launchers) const OPENCL_C_KERNELS: &[&str] = &[
+    "divergent_lane_paths",
+    "uniform_warp_paths",
+    "short_branch_predicated",
+    "long_branch_divergent",
+];
+
 /// Launches the twin of `kernel(out, selector, iterations)` on `groups` work-groups.
 fn launch_control_flow(
     twins: &OpenClTwins,

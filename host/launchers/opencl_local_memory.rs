@@ -15,6 +15,11 @@ use crate::opencl::{
     MatvecReduction, OpenClTwins, PRAGMA_UNROLL_EXTENSION,
 };
 
+/// The OpenCL C twins of the local-memory arrays (`local_memory.cl`; `local_array_spilled` is built
+/// apart): kernels of the twins' program (gathered with the other families' by
+/// [`opencl_c_kernels`](fn@crate::launchers::opencl_c_kernels)).
+pub(in crate::launchers) const OPENCL_C_KERNELS: &[&str] = &["local_array_registers", "local_array_dynamic"];
+
 /// Registers a thread the Rust kernel's launch bound for spills leaves: an
 /// SM's 64 Ki registers over its `max_threads × min_blocks_per_sm` threads (64).
 pub const SPILL_REGISTER_CAP: u32 =

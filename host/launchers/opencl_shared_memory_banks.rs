@@ -10,6 +10,25 @@ use super::shared_memory_banks::{BankKernel, bank_table_shape};
 use crate::error::Result;
 use crate::opencl::{ClBuffer, ClQueue, LocalMemory, OpenClTwins};
 
+/// The OpenCL C twins of the bank-conflict kernels (`shared_memory_banks.cl`): kernels of the
+/// twins' program (gathered with the other families' by
+/// [`opencl_c_kernels`](fn@crate::launchers::opencl_c_kernels)).
+pub(in crate::launchers) const OPENCL_C_KERNELS: &[&str] = &[
+    "bank_read_b32",
+    "bank_write_b32",
+    "bank_read_b64",
+    "bank_write_b64",
+    "bank_read_b128",
+    "bank_write_b128",
+    "bank_tile_column_read",
+    "bank_read_b8",
+    "bank_read_b16",
+    "bank_read_struct2",
+    "bank_read_struct3",
+    "bank_read_split_b64",
+    "bank_read_permuted",
+];
+
 /// Every bank twin's parameters before its `__local` table: the Rust kernel's
 /// without `spans` (OpenCL C has no SM clock to record them with).
 pub const BANK_TWIN_PARAMS: &[Param] = &[

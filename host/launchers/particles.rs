@@ -13,6 +13,19 @@ use crate::particle_scene::{
 };
 use crate::testbed::{DeviceUnderTest, Implementation};
 
+/// The PTX entries of the particle kernels: the module must define each (gathered with the other
+/// families' by [`ptx_entries`](fn@crate::launchers::ptx_entries)).
+pub(super) const PTX_ENTRIES: &[&str] = &[
+    "particle_fountain",
+    "particle_swarm",
+    "particle_fountain_naive",
+    "particle_fountain_float4_state",
+    "particle_fountain_staged",
+    "particle_fountain_staged_synced",
+    "particle_gravity",
+    "particle_gravity_tiled",
+];
+
 /// The most threads a block may have (every GPU since cc 2.0).
 const MAX_BLOCK_THREADS: u64 = 1024;
 /// The largest `gridDim.y` / `gridDim.z`.

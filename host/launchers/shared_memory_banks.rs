@@ -13,6 +13,24 @@ use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape};
 use crate::testbed::{DeviceUnderTest, Implementation};
 
+/// The PTX entries of the bank-conflict kernels: the module must define each (gathered with the
+/// other families' by [`ptx_entries`](fn@crate::launchers::ptx_entries)).
+pub(super) const PTX_ENTRIES: &[&str] = &[
+    "bank_read_b8",
+    "bank_read_b16",
+    "bank_read_struct2",
+    "bank_read_struct3",
+    "bank_read_split_b64",
+    "bank_read_permuted",
+    "bank_read_b32",
+    "bank_read_b64",
+    "bank_read_b128",
+    "bank_write_b32",
+    "bank_write_b64",
+    "bank_write_b128",
+    "bank_tile_column_read",
+];
+
 /// The largest stride (or tile pitch) whose accesses stay inside the kernels'
 /// table: `31 * stride + 32 * 31` (strided) or `31 * pitch + 31` (columns)
 /// must be below `BANK_TABLE_ELEMENTS`.

@@ -10,6 +10,14 @@ use crate::gpu::{DeviceBuffer, LaunchShape};
 use crate::opencl::{ClBuffer, ClQueue, NdRange, OpenClTwins};
 use crate::testbed::{DeviceUnderTest, Implementation, OpenClSide};
 
+/// The OpenCL C twins of the streams family (`streams.cl`): kernels of the twins' program (gathered
+/// with the other families' by [`opencl_c_kernels`](fn@crate::launchers::opencl_c_kernels)).
+pub(in crate::launchers) const OPENCL_C_KERNELS: &[&str] = &["fma_chain"];
+
+/// The PTX entries of the streams family: the module must define each (gathered with the other
+/// families' by [`ptx_entries`](fn@crate::launchers::ptx_entries)).
+pub(super) const PTX_ENTRIES: &[&str] = &["fma_chain"];
+
 /// Launches the Rust `fma_chain` on `data[range]` on `stream` (not
 /// necessarily the suite's: the staged pipeline uses one stream per chunk).
 pub fn fma_chain(

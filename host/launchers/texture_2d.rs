@@ -9,6 +9,10 @@ use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape, Texture2d};
 use crate::testbed::{DeviceUnderTest, Implementation};
 
+/// The PTX entries of the 2-D tile kernels: the module must define each (gathered with the other
+/// families' by [`ptx_entries`](fn@crate::launchers::ptx_entries)).
+pub(super) const PTX_ENTRIES: &[&str] = &["global_2d_tile_load", "texture_2d_tile_sample"];
+
 /// An image of `width × height` texels, row-major.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Image2d {

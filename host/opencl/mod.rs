@@ -50,9 +50,8 @@ pub use kernel_arg_list::{ClArg, ClArgList};
 pub use mapped_host_buffer::MappedHostBuffer;
 pub use nd_range::NdRange;
 pub use opencl_c_twins::{
-    DIVERGENCE_UNROLL_OPTION, LOCAL_ARRAY_SPILLED_OPTION, LOCAL_MEMORY_SOURCE, MatvecReduction, OPENCL_C_KERNELS,
-    OPENCL_C_SOURCE, OPENCL_C_THROUGHPUT_SOURCE, OpenClTwins, PRAGMA_UNROLL_EXTENSION, THROUGHPUT_BASE_OPTIONS,
-    twin_build_options,
+    DIVERGENCE_UNROLL_OPTION, LOCAL_ARRAY_SPILLED_OPTION, LOCAL_MEMORY_SOURCE, MatvecReduction, OPENCL_C_SOURCE,
+    OPENCL_C_THROUGHPUT_SOURCE, OpenClTwins, PRAGMA_UNROLL_EXTENSION, THROUGHPUT_BASE_OPTIONS, twin_build_options,
 };
 pub use pci_address::PciAddress;
 pub use program::ClProgram;

@@ -9,7 +9,9 @@ use super::error::ClResult;
 use super::{ClContext, ClKernel, ClProgram, OpenClDeviceInfo, OpenClError};
 
 /// The OpenCL C versions of the kernels: same algorithms, same launch shapes,
-/// same entry names as the Rust kernels.
+/// same entry names as the Rust kernels. Each family lists the kernels of its
+/// file beside its OpenCL launcher (`launchers::opencl_c_kernels`, in this
+/// order); `tests/opencl_logic.rs` pins the order of the files.
 pub const OPENCL_C_SOURCE: &str = concat!(
     include_str!("../opencl_c/global_memory.cl"),
     "\n",
@@ -44,54 +46,6 @@ pub const OPENCL_C_THROUGHPUT_SOURCE: &str = include_str!("../opencl_c/instructi
 /// The options every build of [`OPENCL_C_THROUGHPUT_SOURCE`] takes (argument
 /// types for the checks against the Rust kernels), before the one measured.
 pub const THROUGHPUT_BASE_OPTIONS: &str = "-cl-kernel-arg-info";
-
-/// Every kernel of [`OPENCL_C_SOURCE`].
-pub const OPENCL_C_KERNELS: [&str; 44] = [
-    "offset_copy",
-    "stride_copy",
-    "shift_copy",
-    "permuted_copy",
-    "texture_shift_copy",
-    "offset_copy_f16",
-    "stride_copy_f16",
-    "offset_copy_f64",
-    "stride_copy_f64",
-    "offset_copy_f32x4",
-    "stride_copy_f32x4",
-    "vector_copy",
-    "matvec_row_per_thread",
-    "matvec_grid_stride_rows",
-    "matvec_block_serial_sum",
-    "matvec_tree_interleaved",
-    "matvec_tree_sequential",
-    "matvec_warp_shuffle",
-    "matvec_warp_per_row",
-    "naive_sgemm",
-    "tiled_sgemm",
-    "fma_chain",
-    "divergent_lane_paths",
-    "uniform_warp_paths",
-    "short_branch_predicated",
-    "long_branch_divergent",
-    "bank_read_b32",
-    "bank_write_b32",
-    "bank_read_b64",
-    "bank_write_b64",
-    "bank_read_b128",
-    "bank_write_b128",
-    "bank_tile_column_read",
-    "bank_read_b8",
-    "bank_read_b16",
-    "bank_read_struct2",
-    "bank_read_struct3",
-    "bank_read_split_b64",
-    "bank_read_permuted",
-    "constant_chase",
-    "constant_chase_global_nc",
-    "constant_chase_shared",
-    "local_array_registers",
-    "local_array_dynamic",
-];
 
 /// How the two warp-level matrix-vector kernels (`matvec_warp_shuffle`,
 /// `matvec_warp_per_row`) reduce 32 partial sums in OpenCL C.

@@ -7,6 +7,7 @@ use std::time::Duration;
 use half::f16;
 use kernels_gpu::device::F32x4;
 
+use super::SelfTest;
 use crate::copy_element::{CopyElement, first_mismatch, pattern};
 use crate::error::{Error, Result};
 use crate::experiments::{UploadOrder, chunk_ranges, staged_once};
@@ -44,6 +45,20 @@ pub(super) fn once() -> RunSettings {
         ..RunSettings::default()
     }
 }
+
+/// The checks of the twins' builds (CUDA C through NVRTC, OpenCL C on the matched device), in the
+/// order `ptxsuite selftest` runs them (gathered with the other families' by
+/// [`SELF_TESTS`](super::SELF_TESTS)).
+pub(super) const TWIN_BUILDS: &[SelfTest] = &[
+    SelfTest {
+        name: "CUDA C twins (NVRTC)",
+        run: cuda_c_twins,
+    },
+    SelfTest {
+        name: "OpenCL C twins (build on the matched device)",
+        run: opencl_c_twins,
+    },
+];
 
 pub(super) fn cuda_c_twins(testbed: &Testbed) -> Result<()> {
     first(testbed)
@@ -98,6 +113,43 @@ pub(super) fn opencl_transfers_and_pipeline(testbed: &Testbed) -> Result<()> {
     });
     verified("OpenCL fma_chain on elements 100.. (the pipeline's kernel)", mismatch)
 }
+
+/// The checks of the global-memory copies and the driver's copy, in the order `ptxsuite selftest`
+/// runs them (gathered with the other families' by [`SELF_TESTS`](super::SELF_TESTS)).
+pub(super) const COPIES: &[SelfTest] = &[
+    SelfTest {
+        name: "offset_copy (f16, f32, f64, f32x4)",
+        run: offset_copies,
+    },
+    SelfTest {
+        name: "stride_copy (f16, f32, f64, f32x4)",
+        run: stride_copies,
+    },
+    SelfTest {
+        name: "shift_copy",
+        run: shift_copy,
+    },
+    SelfTest {
+        name: "texture_shift_copy",
+        run: texture_shift_copy,
+    },
+    SelfTest {
+        name: "global_2d_tile_load, texture_2d_tile_sample (point, linear, normalized, wrap)",
+        run: texture_2d_tiles,
+    },
+    SelfTest {
+        name: "permuted_copy",
+        run: permuted_copy,
+    },
+    SelfTest {
+        name: "vector_copy",
+        run: vector_copy,
+    },
+    SelfTest {
+        name: "cuMemcpyDtoDAsync (driver copy)",
+        run: driver_copy,
+    },
+];
 
 /// One copy kernel for `T` at its quick values, on every runner and implementation, against its reference.
 fn copies<T: CopyElement + 'static>(dut: &DeviceUnderTest, kernel: CopyKernel) -> Result<()> {
@@ -231,6 +283,19 @@ pub(super) fn driver_copy(testbed: &Testbed) -> Result<()> {
 /// (width, height): the whitepaper's width (float4 rows), and an odd width (scalar rows).
 const MATVEC_SHAPES: [(u32, u32); 2] = [(1100, 300), (257, 70)];
 
+/// The checks of the matrix-vector versions and cuBLAS's SGEMV, in the order `ptxsuite selftest`
+/// runs them (gathered with the other families' by [`SELF_TESTS`](super::SELF_TESTS)).
+pub(super) const MATRIX_VECTOR: &[SelfTest] = &[
+    SelfTest {
+        name: "matrix-vector, seven versions",
+        run: matvec_versions,
+    },
+    SelfTest {
+        name: "cuBLAS SGEMV",
+        run: cublas_sgemv,
+    },
+];
+
 /// Every matrix-vector entry (versions in every implementation, and the library's)
 /// on each shape, against the CPU reference. `library` picks the library entries or the kernels.
 fn matvec_entries(testbed: &Testbed, library: bool) -> Result<()> {
@@ -276,6 +341,40 @@ pub(super) fn matvec_versions(testbed: &Testbed) -> Result<()> {
 pub(super) fn cublas_sgemv(testbed: &Testbed) -> Result<()> {
     matvec_entries(testbed, true)
 }
+
+/// The checks of the host transfers, zero-copy kernels and the staged pipelines, in the order
+/// `ptxsuite selftest` runs them (gathered with the other families' by
+/// [`SELF_TESTS`](super::SELF_TESTS)).
+pub(super) const TRANSFERS: &[SelfTest] = &[
+    SelfTest {
+        name: "transfers: pageable",
+        run: pageable_transfers,
+    },
+    SelfTest {
+        name: "transfers: pinned",
+        run: pinned_transfers,
+    },
+    SelfTest {
+        name: "transfers: write-combined",
+        run: write_combined_transfers,
+    },
+    SelfTest {
+        name: "transfers: mapped",
+        run: mapped_transfers,
+    },
+    SelfTest {
+        name: "zero-copy kernels (mapped memory)",
+        run: zero_copy_kernels,
+    },
+    SelfTest {
+        name: "streams: staged fma_chain pipeline",
+        run: staged_pipeline,
+    },
+    SelfTest {
+        name: "OpenCL: ordinary and ALLOC_HOST_PTR transfers, fma_chain",
+        run: opencl_transfers_and_pipeline,
+    },
+];
 
 pub(super) fn pageable_transfers(testbed: &Testbed) -> Result<()> {
     let gpu = first(testbed).gpu();
@@ -418,6 +517,13 @@ pub(super) fn staged_pipeline(testbed: &Testbed) -> Result<()> {
     }
     Ok(())
 }
+
+/// The checks of the diagnostics (the kernel time limit), in the order `ptxsuite selftest` runs
+/// them (gathered with the other families' by [`SELF_TESTS`](super::SELF_TESTS)).
+pub(super) const DIAGNOSTICS: &[SelfTest] = &[SelfTest {
+    name: "kernel time limit (spin_wait)",
+    run: kernel_time_limit,
+}];
 
 /// spin_wait runs as long as asked, and a spin past the limit is reported
 /// as a `KernelTimeout`, after which the context works again.

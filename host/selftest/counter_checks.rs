@@ -5,6 +5,7 @@
 //! banks per request at stride 1 and 32 at stride 32 — collected through
 //! the same counters pass as `run --counters`.
 
+use super::SelfTest;
 use super::checks::first;
 use crate::counters::{CounterOutcome, SharedAccess, count_traced};
 use crate::error::{Error, Result};
@@ -16,6 +17,13 @@ use crate::launchers::{
 use crate::reference::{conflict_degree, strided_lane_addresses};
 use crate::report::CounterCheck;
 use crate::testbed::{Implementation, Testbed};
+
+/// The checks of the hardware counters, in the order `ptxsuite selftest` runs them (gathered with
+/// the other families' by [`SELF_TESTS`](super::SELF_TESTS)).
+pub(super) const SELF_TESTS: &[SelfTest] = &[SelfTest {
+    name: "hardware counters (CUPTI): stride_copy DRAM bytes, bank_read passes",
+    run: hardware_counters,
+}];
 
 /// A workload whose counters a model predicts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

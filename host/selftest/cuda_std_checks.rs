@@ -2,6 +2,7 @@
 //! (`kernels-gpu/src/compat_layer/`, launched with Rust-CUDA's slice ABI)
 //! and their `ptx-device` twins, against the CPU.
 
+use super::SelfTest;
 use super::checks::{first, verified};
 use crate::copy_element::first_mismatch;
 use crate::error::Result;
@@ -12,6 +13,13 @@ use crate::reference::{block_tree_sums, vector_add};
 use crate::testbed::Testbed;
 
 use kernels_gpu::compat_layer::COMPAT_BLOCK_THREADS;
+
+/// The checks of the compatibility-layer pairs, in the order `ptxsuite selftest` runs them
+/// (gathered with the other families' by [`SELF_TESTS`](super::SELF_TESTS)).
+pub(super) const SELF_TESTS: &[SelfTest] = &[SelfTest {
+    name: "cuda_std kernels (vecadd, block_sum) and their ptx-device twins",
+    run: compat_layer_kernels,
+}];
 
 /// Elements per launch: 64 whole blocks and a partial one (the kernels' tail guard).
 const N: usize = 64 * COMPAT_BLOCK_THREADS as usize + 77;

@@ -7,6 +7,7 @@ use kernels_gpu::instruction_throughput::{THROUGHPUT_BLOCK_THREADS, ThroughputKe
 use kernels_gpu::loop_counters::LOOP_COUNTER_BLOCK_THREADS;
 use kernels_gpu::math_accuracy::MathFunction;
 
+use super::SelfTest;
 use super::checks::{first, verified};
 use crate::copy_element::first_mismatch;
 use crate::device::{exp_accurate, sin};
@@ -19,6 +20,28 @@ use crate::reference::{
     math_function_exact,
 };
 use crate::testbed::{Implementation, Testbed};
+
+/// The checks of the execution kernels (throughput, math functions, control flow, loop counters),
+/// in the order `ptxsuite selftest` runs them (gathered with the other families' by
+/// [`SELF_TESTS`](super::SELF_TESTS)).
+pub(super) const SELF_TESTS: &[SelfTest] = &[
+    SelfTest {
+        name: "instruction throughput kernels (26, small and large arguments)",
+        run: throughput_kernels,
+    },
+    SelfTest {
+        name: "math_function_values (fast and accurate, within their bounds)",
+        run: function_values,
+    },
+    SelfTest {
+        name: "divergence and predication kernels",
+        run: control_flow,
+    },
+    SelfTest {
+        name: "loop-counter kernels (i32, u32, usize, unchecked i32)",
+        run: loop_counters,
+    },
+];
 
 /// Blocks of every launch here.
 const BLOCKS: u32 = 4;

@@ -4,6 +4,7 @@
 
 use half::f16;
 
+use super::SelfTest;
 use super::checks::{first, once, verified};
 use crate::error::{Error, Result};
 use crate::gpu::DeviceBuffer;
@@ -11,6 +12,28 @@ use crate::input_values::matrix_value;
 use crate::launchers::{self, GemmOp, GuideMultiply, cublas_sgemm, cublas_sgemm_aat, gemm_runners};
 use crate::reference;
 use crate::testbed::{Implementation, Testbed};
+
+/// The checks of the matrix multiplies (the guide's, the general SGEMMs, cuBLAS), in the order
+/// `ptxsuite selftest` runs them (gathered with the other families' by
+/// [`SELF_TESTS`](super::SELF_TESTS)).
+pub(super) const SELF_TESTS: &[SelfTest] = &[
+    SelfTest {
+        name: "guide matrix multiplies (C = AB, C = AAᵀ)",
+        run: guide_multiplies,
+    },
+    SelfTest {
+        name: "general SGEMM (tiled, register-blocked, f16 storage)",
+        run: general_multiplies,
+    },
+    SelfTest {
+        name: "register-blocked SGEMM on every tile (128 × 128, 128 × 64)",
+        run: register_blocked_tiles,
+    },
+    SelfTest {
+        name: "cuBLAS SGEMM and GemmEx",
+        run: cublas_sgemm_checks,
+    },
+];
 
 fn values(len: usize, salt: usize) -> Vec<f32> {
     (0..len).map(|i| matrix_value(i, salt)).collect()

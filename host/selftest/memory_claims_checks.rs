@@ -5,6 +5,7 @@
 use kernels_gpu::block_span::BLOCK_SPAN_WORDS;
 use kernels_gpu::latency::{FMA_LATENCY_UNROLL, LATENCY_OUT_WORDS};
 
+use super::SelfTest;
 use super::checks::{first, verified};
 use crate::error::Result;
 use crate::experiments::expected_read_checksum;
@@ -16,6 +17,32 @@ use crate::launchers::{
 };
 use crate::reference;
 use crate::testbed::Testbed;
+
+/// The checks of the memory-claims families (banks, constant and local memory, latency, occupancy),
+/// in the order `ptxsuite selftest` runs them (gathered with the other families' by
+/// [`SELF_TESTS`](super::SELF_TESTS)).
+pub(super) const SELF_TESTS: &[SelfTest] = &[
+    SelfTest {
+        name: "shared-memory bank kernels (4-, 8-, 16-byte, tile column)",
+        run: bank_kernels,
+    },
+    SelfTest {
+        name: "constant-memory chases (ld.const, ld.global.nc, shared)",
+        run: constant_chases,
+    },
+    SelfTest {
+        name: "local-memory arrays (registers, dynamic index, spilled)",
+        run: local_arrays,
+    },
+    SelfTest {
+        name: "latency chains (pointer chase, shared chase, FMA)",
+        run: latency_chains,
+    },
+    SelfTest {
+        name: "occupancy kernels (guarded copy, per-thread chase)",
+        run: occupancy_kernels,
+    },
+];
 
 /// The first element of `got` that differs from `expected(index)`, described.
 fn first_difference<T: PartialEq + std::fmt::Debug>(got: &[T], expected: impl Fn(usize) -> T) -> Option<String> {

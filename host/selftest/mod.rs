@@ -4,7 +4,9 @@
 //!
 //! A check is a function of the [`Testbed`] in [`SELF_TESTS`]: `Ok` passes, an
 //! [`Error::Waived`] is a waiver (no NVRTC, no cuBLAS, no mapped memory, one
-//! GPU only) and any other error or a panic fails. Add a check by adding a row.
+//! GPU only) and any other error or a panic fails. Add a check by adding a row
+//! to its family's list beside it (`SELF_TESTS`, or the family's list in
+//! `checks.rs`).
 
 mod checks;
 mod counter_checks;
@@ -24,166 +26,57 @@ use crate::error::{Error, Result};
 use crate::testbed::Testbed;
 
 /// One self-test check.
+#[derive(Clone, Copy)]
 pub struct SelfTest {
     pub name: &'static str,
     pub run: fn(&Testbed) -> Result<()>,
 }
 
-/// Every check `ptxsuite selftest` runs, in order.
-pub const SELF_TESTS: &[SelfTest] = &[
-    SelfTest {
-        name: "CUDA C twins (NVRTC)",
-        run: checks::cuda_c_twins,
-    },
-    SelfTest {
-        name: "OpenCL C twins (build on the matched device)",
-        run: checks::opencl_c_twins,
-    },
-    SelfTest {
-        name: "offset_copy (f16, f32, f64, f32x4)",
-        run: checks::offset_copies,
-    },
-    SelfTest {
-        name: "stride_copy (f16, f32, f64, f32x4)",
-        run: checks::stride_copies,
-    },
-    SelfTest {
-        name: "shift_copy",
-        run: checks::shift_copy,
-    },
-    SelfTest {
-        name: "texture_shift_copy",
-        run: checks::texture_shift_copy,
-    },
-    SelfTest {
-        name: "global_2d_tile_load, texture_2d_tile_sample (point, linear, normalized, wrap)",
-        run: checks::texture_2d_tiles,
-    },
-    SelfTest {
-        name: "permuted_copy",
-        run: checks::permuted_copy,
-    },
-    SelfTest {
-        name: "vector_copy",
-        run: checks::vector_copy,
-    },
-    SelfTest {
-        name: "cuMemcpyDtoDAsync (driver copy)",
-        run: checks::driver_copy,
-    },
-    SelfTest {
-        name: "cuda_std kernels (vecadd, block_sum) and their ptx-device twins",
-        run: cuda_std_checks::compat_layer_kernels,
-    },
-    SelfTest {
-        name: "matrix-vector, seven versions",
-        run: checks::matvec_versions,
-    },
-    SelfTest {
-        name: "cuBLAS SGEMV",
-        run: checks::cublas_sgemv,
-    },
-    SelfTest {
-        name: "guide matrix multiplies (C = AB, C = AAᵀ)",
-        run: matmul_checks::guide_multiplies,
-    },
-    SelfTest {
-        name: "general SGEMM (tiled, register-blocked, f16 storage)",
-        run: matmul_checks::general_multiplies,
-    },
-    SelfTest {
-        name: "register-blocked SGEMM on every tile (128 × 128, 128 × 64)",
-        run: matmul_checks::register_blocked_tiles,
-    },
-    SelfTest {
-        name: "cuBLAS SGEMM and GemmEx",
-        run: matmul_checks::cublas_sgemm_checks,
-    },
-    SelfTest {
-        name: "transfers: pageable",
-        run: checks::pageable_transfers,
-    },
-    SelfTest {
-        name: "transfers: pinned",
-        run: checks::pinned_transfers,
-    },
-    SelfTest {
-        name: "transfers: write-combined",
-        run: checks::write_combined_transfers,
-    },
-    SelfTest {
-        name: "transfers: mapped",
-        run: checks::mapped_transfers,
-    },
-    SelfTest {
-        name: "zero-copy kernels (mapped memory)",
-        run: checks::zero_copy_kernels,
-    },
-    SelfTest {
-        name: "streams: staged fma_chain pipeline",
-        run: checks::staged_pipeline,
-    },
-    SelfTest {
-        name: "OpenCL: ordinary and ALLOC_HOST_PTR transfers, fma_chain",
-        run: checks::opencl_transfers_and_pipeline,
-    },
-    SelfTest {
-        name: "instruction throughput kernels (26, small and large arguments)",
-        run: execution_checks::throughput_kernels,
-    },
-    SelfTest {
-        name: "math_function_values (fast and accurate, within their bounds)",
-        run: execution_checks::function_values,
-    },
-    SelfTest {
-        name: "divergence and predication kernels",
-        run: execution_checks::control_flow,
-    },
-    SelfTest {
-        name: "loop-counter kernels (i32, u32, usize, unchecked i32)",
-        run: execution_checks::loop_counters,
-    },
-    SelfTest {
-        name: "particles: fountain and swarm vs the CPU simulation",
-        run: particle_checks::particle_kernels,
-    },
-    SelfTest {
-        name: "particles: CUDA-OpenGL interop round trip",
-        run: particle_checks::particle_interop,
-    },
-    SelfTest {
-        name: "peer copies between every pair of GPUs (CE, SM pull and push)",
-        run: peer_checks::peer_copies,
-    },
-    SelfTest {
-        name: "kernel time limit (spin_wait)",
-        run: checks::kernel_time_limit,
-    },
-    SelfTest {
-        name: "shared-memory bank kernels (4-, 8-, 16-byte, tile column)",
-        run: memory_claims_checks::bank_kernels,
-    },
-    SelfTest {
-        name: "constant-memory chases (ld.const, ld.global.nc, shared)",
-        run: memory_claims_checks::constant_chases,
-    },
-    SelfTest {
-        name: "local-memory arrays (registers, dynamic index, spilled)",
-        run: memory_claims_checks::local_arrays,
-    },
-    SelfTest {
-        name: "latency chains (pointer chase, shared chase, FMA)",
-        run: memory_claims_checks::latency_chains,
-    },
-    SelfTest {
-        name: "occupancy kernels (guarded copy, per-thread chase)",
-        run: memory_claims_checks::occupancy_kernels,
-    },
-    SelfTest {
-        name: "hardware counters (CUPTI): stride_copy DRAM bytes, bank_read passes",
-        run: counter_checks::hardware_counters,
-    },
+/// Every family's checks, in the order `ptxsuite selftest` runs them: each
+/// family lists its rows beside its checks; a new family adds one line here.
+const FAMILIES: [&[SelfTest]; 12] = [
+    checks::TWIN_BUILDS,
+    checks::COPIES,
+    cuda_std_checks::SELF_TESTS,
+    checks::MATRIX_VECTOR,
+    matmul_checks::SELF_TESTS,
+    checks::TRANSFERS,
+    execution_checks::SELF_TESTS,
+    particle_checks::SELF_TESTS,
+    peer_checks::SELF_TESTS,
+    checks::DIAGNOSTICS,
+    memory_claims_checks::SELF_TESTS,
+    counter_checks::SELF_TESTS,
 ];
+
+/// Every check `ptxsuite selftest` runs, in order.
+pub const SELF_TESTS: &[SelfTest] = &joined::<{ check_count(&FAMILIES) }>(&FAMILIES);
+
+/// How many checks `families` hold.
+const fn check_count(families: &[&[SelfTest]]) -> usize {
+    let (mut count, mut family) = (0, 0);
+    while family < families.len() {
+        count += families[family].len();
+        family += 1;
+    }
+    count
+}
+
+/// The `N` checks of `families`, one family after another (evaluated at compile time).
+const fn joined<const N: usize>(families: &[&[SelfTest]]) -> [SelfTest; N] {
+    let mut all = [families[0][0]; N];
+    let (mut next, mut family) = (0, 0);
+    while family < families.len() {
+        let mut row = 0;
+        while row < families[family].len() {
+            all[next] = families[family][row];
+            next += 1;
+            row += 1;
+        }
+        family += 1;
+    }
+    all
+}
 
 /// How a check ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

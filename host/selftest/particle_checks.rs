@@ -4,6 +4,7 @@
 
 use kernels_gpu::device::{Dim3, F32x4};
 
+use super::SelfTest;
 use super::checks::{first, verified};
 use crate::error::{Error, Result};
 use crate::gpu::DeviceBuffer;
@@ -14,6 +15,19 @@ use crate::particle_scene::{
 };
 use crate::reference::{FountainEmitter, particle_rows_mismatch, run_particle_rows};
 use crate::testbed::{DeviceUnderTest, Implementation};
+
+/// The checks of the particle kernels and their interop, in the order `ptxsuite selftest` runs them
+/// (gathered with the other families' by [`SELF_TESTS`](super::SELF_TESTS)).
+pub(super) const SELF_TESTS: &[SelfTest] = &[
+    SelfTest {
+        name: "particles: fountain and swarm vs the CPU simulation",
+        run: particle_kernels,
+    },
+    SelfTest {
+        name: "particles: CUDA-OpenGL interop round trip",
+        run: particle_interop,
+    },
+];
 
 /// An odd grid (partial edge blocks), a short lifetime (births in most steps).
 const GRID: ParticleGrid = ParticleGrid::new(37, 19);

@@ -2,12 +2,20 @@
 //! GPUs by copy engine, and by a Rust `vector_copy` pulling and pushing where
 //! peer access is possible; waived with fewer than two GPUs.
 
+use super::SelfTest;
 use super::checks::verified;
 use crate::copy_element::{first_mismatch, pattern};
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, PeerAccess, PeerAttributes};
 use crate::launchers::vector_copy_global;
 use crate::testbed::{Implementation, Testbed};
+
+/// The checks of the peer copies, in the order `ptxsuite selftest` runs them (gathered with the
+/// other families' by [`SELF_TESTS`](super::SELF_TESTS)).
+pub(super) const SELF_TESTS: &[SelfTest] = &[SelfTest {
+    name: "peer copies between every pair of GPUs (CE, SM pull and push)",
+    run: peer_copies,
+}];
 
 const LEN: usize = 1 << 20;
 

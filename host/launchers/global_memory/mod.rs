@@ -27,6 +27,23 @@ use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape, TextureObject};
 use crate::testbed::{DeviceUnderTest, Implementation};
 
+/// The PTX entries of the global-memory copies: the module must define each (gathered with the
+/// other families' by [`ptx_entries`](fn@crate::launchers::ptx_entries)).
+pub(super) const PTX_ENTRIES: &[&str] = &[
+    "offset_copy",
+    "stride_copy",
+    "shift_copy",
+    "texture_shift_copy",
+    "permuted_copy",
+    "offset_copy_f16",
+    "offset_copy_f64",
+    "offset_copy_f32x4",
+    "stride_copy_f16",
+    "stride_copy_f64",
+    "stride_copy_f32x4",
+    "vector_copy",
+];
+
 fn invalid(kernel: &'static str, reason: String) -> Error {
     Error::InvalidLaunch { kernel, reason }
 }

@@ -12,6 +12,24 @@ use crate::launchers::{
 };
 use crate::opencl::{ClBuffer, ClQueue, Image1dBuffer, NdRange, OpenClTwins};
 
+/// The OpenCL C twins of the global-memory copies (`global_memory.cl`): kernels of the twins'
+/// program (gathered with the other families' by
+/// [`opencl_c_kernels`](fn@crate::launchers::opencl_c_kernels)).
+pub(in crate::launchers) const OPENCL_C_KERNELS: &[&str] = &[
+    "offset_copy",
+    "stride_copy",
+    "shift_copy",
+    "permuted_copy",
+    "texture_shift_copy",
+    "offset_copy_f16",
+    "stride_copy_f16",
+    "offset_copy_f64",
+    "stride_copy_f64",
+    "offset_copy_f32x4",
+    "stride_copy_f32x4",
+    "vector_copy",
+];
+
 /// Launches the OpenCL offset copy for `T` (`offset_copy`, `offset_copy_f16`, ...):
 /// `odata[t + offset] = idata[t + offset]` for `t < threads`.
 pub fn offset_copy<T: CopyElement>(

@@ -22,6 +22,18 @@ use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape};
 use crate::testbed::{DeviceUnderTest, Implementation};
 
+/// The PTX entries of the matrix-vector versions: the module must define each (gathered with the
+/// other families' by [`ptx_entries`](fn@crate::launchers::ptx_entries)).
+pub(super) const PTX_ENTRIES: &[&str] = &[
+    "matvec_row_per_thread",
+    "matvec_grid_stride_rows",
+    "matvec_block_serial_sum",
+    "matvec_tree_interleaved",
+    "matvec_tree_sequential",
+    "matvec_warp_shuffle",
+    "matvec_warp_per_row",
+];
+
 /// The parameters of every version: the matrix, its width and height, the vector and the result.
 pub type MatVecArgs = (GlobalPtr<f32>, u32, u32, GlobalPtr<f32>, GlobalMutPtr<f32>);
 

@@ -27,6 +27,18 @@ use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape};
 use crate::testbed::{DeviceUnderTest, Implementation};
 
+/// The PTX entries of the general multiplies: the module must define each (gathered with the other
+/// families' by [`ptx_entries`](fn@crate::launchers::ptx_entries)).
+pub(super) const PTX_ENTRIES: &[&str] = &[
+    "tiled_sgemm",
+    "sgemm_register_blocked",
+    "sgemm_register_blocked_whole_tiles",
+    "sgemm_register_blocked_128x64",
+    "sgemm_register_blocked_128x64_whole_tiles",
+    "hgemm_f16_storage",
+    "hgemm_f16_storage_whole_tiles",
+];
+
 /// Checks that `A` (`m × k`), `B` (`k × n`) and `C` (`m × n`) fit their
 /// buffers (lengths in elements) and that every index fits the kernels'
 /// 32-bit arithmetic (and cuBLAS's `int` dimensions); `what` names the caller.

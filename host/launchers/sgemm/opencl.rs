@@ -6,6 +6,11 @@ use crate::launchers::opencl_nd_range::nd_range;
 use crate::launchers::{SgemmKernel, sgemm_shape};
 use crate::opencl::{ClBuffer, ClQueue, OpenClTwins};
 
+/// The OpenCL C twins of the general multiplies (`matrix_multiply.cl`): kernels of the twins'
+/// program (gathered with the other families' by
+/// [`opencl_c_kernels`](fn@crate::launchers::opencl_c_kernels)).
+pub(in crate::launchers) const OPENCL_C_KERNELS: &[&str] = &["naive_sgemm", "tiled_sgemm"];
+
 /// `C = A · B` (row-major, any shape) with the OpenCL `tiled_sgemm`: work-groups
 /// of 16 × 16, `(ceil(n / 16), ceil(m / 16))` of them, as the CUDA launcher's
 /// [`sgemm_shape`] gives; the tiles are __local arrays of the kernel.

@@ -1,0 +1,27 @@
+//! The kernels of the OpenCL C twins' program
+//! ([`OPENCL_C_SOURCE`](crate::opencl::OPENCL_C_SOURCE)), as each family
+//! declares them beside its OpenCL launcher (`OPENCL_C_KERNELS`). A kernel
+//! joins its family's list there; a new family adds one line here, in the
+//! order its source file joins the program.
+
+use super::{
+    global_memory, matrix_vector, opencl_constant_memory, opencl_divergence, opencl_local_memory,
+    opencl_shared_memory_banks, sgemm, streams,
+};
+
+/// Every family with OpenCL C twins, in the order of their sources in the program.
+const FAMILIES: [&[&str]; 8] = [
+    global_memory::opencl::OPENCL_C_KERNELS,
+    matrix_vector::opencl::OPENCL_C_KERNELS,
+    sgemm::opencl::OPENCL_C_KERNELS,
+    streams::OPENCL_C_KERNELS,
+    opencl_divergence::OPENCL_C_KERNELS,
+    opencl_shared_memory_banks::OPENCL_C_KERNELS,
+    opencl_constant_memory::OPENCL_C_KERNELS,
+    opencl_local_memory::OPENCL_C_KERNELS,
+];
+
+/// Every kernel of the OpenCL C twins' program, family by family.
+pub fn opencl_c_kernels() -> Vec<&'static str> {
+    FAMILIES.into_iter().flatten().copied().collect()
+}
