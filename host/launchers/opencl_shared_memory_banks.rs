@@ -12,22 +12,9 @@ use crate::opencl::{ClBuffer, ClQueue, LocalMemory, OpenClTwins};
 
 /// The OpenCL C twins of the bank-conflict kernels (`shared_memory_banks.cl`): kernels of the
 /// twins' program (gathered with the other families' by
-/// [`opencl_c_kernels`](fn@crate::launchers::opencl_c_kernels)).
-pub(in crate::launchers) const OPENCL_C_KERNELS: &[&str] = &[
-    "bank_read_b32",
-    "bank_write_b32",
-    "bank_read_b64",
-    "bank_write_b64",
-    "bank_read_b128",
-    "bank_write_b128",
-    "bank_tile_column_read",
-    "bank_read_b8",
-    "bank_read_b16",
-    "bank_read_struct2",
-    "bank_read_struct3",
-    "bank_read_split_b64",
-    "bank_read_permuted",
-];
+/// [`opencl_c_kernels`](fn@crate::launchers::opencl_c_kernels)), one under each Rust kernel's
+/// entry name.
+pub(in crate::launchers) const OPENCL_C_KERNELS: &[&str] = super::shared_memory_banks::PTX_ENTRIES;
 
 /// Every bank twin's parameters before its `__local` table: the Rust kernel's
 /// without `spans` (OpenCL C has no SM clock to record them with).

@@ -6,16 +6,9 @@ use crate::launchers::opencl_nd_range::nd_range;
 
 /// The OpenCL C twins of the matrix-vector versions (`matrix_vector.cl`): kernels of the twins'
 /// program (gathered with the other families' by
-/// [`opencl_c_kernels`](fn@crate::launchers::opencl_c_kernels)).
-pub(in crate::launchers) const OPENCL_C_KERNELS: &[&str] = &[
-    "matvec_row_per_thread",
-    "matvec_grid_stride_rows",
-    "matvec_block_serial_sum",
-    "matvec_tree_interleaved",
-    "matvec_tree_sequential",
-    "matvec_warp_shuffle",
-    "matvec_warp_per_row",
-];
+/// [`opencl_c_kernels`](fn@crate::launchers::opencl_c_kernels)), one under each Rust version's
+/// entry name.
+pub(in crate::launchers) const OPENCL_C_KERNELS: &[&str] = super::PTX_ENTRIES;
 
 /// The NDRange of a matrix-vector version and its __local argument, after the
 /// CUDA launcher's checks ([`matvec_shape`]): the same work-groups of 256 and
