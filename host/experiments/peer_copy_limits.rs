@@ -296,7 +296,8 @@ fn copy_point(
         CopyWay::CopyEngine | CopyWay::BothCopyEngines => 1,
         _ => grid.unwrap_or(default_blocks) as i64,
     });
-    let samples: Vec<f64> = {
+    // A split copy gives GB/s over its span; a single one its time per copy, which the point converts.
+    let (split_gbps, times) = {
         let (received, sources) = buffers.received_mut(dst, src)?;
         let source = &sources[src];
         match way {
@@ -322,7 +323,10 @@ fn copy_point(
                     };
                     lanes.push(Lane::new(issuing, stream, count as u64 * 4, work)?);
                 }
-                concurrent_gbps(&devices[0], &mut lanes, ctx.settings)?.total
+                (
+                    concurrent_gbps(&devices[0], &mut lanes, ctx.settings)?.total,
+                    Vec::new(),
+                )
             }
             _ => {
                 let issuing = match way {
@@ -342,8 +346,7 @@ fn copy_point(
                         vector_copy_global_grid(issuing, Implementation::Rust, stream, out, inp, n as u64, grid)
                     }
                 };
-                let times = timed_launches(&mut timer, ctx.settings, &mut enqueue)?;
-                times.iter().map(|&ms| bytes as f64 / (ms * 1e6)).collect()
+                (Vec::new(), timed_launches(&mut timer, ctx.settings, &mut enqueue)?)
             }
         }
     };
@@ -351,8 +354,13 @@ fn copy_point(
         dut.gpu().synchronize()?;
     }
     let failure = buffers.check(dst, src, n)?;
-    Ok(Point::measured(at, &samples, Work::bytes(n as u64, bytes), failure)
-        .unwrap_or_else(|| Point::unmeasured(at, Status::Failed("no finite figure".into()))))
+    let work = Work::bytes(n as u64, bytes);
+    let point = if times.is_empty() {
+        Point::measured(at, &split_gbps, work, failure)
+    } else {
+        Point::timed(at, &Metric::Bandwidth, work, &times, failure)
+    };
+    Ok(point.unwrap_or_else(|| Point::unmeasured(at, Status::Failed("no finite figure".into()))))
 }
 
 /// `buffer` from element `start` on, as a kernel's output.

@@ -211,27 +211,8 @@ impl<T: DeviceCopy> DeviceBuffer<T> {
         count: usize,
         stream: &CudaStream,
     ) -> Result<()> {
-        if count > self.len || count > src.len {
-            return Err(Error::InvalidInput(format!(
-                "peer copy of {count} elements between buffers of {} and {}",
-                src.len, self.len
-            )));
-        }
-        stream.context().bind_to_thread().during("cuCtxSetCurrent")?;
-        // SAFETY: both ranges lie inside live allocations of their contexts (checked above); the caller keeps
-        // them alive until the stream is synchronized.
-        unsafe {
-            sys::cuMemcpyPeerAsync(
-                self.ptr,
-                self.ctx.cu_ctx(),
-                src.ptr,
-                src.ctx.cu_ctx(),
-                count * size_of::<T>(),
-                stream.cu_stream(),
-            )
-        }
-        .result()
-        .during("cuMemcpyPeerAsync")
+        // SAFETY: the caller's contract is this one's; `&mut self` leaves no other access to the range.
+        unsafe { self.copy_range_from_peer_async(0, src, count, stream) }
     }
 
     /// Enqueues `self[start..start + count] ← src[start..start + count]` on
@@ -251,7 +232,7 @@ impl<T: DeviceCopy> DeviceBuffer<T> {
         let end = start.checked_add(count).filter(|&e| e <= self.len && e <= src.len);
         if end.is_none() {
             return Err(Error::InvalidInput(format!(
-                "peer copy of elements {start}..{start}+{count} between buffers of {} and {}",
+                "peer copy of {count} elements from element {start} between buffers of {} and {}",
                 src.len, self.len
             )));
         }
