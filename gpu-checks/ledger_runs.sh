@@ -3,30 +3,31 @@
 # (every experiment a claim reads, from `claims`; LEDGER= overrides; FULL=1 runs every experiment, as
 # README's main command does) at default settings, then, if COUNTERS is
 # set, `run --counters` of those experiments (issue 27) at 3 samples.
-# Run from the repository root with .gpu/ptxsuite. Writes $OUT/$TAG.tar.gz
+# Run from the repository root with .gpu/ptxsuite (BIN= names another build). Writes $OUT/$TAG.tar.gz
 # holding the reports and logs. LIMIT bounds the ledger run (seconds, SIGINT:
 # the report written so far stays).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:/usr/local/cuda/targets/x86_64-linux/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 tag=${TAG:-ledger}
+bin=${BIN:-./.gpu/ptxsuite}
 work=/tmp/$tag
 rm -rf "$work"; mkdir -p "$work"
 # Every experiment a graded claim reads, as `claims` names them (in registry order).
-ledger=${LEDGER:-$(./.gpu/ptxsuite claims | grep -oE '`[a-z0-9-]+`\)$' | tr -d '`)' | awk '!seen[$0]++' | paste -sd, -)}
+ledger=${LEDGER:-$("$bin" claims | grep -oE '`[a-z0-9-]+`\)$' | tr -d '`)' | awk '!seen[$0]++' | paste -sd, -)}
 echo "ledger experiments: $ledger"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv | tee "$work/gpu.txt"
 if [ "${SKIP_LEDGER:-}" != 1 ]; then
     start=$(date +%s)
     only=(--only "$ledger")
     [ "${FULL:-}" = 1 ] && only=()
-    timeout -s INT "${LIMIT:-540}" ./.gpu/ptxsuite run "${only[@]}" --out "$work/ledger" ${RUN_ARGS:-} >"$work/ledger.log" 2>&1
+    timeout -s INT "${LIMIT:-540}" "$bin" run "${only[@]}" --out "$work/ledger" ${RUN_ARGS:-} >"$work/ledger.log" 2>&1
     echo "ledger run: exit $? in $(( $(date +%s) - start )) s"
     tail -n 3 "$work/ledger.log"
 fi
 if [ -n "${COUNTERS:-}" ]; then
     start=$(date +%s)
-    timeout -s INT "${COUNTERS_LIMIT:-200}" ./.gpu/ptxsuite run --counters --samples 3 --reps 5 --only "$COUNTERS" --out "$work/counters" >"$work/counters.log" 2>&1
+    timeout -s INT "${COUNTERS_LIMIT:-200}" "$bin" run --counters --samples 3 --reps 5 --only "$COUNTERS" --out "$work/counters" >"$work/counters.log" 2>&1
     echo "counters run ($COUNTERS): exit $? in $(( $(date +%s) - start )) s"
     tail -n 3 "$work/counters.log"
 fi
