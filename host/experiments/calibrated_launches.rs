@@ -31,9 +31,16 @@ pub fn calibrate(
     max: u32,
     launch: &mut dyn FnMut(u32) -> Result<()>,
 ) -> Result<u32> {
+    calibrate_by_probe(target_ms, max, &mut |n| probe_ms(timer, &mut || launch(n)))
+}
+
+/// [`calibrate`] where the caller times its own probes: `probe(n)` is the
+/// time of one launch of `n` iterations after a warm-up
+/// ([`probe_ms`] on the caller's clock, as a family's runner times it).
+pub fn calibrate_by_probe(target_ms: f64, max: u32, probe: &mut dyn FnMut(u32) -> Result<f64>) -> Result<u32> {
     let mut iterations = PROBE_ITERATIONS.min(max.max(1));
     for _ in 0..2 {
-        let ms = probe_ms(timer, &mut || launch(iterations))?;
+        let ms = probe(iterations)?;
         iterations = scaled_iterations(iterations, ms, target_ms, max);
     }
     Ok(iterations)
