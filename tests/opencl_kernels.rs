@@ -969,6 +969,87 @@ fn opencl_divergence_twins_match_the_cpu_reference() {
     }
 }
 
+/// The divergence experiment's OpenCL runner, as the experiment drives it:
+/// each kind of launch (paths per lane and per warp, both if/else kernels
+/// split and one way) cleared, timed and read back against the CPU
+/// reference; a probe's time; the refused path counts; and the setup line
+/// saying how the device compiled the twins' loops.
+#[test]
+fn opencl_divergence_runner_times_and_checks_every_kind_of_launch() {
+    use kernels_gpu::divergence::DIVERGENCE_BLOCK_THREADS;
+    use ptxsuite::launchers::{ControlFlow, DivergenceRunner, OpenClDivergenceRunner};
+    use ptxsuite::opencl::DIVERGENCE_UNROLL_OPTION;
+    use ptxsuite::reference::{BranchLength, PathChoice, branch_reference, paths_reference};
+    let (groups, iterations) = (2u32, 29u32);
+    let threads = groups * DIVERGENCE_BLOCK_THREADS;
+    let settings = RunSettings {
+        samples: 3,
+        reps: 2,
+        ..RunSettings::default()
+    };
+    for Target {
+        label,
+        context,
+        queue,
+        twins,
+    } in targets_or_skip("opencl_divergence_runner_times_and_checks_every_kind_of_launch")
+    {
+        let mut runner = OpenClDivergenceRunner::new(&context, &queue, &twins, groups).unwrap();
+        assert_eq!(runner.implementation(), ptxsuite::testbed::Implementation::OpenClC);
+        assert_eq!(runner.blocks(), groups);
+        let cases = [
+            (
+                ControlFlow::Paths(PathChoice::ByLane, 3),
+                paths_reference(PathChoice::ByLane, threads, 3, iterations),
+            ),
+            (
+                ControlFlow::Paths(PathChoice::ByWarp, 32),
+                paths_reference(PathChoice::ByWarp, threads, 32, iterations),
+            ),
+            (
+                ControlFlow::Branch(BranchLength::Short, 1),
+                branch_reference(BranchLength::Short, threads, 1, iterations),
+            ),
+            (
+                ControlFlow::Branch(BranchLength::Long, 0),
+                branch_reference(BranchLength::Long, threads, 0, iterations),
+            ),
+        ];
+        for (what, expected) in cases {
+            runner.clear_output().unwrap();
+            let cleared = runner.read_output(threads).unwrap();
+            assert!(cleared.iter().all(|v| v.is_nan()), "{label}: {what:?}: not cleared");
+            let times = runner.time(what, iterations, &settings).unwrap();
+            assert_eq!(times.len(), 3, "{label}: {what:?}");
+            assert!(
+                times.iter().all(|ms| ms.is_finite() && *ms >= 0.0),
+                "{label}: {what:?}: {times:?}"
+            );
+            let got = runner.read_output(threads).unwrap();
+            let first_wrong = (0..got.len()).find(|&t| got[t].to_bits() != expected[t].to_bits());
+            assert_eq!(first_wrong, None, "{label}: {what:?}");
+            // One more launch (the counters pass) stores the same.
+            runner.clear_output().unwrap();
+            runner.launch(what, iterations).unwrap();
+            assert_eq!(runner.read_output(8).unwrap(), expected[..8], "{label}: {what:?}");
+        }
+        let probe = runner.probe_ms(ControlFlow::Paths(PathChoice::ByLane, 1), 4).unwrap();
+        assert!(probe.is_finite() && probe >= 0.0, "{label}: {probe}");
+        for paths in [0, 33] {
+            let refused = runner.launch(ControlFlow::Paths(PathChoice::ByLane, paths), 1);
+            assert!(
+                matches!(refused, Err(Error::InvalidLaunch { .. })),
+                "{label}: {paths} paths"
+            );
+        }
+        let setup = runner.setup().expect("the OpenCL runner says how its loops were built");
+        let unrolled = twins.program().options().contains(DIVERGENCE_UNROLL_OPTION);
+        let expected = if unrolled { "unrolled 8 times" } else { "a plain loop" };
+        assert!(setup.starts_with("OpenCL C: each path's loop"), "{label}: {setup}");
+        assert!(setup.contains(expected), "{label}: {setup}");
+    }
+}
+
 /// The bank-conflict twins (`shared_memory_banks.cl`, OpenCL guide §3.1.2.5)
 /// write what the CPU references say: every read kernel's checksum per
 /// work-item and every write kernel's table sum per work-group, at the

@@ -31,9 +31,16 @@ pub fn calibrate(
     max: u32,
     launch: &mut dyn FnMut(u32) -> Result<()>,
 ) -> Result<u32> {
+    calibrate_by_probe(target_ms, max, &mut |n| probe_ms(timer, &mut || launch(n)))
+}
+
+/// [`calibrate`] where the caller times its own probes: `probe(n)` is the
+/// time of one launch of `n` iterations after a warm-up
+/// ([`probe_ms`] on the caller's clock, as a family's runner times it).
+pub fn calibrate_by_probe(target_ms: f64, max: u32, probe: &mut dyn FnMut(u32) -> Result<f64>) -> Result<u32> {
     let mut iterations = PROBE_ITERATIONS.min(max.max(1));
     for _ in 0..2 {
-        let ms = probe_ms(timer, &mut || launch(iterations))?;
+        let ms = probe(iterations)?;
         iterations = scaled_iterations(iterations, ms, target_ms, max);
     }
     Ok(iterations)
@@ -44,7 +51,7 @@ mod tests {
     use std::cell::Cell;
     use std::rc::Rc;
 
-    use super::{calibrate, scaled_iterations};
+    use super::{calibrate, calibrate_by_probe, scaled_iterations};
     use crate::error::Result;
     use crate::timing::SampleTimer;
 
@@ -88,5 +95,30 @@ mod tests {
         // The first probe (64 iterations, 0.069 ms) overestimates a launch; the second corrects it.
         let ms = 0.005 + 0.001 * n as f64;
         assert!((ms - 0.5).abs() < 0.01, "{n} iterations take {ms} ms");
+    }
+
+    #[test]
+    fn a_runner_s_probes_calibrate_as_its_timer_would() {
+        // The same GPU, timed by the caller (a family's runner probing on its own clock).
+        let mut probes = Vec::new();
+        let n = calibrate_by_probe(0.5, 1 << 24, &mut |n| {
+            probes.push(n);
+            Ok(0.005 + 0.001 * n as f64)
+        })
+        .unwrap();
+        let last = Rc::new(Cell::new(0));
+        let mut clock = LinearClock {
+            last_iterations: last.clone(),
+        };
+        let by_timer = calibrate(&mut clock, 0.5, 1 << 24, &mut |n| {
+            last.set(n);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(n, by_timer);
+        assert_eq!(probes.len(), 2, "{probes:?}");
+        assert_eq!(probes[0], 64, "the first probe");
+        let capped = calibrate_by_probe(0.5, 100, &mut |n| Ok(0.001 * n as f64)).unwrap();
+        assert_eq!(capped, 100, "at most max");
     }
 }

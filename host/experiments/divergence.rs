@@ -18,7 +18,7 @@ use std::fmt::Write;
 
 use kernels_gpu::divergence::{DIVERGENCE_BLOCK_THREADS, MAX_PATHS};
 
-use super::calibrated_launches::{calibrate, timed_launches};
+use super::calibrated_launches::calibrate_by_probe;
 use super::counter_evidence::evidence;
 use super::counter_launch::count_point;
 use super::implementation_ptx::implementation_entry;
@@ -27,9 +27,7 @@ use super::twin_ratios::twin_ratios;
 use super::{Experiment, RunContext};
 use crate::counters::SASS_PER_WARP;
 use crate::error::Result;
-use crate::gpu::DeviceBuffer;
-use crate::launchers::{branch, branch_kernel, divergent_paths, opencl, paths_kernel};
-use crate::opencl::{ClBuffer, DIVERGENCE_UNROLL_OPTION, PRAGMA_UNROLL_EXTENSION};
+use crate::launchers::{ControlFlow, DivergenceRunner, branch_kernel, divergence_runners, paths_kernel};
 use crate::ptx::{loops, opcode_of};
 use crate::reference::{BranchLength, PathChoice, branch_reference, paths_reference};
 use crate::report::Panel;
@@ -38,8 +36,7 @@ use crate::report::{
     PointKey, Report, Rule, Scale, SectionHooks, Series, Verdict, Waiver, Work, slower_by,
 };
 use crate::sass::{SassClass, SassCounts, SassFunction};
-use crate::testbed::{Implementation, OpenClSide};
-use crate::timing::{CudaTimer, OpenClTimer, SampleTimer};
+use crate::testbed::Implementation;
 
 pub struct Divergence;
 
@@ -154,26 +151,26 @@ impl Experiment for Divergence {
         .x_scale(Scale::Log2)
         .plot(PlotKind::None);
         let mut result = ctx.result(self, axis, "");
-        let implementations = ctx.ptx_implementations(&mut result);
-        let sass = sass_for(&mut result, &implementations, ctx.device.info().architecture());
-        let mut timer = CudaTimer::new(ctx.device.gpu())?;
-        let opencl = ctx.device.opencl().is_ok();
+        let (mut runners, waived) = divergence_runners(ctx.device)?;
+        for (implementation, reason) in waived {
+            result.waived.push(Waiver {
+                what: format!("{} twins", implementation.label()),
+                reason,
+            });
+        }
+        let implementations: Vec<Implementation> = runners.iter().map(|r| r.implementation()).collect();
+        let ptx: Vec<Implementation> = implementations.iter().copied().filter(|&i| has_ptx(i)).collect();
+        let sass = sass_for(&mut result, &ptx, ctx.device.info().architecture());
         let mut count = PointCount {
             done: 0,
-            total: self.points() as usize * (implementations.len() + opencl as usize),
-            first: implementations
-                .first()
-                .copied()
-                .or(opencl.then_some(Implementation::OpenClC)),
+            total: self.points() as usize * runners.len(),
+            first: implementations.first().copied(),
         };
-        for &implementation in &implementations {
-            let blocks = full_wave_blocks(ctx, implementation)?;
-            let mut wave = CudaWave::new(ctx, implementation, blocks)?;
-            measure_paths(ctx, &mut result, &mut timer, &mut wave, &mut count)?;
-            measure_branches(ctx, &mut result, &mut timer, &mut wave, &mut count, &sass)?;
+        for runner in &mut runners {
+            measure_paths(ctx, &mut result, runner.as_mut(), &mut count)?;
+            measure_branches(ctx, &mut result, runner.as_mut(), &mut count, &sass)?;
+            result.setup.extend(runner.setup());
         }
-        let rust_blocks = full_wave_blocks(ctx, Implementation::Rust)?;
-        measure_opencl(ctx, &mut result, &mut count, rust_blocks)?;
         result.notes.push(format!(
             "every point's first {CHECKED_THREADS} threads (32 warps: every path of both choices) checked bit for \
              bit against the CPU reference; the PTX counts are of each kernel's largest loop (Rust: the embedded \
@@ -183,6 +180,11 @@ impl Experiment for Divergence {
         ));
         Ok(result)
     }
+}
+
+/// Whether `implementation`'s kernels are PTX (Rust, CUDA C): those have PTX and SASS counts.
+fn has_ptx(implementation: Implementation) -> bool {
+    matches!(implementation, Implementation::Rust | Implementation::CudaC)
 }
 
 /// The points measured so far of every implementation; the progress bar
@@ -211,168 +213,12 @@ impl PointCount {
     }
 }
 
-/// One launch of the experiment: a paths kernel with its number of paths, or
-/// an if/else kernel with its select mask.
-#[derive(Clone, Copy, Debug)]
-enum ControlFlow {
-    Paths(PathChoice, u32),
-    Branch(BranchLength, u32),
-}
-
-impl ControlFlow {
-    /// What the first `threads` threads store after `iterations` rounds, by the CPU.
-    fn reference(self, threads: u32, iterations: u32) -> Vec<f32> {
-        match self {
-            Self::Paths(choice, paths) => paths_reference(choice, threads, paths, iterations),
-            Self::Branch(length, mask) => branch_reference(length, threads, mask, iterations),
-        }
+/// What the first `threads` threads store after `iterations` rounds of `what`, by the CPU.
+fn reference(what: ControlFlow, threads: u32, iterations: u32) -> Vec<f32> {
+    match what {
+        ControlFlow::Paths(choice, paths) => paths_reference(choice, threads, paths, iterations),
+        ControlFlow::Branch(length, mask) => branch_reference(length, threads, mask, iterations),
     }
-}
-
-/// One implementation's launches over a full wave of blocks (work-groups),
-/// one float out per thread: on the CUDA context (Rust, CUDA C) or on the
-/// OpenCL queue of the same GPU (OpenCL C).
-trait WaveLaunches {
-    fn implementation(&self) -> Implementation;
-    fn blocks(&self) -> u32;
-    /// Enqueues one launch of `what` with `iterations` rounds.
-    fn launch(&mut self, what: ControlFlow, iterations: u32) -> Result<()>;
-    /// Fills the output with NaN (so a thread that stores nothing fails the check).
-    fn clear(&mut self) -> Result<()>;
-    /// The output of the first `threads` threads.
-    fn stored(&self, threads: u32) -> Result<Vec<f32>>;
-}
-
-/// The blocks of one full wave of `implementation`'s paths kernel (the
-/// OpenCL C twins launch the Rust kernel's: OpenCL reports no occupancy).
-fn full_wave_blocks(ctx: &RunContext<'_>, implementation: Implementation) -> Result<u32> {
-    let kernel = ctx.device.kernel(implementation, paths_kernel(PathChoice::ByLane))?;
-    ctx.device.full_wave_blocks(kernel, DIVERGENCE_BLOCK_THREADS)
-}
-
-/// Rust's or CUDA C's launches on the device's CUDA context.
-struct CudaWave<'a> {
-    ctx: &'a RunContext<'a>,
-    implementation: Implementation,
-    blocks: u32,
-    out: DeviceBuffer<f32>,
-}
-
-impl<'a> CudaWave<'a> {
-    fn new(ctx: &'a RunContext<'a>, implementation: Implementation, blocks: u32) -> Result<Self> {
-        let threads = blocks as usize * DIVERGENCE_BLOCK_THREADS as usize;
-        Ok(Self {
-            ctx,
-            implementation,
-            blocks,
-            out: DeviceBuffer::<f32>::uninit(ctx.device.gpu(), threads)?,
-        })
-    }
-}
-
-impl WaveLaunches for CudaWave<'_> {
-    fn implementation(&self) -> Implementation {
-        self.implementation
-    }
-    fn blocks(&self) -> u32 {
-        self.blocks
-    }
-    fn launch(&mut self, what: ControlFlow, iterations: u32) -> Result<()> {
-        let (dut, implementation, out, blocks) = (self.ctx.device, self.implementation, &mut self.out, self.blocks);
-        match what {
-            ControlFlow::Paths(choice, paths) => {
-                divergent_paths(dut, implementation, choice, out, paths, iterations, blocks)
-            }
-            ControlFlow::Branch(length, mask) => branch(dut, implementation, length, out, mask, iterations, blocks),
-        }
-    }
-    fn clear(&mut self) -> Result<()> {
-        self.out.fill(f32::NAN)
-    }
-    fn stored(&self, threads: u32) -> Result<Vec<f32>> {
-        let mut all = self.out.to_host()?;
-        all.truncate(threads as usize);
-        Ok(all)
-    }
-}
-
-/// The OpenCL C twins' launches on the OpenCL queue of the GPU under test.
-struct OpenClWave<'a> {
-    side: &'a OpenClSide,
-    blocks: u32,
-    out: ClBuffer<f32>,
-}
-
-impl<'a> OpenClWave<'a> {
-    fn new(side: &'a OpenClSide, blocks: u32) -> Result<Self> {
-        let threads = blocks as usize * DIVERGENCE_BLOCK_THREADS as usize;
-        Ok(Self {
-            side,
-            blocks,
-            out: ClBuffer::new(side.context(), threads)?,
-        })
-    }
-}
-
-impl WaveLaunches for OpenClWave<'_> {
-    fn implementation(&self) -> Implementation {
-        Implementation::OpenClC
-    }
-    fn blocks(&self) -> u32 {
-        self.blocks
-    }
-    fn launch(&mut self, what: ControlFlow, iterations: u32) -> Result<()> {
-        let (twins, queue, out, groups) = (self.side.twins(), self.side.queue(), &mut self.out, self.blocks);
-        match what {
-            ControlFlow::Paths(choice, paths) => {
-                opencl::divergent_paths(twins, queue, choice, out, paths, iterations, groups)
-            }
-            ControlFlow::Branch(length, mask) => opencl::branch(twins, queue, length, out, mask, iterations, groups),
-        }
-    }
-    fn clear(&mut self) -> Result<()> {
-        Ok(self.out.fill(self.side.queue(), f32::NAN)?)
-    }
-    fn stored(&self, threads: u32) -> Result<Vec<f32>> {
-        let mut got = vec![0.0; threads as usize];
-        self.out.read(self.side.queue(), 0, &mut got)?;
-        Ok(got)
-    }
-}
-
-/// The OpenCL C series (beside Rust's and CUDA C's), or why there are none.
-fn measure_opencl(
-    ctx: &RunContext<'_>,
-    result: &mut ExperimentResult,
-    count: &mut PointCount,
-    blocks: u32,
-) -> Result<()> {
-    let side = match ctx.device.opencl_or_waiver() {
-        (Some(side), _) => side,
-        (None, Some(reason)) => {
-            result.waived.push(Waiver {
-                what: "OpenCL C twins".into(),
-                reason,
-            });
-            return Ok(());
-        }
-        (None, None) => return Ok(()),
-    };
-    let mut wave = OpenClWave::new(side, blocks)?;
-    let mut timer = OpenClTimer(side.queue());
-    measure_paths(ctx, result, &mut timer, &mut wave, count)?;
-    measure_branches(ctx, result, &mut timer, &mut wave, count, &[])?;
-    let unrolled = side.twins().program().options().contains(DIVERGENCE_UNROLL_OPTION);
-    result.setup.push(format!(
-        "OpenCL C: each path's loop {} (no `nounroll` for ptxas in OpenCL C); timed by profiling events on the \
-         in-order queue",
-        if unrolled {
-            format!("unrolled 8 times by `#pragma unroll 8` ({PRAGMA_UNROLL_EXTENSION})")
-        } else {
-            format!("a plain loop (the device has no {PRAGMA_UNROLL_EXTENSION})")
-        }
-    ));
-    Ok(())
 }
 
 /// Times `what` (output cleared to NaN first) and checks the first
@@ -380,16 +226,15 @@ fn measure_opencl(
 /// where it has no time.
 fn time_point(
     ctx: &RunContext<'_>,
-    timer: &mut dyn SampleTimer,
-    wave: &mut dyn WaveLaunches,
+    runner: &mut dyn DivergenceRunner,
     (what, iterations): (ControlFlow, u32),
     at: i64,
 ) -> Result<Option<Point>> {
-    let threads = wave.blocks() * DIVERGENCE_BLOCK_THREADS;
+    let threads = runner.blocks() * DIVERGENCE_BLOCK_THREADS;
     let checked = CHECKED_THREADS.min(threads);
-    wave.clear()?;
-    let times = timed_launches(timer, ctx.settings, &mut || wave.launch(what, iterations))?;
-    let failure = mismatch(&wave.stored(checked)?, &what.reference(checked, iterations));
+    runner.clear_output()?;
+    let times = runner.time(what, iterations, ctx.settings)?;
+    let failure = mismatch(&runner.read_output(checked)?, &reference(what, checked, iterations));
     let work = Work::bytes(threads as u64, 0);
     Ok(Point::timed(PointKey::Value(at), &Metric::Time, work, &times, failure))
 }
@@ -398,13 +243,13 @@ fn time_point(
 fn count_instructions(
     ctx: &RunContext<'_>,
     result: &mut ExperimentResult,
-    wave: &mut dyn WaveLaunches,
+    runner: &mut dyn DivergenceRunner,
     point: &mut Point,
     (what, iterations): (ControlFlow, u32),
 ) -> Result<()> {
-    let implementation = wave.implementation();
+    let implementation = runner.implementation();
     let counted = count_point(ctx, result, implementation, point, &mut || {
-        wave.launch(what, iterations)
+        runner.launch(what, iterations)
     })?;
     if let Some(per_warp) = counted.and_then(|c| c.instructions_per_warp()) {
         point.set_extra(SASS_PER_WARP, per_warp);
@@ -416,15 +261,12 @@ fn count_instructions(
 fn measure_paths(
     ctx: &RunContext<'_>,
     result: &mut ExperimentResult,
-    timer: &mut dyn SampleTimer,
-    wave: &mut dyn WaveLaunches,
+    runner: &mut dyn DivergenceRunner,
     count: &mut PointCount,
 ) -> Result<()> {
-    let implementation = wave.implementation();
+    let implementation = runner.implementation();
     let one_path = ControlFlow::Paths(PathChoice::ByLane, 1);
-    let iterations = calibrate(timer, TARGET_LAUNCH_MS, MAX_ITERATIONS, &mut |n| {
-        wave.launch(one_path, n)
-    })?;
+    let iterations = calibrate_by_probe(TARGET_LAUNCH_MS, MAX_ITERATIONS, &mut |n| runner.probe_ms(one_path, n))?;
     for choice in [PathChoice::ByLane, PathChoice::ByWarp] {
         let mut series = Series::of(ctx.key(paths_kernel(choice), implementation, "f32"));
         for paths in PATHS {
@@ -434,11 +276,11 @@ fn measure_paths(
             ctx.progress
                 .set_message(format!("{} {paths} · {}", paths_kernel(choice), implementation.label()));
             let launch = (ControlFlow::Paths(choice, paths), iterations);
-            if let Some(mut point) = time_point(ctx, timer, wave, launch, paths as i64)? {
+            if let Some(mut point) = time_point(ctx, runner, launch, paths as i64)? {
                 if let (PathChoice::ByLane, Some(ms)) = (choice, point.median()) {
                     point.set_extra(MS_PER_PATH, ms / paths as f64);
                 }
-                count_instructions(ctx, result, wave, &mut point, launch)?;
+                count_instructions(ctx, result, runner, &mut point, launch)?;
                 series.points.push(point);
             }
             count.measured(ctx, implementation);
@@ -448,7 +290,7 @@ fn measure_paths(
     result.setup.push(format!(
         "{}: {} blocks of {DIVERGENCE_BLOCK_THREADS} threads (one full wave), {iterations} rounds of 4 FMAs per path",
         implementation.label(),
-        wave.blocks()
+        runner.blocks()
     ));
     Ok(())
 }
@@ -458,15 +300,14 @@ fn measure_paths(
 fn measure_branches(
     ctx: &RunContext<'_>,
     result: &mut ExperimentResult,
-    timer: &mut dyn SampleTimer,
-    wave: &mut dyn WaveLaunches,
+    runner: &mut dyn DivergenceRunner,
     count: &mut PointCount,
     sass: &[ImplementationSass],
 ) -> Result<()> {
-    let implementation = wave.implementation();
+    let implementation = runner.implementation();
     let long_uniform = ControlFlow::Branch(BranchLength::Long, 0);
-    let iterations = calibrate(timer, TARGET_LAUNCH_MS, MAX_ITERATIONS, &mut |n| {
-        wave.launch(long_uniform, n)
+    let iterations = calibrate_by_probe(TARGET_LAUNCH_MS, MAX_ITERATIONS, &mut |n| {
+        runner.probe_ms(long_uniform, n)
     })?;
     for length in [BranchLength::Short, BranchLength::Long] {
         let entry = branch_kernel(length);
@@ -486,9 +327,9 @@ fn measure_branches(
             ctx.progress
                 .set_message(format!("{entry} mask {mask} · {}", implementation.label()));
             let launch = (ControlFlow::Branch(length, mask), iterations);
-            if let Some(mut point) = time_point(ctx, timer, wave, launch, mask as i64)? {
+            if let Some(mut point) = time_point(ctx, runner, launch, mask as i64)? {
                 set_shape_extras(&mut point, shape, sass_shape);
-                count_instructions(ctx, result, wave, &mut point, launch)?;
+                count_instructions(ctx, result, runner, &mut point, launch)?;
                 series.points.push(point);
             }
             count.measured(ctx, implementation);

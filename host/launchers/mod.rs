@@ -26,7 +26,6 @@ mod nominal_shape;
 mod occupancy;
 mod opencl_c_kernels;
 mod opencl_constant_memory;
-mod opencl_divergence;
 mod opencl_local_memory;
 mod opencl_nd_range;
 mod opencl_shared_memory_banks;
@@ -55,7 +54,10 @@ pub use constant_memory::{
 };
 pub use cublas::{cublas_gemm_f16_storage, cublas_sgemm, cublas_sgemm_aat, cublas_sgemv};
 pub use diagnostics::spin_wait;
-pub use divergence::{branch, branch_kernel, divergence_shape, divergent_paths, paths_kernel};
+pub use divergence::{
+    ControlFlow, CudaDivergenceRunner, DivergenceRunner, OpenClDivergenceRunner, branch, branch_kernel,
+    divergence_runners, divergence_shape, divergent_paths, paths_kernel,
+};
 pub use fountain_emitter_probe::{
     EMITTER_PROBE_GRID, emitter_from_probe, emitter_mismatch, emitter_probe_state, fountain_emitter_positions,
 };
@@ -112,12 +114,12 @@ pub use transfers::{
 
 /// The OpenCL C twins' launchers, by family (the same shape checks as the CUDA launchers).
 pub mod opencl {
+    pub use super::divergence::opencl::{branch, divergent_paths};
     pub use super::global_memory::opencl::*;
     pub use super::matrix_vector::opencl::*;
     pub use super::opencl_constant_memory::{
         CHASE_TWIN_PARAMS, ClChaseTable, SHARED_CHASE_TWIN_PARAMS, constant_chase,
     };
-    pub use super::opencl_divergence::{branch, divergent_paths};
     pub use super::opencl_local_memory::{SPILL_REGISTER_CAP, build_spilled_twin, local_array};
     pub use super::opencl_nd_range::*;
     pub use super::opencl_shared_memory_banks::{BANK_TWIN_PARAMS, bank_kernel};

@@ -1,3 +1,18 @@
+//! The control-flow family (Best Practices Guide §6.1–6.2, OpenCL
+//! Programming Guide §3.1.1.2): the kernels' signatures and shape check, the
+//! typed CUDA launchers ([`divergent_paths`], [`branch`]), the OpenCL C
+//! twins' launchers ([`opencl`]) and the family's runners, one per
+//! programming model ([`DivergenceRunner`], chosen by [`divergence_runners`]).
+
+mod cuda_runner;
+pub mod opencl;
+mod opencl_runner;
+mod runner;
+
+pub use cuda_runner::CudaDivergenceRunner;
+pub use opencl_runner::OpenClDivergenceRunner;
+pub use runner::{ControlFlow, DivergenceRunner, divergence_runners};
+
 use kernels_gpu::device::{Dim3, GlobalMutPtr, KernelSignature, Signature};
 use kernels_gpu::divergence::{
     DIVERGENCE_BLOCK_THREADS, MAX_PATHS, divergent_lane_paths_params, long_branch_divergent_params,

@@ -4,9 +4,9 @@
 
 use kernels_gpu::device::Signature;
 
-use super::divergence::{ControlFlowArgs, branch_signature, checked_paths_signature, divergence_shape};
-use super::opencl_nd_range::nd_range;
+use super::{ControlFlowArgs, branch_signature, checked_paths_signature, divergence_shape};
 use crate::error::Result;
+use crate::launchers::opencl_nd_range::nd_range;
 use crate::opencl::{ClBuffer, ClQueue, OpenClTwins};
 use crate::reference::{BranchLength, PathChoice};
 
