@@ -27,7 +27,6 @@ mod nominal_shape;
 mod occupancy;
 mod opencl_c_kernels;
 mod opencl_divergence;
-mod opencl_local_memory;
 mod opencl_nd_range;
 mod opencl_shared_memory_banks;
 mod opencl_throughput;
@@ -44,6 +43,7 @@ mod throughput_outputs;
 mod throughput_params;
 mod throughput_table;
 mod transfers;
+mod twin_waivers;
 
 pub use compat_layer::{
     CompatKernel, CudaStdBlockSum, CudaStdVecadd, KernelLayer, block_sum, block_sum_shape, block_sum_shared_bytes,
@@ -74,7 +74,10 @@ pub use latency::{
     shared_pointer_chase_shape,
 };
 pub use launch_outputs::{LaunchOutputs, TimedLaunches, kept_reps, launches_of};
-pub use local_memory::{LOCAL_ARRAY_BLOCK_THREADS, LocalArrayKernel, local_array, local_array_shape};
+pub use local_memory::{
+    LOCAL_ARRAY_BLOCK_THREADS, LocalArrayCase, LocalArrayKernel, LocalArrayRunner, local_array, local_array_runners,
+    local_array_shape,
+};
 pub use loop_counters::{LoopCounter, loop_counter, loop_counter_shape};
 pub use math_accuracy::{function_values_shape, math_function_values};
 pub use matrix_vector::{
@@ -117,9 +120,9 @@ pub mod opencl {
         CHASE_TWIN_PARAMS, ClChaseTable, SHARED_CHASE_TWIN_PARAMS, constant_chase,
     };
     pub use super::global_memory::opencl::*;
+    pub use super::local_memory::opencl::{SPILL_REGISTER_CAP, build_spilled_twin, local_array};
     pub use super::matrix_vector::opencl::*;
     pub use super::opencl_divergence::{branch, divergent_paths};
-    pub use super::opencl_local_memory::{SPILL_REGISTER_CAP, build_spilled_twin, local_array};
     pub use super::opencl_nd_range::*;
     pub use super::opencl_shared_memory_banks::{BANK_TWIN_PARAMS, bank_kernel};
     pub use super::sgemm::opencl::*;

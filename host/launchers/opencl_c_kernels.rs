@@ -5,8 +5,8 @@
 //! order its source file joins the program.
 
 use super::{
-    constant_memory, global_memory, matrix_vector, opencl_divergence, opencl_local_memory, opencl_shared_memory_banks,
-    sgemm, streams,
+    constant_memory, global_memory, local_memory, matrix_vector, opencl_divergence, opencl_shared_memory_banks, sgemm,
+    streams,
 };
 
 /// Every family with OpenCL C twins, in the order of their sources in the program.
@@ -18,7 +18,7 @@ const FAMILIES: [&[&str]; 8] = [
     opencl_divergence::OPENCL_C_KERNELS,
     opencl_shared_memory_banks::OPENCL_C_KERNELS,
     constant_memory::opencl::OPENCL_C_KERNELS,
-    opencl_local_memory::OPENCL_C_KERNELS,
+    local_memory::opencl::OPENCL_C_KERNELS,
 ];
 
 /// Every kernel of the OpenCL C twins' program, family by family.

@@ -1,6 +1,7 @@
 use super::{ConstantSpace, CudaChaseRunner, OpenClChaseRunner};
 use crate::error::Result;
 use crate::launchers::TimedLaunches;
+use crate::launchers::twin_waivers::twin_waivers;
 use crate::run_settings::RunSettings;
 use crate::testbed::{DeviceUnderTest, Implementation};
 
@@ -53,15 +54,6 @@ pub trait ChaseRunner {
     fn read_sums(&mut self) -> Result<Vec<u32>>;
 }
 
-/// The waivers of a family of kernel twins: each reason the CUDA C twins
-/// were left out, then the OpenCL C twins' (pure: tested without a GPU).
-pub(in crate::launchers) fn twin_waivers(cuda_c: Vec<String>, opencl_c: Option<String>) -> Vec<(String, String)> {
-    let cuda_c = cuda_c.into_iter().map(|reason| ("CUDA C twins".to_string(), reason));
-    cuda_c
-        .chain(opencl_c.map(|reason| ("OpenCL C twins".to_string(), reason)))
-        .collect()
-}
-
 /// Every runner of the family on `dut`: the one place a programming model is
 /// added. Returns the runners (the PTX implementations' first) and, for each
 /// selected set of twins left out, what and why.
@@ -76,23 +68,4 @@ pub fn constant_chase_runners(
         runners.push(Box::new(OpenClChaseRunner::new(dut, side)));
     }
     Ok((runners, twin_waivers(cuda_c_waived, opencl_waived)))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::twin_waivers;
-
-    #[test]
-    fn waivers_name_the_twins_cuda_c_first() {
-        let waived = twin_waivers(vec!["no NVRTC".into()], Some("no OpenCL platform".into()));
-        assert_eq!(
-            waived,
-            [
-                ("CUDA C twins".to_string(), "no NVRTC".to_string()),
-                ("OpenCL C twins".to_string(), "no OpenCL platform".to_string()),
-            ]
-        );
-        assert!(twin_waivers(Vec::new(), None).is_empty());
-        assert_eq!(twin_waivers(Vec::new(), Some("x".into()))[0].0, "OpenCL C twins");
-    }
 }
