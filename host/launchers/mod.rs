@@ -73,7 +73,7 @@ pub use latency::{
     SHARED_CHASE_BLOCK_THREADS, fma_latency, pointer_chase, pointer_chase_from, shared_pointer_chase,
     shared_pointer_chase_shape,
 };
-pub use launch_outputs::{LaunchOutputs, TimedLaunches, kept_reps, launches_of};
+pub use launch_outputs::{LaunchOutputs, MAX_KEPT_LAUNCHES, TimedLaunches, kept_reps, launches_of};
 pub use local_memory::{
     LOCAL_ARRAY_BLOCK_THREADS, LocalArrayCase, LocalArrayKernel, LocalArrayRunner, local_array, local_array_runners,
     local_array_shape,
