@@ -12,29 +12,24 @@
 
 use std::fmt::Write;
 
-use kernels_gpu::block_span::BLOCK_SPAN_WORDS;
-
-use super::launch_outputs::{LaunchOutputs, TimedLaunches, kept_reps, sample_means};
+use super::launch_outputs::{TimedLaunches, kept_reps, sample_means};
 use super::sm_spans::{RequestClocks, SmTime, sm_time};
 use super::sweep::each_point;
 use super::twin_ratios::twin_ratios;
 use super::{Experiment, RunContext};
 use crate::error::Result;
-use crate::gpu::DeviceBuffer;
-use crate::launchers::opencl::{self, ClChaseTable};
 use crate::launchers::{
-    CONSTANT_CHASE_BLOCK_THREADS, CONSTANT_CHASE_TABLE_WORDS, ChaseTable, ConstantSpace, constant_chase,
+    CONSTANT_CHASE_BLOCK_THREADS, CONSTANT_CHASE_TABLE_WORDS, ChaseCase, ChaseRunner, ChaseTiming, ConstantSpace,
+    constant_chase_runners,
 };
-use crate::opencl::ClBuffer;
 use crate::reference::{constant_chase_links, constant_chase_sum};
 use crate::report::{
     Axis, Bound, Claim, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Rule, Scale, SectionHooks,
-    Series, Unit, Work, better_by, summary_cell,
+    Series, Unit, Waiver, Work, better_by, summary_cell,
 };
 use crate::run_settings::RunSettings;
 use crate::stats::Summary;
-use crate::testbed::{Implementation, OpenClSide};
-use crate::timing::{CudaTimer, OpenClTimer, time_per_launch};
+use crate::testbed::Implementation;
 
 pub struct ConstantMemory;
 
@@ -99,11 +94,13 @@ fn metric() -> Metric {
     Metric::custom("cost per warp read", "SM clk", false)
 }
 
-/// One series of the sweep and how it launches.
+/// One series of the sweep and how it launches: by which runner, on how many blocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Plan {
     space: ConstantSpace,
     implementation: Implementation,
     load: Load,
+    runner: usize,
     blocks: u32,
     series: usize,
 }
@@ -130,10 +127,19 @@ impl Experiment for ConstantMemory {
             axis,
             "4 bytes per lane per step read (the figure is SM clocks, not bytes)",
         );
-        let implementations = ctx.ptx_implementations(&mut result);
-        let side = ctx.opencl_twins(&mut result);
-        let plans = plan_series(ctx, &mut result, &implementations, side.is_some())?;
-        let mut chase = ChaseBench::new(ctx, &plans, side)?;
+        let (runners, waived) = constant_chase_runners(ctx.device)?;
+        result
+            .waived
+            .extend(waived.into_iter().map(|(what, reason)| Waiver { what, reason }));
+        let opencl = runners
+            .iter()
+            .any(|r| r.implementations().contains(&Implementation::OpenClC));
+        let sms = ctx.device.info().multiprocessors.max(1) as u32;
+        let plans = plan_series(&runners, sms)?;
+        for plan in &plans {
+            result.series.push(series_of(ctx, plan));
+        }
+        let mut chase = ChaseBench::new(runners, &plans, ctx.settings)?;
         let sweep: Vec<(Load, u32)> = Load::ALL
             .into_iter()
             .flat_map(|load| DISTINCT.into_iter().map(move |d| (load, d)))
@@ -143,248 +149,199 @@ impl Experiment for ConstantMemory {
             for plan in plans.iter().filter(|p| p.load == load) {
                 ctx.progress
                     .set_message(format!("{} {distinct}", result.series[plan.series].label));
-                if let Some(point) = chase.measure(ctx, plan, distinct)? {
+                if let Some(point) = chase.measure(ctx.settings, sms as f64, plan, distinct)? {
                     result.series[plan.series].points.push(point);
                 }
             }
             Ok(())
         })?;
-        describe(ctx, &mut result, side.is_some());
+        describe(ctx, &mut result, opencl);
         Ok(result)
     }
 }
 
-/// Every (load, space, implementation) series, in the result's order, with
-/// its blocks: one, or a full wave of the kernel's occupancy (the OpenCL C
-/// twins, after the PTX implementations where `opencl`, launch the Rust
-/// kernel's: OpenCL reports no occupancy).
-fn plan_series(
-    ctx: &RunContext<'_>,
-    result: &mut ExperimentResult,
-    implementations: &[Implementation],
-    opencl: bool,
-) -> Result<Vec<Plan>> {
-    let dut = ctx.device;
-    let sms = dut.info().multiprocessors.max(1) as u32;
+/// Every (load, space, implementation) series, in the result's order (the
+/// runners' implementations in their order: the PTX ones, then the OpenCL C
+/// twins), with its blocks: one, or a full wave of the kernel's occupancy on
+/// `sms` SMs (as the runner gives it: the twins launch the Rust kernel's).
+fn plan_series(runners: &[Box<dyn ChaseRunner + '_>], sms: u32) -> Result<Vec<Plan>> {
     let mut plans = Vec::new();
     for load in Load::ALL {
         for space in ConstantSpace::ALL {
-            let twin = opencl.then_some(Implementation::OpenClC);
-            for implementation in implementations.iter().copied().chain(twin) {
-                let shared = match space {
-                    ConstantSpace::Shared => CONSTANT_CHASE_TABLE_WORDS * 4,
-                    _ => 0,
-                };
-                let occupancy_of = match implementation {
-                    Implementation::OpenClC => Implementation::Rust,
-                    other => other,
-                };
-                let blocks_per_sm = dut
-                    .kernel(occupancy_of, space.kernel())?
-                    .max_active_blocks_per_sm(load.block_threads(), shared)?
-                    .max(1) as u32;
-                let blocks = match load {
-                    Load::OneWarp => 1,
-                    Load::FullSms => blocks_per_sm * sms,
-                };
-                let key = ctx.key(space.kernel(), implementation, "u32").variant(load.variant());
-                let label = format!(
-                    "{} · {} ({})",
-                    space_label(space),
-                    implementation.label(),
-                    load.variant()
-                );
-                result.series.push(Series::new(key, label));
-                plans.push(Plan {
-                    space,
-                    implementation,
-                    load,
-                    blocks,
-                    series: result.series.len() - 1,
-                });
+            for (r, runner) in runners.iter().enumerate() {
+                for &implementation in runner.implementations() {
+                    let blocks_per_sm = runner.blocks_per_sm(implementation, space, load.block_threads())?;
+                    let blocks = match load {
+                        Load::OneWarp => 1,
+                        Load::FullSms => blocks_per_sm * sms,
+                    };
+                    plans.push(Plan {
+                        space,
+                        implementation,
+                        load,
+                        runner: r,
+                        blocks,
+                        series: plans.len(),
+                    });
+                }
             }
         }
     }
     Ok(plans)
 }
 
-/// The table and its links, the buffers every launch writes, the events;
-/// the same on the OpenCL queue where the twins run, and the SM clock the
-/// last PTX point measured (the twins' cost is their events' time at it).
+/// The series of `plan`, keyed and labelled.
+fn series_of(ctx: &RunContext<'_>, plan: &Plan) -> Series {
+    let (space, implementation, load) = (plan.space, plan.implementation, plan.load);
+    let key = ctx.key(space.kernel(), implementation, "u32").variant(load.variant());
+    let label = format!(
+        "{} · {} ({})",
+        space_label(space),
+        implementation.label(),
+        load.variant()
+    );
+    Series::new(key, label)
+}
+
+/// The runners with the table and the buffers for the largest plan, the
+/// table's links, and the SM clock the last clocked point measured (the
+/// events-only twins' cost is their events' time at it).
 struct ChaseBench<'g> {
+    runners: Vec<Box<dyn ChaseRunner + 'g>>,
     links: Vec<u32>,
-    table: ChaseTable,
-    outputs: LaunchOutputs<u64>,
-    sums: DeviceBuffer<u32>,
-    timer: CudaTimer<'g>,
-    opencl: Option<OpenClChase<'g>>,
     clock_hz: Option<f64>,
 }
 
-/// The twins' table and sums on the OpenCL side of the GPU.
-struct OpenClChase<'g> {
-    side: &'g OpenClSide,
-    table: ClChaseTable,
-    sums: ClBuffer<u32>,
-}
-
 impl<'g> ChaseBench<'g> {
-    /// Buffers for the largest plan.
-    fn new(ctx: &RunContext<'g>, plans: &[Plan], side: Option<&'g OpenClSide>) -> Result<Self> {
-        let gpu = ctx.device.gpu();
+    /// Every runner prepared for the largest plan.
+    fn new(mut runners: Vec<Box<dyn ChaseRunner + 'g>>, plans: &[Plan], settings: &RunSettings) -> Result<Self> {
         let links = constant_chase_links(CONSTANT_CHASE_TABLE_WORDS);
-        let table = ChaseTable::upload(gpu, &links)?;
         let max_blocks = plans.iter().map(|p| p.blocks).max().unwrap_or(1);
         let max_threads = plans
             .iter()
             .map(|p| p.blocks * p.load.block_threads())
             .max()
             .unwrap_or(32);
-        let opencl = match side {
-            Some(side) => Some(OpenClChase {
-                side,
-                table: ClChaseTable::upload(side.context(), side.queue(), &links)?,
-                sums: ClBuffer::new(side.context(), max_threads as usize)?,
-            }),
-            None => None,
-        };
+        for runner in &mut runners {
+            runner.prepare(&links, (max_threads, max_blocks), settings)?;
+        }
         Ok(Self {
+            runners,
             links,
-            table,
-            outputs: LaunchOutputs::<u64>::for_settings(gpu, ctx.settings, BLOCK_SPAN_WORDS * max_blocks as usize)?,
-            sums: DeviceBuffer::<u32>::uninit(gpu, max_threads as usize)?,
-            timer: CudaTimer::new(gpu)?,
-            opencl,
             clock_hz: None,
         })
     }
 
-    /// One point of the OpenCL C twin of `plan` at `distinct` addresses:
-    /// timed by profiling events (one warp: each launch alone, so no gap
-    /// between launches counts), every work-item's sum checked, the SM clocks
-    /// per warp read at the clock the PTX point before it measured; `None`
-    /// where it has no time.
-    fn measure_opencl(&mut self, ctx: &RunContext<'_>, plan: &Plan, distinct: u32) -> Result<Option<Point>> {
+    /// One point of `plan` at `distinct` addresses on `sms` SMs: timed, every
+    /// thread's sum checked, the SM clocks per warp read; `None` where it has
+    /// no time (or a launch's blocks left no span). A runner without clocks
+    /// times one warp's launches one by one (so no gap between launches counts).
+    fn measure(&mut self, settings: &RunSettings, sms: f64, plan: &Plan, distinct: u32) -> Result<Option<Point>> {
         let load = plan.load;
-        let (threads, steps) = (plan.blocks * load.block_threads(), load.steps(plan.space, distinct));
-        let Some(OpenClChase { side, table, sums }) = self.opencl.as_mut() else {
-            return Ok(None);
+        let case = ChaseCase {
+            space: plan.space,
+            distinct,
+            steps: load.steps(plan.space, distinct),
+            block_threads: load.block_threads(),
+            blocks: plan.blocks,
         };
-        let (twins, queue) = (side.twins(), side.queue());
-        let settings = match load {
-            Load::OneWarp => RunSettings {
+        let runner = &mut self.runners[plan.runner];
+        let settings = match (runner.records_spans(), load) {
+            (false, Load::OneWarp) => RunSettings {
                 reps: 1,
-                ..ctx.settings.clone()
+                ..settings.clone()
             },
-            Load::FullSms => ctx.settings.clone(),
+            _ => settings.clone(),
         };
-        sums.fill(queue, 0)?;
-        let times_ms = time_per_launch(&mut OpenClTimer(queue), &settings, &mut || {
-            opencl::constant_chase(
-                twins,
-                queue,
-                (plan.space, table),
-                (distinct, steps),
-                (load.block_threads(), plan.blocks),
-                sums,
-            )
-        })?;
-        let failure = sum_mismatch(&self.links, distinct, steps, &sums.to_host(queue)?[..threads as usize]);
-        let sms = ctx.device.info().multiprocessors.max(1) as f64;
-        // Warp reads per SM: one warp's on its SM, or the full wave's spread over every SM.
-        let reads_per_sm = match load {
-            Load::OneWarp => steps as f64,
-            Load::FullSms => steps as f64 * (threads / 32) as f64 / sms,
-        };
-        let (samples, failure) = match self.clock_hz {
-            Some(hz) => (
-                times_ms.iter().map(|ms| ms * 1e-3 * hz / reads_per_sm).collect(),
-                failure,
-            ),
-            None => (
-                times_ms.clone(),
-                failure.or(Some("no SM clock measured beside it (no Rust or CUDA C point)".into())),
-            ),
-        };
-        let work = Work::bytes(threads as u64, threads as u64 * steps as u64 * 4);
-        let Some(mut point) = Point::measured(PointKey::Value(distinct as i64), &samples, work, failure) else {
-            return Ok(None);
-        };
-        point.time_ms = Summary::of(&times_ms);
-        if let Some(hz) = self.clock_hz {
+        runner.fill_sums(0)?;
+        let timing = runner.time(plan.implementation, &case, &settings)?;
+        let sums = runner.read_sums()?;
+        let failure = sum_mismatch(&self.links, distinct, case.steps, &sums[..case.threads() as usize]);
+        Ok(match timing {
+            ChaseTiming::Clocked(timed) => clocked_point(&mut self.clock_hz, &case, load, timed, failure),
+            ChaseTiming::Events(times_ms) => events_point(self.clock_hz, &case, (load, sms), &times_ms, failure),
+        })
+    }
+}
+
+/// The point of a clocked run of `case`: the SM clocks per warp read from
+/// the blocks' spans (full SMs: checked against the events' time); the
+/// SM clock it measured kept in `clock_hz`; `None` where a launch's blocks left no span.
+fn clocked_point(
+    clock_hz: &mut Option<f64>,
+    case: &ChaseCase,
+    load: Load,
+    timed: TimedLaunches<u64>,
+    failure: Option<String>,
+) -> Option<Point> {
+    let TimedLaunches {
+        times_ms,
+        written,
+        reps,
+    } = timed;
+    let (threads, steps) = (case.threads(), case.steps);
+    // Warp reads of all blocks: per SM, its span over its blocks' reads.
+    let reads = steps as f64 * (threads / 32) as f64;
+    let spans: Vec<Option<SmTime>> = written.iter().map(|w| sm_time(w, case.blocks as usize)).collect();
+    let per_launch: Vec<Option<f64>> = spans.iter().map(|t| t.map(|t| t.span_cycles / reads)).collect();
+    let per_launch = per_launch.into_iter().collect::<Option<Vec<f64>>>()?;
+    let samples = sample_means(&per_launch, reps);
+    // Full SMs: the events' time must tell the same cost (one warp's launch is too short for events).
+    let figures = RequestClocks::of(&spans, reps, &times_ms, reads);
+    *clock_hz = figures.clock_hz.or(*clock_hz);
+    let failure = failure.or_else(|| match load {
+        Load::FullSms => figures.failure("SM clocks per warp read"),
+        Load::OneWarp => None,
+    });
+    let work = Work::bytes(threads as u64, threads as u64 * steps as u64 * 4);
+    let mut point = Point::measured(PointKey::Value(case.distinct as i64), &samples, work, failure)?;
+    point.time_ms = Summary::of(&times_ms);
+    if load == Load::FullSms {
+        if let Some(by_events) = figures.by_events {
+            point.set_extra(COST_BY_EVENTS, by_events);
+        }
+        if let Some(hz) = figures.clock_hz {
             point.set_extra(SM_CLOCK_MHZ, hz / 1e6);
         }
-        point.set_extra(STEPS, steps as f64);
-        Ok(Some(point))
     }
+    point.set_extra(STEPS, steps as f64);
+    Some(point)
+}
 
-    /// One point of `plan` at `distinct` addresses: timed, every lane's sum
-    /// checked, the SM clocks per warp read; `None` where a launch's blocks
-    /// left no span.
-    fn measure(&mut self, ctx: &RunContext<'_>, plan: &Plan, distinct: u32) -> Result<Option<Point>> {
-        if plan.implementation == Implementation::OpenClC {
-            return self.measure_opencl(ctx, plan, distinct);
-        }
-        let load = plan.load;
-        let (threads, steps) = (plan.blocks * load.block_threads(), load.steps(plan.space, distinct));
-        let Self {
-            links,
-            table,
-            outputs,
-            sums,
-            timer,
-            ..
-        } = self;
-        sums.fill(0)?;
-        let TimedLaunches {
-            times_ms,
-            written,
-            reps,
-        } = outputs.time(timer, ctx.settings, &mut |spans| {
-            constant_chase(
-                ctx.device,
-                plan.implementation,
-                plan.space,
-                table,
-                distinct,
-                steps,
-                (load.block_threads(), plan.blocks),
-                spans,
-                sums,
-            )
-        })?;
-        let failure = sum_mismatch(links, distinct, steps, &sums.to_host()?[..threads as usize]);
-        // Warp reads of all blocks: per SM, its span over its blocks' reads.
-        let reads = steps as f64 * (plan.blocks * load.block_threads() / 32) as f64;
-        let spans: Vec<Option<SmTime>> = written.iter().map(|w| sm_time(w, plan.blocks as usize)).collect();
-        let per_launch: Vec<Option<f64>> = spans.iter().map(|t| t.map(|t| t.span_cycles / reads)).collect();
-        let Some(per_launch) = per_launch.into_iter().collect::<Option<Vec<f64>>>() else {
-            return Ok(None);
-        };
-        let samples = sample_means(&per_launch, reps);
-        // Full SMs: the events' time must tell the same cost (one warp's launch is too short for events).
-        let figures = RequestClocks::of(&spans, reps, &times_ms, reads);
-        self.clock_hz = figures.clock_hz.or(self.clock_hz);
-        let failure = failure.or_else(|| match load {
-            Load::FullSms => figures.failure("SM clocks per warp read"),
-            Load::OneWarp => None,
-        });
-        let work = Work::bytes(threads as u64, threads as u64 * steps as u64 * 4);
-        let Some(mut point) = Point::measured(PointKey::Value(distinct as i64), &samples, work, failure) else {
-            return Ok(None);
-        };
-        point.time_ms = Summary::of(&times_ms);
-        if load == Load::FullSms {
-            if let Some(by_events) = figures.by_events {
-                point.set_extra(COST_BY_EVENTS, by_events);
-            }
-            if let Some(hz) = figures.clock_hz {
-                point.set_extra(SM_CLOCK_MHZ, hz / 1e6);
-            }
-        }
-        point.set_extra(STEPS, steps as f64);
-        Ok(Some(point))
+/// The point of an events-only run of `case` (the OpenCL C twins) on `sms`
+/// SMs: the SM clocks per warp read at `clock_hz`, the clock the point
+/// before it measured (failed without one); `None` where it has no time.
+fn events_point(
+    clock_hz: Option<f64>,
+    case: &ChaseCase,
+    (load, sms): (Load, f64),
+    times_ms: &[f64],
+    failure: Option<String>,
+) -> Option<Point> {
+    let (threads, steps) = (case.threads(), case.steps);
+    // Warp reads per SM: one warp's on its SM, or the full wave's spread over every SM.
+    let reads_per_sm = match load {
+        Load::OneWarp => steps as f64,
+        Load::FullSms => steps as f64 * (threads / 32) as f64 / sms,
+    };
+    let (samples, failure) = match clock_hz {
+        Some(hz) => (
+            times_ms.iter().map(|ms| ms * 1e-3 * hz / reads_per_sm).collect(),
+            failure,
+        ),
+        None => (
+            times_ms.to_vec(),
+            failure.or(Some("no SM clock measured beside it (no Rust or CUDA C point)".into())),
+        ),
+    };
+    let work = Work::bytes(threads as u64, threads as u64 * steps as u64 * 4);
+    let mut point = Point::measured(PointKey::Value(case.distinct as i64), &samples, work, failure)?;
+    point.time_ms = Summary::of(times_ms);
+    if let Some(hz) = clock_hz {
+        point.set_extra(SM_CLOCK_MHZ, hz / 1e6);
     }
+    point.set_extra(STEPS, steps as f64);
+    Some(point)
 }
 
 /// The first thread of `got` (each thread's sum, in order) whose sum is not
@@ -597,6 +554,9 @@ pub fn ledger_rows(result: &ExperimentResult) -> Vec<LedgerRow> {
 
 #[cfg(test)]
 mod tests {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
     use super::super::ledger_fixtures::{result, series};
     use super::*;
     use crate::report::Verdict;
@@ -610,6 +570,158 @@ mod tests {
                 series("constant_chase", Implementation::Rust, "one warp", one_warp, &[]),
             ],
         )
+    }
+
+    /// A runner of fixed occupancy whose timing runs take `ms` a launch,
+    /// summing as the kernels do (or wrongly, for `corrupt`); it keeps the reps it was timed with.
+    struct FakeRunner {
+        implementations: Vec<Implementation>,
+        per_sm: u32,
+        spans: bool,
+        ms: f64,
+        corrupt: bool,
+        links: Vec<u32>,
+        last: Option<ChaseCase>,
+        reps_seen: Rc<RefCell<Vec<u32>>>,
+    }
+
+    fn fake(implementations: &[Implementation], per_sm: u32, spans: bool) -> FakeRunner {
+        FakeRunner {
+            implementations: implementations.to_vec(),
+            per_sm,
+            spans,
+            ms: 0.5,
+            corrupt: false,
+            links: Vec::new(),
+            last: None,
+            reps_seen: Rc::default(),
+        }
+    }
+
+    impl ChaseRunner for FakeRunner {
+        fn implementations(&self) -> &[Implementation] {
+            &self.implementations
+        }
+        fn records_spans(&self) -> bool {
+            self.spans
+        }
+        fn blocks_per_sm(&self, _: Implementation, _: ConstantSpace, _: u32) -> Result<u32> {
+            Ok(self.per_sm)
+        }
+        fn prepare(&mut self, links: &[u32], _: (u32, u32), _: &RunSettings) -> Result<()> {
+            self.links = links.to_vec();
+            Ok(())
+        }
+        fn fill_sums(&mut self, _: u32) -> Result<()> {
+            Ok(())
+        }
+        fn time(&mut self, _: Implementation, case: &ChaseCase, settings: &RunSettings) -> Result<ChaseTiming> {
+            self.last = Some(*case);
+            self.reps_seen.borrow_mut().push(settings.reps);
+            Ok(ChaseTiming::Events(vec![self.ms; settings.samples as usize]))
+        }
+        fn read_sums(&mut self) -> Result<Vec<u32>> {
+            let case = self.last.expect("timed first");
+            let mut sums: Vec<u32> = (0..case.threads())
+                .map(|t| constant_chase_sum(&self.links, case.distinct, t % 32, case.steps))
+                .collect();
+            if self.corrupt {
+                sums[case.threads() as usize - 1] ^= 1;
+            }
+            Ok(sums)
+        }
+    }
+
+    #[test]
+    fn series_run_load_by_load_space_by_space_each_runner_s_implementations_in_turn() {
+        let runners: Vec<Box<dyn ChaseRunner>> = vec![
+            Box::new(fake(&[Implementation::Rust, Implementation::CudaC], 4, true)),
+            Box::new(fake(&[Implementation::OpenClC], 2, false)),
+        ];
+        let plans = plan_series(&runners, 10).unwrap();
+        assert_eq!(plans.len(), Load::ALL.len() * ConstantSpace::ALL.len() * 3);
+        let order: Vec<(Load, ConstantSpace, Implementation, usize, u32)> = plans
+            .iter()
+            .map(|p| (p.load, p.space, p.implementation, p.runner, p.blocks))
+            .collect();
+        assert_eq!(
+            order[..4],
+            [
+                (Load::OneWarp, ConstantSpace::Constant, Implementation::Rust, 0, 1),
+                (Load::OneWarp, ConstantSpace::Constant, Implementation::CudaC, 0, 1),
+                (Load::OneWarp, ConstantSpace::Constant, Implementation::OpenClC, 1, 1),
+                (Load::OneWarp, ConstantSpace::GlobalReadOnly, Implementation::Rust, 0, 1),
+            ]
+        );
+        assert_eq!(
+            order[9..12],
+            [
+                (Load::FullSms, ConstantSpace::Constant, Implementation::Rust, 0, 40),
+                (Load::FullSms, ConstantSpace::Constant, Implementation::CudaC, 0, 40),
+                (Load::FullSms, ConstantSpace::Constant, Implementation::OpenClC, 1, 20),
+            ],
+            "a full wave: the runner's blocks per SM times the SMs"
+        );
+        assert!(plans.iter().enumerate().all(|(i, p)| p.series == i));
+    }
+
+    #[test]
+    fn events_only_points_take_the_last_clock_time_one_warp_launches_alone_and_check_every_sum() {
+        let settings = RunSettings {
+            reps: 20,
+            samples: 3,
+            ..RunSettings::default()
+        };
+        let events_only = fake(&[Implementation::OpenClC], 2, false);
+        let reps_seen = events_only.reps_seen.clone();
+        let runners: Vec<Box<dyn ChaseRunner>> = vec![Box::new(events_only)];
+        let plans = plan_series(&runners, 4).unwrap();
+        let mut bench = ChaseBench::new(runners, &plans, &settings).unwrap();
+        let one_warp = plans.iter().find(|p| p.load == Load::OneWarp).unwrap();
+        let no_clock = bench.measure(&settings, 4.0, one_warp, 4).unwrap().unwrap();
+        assert!(
+            no_clock.status.reason().is_some_and(|r| r.contains("no SM clock")),
+            "{:?}",
+            no_clock.status
+        );
+        bench.clock_hz = Some(1e9);
+        let point = bench.measure(&settings, 4.0, one_warp, 4).unwrap().unwrap();
+        assert!(point.status.is_ok(), "{:?}", point.status);
+        // 0.5 ms at 1 GHz over one warp's 2048 reads on its SM.
+        let expected = 0.5e-3 * 1e9 / 2048.0;
+        assert!(
+            (point.median().unwrap() - expected).abs() < 1e-9,
+            "{:?}",
+            point.median()
+        );
+        assert_eq!(point.extra[SM_CLOCK_MHZ], 1000.0);
+        let full = plans.iter().find(|p| p.load == Load::FullSms).unwrap();
+        let point = bench.measure(&settings, 4.0, full, 1).unwrap().unwrap();
+        // A wave of 8 blocks of 256 threads: 64 warps of 8192 steps over 4 SMs.
+        let expected = 0.5e-3 * 1e9 / (8192.0 * 64.0 / 4.0);
+        assert!(
+            (point.median().unwrap() - expected).abs() < 1e-9,
+            "{:?}",
+            point.median()
+        );
+        assert_eq!(
+            *reps_seen.borrow(),
+            [1, 1, 20],
+            "one warp: each launch alone; full SMs: the run's reps"
+        );
+        let mut corrupt = fake(&[Implementation::OpenClC], 2, false);
+        corrupt.corrupt = true;
+        let mut bench = ChaseBench::new(vec![Box::new(corrupt)], &plans, &settings).unwrap();
+        bench.clock_hz = Some(1e9);
+        let failed = bench.measure(&settings, 4.0, full, 1).unwrap().unwrap();
+        assert!(
+            failed
+                .status
+                .reason()
+                .is_some_and(|r| r.starts_with("thread 2047 summed")),
+            "{:?}",
+            failed.status
+        );
     }
 
     #[test]

@@ -22,17 +22,17 @@ use super::twin_ratios::twin_ratios;
 use super::{Experiment, RunContext};
 use crate::counters::LOCAL_BYTES_PER_THREAD;
 use crate::error::Result;
-use crate::gpu::DeviceBuffer;
-use crate::launchers::{LOCAL_ARRAY_BLOCK_THREADS, LocalArrayKernel, local_array, opencl};
-use crate::opencl::{ClBuffer, OpenClTwins};
+use crate::launchers::{
+    LOCAL_ARRAY_BLOCK_THREADS, LocalArrayCase, LocalArrayKernel, LocalArrayRunner, local_array_runners, opencl,
+};
 use crate::reference;
 use crate::report::{
     Axis, Claim, CounterCheck, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Rule, Scale, SectionHooks,
     Series, Spread, Verdict, Waiver, Work, point_cell,
 };
+use crate::run_settings::RunSettings;
 use crate::stats::Summary;
-use crate::testbed::{Implementation, OpenClSide};
-use crate::timing::{CudaTimer, OpenClTimer, time_per_launch};
+use crate::testbed::Implementation;
 
 pub struct LocalMemory;
 
@@ -94,174 +94,120 @@ impl Experiment for LocalMemory {
                  rounds) a thread (the array's fill, then a load and a store of each word a round)"
             ),
         );
-        let implementations = ctx.ptx_implementations(&mut result);
-        let side = ctx.opencl_twins(&mut result);
-        let spilled = side.and_then(|side| match opencl::build_spilled_twin(side.context()) {
-            Ok(twin) => Some(twin),
-            Err(why) => {
-                result.waived.push(Waiver {
-                    what: "local_array_spilled's OpenCL C twin".into(),
-                    reason: why.to_string(),
-                });
-                None
-            }
-        });
-        let has_spilled_twin = spilled.is_some();
-        let mut arrays = LocalArrays::new(ctx, side, spilled)?;
-        let mut plans = Vec::new();
-        for kernel in LocalArrayKernel::ALL {
-            let opencl = side
-                .filter(|_| kernel != LocalArrayKernel::Spilled || has_spilled_twin)
-                .map(|_| Implementation::OpenClC);
-            for implementation in implementations.iter().copied().chain(opencl) {
-                result
-                    .series
-                    .push(Series::of(ctx.key(kernel.kernel(), implementation, "u32")));
-                plans.push((kernel, implementation, result.series.len() - 1));
-            }
+        let sms = ctx.device.info().multiprocessors.max(1) as u32;
+        let max_threads = BLOCKS_PER_SM.iter().max().copied().unwrap_or(1) * sms * LOCAL_ARRAY_BLOCK_THREADS;
+        let (mut runners, waived) = local_array_runners(ctx.device, max_threads as usize)?;
+        result
+            .waived
+            .extend(waived.into_iter().map(|(what, reason)| Waiver { what, reason }));
+        let opencl = runners
+            .iter()
+            .any(|r| r.implementations().contains(&Implementation::OpenClC));
+        let plans = plan_series(&runners);
+        for &(kernel, implementation, _) in &plans {
+            result
+                .series
+                .push(Series::of(ctx.key(kernel.kernel(), implementation, "u32")));
         }
         each_point(ctx, BLOCKS_PER_SM, (0, BLOCKS_PER_SM.len()), |per_sm| {
-            for &(kernel, implementation, index) in &plans {
+            for (index, &(kernel, implementation, r)) in plans.iter().enumerate() {
                 ctx.progress
                     .set_message(format!("{} {per_sm} blocks/SM", result.series[index].label));
-                if let Some(point) = arrays.measure(ctx, &mut result, (kernel, implementation), per_sm)? {
+                let case = case_of(kernel, per_sm * sms);
+                let runner = runners[r].as_mut();
+                if let Some(point) = measure(ctx, &mut result, (runner, implementation), (per_sm, &case))? {
                     result.series[index].points.push(point);
                 }
             }
             Ok(())
         })?;
         add_relative(&mut result);
-        describe(ctx, &mut result, side.is_some());
+        describe(ctx, &mut result, opencl);
         Ok(result)
     }
 }
 
-/// Every thread's output at the most blocks per SM, and the events; the
-/// same on the OpenCL queue where the twins run.
-struct LocalArrays<'g> {
-    sms: u32,
-    out: DeviceBuffer<u32>,
-    timer: CudaTimer<'g>,
-    opencl: Option<OpenClArrays<'g>>,
-}
-
-/// The twins' output on the OpenCL side of the GPU, and the spilled
-/// kernel's twin (a program of its own) where it was built.
-struct OpenClArrays<'g> {
-    side: &'g OpenClSide,
-    out: ClBuffer<u32>,
-    spilled: Option<OpenClTwins>,
-}
-
-impl<'g> LocalArrays<'g> {
-    fn new(ctx: &RunContext<'g>, side: Option<&'g OpenClSide>, spilled: Option<OpenClTwins>) -> Result<Self> {
-        let gpu = ctx.device.gpu();
-        let sms = ctx.device.info().multiprocessors.max(1) as u32;
-        let max_threads = BLOCKS_PER_SM.iter().max().copied().unwrap_or(1) * sms * LOCAL_ARRAY_BLOCK_THREADS;
-        let opencl = match side {
-            Some(side) => Some(OpenClArrays {
-                side,
-                out: ClBuffer::new(side.context(), max_threads as usize)?,
-                spilled,
-            }),
-            None => None,
-        };
-        Ok(Self {
-            sms,
-            out: DeviceBuffer::<u32>::uninit(gpu, max_threads as usize)?,
-            timer: CudaTimer::new(gpu)?,
-            opencl,
-        })
+/// Every (kernel, implementation) series in the result's order, with the
+/// index of the runner that measures it: kernel by kernel, each runner's
+/// implementations in turn (the PTX ones, then the OpenCL C twins), where
+/// the runner has that kernel.
+fn plan_series(runners: &[Box<dyn LocalArrayRunner + '_>]) -> Vec<(LocalArrayKernel, Implementation, usize)> {
+    let mut plans = Vec::new();
+    for kernel in LocalArrayKernel::ALL {
+        for (r, runner) in runners.iter().enumerate().filter(|(_, runner)| runner.runs(kernel)) {
+            plans.extend(
+                runner
+                    .implementations()
+                    .iter()
+                    .map(|&implementation| (kernel, implementation, r)),
+            );
+        }
     }
+    plans
+}
 
-    /// The OpenCL C twin of `kernel` at `per_sm` work-groups per SM: timed by
-    /// profiling events, checked as the CUDA points are, with the compiler's
-    /// private bytes a work-item (`CL_KERNEL_PRIVATE_MEM_SIZE`: CUDA's local
-    /// memory) and the spills its build log states (NVIDIA's `-cl-nv-verbose`)
-    /// beside it; `None` where it has no time.
-    fn measure_opencl(&mut self, ctx: &RunContext<'_>, kernel: LocalArrayKernel, per_sm: u32) -> Result<Option<Point>> {
-        let groups = per_sm * self.sms;
-        let Some(OpenClArrays { side, out, spilled }) = self.opencl.as_mut() else {
-            return Ok(None);
-        };
-        let threads = (groups * LOCAL_ARRAY_BLOCK_THREADS) as usize;
-        let twins = match (kernel, spilled.as_ref()) {
-            (LocalArrayKernel::Spilled, Some(spilled)) => spilled,
-            (LocalArrayKernel::Spilled, None) => return Ok(None),
-            _ => side.twins(),
-        };
-        let queue = side.queue();
-        out.fill(queue, 0)?;
-        let times_ms = time_per_launch(&mut OpenClTimer(queue), ctx.settings, &mut || {
-            opencl::local_array(
-                twins,
-                queue,
-                kernel,
-                (0, ROUNDS),
-                (LOCAL_ARRAY_BLOCK_THREADS, groups),
-                out,
-            )
+/// The launch of `kernel` on `blocks` blocks: shift 0, [`ROUNDS`] rounds.
+fn case_of(kernel: LocalArrayKernel, blocks: u32) -> LocalArrayCase {
+    LocalArrayCase {
+        kernel,
+        shift: 0,
+        rounds: ROUNDS,
+        block_threads: LOCAL_ARRAY_BLOCK_THREADS,
+        blocks,
+    }
+}
+
+/// One point of `case` (at `per_sm` blocks per SM) by `implementation`:
+/// [`timed_case`], then the counters (--counters) of one more launch where
+/// the runner's kernels run on the device's CUDA context; `None` where it has no time.
+fn measure(
+    ctx: &RunContext<'_>,
+    result: &mut ExperimentResult,
+    (runner, implementation): (&mut dyn LocalArrayRunner, Implementation),
+    (per_sm, case): (u32, &LocalArrayCase),
+) -> Result<Option<Point>> {
+    let Some(mut point) = timed_case((runner, implementation), (per_sm, case), ctx.settings)? else {
+        return Ok(None);
+    };
+    if runner.on_cuda_context() {
+        let counted = count_point(ctx, result, implementation, &mut point, &mut || {
+            runner.launch(implementation, case)
         })?;
-        let failure = mismatch(&out.to_host(queue)?, threads);
-        let point = timed_point(kernel, (per_sm, threads), &times_ms, failure);
-        Ok(point.map(|mut point| {
-            if let Ok(twin) = twins.kernel(kernel.kernel()) {
-                point.set_extra(LOCAL_BYTES, twin.resources().private_memory_bytes as f64);
-            }
-            if let Some((stores, loads)) = spill_bytes(twins.program().build_log(), kernel.kernel()) {
-                point.set_extra(SPILL_STORES, stores as f64);
-                point.set_extra(SPILL_LOADS, loads as f64);
-            }
-            point
-        }))
-    }
-
-    /// One kernel at `per_sm` blocks per SM: timed, checked, its local bytes,
-    /// spills and counters (--counters) beside it; `None` where it has no time.
-    fn measure(
-        &mut self,
-        ctx: &RunContext<'_>,
-        result: &mut ExperimentResult,
-        (kernel, implementation): (LocalArrayKernel, Implementation),
-        per_sm: u32,
-    ) -> Result<Option<Point>> {
-        if implementation == Implementation::OpenClC {
-            return self.measure_opencl(ctx, kernel, per_sm);
-        }
-        let dut = ctx.device;
-        let blocks = per_sm * self.sms;
-        let threads = (blocks * LOCAL_ARRAY_BLOCK_THREADS) as usize;
-        let Self { out, timer, .. } = self;
-        let launch = |out: &mut DeviceBuffer<u32>| {
-            local_array(
-                dut,
-                implementation,
-                kernel,
-                (0, ROUNDS),
-                (LOCAL_ARRAY_BLOCK_THREADS, blocks),
-                out,
-            )
-        };
-        out.fill(0)?;
-        let times_ms = time_per_launch(timer, ctx.settings, &mut || launch(out))?;
-        let failure = mismatch(&out.to_host()?, threads);
-        let Some(mut point) = timed_point(kernel, (per_sm, threads), &times_ms, failure) else {
-            return Ok(None);
-        };
-        let function = dut.kernel(implementation, kernel.kernel())?;
-        point.set_extra(LOCAL_BYTES, function.resources().local_bytes_per_thread as f64);
-        if let Ok(module) = dut.module(implementation)
-            && let Some((stores, loads)) = spill_bytes(module.jit_info_log(), kernel.kernel())
-        {
-            point.set_extra(SPILL_STORES, stores as f64);
-            point.set_extra(SPILL_LOADS, loads as f64);
-        }
-        let counted = count_point(ctx, result, implementation, &mut point, &mut || launch(out))?;
         if let Some(bytes) = counted.and_then(|c| c.local_bytes()) {
-            point.set_extra(LOCAL_BYTES_PER_THREAD, bytes / threads as f64);
+            point.set_extra(LOCAL_BYTES_PER_THREAD, bytes / case.threads() as f64);
         }
-        Ok(Some(point))
     }
+    Ok(Some(point))
+}
+
+/// `case` by `implementation` at `per_sm` blocks (work-groups) per SM:
+/// timed (events), checked, with the local (private) bytes a thread its
+/// compiler states and the spills its log gives (the JIT's info log;
+/// NVIDIA's OpenCL build log with `-cl-nv-verbose`) beside it; `None` where
+/// it has no time.
+fn timed_case(
+    (runner, implementation): (&mut dyn LocalArrayRunner, Implementation),
+    (per_sm, case): (u32, &LocalArrayCase),
+    settings: &RunSettings,
+) -> Result<Option<Point>> {
+    let (kernel, threads) = (case.kernel, case.threads());
+    runner.fill_out(0)?;
+    let times_ms = runner.time(implementation, case, settings)?;
+    let failure = mismatch(&runner.read_out()?, threads);
+    let Some(mut point) = timed_point(kernel, (per_sm, threads), &times_ms, failure) else {
+        return Ok(None);
+    };
+    if let Some(bytes) = runner.local_bytes(implementation, kernel)? {
+        point.set_extra(LOCAL_BYTES, bytes);
+    }
+    if let Some((stores, loads)) = runner
+        .compiler_log(implementation, kernel)
+        .and_then(|log| spill_bytes(log, kernel.kernel()))
+    {
+        point.set_extra(SPILL_STORES, stores as f64);
+        point.set_extra(SPILL_LOADS, loads as f64);
+    }
+    Ok(Some(point))
 }
 
 /// The point of `kernel` at `per_sm` blocks (work-groups) per SM of
@@ -553,6 +499,151 @@ pub fn claim() -> Claim {
 mod tests {
     use super::super::ledger_fixtures::{result, series};
     use super::*;
+
+    /// A runner whose launches write the CPU reference's words (one of them
+    /// wrong, for `corrupt`) in `ms` each, with stated local bytes and log.
+    struct FakeRunner {
+        implementations: Vec<Implementation>,
+        spilled: bool,
+        corrupt: bool,
+        out: Vec<u32>,
+        launched: Option<LocalArrayCase>,
+    }
+
+    fn fake(implementations: &[Implementation], spilled: bool) -> FakeRunner {
+        FakeRunner {
+            implementations: implementations.to_vec(),
+            spilled,
+            corrupt: false,
+            out: vec![0; 4 * 128 * 2],
+            launched: None,
+        }
+    }
+
+    const SPILL_LOG: &str = "ptxas info    : Function properties for local_array_spilled\n\
+        ptxas         .     0 bytes stack frame, 52 bytes spill stores, 28 bytes spill loads\n";
+
+    impl LocalArrayRunner for FakeRunner {
+        fn implementations(&self) -> &[Implementation] {
+            &self.implementations
+        }
+        fn runs(&self, kernel: LocalArrayKernel) -> bool {
+            kernel != LocalArrayKernel::Spilled || self.spilled
+        }
+        fn on_cuda_context(&self) -> bool {
+            false
+        }
+        fn fill_out(&mut self, value: u32) -> Result<()> {
+            self.out.fill(value);
+            Ok(())
+        }
+        fn launch(&mut self, _: Implementation, case: &LocalArrayCase) -> Result<()> {
+            for (t, word) in self.out[..case.threads()].iter_mut().enumerate() {
+                *word = reference::local_array(t as u32, case.shift, case.rounds);
+            }
+            if self.corrupt {
+                self.out[case.threads() - 1] ^= 1;
+            }
+            self.launched = Some(*case);
+            Ok(())
+        }
+        fn time(
+            &mut self,
+            implementation: Implementation,
+            case: &LocalArrayCase,
+            settings: &RunSettings,
+        ) -> Result<Vec<f64>> {
+            self.launch(implementation, case)?;
+            Ok(vec![2.0; settings.samples as usize])
+        }
+        fn read_out(&mut self) -> Result<Vec<u32>> {
+            Ok(self.out.clone())
+        }
+        fn local_bytes(&self, _: Implementation, kernel: LocalArrayKernel) -> Result<Option<f64>> {
+            Ok((kernel != LocalArrayKernel::Registers).then_some(256.0))
+        }
+        fn compiler_log(&self, _: Implementation, _: LocalArrayKernel) -> Option<&str> {
+            Some(SPILL_LOG)
+        }
+    }
+
+    #[test]
+    fn series_run_kernel_by_kernel_each_runner_s_implementations_where_it_has_the_kernel() {
+        let runners: Vec<Box<dyn LocalArrayRunner>> = vec![
+            Box::new(fake(&[Implementation::Rust, Implementation::CudaC], true)),
+            Box::new(fake(&[Implementation::OpenClC], false)),
+        ];
+        use Implementation::{CudaC, OpenClC, Rust};
+        use LocalArrayKernel::{DynamicIndex, Registers, Spilled};
+        assert_eq!(
+            plan_series(&runners),
+            [
+                (Registers, Rust, 0),
+                (Registers, CudaC, 0),
+                (Registers, OpenClC, 1),
+                (DynamicIndex, Rust, 0),
+                (DynamicIndex, CudaC, 0),
+                (DynamicIndex, OpenClC, 1),
+                (Spilled, Rust, 0),
+                (Spilled, CudaC, 0),
+            ],
+            "no spilled twin: no OpenCL C series of the spilled kernel"
+        );
+    }
+
+    #[test]
+    fn a_timed_case_is_checked_and_carries_its_compiler_s_figures() {
+        let settings = RunSettings {
+            samples: 3,
+            ..RunSettings::default()
+        };
+        let mut runner = fake(&[Implementation::Rust], true);
+        let case = case_of(LocalArrayKernel::DynamicIndex, 4);
+        let point = timed_case((&mut runner, Implementation::Rust), (2, &case), &settings)
+            .unwrap()
+            .unwrap();
+        assert!(point.status.is_ok(), "{:?}", point.status);
+        assert_eq!(point.at, PointKey::Value(256), "2 blocks per SM of 128 threads");
+        // 512 threads × 64 rounds × 64 words in 2 ms.
+        let expected = 512.0 * 64.0 * 64.0 / 1e9 / 2e-3;
+        assert!(
+            (point.median().unwrap() - expected).abs() < 1e-9,
+            "{:?}",
+            point.median()
+        );
+        assert_eq!(point.bytes, 512 * local_bytes_per_thread(ROUNDS));
+        assert_eq!(point.extra[LOCAL_BYTES], 256.0);
+        assert!(!point.extra.contains_key(SPILL_STORES), "the log names another kernel");
+        let spilled = timed_case(
+            (&mut runner, Implementation::Rust),
+            (2, &case_of(LocalArrayKernel::Spilled, 4)),
+            &settings,
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(spilled.bytes, 0, "no local traffic of its own: the JIT's spills");
+        assert_eq!((spilled.extra[SPILL_STORES], spilled.extra[SPILL_LOADS]), (52.0, 28.0));
+        let registers = timed_case(
+            (&mut runner, Implementation::Rust),
+            (2, &case_of(LocalArrayKernel::Registers, 4)),
+            &settings,
+        )
+        .unwrap()
+        .unwrap();
+        assert!(!registers.extra.contains_key(LOCAL_BYTES), "no figure stated");
+        runner.corrupt = true;
+        let failed = timed_case((&mut runner, Implementation::Rust), (2, &case), &settings)
+            .unwrap()
+            .unwrap();
+        assert!(
+            failed
+                .status
+                .reason()
+                .is_some_and(|r| r.starts_with("thread 511 wrote")),
+            "{:?}",
+            failed.status
+        );
+    }
 
     #[test]
     fn the_rule_has_stated_edges() {

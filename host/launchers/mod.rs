@@ -17,6 +17,7 @@ mod global_memory;
 mod guide_multiply;
 mod instruction_throughput;
 mod latency;
+mod launch_outputs;
 mod local_memory;
 mod loop_counters;
 mod math_accuracy;
@@ -25,8 +26,6 @@ mod measured_sass;
 mod nominal_shape;
 mod occupancy;
 mod opencl_c_kernels;
-mod opencl_constant_memory;
-mod opencl_local_memory;
 mod opencl_nd_range;
 mod opencl_shared_memory_banks;
 mod opencl_throughput;
@@ -43,14 +42,15 @@ mod throughput_outputs;
 mod throughput_params;
 mod throughput_table;
 mod transfers;
+mod twin_waivers;
 
 pub use compat_layer::{
     CompatKernel, CudaStdBlockSum, CudaStdVecadd, KernelLayer, block_sum, block_sum_shape, block_sum_shared_bytes,
     compat_blocks, vecadd, vecadd_shape,
 };
 pub use constant_memory::{
-    CONSTANT_CHASE_BLOCK_THREADS, CONSTANT_CHASE_TABLE_WORDS, ChaseTable, ConstantSpace, constant_chase,
-    constant_chase_shape,
+    CONSTANT_CHASE_BLOCK_THREADS, CONSTANT_CHASE_TABLE_WORDS, ChaseCase, ChaseRunner, ChaseTable, ChaseTiming,
+    ConstantSpace, constant_chase, constant_chase_runners, constant_chase_shape,
 };
 pub use cublas::{cublas_gemm_f16_storage, cublas_sgemm, cublas_sgemm_aat, cublas_sgemv};
 pub use diagnostics::spin_wait;
@@ -75,7 +75,11 @@ pub use latency::{
     SHARED_CHASE_BLOCK_THREADS, fma_latency, pointer_chase, pointer_chase_from, shared_pointer_chase,
     shared_pointer_chase_shape,
 };
-pub use local_memory::{LOCAL_ARRAY_BLOCK_THREADS, LocalArrayKernel, local_array, local_array_shape};
+pub use launch_outputs::{LaunchOutputs, MAX_KEPT_LAUNCHES, TimedLaunches, kept_reps, launches_of};
+pub use local_memory::{
+    LOCAL_ARRAY_BLOCK_THREADS, LocalArrayCase, LocalArrayKernel, LocalArrayRunner, local_array, local_array_runners,
+    local_array_shape,
+};
 pub use loop_counters::{LoopCounter, loop_counter, loop_counter_shape};
 pub use math_accuracy::{function_values_shape, math_function_values};
 pub use matrix_vector::{
@@ -114,13 +118,13 @@ pub use transfers::{
 
 /// The OpenCL C twins' launchers, by family (the same shape checks as the CUDA launchers).
 pub mod opencl {
-    pub use super::divergence::opencl::{branch, divergent_paths};
-    pub use super::global_memory::opencl::*;
-    pub use super::matrix_vector::opencl::*;
-    pub use super::opencl_constant_memory::{
+    pub use super::constant_memory::opencl::{
         CHASE_TWIN_PARAMS, ClChaseTable, SHARED_CHASE_TWIN_PARAMS, constant_chase,
     };
-    pub use super::opencl_local_memory::{SPILL_REGISTER_CAP, build_spilled_twin, local_array};
+    pub use super::divergence::opencl::{branch, divergent_paths};
+    pub use super::global_memory::opencl::*;
+    pub use super::local_memory::opencl::{SPILL_REGISTER_CAP, build_spilled_twin, local_array};
+    pub use super::matrix_vector::opencl::*;
     pub use super::opencl_nd_range::*;
     pub use super::opencl_shared_memory_banks::{BANK_TWIN_PARAMS, bank_kernel};
     pub use super::sgemm::opencl::*;

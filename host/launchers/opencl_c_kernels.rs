@@ -5,8 +5,7 @@
 //! order its source file joins the program.
 
 use super::{
-    divergence, global_memory, matrix_vector, opencl_constant_memory, opencl_local_memory, opencl_shared_memory_banks,
-    sgemm, streams,
+    constant_memory, divergence, global_memory, local_memory, matrix_vector, opencl_shared_memory_banks, sgemm, streams,
 };
 
 /// Every family with OpenCL C twins, in the order of their sources in the program.
@@ -17,8 +16,8 @@ const FAMILIES: [&[&str]; 8] = [
     streams::OPENCL_C_KERNELS,
     divergence::opencl::OPENCL_C_KERNELS,
     opencl_shared_memory_banks::OPENCL_C_KERNELS,
-    opencl_constant_memory::OPENCL_C_KERNELS,
-    opencl_local_memory::OPENCL_C_KERNELS,
+    constant_memory::opencl::OPENCL_C_KERNELS,
+    local_memory::opencl::OPENCL_C_KERNELS,
 ];
 
 /// Every kernel of the OpenCL C twins' program, family by family.

@@ -5,9 +5,9 @@
 
 use kernels_gpu::device::{Param, ParamKind};
 
-use super::constant_memory::{ConstantSpace, chase_shape, check_chase_links};
-use super::opencl_nd_range::nd_range;
+use super::{ConstantSpace, chase_shape, check_chase_links};
 use crate::error::Result;
+use crate::launchers::opencl_nd_range::nd_range;
 use crate::opencl::{ClBuffer, ClContext, ClQueue, LocalMemory, OpenClTwins};
 
 /// The OpenCL C twins of the constant-memory chases (`constant_memory.cl`): kernels of the twins'

@@ -7,9 +7,9 @@ use kernels_gpu::device::KernelSignature;
 use kernels_gpu::launch_bounds::LAUNCH_BOUND_FOR_SPILLS;
 use kernels_gpu::local_memory::{local_array_dynamic_params, local_array_registers_params, local_array_spilled_params};
 
-use super::local_memory::{LocalArrayKernel, local_array_shape};
-use super::opencl_nd_range::nd_range;
+use super::{LocalArrayKernel, local_array_shape};
 use crate::error::{Error, Result};
+use crate::launchers::opencl_nd_range::nd_range;
 use crate::opencl::{
     ClBuffer, ClContext, ClQueue, DIVERGENCE_UNROLL_OPTION, LOCAL_ARRAY_SPILLED_OPTION, LOCAL_MEMORY_SOURCE,
     MatvecReduction, OpenClTwins, PRAGMA_UNROLL_EXTENSION,

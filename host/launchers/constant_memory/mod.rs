@@ -1,3 +1,17 @@
+//! The constant-memory chases of the guides' constant-cache claim: the
+//! typed, bounds-checked launcher ([`constant_chase`]) and its checks, the
+//! OpenCL C twins' launcher ([`opencl`]), and the family's runners, one per
+//! programming model ([`ChaseRunner`]).
+
+mod cuda_runner;
+pub mod opencl;
+mod opencl_runner;
+mod runner;
+
+pub use cuda_runner::CudaChaseRunner;
+pub use opencl_runner::OpenClChaseRunner;
+pub use runner::{ChaseCase, ChaseRunner, ChaseTiming, constant_chase_runners};
+
 use kernels_gpu::block_span::BLOCK_SPAN_WORDS;
 use kernels_gpu::constant_memory::{
     constant_chase_global_nc_params, constant_chase_params, constant_chase_shared_params,
@@ -160,12 +174,18 @@ pub(super) fn chase_shape(
         ));
     }
     Ok(LaunchShape {
-        shared_bytes: match space {
-            ConstantSpace::Shared => (table_words * 4) as u32,
-            _ => 0,
-        },
+        shared_bytes: chase_shared_bytes(space, table_words),
         ..shape
     })
+}
+
+/// The dynamic shared memory a chase of `space` over a table of
+/// `table_words` words takes: the table's bytes for the shared version, none otherwise.
+fn chase_shared_bytes(space: ConstantSpace, table_words: usize) -> u32 {
+    match space {
+        ConstantSpace::Shared => (table_words * 4) as u32,
+        _ => 0,
+    }
 }
 
 /// The module whose kernels `implementation` launches (its `__constant__`

@@ -1,3 +1,17 @@
+//! The local-memory arrays of the guides' local-memory claim: the typed,
+//! bounds-checked launcher ([`local_array`]) and its checks, the OpenCL C
+//! twins' launcher ([`opencl`]), and the family's runners, one per
+//! programming model ([`LocalArrayRunner`]).
+
+mod cuda_runner;
+pub mod opencl;
+mod opencl_runner;
+mod runner;
+
+pub use cuda_runner::CudaLocalArrayRunner;
+pub use opencl_runner::OpenClLocalArrayRunner;
+pub use runner::{LocalArrayCase, LocalArrayRunner, local_array_runners};
+
 use kernels_gpu::device::KernelSignature;
 use kernels_gpu::launch_bounds::LAUNCH_BOUND_FOR_SPILLS;
 use kernels_gpu::local_memory::{local_array_dynamic_params, local_array_registers_params, local_array_spilled_params};
