@@ -29,7 +29,6 @@ mod opencl_constant_memory;
 mod opencl_divergence;
 mod opencl_local_memory;
 mod opencl_nd_range;
-mod opencl_shared_memory_banks;
 mod opencl_throughput;
 mod particles;
 mod pointer_ring;
@@ -97,7 +96,10 @@ pub use sgemm::{
     register_blocked_tile_of_entry, sgemm, sgemm_launch, sgemm_register_blocked_with_tile, sgemm_shape,
     whole_register_blocked_tiles,
 };
-pub use shared_memory_banks::{BANK_BLOCK_THREADS, BankAccess, BankKernel, bank_kernel, bank_kernel_shape};
+pub use shared_memory_banks::{
+    BANK_BLOCK_THREADS, BankAccess, BankCase, BankKernel, BankRunner, BankTimes, CudaBankRunner, OpenClBankRunner,
+    bank_kernel, bank_kernel_shape, bank_runners, kept_span_reps,
+};
 pub use slot_ring::{SlotRing, check_slot_links};
 pub use streams::{fma_chain, fma_chain_grid, fma_chain_of, opencl_fma_chain};
 pub use stride_copy_global::stride_copy_global;
@@ -120,7 +122,7 @@ pub mod opencl {
     pub use super::opencl_divergence::{branch, divergent_paths};
     pub use super::opencl_local_memory::{SPILL_REGISTER_CAP, build_spilled_twin, local_array};
     pub use super::opencl_nd_range::*;
-    pub use super::opencl_shared_memory_banks::{BANK_TWIN_PARAMS, bank_kernel};
     pub use super::sgemm::opencl::*;
+    pub use super::shared_memory_banks::opencl::{BANK_TWIN_PARAMS, bank_kernel};
     pub use super::streams::opencl_fma_chain_per_item;
 }

@@ -5,8 +5,8 @@
 //! order its source file joins the program.
 
 use super::{
-    global_memory, matrix_vector, opencl_constant_memory, opencl_divergence, opencl_local_memory,
-    opencl_shared_memory_banks, sgemm, streams,
+    global_memory, matrix_vector, opencl_constant_memory, opencl_divergence, opencl_local_memory, sgemm,
+    shared_memory_banks, streams,
 };
 
 /// Every family with OpenCL C twins, in the order of their sources in the program.
@@ -16,7 +16,7 @@ const FAMILIES: [&[&str]; 8] = [
     sgemm::opencl::OPENCL_C_KERNELS,
     streams::OPENCL_C_KERNELS,
     opencl_divergence::OPENCL_C_KERNELS,
-    opencl_shared_memory_banks::OPENCL_C_KERNELS,
+    shared_memory_banks::opencl::OPENCL_C_KERNELS,
     opencl_constant_memory::OPENCL_C_KERNELS,
     opencl_local_memory::OPENCL_C_KERNELS,
 ];
