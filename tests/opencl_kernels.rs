@@ -1124,6 +1124,115 @@ fn opencl_bank_conflict_twins_match_the_cpu_reference() {
     }
 }
 
+/// The bank family's OpenCL runner (what the `bank-conflicts` experiment
+/// launches its twins through): a timed case has one positive time per
+/// sample, no spans, the run's reps, and leaves the checksums the CPU
+/// reference says (read kernels per work-item, write kernels per
+/// work-group's table); the occupancy it reports is the one it was given;
+/// it refuses to launch before its checksums are reserved, a case past
+/// them, and any implementation but OpenCL C.
+#[test]
+fn opencl_bank_runner_times_and_checks_its_cases() {
+    use ptxsuite::experiments::expected_read_checksum;
+    use ptxsuite::launchers::{BANK_BLOCK_THREADS, BankAccess, BankCase, BankKernel, BankRunner, OpenClBankRunner};
+    use ptxsuite::reference::bank_write_checksum;
+    use ptxsuite::testbed::Implementation;
+    let settings = RunSettings {
+        samples: 3,
+        reps: 2,
+        ..RunSettings::default()
+    };
+    let read = BankKernel::StridedRead(BankAccess::Bytes4);
+    let write = BankKernel::StridedWrite(BankAccess::Bytes8);
+    for Target {
+        label,
+        context,
+        queue,
+        twins,
+    } in targets_or_skip("opencl_bank_runner_times_and_checks_its_cases")
+    {
+        let mut runner = OpenClBankRunner::new((&context, &queue, &twins), vec![(read, 3), (write, 2)]);
+        assert_eq!(runner.implementations(), [Implementation::OpenClC]);
+        assert_eq!(runner.blocks_per_sm(Implementation::OpenClC, read).unwrap(), 3);
+        assert_eq!(runner.blocks_per_sm(Implementation::OpenClC, write).unwrap(), 2);
+        assert!(
+            runner
+                .blocks_per_sm(Implementation::OpenClC, BankKernel::PermutedRead)
+                .is_err()
+        );
+        let case = |kernel, stride, blocks| BankCase {
+            kernel,
+            stride,
+            rounds: 4,
+            blocks,
+        };
+        assert!(
+            runner
+                .time(Implementation::OpenClC, &case(read, 1, 1), &settings)
+                .is_err(),
+            "{label}: timed before any checksums were reserved"
+        );
+        runner.reserve(2, &settings).unwrap();
+        for (kernel, stride) in [(read, 0), (read, 2), (read, 32), (write, 1), (write, 16)] {
+            let case = case(kernel, stride, 2);
+            runner.fill_checksums(0xdead_beef).unwrap();
+            let timed = runner
+                .time(Implementation::OpenClC, &case, &settings)
+                .unwrap_or_else(|e| panic!("{label}: {kernel:?} at {stride}: {e}"));
+            assert_eq!(timed.times_ms.len(), 3, "{label}: one time per sample");
+            assert!(
+                timed.times_ms.iter().all(|&ms| ms > 0.0),
+                "{label}: {:?}",
+                timed.times_ms
+            );
+            assert_eq!(
+                (timed.spans, timed.reps),
+                (None, 2),
+                "{label}: no spans, the run's reps"
+            );
+            let got = runner.read_checksums().unwrap();
+            assert_eq!(
+                got.len(),
+                2 * BANK_BLOCK_THREADS as usize,
+                "{label}: the reserved checksums"
+            );
+            if let BankKernel::StridedWrite(access) = kernel {
+                let expected = bank_write_checksum(access.bytes() / 4, stride as u64, 4);
+                for (group, shares) in got.as_chunks::<{ BANK_BLOCK_THREADS as usize }>().0.iter().enumerate() {
+                    let sum = shares.iter().fold(0u32, |s, &x| s.wrapping_add(x));
+                    assert_eq!(sum, expected, "{label}: {kernel:?} at {stride}: work-group {group}");
+                }
+            } else {
+                for (t, &sum) in got.iter().enumerate() {
+                    let expected = expected_read_checksum(kernel, stride, 4, (t % 32) as u64);
+                    assert_eq!(sum, expected, "{label}: {kernel:?} at {stride}: work-item {t}");
+                }
+            }
+        }
+        runner.fill_checksums(7).unwrap();
+        runner.launch(Implementation::OpenClC, &case(read, 1, 1)).unwrap();
+        let got = runner.read_checksums().unwrap();
+        let per_lane = |t: usize| expected_read_checksum(read, 1, 4, (t % 32) as u64);
+        assert!(
+            (0..BANK_BLOCK_THREADS as usize).all(|t| got[t] == per_lane(t)),
+            "{label}: the untimed launch wrote the first block's checksums"
+        );
+        assert!(
+            got[BANK_BLOCK_THREADS as usize..].iter().all(|&c| c == 7),
+            "{label}: and nothing past its one block"
+        );
+        let refusals = [
+            runner.time(Implementation::OpenClC, &case(read, 1, 3), &settings).err(),
+            runner.launch(Implementation::OpenClC, &case(read, 1, 3)).err(),
+            runner.time(Implementation::Rust, &case(read, 1, 1), &settings).err(),
+            runner.launch(Implementation::CudaC, &case(read, 1, 1)).err(),
+        ];
+        for (i, refusal) in refusals.into_iter().enumerate() {
+            assert!(refusal.is_some(), "{label}: case {i} was not refused");
+        }
+    }
+}
+
 /// The constant-memory twins (`constant_memory.cl`, OpenCL guide §3.1.2.3):
 /// every space (`__constant`, read-only `__global`, `__local` copy) at 1, 3
 /// and 32 distinct addresses sums what `reference::constant_chase_sum` says

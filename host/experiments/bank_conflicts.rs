@@ -19,29 +19,25 @@
 
 use std::fmt::Write;
 
-use kernels_gpu::block_span::BLOCK_SPAN_WORDS;
-
 use super::bank_counters;
 use super::counter_launch::count_point;
-use super::launch_outputs::{LaunchOutputs, TimedLaunches, kept_reps};
 use super::sm_spans::{RequestClocks, SmTime, sm_time};
 use super::sweep::each_point;
 use super::twin_ratios::twin_ratios;
 use super::{Experiment, RunContext};
 use crate::error::Result;
-use crate::gpu::DeviceBuffer;
-use crate::launchers::{BANK_BLOCK_THREADS, BankAccess, BankKernel, bank_kernel, opencl};
-use crate::opencl::ClBuffer;
+use crate::launchers::{
+    BANK_BLOCK_THREADS, BankAccess, BankCase, BankKernel, BankRunner, BankTimes, bank_runners, kept_span_reps,
+};
 use crate::reference::{
     bank_read_checksum, bank_write_checksum, conflict_degree, narrow_read_checksum, permuted_read_checksum,
     split_read_checksum, struct_read_checksum,
 };
 use crate::report::{
     Axis, Bound, Claim, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Rule, Scale, SectionHooks,
-    Series, Spread, Unit, Work, better_by,
+    Series, Spread, Unit, Waiver, Work, better_by,
 };
-use crate::testbed::{Implementation, OpenClSide};
-use crate::timing::{CudaTimer, OpenClTimer, time_per_launch};
+use crate::testbed::Implementation;
 
 pub struct BankConflicts;
 
@@ -192,6 +188,8 @@ pub fn expected_read_checksum(kernel: BankKernel, stride: u32, rounds: u32, lane
 struct Plan {
     kernel: BankKernel,
     implementation: Implementation,
+    /// The runner that launches it.
+    runner: usize,
     blocks_per_sm: u32,
     series: usize,
 }
@@ -212,10 +210,10 @@ impl Experiment for BankConflicts {
     fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
         let axis = Axis::lines("stride (elements; the tile's pitch)", Metric::Bandwidth).y_scale(Scale::Log10);
         let mut result = ctx.result(self, axis, BYTE_COUNTING);
-        let implementations = ctx.ptx_implementations(&mut result);
-        let side = ctx.opencl_twins(&mut result);
-        let plans = plan_series(ctx, &mut result, &implementations, side.is_some())?;
-        let mut bench = BankBench::new(ctx, &plans, side)?;
+        let (runners, waived) = bank_runners(ctx.device)?;
+        result.waived.extend(waived.into_iter().map(twins_waiver));
+        let plans = plan_series(ctx, &mut result, &runners)?;
+        let mut bench = BankBench::new(ctx, &plans, runners)?;
         let points: Vec<(BankKernel, u32)> = kernels()
             .flat_map(|k| sweep(k).into_iter().map(move |s| (k, s)))
             .collect();
@@ -235,6 +233,14 @@ impl Experiment for BankConflicts {
         }
         describe(ctx, &mut result, &plans);
         Ok(result)
+    }
+}
+
+/// The waiver of an implementation's twins left out of the run: `CUDA C twins`, `OpenCL C twins`.
+fn twins_waiver((implementation, reason): (Implementation, String)) -> Waiver {
+    Waiver {
+        what: format!("{} twins", implementation.label()),
+        reason,
     }
 }
 
@@ -267,123 +273,59 @@ fn stride_point(
 
 /// Every (kernel, implementation) series, in the result's order, with the
 /// blocks of its kernel that fit an SM (the OpenCL C twins, after the PTX
-/// implementations where `opencl`, launch the Rust kernel's: OpenCL reports
-/// no occupancy).
+/// implementations where their runner is there, launch the Rust kernel's:
+/// OpenCL reports no occupancy).
 fn plan_series(
     ctx: &RunContext<'_>,
     result: &mut ExperimentResult,
-    implementations: &[Implementation],
-    opencl: bool,
+    runners: &[Box<dyn BankRunner + '_>],
 ) -> Result<Vec<Plan>> {
     let mut plans = Vec::new();
     for kernel in kernels() {
-        let twin = opencl.then_some(Implementation::OpenClC);
-        for implementation in implementations.iter().copied().chain(twin) {
-            let shared = kernel.shared_bytes();
-            let occupancy_of = match implementation {
-                Implementation::OpenClC => Implementation::Rust,
-                other => other,
-            };
-            let blocks_per_sm = ctx
-                .device
-                .kernel(occupancy_of, kernel.kernel())?
-                .max_active_blocks_per_sm(BANK_BLOCK_THREADS, shared)?
-                .max(1) as u32;
-            let key = ctx.key(kernel.kernel(), implementation, element(kernel.access()));
-            result.series.push(Series::of(key));
-            plans.push(Plan {
-                kernel,
-                implementation,
-                blocks_per_sm,
-                series: result.series.len() - 1,
-            });
+        for (r, runner) in runners.iter().enumerate() {
+            for &implementation in runner.implementations() {
+                let blocks_per_sm = runner.blocks_per_sm(implementation, kernel)?;
+                let key = ctx.key(kernel.kernel(), implementation, element(kernel.access()));
+                result.series.push(Series::of(key));
+                plans.push(Plan {
+                    kernel,
+                    implementation,
+                    runner: r,
+                    blocks_per_sm,
+                    series: result.series.len() - 1,
+                });
+            }
         }
     }
     Ok(plans)
 }
 
-/// The buffers every launch writes, made once for the largest wave, and the
-/// events; the checksums on the OpenCL side where the twins run, and the SM
-/// clock the last PTX point measured (the twins' clocks per request are their
-/// events' time at it).
-struct BankBench<'g> {
+/// The runners, their buffers reserved once for the largest wave, and the SM
+/// clock the last PTX point measured (the OpenCL C twins' clocks per request
+/// are their events' time at it).
+struct BankBench<'r> {
     sms: u32,
-    outputs: LaunchOutputs<u64>,
-    checksums: DeviceBuffer<u32>,
-    /// The clocks of the counters pass's launches (--counters), read by no one.
-    counter_cycles: DeviceBuffer<u64>,
-    timer: CudaTimer<'g>,
-    opencl: Option<(&'g OpenClSide, ClBuffer<u32>)>,
+    runners: Vec<Box<dyn BankRunner + 'r>>,
     clock_hz: Option<f64>,
 }
 
-impl<'g> BankBench<'g> {
-    fn new(ctx: &RunContext<'g>, plans: &[Plan], side: Option<&'g OpenClSide>) -> Result<Self> {
-        let gpu = ctx.device.gpu();
+impl<'r> BankBench<'r> {
+    fn new(ctx: &RunContext<'_>, plans: &[Plan], mut runners: Vec<Box<dyn BankRunner + 'r>>) -> Result<Self> {
         let sms = ctx.device.info().multiprocessors.max(1) as u32;
         let max_blocks = plans.iter().map(|p| p.blocks_per_sm * sms).max().unwrap_or(sms);
-        let max_threads = (max_blocks * BANK_BLOCK_THREADS) as usize;
-        let opencl = match side {
-            Some(side) => Some((side, ClBuffer::new(side.context(), max_threads)?)),
-            None => None,
-        };
+        for runner in &mut runners {
+            runner.reserve(max_blocks, ctx.settings)?;
+        }
         Ok(Self {
             sms,
-            outputs: LaunchOutputs::<u64>::for_settings(gpu, ctx.settings, BLOCK_SPAN_WORDS * max_blocks as usize)?,
-            checksums: DeviceBuffer::<u32>::uninit(gpu, max_threads)?,
-            counter_cycles: DeviceBuffer::<u64>::uninit(gpu, BLOCK_SPAN_WORDS * max_blocks as usize)?,
-            timer: CudaTimer::new(gpu)?,
-            opencl,
+            runners,
             clock_hz: None,
         })
     }
 
-    /// One point of the OpenCL C twin of `plan` at `stride`: a full wave
-    /// timed by profiling events, its checksums checked, its SM clocks per
-    /// warp request by the events at the clock the PTX point before it
-    /// measured; `None` where it has no time.
-    fn measure_opencl(&mut self, ctx: &RunContext<'_>, plan: &Plan, stride: u32) -> Result<Option<Point>> {
-        let kernel = plan.kernel;
-        let groups = plan.blocks_per_sm * self.sms;
-        let rounds = rounds_for(kernel, stride);
-        let Some((side, checksums)) = self.opencl.as_mut() else {
-            return Ok(None);
-        };
-        let (twins, queue) = (side.twins(), side.queue());
-        checksums.fill(queue, 0)?;
-        let times_ms = time_per_launch(&mut OpenClTimer(queue), ctx.settings, &mut || {
-            opencl::bank_kernel(
-                twins,
-                queue,
-                kernel,
-                (stride, rounds),
-                (BANK_BLOCK_THREADS, groups),
-                checksums,
-            )
-        })?;
-        let failure = checksum_mismatch(
-            kernel,
-            (stride, rounds),
-            (BANK_BLOCK_THREADS, groups),
-            &checksums.to_host(queue)?,
-        );
-        let (threads, requests_per_thread) = requests(kernel, groups, rounds);
-        let Some(mut point) = stride_point(kernel, stride, (groups, rounds), &times_ms, failure) else {
-            return Ok(None);
-        };
-        // Warp requests per SM: the wave's, spread over every SM.
-        let requests_per_sm = (threads / 32) as f64 * requests_per_thread as f64 / self.sms as f64;
-        if let (Some(hz), Some(ms)) = (self.clock_hz, point.median_ms()) {
-            point.set_extra(CLOCKS_PER_REQUEST_EVENTS, ms * 1e-3 * hz / requests_per_sm);
-            point.set_extra(SM_CLOCK_MHZ, hz / 1e6);
-        }
-        point.set_extra(ROUNDS_RUN, rounds as f64);
-        point.set_extra(PASSES, model_passes(kernel, stride) as f64);
-        Ok(Some(point))
-    }
-
     /// One point of `plan` at `stride`: a full wave timed, its checksums
-    /// checked, the SM clocks per warp request and the counters (--counters);
+    /// checked; then the figures of its spans (and its counters, --counters)
+    /// where the implementation records spans, else its clocks by the events;
     /// `None` where it has no time.
     fn measure(
         &mut self,
@@ -392,76 +334,82 @@ impl<'g> BankBench<'g> {
         plan: &Plan,
         stride: u32,
     ) -> Result<Option<Point>> {
-        if plan.implementation == Implementation::OpenClC {
-            return self.measure_opencl(ctx, plan, stride);
-        }
-        let (dut, kernel) = (ctx.device, plan.kernel);
-        let blocks = plan.blocks_per_sm * self.sms;
-        let rounds = rounds_for(kernel, stride);
-        let Self {
-            outputs,
-            checksums,
-            counter_cycles,
-            timer,
-            ..
-        } = self;
-        checksums.fill(0)?;
-        let TimedLaunches {
-            times_ms,
-            written,
-            reps,
-        } = outputs.time(timer, ctx.settings, &mut |spans| {
-            bank_kernel(
-                dut,
-                plan.implementation,
-                kernel,
-                stride,
-                rounds,
-                (BANK_BLOCK_THREADS, blocks),
-                spans,
-                checksums,
-            )
-        })?;
+        let kernel = plan.kernel;
+        let case = BankCase {
+            kernel,
+            stride,
+            rounds: rounds_for(kernel, stride),
+            blocks: plan.blocks_per_sm * self.sms,
+        };
+        let runner = &mut self.runners[plan.runner];
+        runner.fill_checksums(0)?;
+        let timed = runner.time(plan.implementation, &case, ctx.settings)?;
         let checked = checksum_mismatch(
             kernel,
-            (stride, rounds),
-            (BANK_BLOCK_THREADS, blocks),
-            &checksums.to_host()?,
+            (stride, case.rounds),
+            (BANK_BLOCK_THREADS, case.blocks),
+            &runner.read_checksums()?,
         );
-        let (_, requests_per_thread) = requests(kernel, blocks, rounds);
-        let requests_per_block = (BANK_BLOCK_THREADS / 32) as f64 * requests_per_thread as f64;
-        let spans: Vec<Option<SmTime>> = written.iter().map(|w| sm_time(w, blocks as usize)).collect();
-        let figures = RequestClocks::of(&spans, reps, &times_ms, blocks as f64 * requests_per_block);
-        self.clock_hz = figures.clock_hz.or(self.clock_hz);
-        let failure = checked.or_else(|| figures.failure(CLOCKS_PER_REQUEST));
-        let Some(mut point) = stride_point(kernel, stride, (blocks, rounds), &times_ms, failure) else {
+        let point = match &timed.spans {
+            Some(spans) => self.spans_point(&case, (&timed, spans), checked),
+            None => self.events_point(&case, &timed.times_ms, checked),
+        };
+        let Some(mut point) = point else {
             return Ok(None);
         };
+        point.set_extra(ROUNDS_RUN, case.rounds as f64);
+        point.set_extra(PASSES, model_passes(kernel, stride) as f64);
+        if timed.spans.is_some() {
+            // After the timed samples and the check: the counters of one more launch (--counters).
+            let runner = &mut self.runners[plan.runner];
+            let counted = count_point(ctx, result, plan.implementation, &mut point, &mut || {
+                runner.launch(plan.implementation, &case)
+            })?;
+            bank_counters::record(&mut point, counted.as_ref(), kernel);
+        }
+        Ok(Some(point))
+    }
+
+    /// The point of a case whose launches recorded their spans: the SM clocks
+    /// per warp request two ways (which must agree), the bytes per clock and
+    /// the SM clock, kept for the OpenCL C twins' point after it.
+    fn spans_point(
+        &mut self,
+        case: &BankCase,
+        (timed, spans): (&BankTimes, &[Vec<u64>]),
+        checked: Option<String>,
+    ) -> Option<Point> {
+        let (kernel, blocks) = (case.kernel, case.blocks);
+        let (_, requests_per_thread) = requests(kernel, blocks, case.rounds);
+        let requests_per_block = (BANK_BLOCK_THREADS / 32) as f64 * requests_per_thread as f64;
+        let spans: Vec<Option<SmTime>> = spans.iter().map(|w| sm_time(w, blocks as usize)).collect();
+        let figures = RequestClocks::of(&spans, timed.reps, &timed.times_ms, blocks as f64 * requests_per_block);
+        self.clock_hz = figures.clock_hz.or(self.clock_hz);
+        let failure = checked.or_else(|| figures.failure(CLOCKS_PER_REQUEST));
+        let mut point = stride_point(kernel, case.stride, (blocks, case.rounds), &timed.times_ms, failure)?;
         if let (Some(clocks), Some(by_events)) = (figures.by_spans, figures.by_events) {
             point.set_extra(CLOCKS_PER_REQUEST, clocks);
             point.set_extra(CLOCKS_PER_REQUEST_EVENTS, by_events);
-            point.set_extra(BYTES_PER_CLOCK, served_bytes(kernel, stride) as f64 / clocks);
+            point.set_extra(BYTES_PER_CLOCK, served_bytes(kernel, case.stride) as f64 / clocks);
         }
         if let Some(hz) = figures.clock_hz {
             point.set_extra(SM_CLOCK_MHZ, hz / 1e6);
         }
-        point.set_extra(ROUNDS_RUN, rounds as f64);
-        point.set_extra(PASSES, model_passes(kernel, stride) as f64);
-        let counted = count_point(ctx, result, plan.implementation, &mut point, &mut || {
-            let shape = (BANK_BLOCK_THREADS, blocks);
-            bank_kernel(
-                dut,
-                plan.implementation,
-                kernel,
-                stride,
-                rounds,
-                shape,
-                counter_cycles,
-                checksums,
-            )
-        })?;
-        bank_counters::record(&mut point, counted.as_ref(), kernel);
-        Ok(Some(point))
+        Some(point)
+    }
+
+    /// The point of a case without spans (the OpenCL C twins): its SM clocks
+    /// per warp request by the events at the clock the PTX point before it measured.
+    fn events_point(&self, case: &BankCase, times_ms: &[f64], checked: Option<String>) -> Option<Point> {
+        let (threads, requests_per_thread) = requests(case.kernel, case.blocks, case.rounds);
+        let mut point = stride_point(case.kernel, case.stride, (case.blocks, case.rounds), times_ms, checked)?;
+        // Warp requests per SM: the wave's, spread over every SM.
+        let requests_per_sm = (threads / 32) as f64 * requests_per_thread as f64 / self.sms as f64;
+        if let (Some(hz), Some(ms)) = (self.clock_hz, point.median_ms()) {
+            point.set_extra(CLOCKS_PER_REQUEST_EVENTS, ms * 1e-3 * hz / requests_per_sm);
+            point.set_extra(SM_CLOCK_MHZ, hz / 1e6);
+        }
+        Some(point)
     }
 }
 
@@ -490,7 +438,7 @@ fn describe(ctx: &RunContext<'_>, result: &mut ExperimentResult, plans: &[Plan])
          of 4 bytes; 8-byte accesses served a half-warp and 16-byte ones a quarter-warp per pass). Slow-downs \
          (GB/s at stride 1 over GB/s here; the tile: pitch 33) and the ledger use the events' GB/s. Checksums of \
          every thread (reads) and every block's table (writes) checked against the CPU reference",
-        kept_reps(ctx.settings)
+        kept_span_reps(ctx.settings)
     ));
     if plans.iter().any(|p| p.implementation == Implementation::OpenClC) {
         result.notes.push(format!(
@@ -1030,6 +978,44 @@ mod tests {
     use super::super::ledger_fixtures::{rendered, result, series, series_with_spread};
     use super::*;
     use crate::report::Verdict;
+
+    /// The waivers of the twins the runners leave out keep the names the
+    /// experiment gave them before it had runners.
+    #[test]
+    fn twins_left_out_are_waived_under_their_old_names() {
+        let cuda = twins_waiver((Implementation::CudaC, "NVRTC is missing".into()));
+        assert_eq!(
+            (cuda.what.as_str(), cuda.reason.as_str()),
+            ("CUDA C twins", "NVRTC is missing")
+        );
+        let opencl = twins_waiver((Implementation::OpenClC, "no platform".into()));
+        assert_eq!(
+            (opencl.what.as_str(), opencl.reason.as_str()),
+            ("OpenCL C twins", "no platform")
+        );
+    }
+
+    /// The CUDA runner lowers `--reps` where the spans of every launch would
+    /// not fit exactly as the experiments' kept outputs do (the notes' launches per sample).
+    #[test]
+    fn the_runner_keeps_spans_for_the_reps_the_kept_outputs_would() {
+        use super::super::launch_outputs::kept_reps;
+        use crate::run_settings::RunSettings;
+        for samples in [1, 2, 3, 11, 100, 999, 1000] {
+            for reps in [1, 2, 3, 20, 186, 187, 1000, 2047, 2048, 10_000] {
+                let settings = RunSettings {
+                    reps,
+                    samples,
+                    ..RunSettings::default()
+                };
+                assert_eq!(
+                    kept_span_reps(&settings),
+                    kept_reps(&settings),
+                    "{reps} reps, {samples} samples"
+                );
+            }
+        }
+    }
 
     /// 4-byte reads whose time per request is `clocks` at each stride: GB/s = 8000 / clocks.
     fn bank_result(clocks: &[(i64, f64)]) -> ExperimentResult {

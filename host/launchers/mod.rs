@@ -27,7 +27,6 @@ mod nominal_shape;
 mod occupancy;
 mod opencl_c_kernels;
 mod opencl_nd_range;
-mod opencl_shared_memory_banks;
 mod opencl_throughput;
 mod particles;
 mod pointer_ring;
@@ -103,7 +102,10 @@ pub use sgemm::{
     register_blocked_tile_of_entry, sgemm, sgemm_launch, sgemm_register_blocked_with_tile, sgemm_shape,
     whole_register_blocked_tiles,
 };
-pub use shared_memory_banks::{BANK_BLOCK_THREADS, BankAccess, BankKernel, bank_kernel, bank_kernel_shape};
+pub use shared_memory_banks::{
+    BANK_BLOCK_THREADS, BankAccess, BankCase, BankKernel, BankRunner, BankTimes, CudaBankRunner, OpenClBankRunner,
+    bank_kernel, bank_kernel_shape, bank_runners, kept_span_reps,
+};
 pub use slot_ring::{SlotRing, check_slot_links};
 pub use streams::{fma_chain, fma_chain_grid, fma_chain_of, opencl_fma_chain};
 pub use stride_copy_global::stride_copy_global;
@@ -126,7 +128,7 @@ pub mod opencl {
     pub use super::local_memory::opencl::{SPILL_REGISTER_CAP, build_spilled_twin, local_array};
     pub use super::matrix_vector::opencl::*;
     pub use super::opencl_nd_range::*;
-    pub use super::opencl_shared_memory_banks::{BANK_TWIN_PARAMS, bank_kernel};
     pub use super::sgemm::opencl::*;
+    pub use super::shared_memory_banks::opencl::{BANK_TWIN_PARAMS, bank_kernel};
     pub use super::streams::opencl_fma_chain_per_item;
 }

@@ -5,7 +5,7 @@
 //! order its source file joins the program.
 
 use super::{
-    constant_memory, divergence, global_memory, local_memory, matrix_vector, opencl_shared_memory_banks, sgemm, streams,
+    constant_memory, divergence, global_memory, local_memory, matrix_vector, sgemm, shared_memory_banks, streams,
 };
 
 /// Every family with OpenCL C twins, in the order of their sources in the program.
@@ -15,7 +15,7 @@ const FAMILIES: [&[&str]; 8] = [
     sgemm::opencl::OPENCL_C_KERNELS,
     streams::OPENCL_C_KERNELS,
     divergence::opencl::OPENCL_C_KERNELS,
-    opencl_shared_memory_banks::OPENCL_C_KERNELS,
+    shared_memory_banks::opencl::OPENCL_C_KERNELS,
     constant_memory::opencl::OPENCL_C_KERNELS,
     local_memory::opencl::OPENCL_C_KERNELS,
 ];

@@ -1,3 +1,20 @@
+//! The shared-memory bank-conflict kernels (`kernels_gpu::shared_memory_banks`):
+//! the family's description ([`BankKernel`]), the bounds-checked CUDA
+//! launcher and its shape check, the OpenCL C twins' launcher ([`opencl`]),
+//! and the family's runners, one per programming model ([`BankRunner`]),
+//! that own the checksums and spans the experiments read.
+
+mod cuda_runner;
+mod launch_spans;
+pub mod opencl;
+mod opencl_runner;
+mod runner;
+
+pub use cuda_runner::CudaBankRunner;
+pub use launch_spans::kept_span_reps;
+pub use opencl_runner::OpenClBankRunner;
+pub use runner::{BankCase, BankRunner, BankTimes, bank_runners};
+
 use kernels_gpu::block_span::BLOCK_SPAN_WORDS;
 use kernels_gpu::device::{GlobalMutPtr, KernelSignature, Signature};
 use kernels_gpu::shared_memory_banks::{

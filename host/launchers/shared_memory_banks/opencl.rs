@@ -5,16 +5,16 @@
 
 use kernels_gpu::device::{Param, ParamKind};
 
-use super::opencl_nd_range::nd_range;
-use super::shared_memory_banks::{BankKernel, bank_table_shape};
+use super::{BankKernel, bank_table_shape};
 use crate::error::Result;
+use crate::launchers::opencl_nd_range::nd_range;
 use crate::opencl::{ClBuffer, ClQueue, LocalMemory, OpenClTwins};
 
 /// The OpenCL C twins of the bank-conflict kernels (`shared_memory_banks.cl`): kernels of the
 /// twins' program (gathered with the other families' by
 /// [`opencl_c_kernels`](fn@crate::launchers::opencl_c_kernels)), one under each Rust kernel's
 /// entry name.
-pub(in crate::launchers) const OPENCL_C_KERNELS: &[&str] = super::shared_memory_banks::PTX_ENTRIES;
+pub(in crate::launchers) const OPENCL_C_KERNELS: &[&str] = super::PTX_ENTRIES;
 
 /// Every bank twin's parameters before its `__local` table: the Rust kernel's
 /// without `spans` (OpenCL C has no SM clock to record them with).
