@@ -27,7 +27,7 @@ use super::twin_ratios::twin_ratios;
 use super::{Experiment, RunContext};
 use crate::error::Result;
 use crate::launchers::{
-    BANK_BLOCK_THREADS, BankAccess, BankCase, BankKernel, BankRunner, BankTimes, bank_runners, kept_span_reps,
+    BANK_BLOCK_THREADS, BankAccess, BankCase, BankKernel, BankRunner, BankTimes, bank_runners, kept_reps,
 };
 use crate::reference::{
     bank_read_checksum, bank_write_checksum, conflict_degree, narrow_read_checksum, permuted_read_checksum,
@@ -438,7 +438,7 @@ fn describe(ctx: &RunContext<'_>, result: &mut ExperimentResult, plans: &[Plan])
          of 4 bytes; 8-byte accesses served a half-warp and 16-byte ones a quarter-warp per pass). Slow-downs \
          (GB/s at stride 1 over GB/s here; the tile: pitch 33) and the ledger use the events' GB/s. Checksums of \
          every thread (reads) and every block's table (writes) checked against the CPU reference",
-        kept_span_reps(ctx.settings)
+        kept_reps(ctx.settings)
     ));
     if plans.iter().any(|p| p.implementation == Implementation::OpenClC) {
         result.notes.push(format!(
@@ -993,28 +993,6 @@ mod tests {
             (opencl.what.as_str(), opencl.reason.as_str()),
             ("OpenCL C twins", "no platform")
         );
-    }
-
-    /// The CUDA runner lowers `--reps` where the spans of every launch would
-    /// not fit exactly as the experiments' kept outputs do (the notes' launches per sample).
-    #[test]
-    fn the_runner_keeps_spans_for_the_reps_the_kept_outputs_would() {
-        use super::super::launch_outputs::kept_reps;
-        use crate::run_settings::RunSettings;
-        for samples in [1, 2, 3, 11, 100, 999, 1000] {
-            for reps in [1, 2, 3, 20, 186, 187, 1000, 2047, 2048, 10_000] {
-                let settings = RunSettings {
-                    reps,
-                    samples,
-                    ..RunSettings::default()
-                };
-                assert_eq!(
-                    kept_span_reps(&settings),
-                    kept_reps(&settings),
-                    "{reps} reps, {samples} samples"
-                );
-            }
-        }
     }
 
     /// 4-byte reads whose time per request is `clocks` at each stride: GB/s = 8000 / clocks.

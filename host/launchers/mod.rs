@@ -104,7 +104,7 @@ pub use sgemm::{
 };
 pub use shared_memory_banks::{
     BANK_BLOCK_THREADS, BankAccess, BankCase, BankKernel, BankRunner, BankTimes, CudaBankRunner, OpenClBankRunner,
-    bank_kernel, bank_kernel_shape, bank_runners, kept_span_reps,
+    bank_kernel, bank_kernel_shape, bank_runners,
 };
 pub use slot_ring::{SlotRing, check_slot_links};
 pub use streams::{fma_chain, fma_chain_grid, fma_chain_of, opencl_fma_chain};

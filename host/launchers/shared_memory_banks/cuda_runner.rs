@@ -1,9 +1,9 @@
 use kernels_gpu::block_span::BLOCK_SPAN_WORDS;
 
-use super::launch_spans::LaunchSpans;
 use super::{BANK_BLOCK_THREADS, BankCase, BankKernel, BankRunner, BankTimes, bank_kernel};
 use crate::error::{Error, Result};
 use crate::gpu::DeviceBuffer;
+use crate::launchers::{LaunchOutputs, TimedLaunches};
 use crate::run_settings::RunSettings;
 use crate::testbed::{DeviceUnderTest, Implementation};
 use crate::timing::CudaTimer;
@@ -20,7 +20,7 @@ pub struct CudaBankRunner<'a> {
 
 /// The buffers of [`CudaBankRunner::reserve`].
 struct CudaBankBuffers {
-    spans: LaunchSpans,
+    spans: LaunchOutputs<u64>,
     checksums: DeviceBuffer<u32>,
     counter_spans: DeviceBuffer<u64>,
 }
@@ -58,7 +58,7 @@ impl BankRunner for CudaBankRunner<'_> {
         let gpu = self.dut.gpu();
         let span_words = BLOCK_SPAN_WORDS * blocks as usize;
         self.buffers = Some(CudaBankBuffers {
-            spans: LaunchSpans::for_settings(gpu, settings, span_words)?,
+            spans: LaunchOutputs::for_settings(gpu, settings, span_words)?,
             checksums: DeviceBuffer::uninit(gpu, (blocks * BANK_BLOCK_THREADS) as usize)?,
             counter_spans: DeviceBuffer::uninit(gpu, span_words)?,
         });
@@ -74,7 +74,11 @@ impl BankRunner for CudaBankRunner<'_> {
             dut, buffers, timer, ..
         } = self;
         let CudaBankBuffers { spans, checksums, .. } = buffers.as_mut().ok_or_else(not_reserved)?;
-        let (times_ms, written, reps) = spans.time(timer, settings, &mut |spans| {
+        let TimedLaunches {
+            times_ms,
+            written,
+            reps,
+        } = spans.time(timer, settings, &mut |spans| {
             bank_kernel(
                 dut,
                 implementation,

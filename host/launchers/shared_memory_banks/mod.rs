@@ -5,13 +5,11 @@
 //! that own the checksums and spans the experiments read.
 
 mod cuda_runner;
-mod launch_spans;
 pub mod opencl;
 mod opencl_runner;
 mod runner;
 
 pub use cuda_runner::CudaBankRunner;
-pub use launch_spans::kept_span_reps;
 pub use opencl_runner::OpenClBankRunner;
 pub use runner::{BankCase, BankRunner, BankTimes, bank_runners};
 

@@ -31,7 +31,7 @@ pub struct BankTimes {
     /// (OpenCL C has no SM clock to read).
     pub spans: Option<Vec<Vec<u64>>>,
     /// Launches per sample: `--reps`, fewer where the spans of every launch
-    /// would not fit ([`kept_span_reps`](super::kept_span_reps)).
+    /// would not fit ([`kept_reps`](super::kept_reps)).
     pub reps: u32,
 }
 
