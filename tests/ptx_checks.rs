@@ -204,26 +204,6 @@ fn wide_copies_use_single_vector_instructions() {
 }
 
 #[test]
-fn guarded_register_blocked_gemms_load_unaligned_rows_as_vectors() {
-    // Rows whose length is not a multiple of 4 (4095³) are staged through two aligned
-    // vector loads and a shift: per strip and fetch site, one wide load for aligned
-    // rows and two for shifted ones, so at least 3 per strip (the guarded entries fetch
-    // in two places). Loading unaligned rows float by float leaves 1 per strip and site.
-    // Strips a thread stages per tile: A (one per 8 of depth) and B.
-    for (name, global_load, strips) in [
-        ("sgemm_register_blocked", "ld.global.v4", 1 + 1),
-        ("sgemm_register_blocked_128x64", "ld.global.v4", 2 + 1),
-        ("hgemm_f16_storage", "ld.global.b64", 1 + 1),
-    ] {
-        let wide = entry_body(name).matches(global_load).count();
-        assert!(
-            wide >= 3 * strips,
-            "{name}: {wide} {global_load}, fewer than 3 per strip ({strips} strips): unaligned rows load float by float"
-        );
-    }
-}
-
-#[test]
 fn matvec_warp_per_row_keeps_four_loads_in_registers() {
     // Its unrolled loop keeps four float4 loads of M in flight: written as a loop over an
     // array, LLVM kept the array in local memory and indexed it at run time (0.84 of the copy

@@ -89,34 +89,18 @@ __device__ __forceinline__ float4 load4(const unsigned short *from, size_t index
 }
 __device__ __forceinline__ float load1(const unsigned short *from, size_t index) { return f16_bits_to_f32(from[index]); }
 
-// Elements shift .. shift + 4 (shift < 4) of the 8-element window low ++ high (see the Rust shift_strip):
-// a shift by 2, then by 1, as selects.
-__device__ __forceinline__ float4 shift_strip(float4 low, float4 high, size_t shift)
-{
-    bool by_two = (shift & 2) != 0, by_one = (shift & 1) != 0;
-    float h0 = by_two ? low.z : low.x, h1 = by_two ? low.w : low.y, h2 = by_two ? high.x : low.z,
-          h3 = by_two ? high.y : low.w, h4 = by_two ? high.z : high.x;
-    return make_float4(by_one ? h1 : h0, by_one ? h2 : h1, by_one ? h3 : h2, by_one ? h4 : h3);
-}
-
-// Four consecutive elements of a row (see the Rust load_strip): zeros past the row or outside the rows. Rows
-// of a length that is a multiple of 4 (aligned_rows): one float4. Otherwise two aligned vectors and a shift
-// where the strip lies inside its row and the 8-element window inside the buffer (total elements), else one
-// guarded scalar load per element.
+// Four consecutive elements of a row (see the Rust load_strip): zeros past the row or outside the rows.
 template <typename E>
 __device__ __forceinline__ float4 load_strip(const E *from, size_t index, bool row_inside, size_t first, size_t len,
-                                             size_t total, bool aligned_rows)
+                                             bool vectorized)
 {
     float strip[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    if (aligned_rows) {
+    if (vectorized) {
         if (row_inside && first < len) {
             float4 v = load4(from, index);
             strip[0] = v.x, strip[1] = v.y, strip[2] = v.z, strip[3] = v.w;
         }
     } else {
-        size_t shift = index % 4, window = index - shift;
-        if (row_inside && first + 4 <= len && window + 8 <= total)
-            return shift_strip(load4(from, window), load4(from, window + 4), shift);
 #pragma unroll
         for (int j = 0; j < 4; ++j)
             if (row_inside && first + j < len)
@@ -154,10 +138,8 @@ __device__ __forceinline__ void register_blocked_tiles(const E *a, const E *b, f
     float *shared = reinterpret_cast<float *>(shared4);
     size_t tid = threadIdx.x, m = m_, n = n_, k = k_;
     size_t block_row = (size_t)blockIdx.y * T::BM, block_col = (size_t)blockIdx.x * T::BN;
-    // Row starts are 16-byte aligned only when the row length is a multiple of 4; otherwise A and B are loaded
-    // through shifted windows, C stored float by float.
-    bool aligned_a = k % 4 == 0, aligned_b = n % 4 == 0, vector_c = n % 4 == 0;
-    size_t a_total = m * k, b_total = k * n;
+    // Row starts are 16-byte aligned only when the row length is a multiple of 4.
+    bool vector_a = k % 4 == 0, vector_b = n % 4 == 0, vector_c = n % 4 == 0;
 
     // Staging: A[block_row + a_row][k0 + a_k + 8 s ..][..4] and B[k0 + b_k + B_PASS_ROWS s][block_col + b_col ..][..4].
     size_t a_row = tid / 2, a_k = tid % 2 * 4;
@@ -177,14 +159,13 @@ __device__ __forceinline__ void register_blocked_tiles(const E *a, const E *b, f
 #pragma unroll
         for (int s = 0; s < T::A_STRIPS; ++s) {
             size_t a_at = k0 + a_k + 8 * s, a_index = (block_row + a_row) * k + a_at;
-            a_strips[s] = WholeTiles ? load4(a, a_index)
-                                     : load_strip(a, a_index, a_row_inside, a_at, k, a_total, aligned_a);
+            a_strips[s] = WholeTiles ? load4(a, a_index) : load_strip(a, a_index, a_row_inside, a_at, k, vector_a);
         }
 #pragma unroll
         for (int s = 0; s < T::B_STRIPS; ++s) {
             size_t b_at = k0 + b_k + T::B_PASS_ROWS * s, b_index = b_at * n + block_col + b_col;
             b_strips[s] = WholeTiles ? load4(b, b_index)
-                                     : load_strip(b, b_index, b_at < k, block_col + b_col, n, b_total, aligned_b);
+                                     : load_strip(b, b_index, b_at < k, block_col + b_col, n, vector_b);
         }
     };
     float4 a_strips[T::A_STRIPS], b_strips[T::B_STRIPS];

@@ -12,9 +12,8 @@ kernel! {
     /// binary16 (within `f32` rounding), not SGEMM on the original data.
     ///
     /// **Indexing**: as `sgemm_register_blocked`, with 4-half (8-byte) strips
-    /// in place of `float4`s; one vector load per strip when `k % 4 == 0`
-    /// (`A`) and `n % 4 == 0` (`B`), otherwise two aligned ones and a shift,
-    /// as there.
+    /// in place of `float4`s; vector loads when `k % 4 == 0` (`A`) and
+    /// `n % 4 == 0` (`B`), as there.
     ///
     /// **Launch**: as `sgemm_register_blocked` (256 threads, `(ceil(n / SGEMM_BN),
     /// ceil(m / SGEMM_BM))`, `sgemm_shared_bytes()`): shared memory holds `f32`.

@@ -207,78 +207,39 @@ impl Staged for u16 {
 }
 
 /// Four consecutive elements of a row, `index` being that of the first: the
-/// first sits at position `first` of a row of `len`, in a buffer of `total`
-/// elements (`rows · len`); positions past `len`, and the whole strip when
-/// `row_inside` is false, read as zeros without a memory access.
-///
-/// `aligned_rows` (`len % 4 == 0`, uniform over the launch): every row starts
-/// 16-byte aligned and `first % 4 == 0`, so the strip is either entirely
-/// inside the row or entirely past it, and `index` is 4-aligned: one vector
-/// load. Otherwise the strip starts `index % 4` elements into an aligned
-/// window of 8: where the strip lies inside its row and the window inside the
-/// buffer (all but a row's last strip and the buffer's last elements), two
-/// aligned vector loads and a shift by `index % 4` ([`shift_strip`]); at the
-/// edges, one guarded scalar load per element.
+/// first sits at position `first` of a row of `len`; positions past `len`,
+/// and the whole strip when `row_inside` is false, read as zeros without a
+/// memory access. `vectorized` (uniform over the block) takes one vector load:
+/// only when `len % 4 == 0` and `first % 4 == 0`, so the strip is either
+/// entirely inside the row or entirely past it, and `index` is 4-aligned.
 ///
 /// # Safety
-/// Every position `< len` of a row with `row_inside` lies inside `from`'s
-/// buffer of `total` elements, which is 16-byte aligned; with `aligned_rows`,
-/// the conditions above.
+/// Every position `< len` of a row with `row_inside` lies inside `from`'s buffer;
+/// with `vectorized`, the conditions above and a 16-byte-aligned buffer.
 #[inline(always)]
 unsafe fn load_strip<E: Staged>(
     from: GlobalPtr<E>,
     index: usize,
     row_inside: bool,
-    (first, len, total): (usize, usize, usize),
-    aligned_rows: bool,
+    first: usize,
+    len: usize,
+    vectorized: bool,
 ) -> [f32; 4] {
     let mut strip = [0.0f32; 4];
-    if aligned_rows {
+    if vectorized {
         if row_inside && first < len {
             // SAFETY: the strip lies inside the row (first < len, both multiples of 4), index 4-aligned.
             strip = unsafe { E::load4(from, index) };
         }
     } else {
-        let shift = index % 4;
-        let window = index - shift;
-        if row_inside && first + 4 <= len && window + 8 <= total {
-            // SAFETY: window is 4-aligned and window + 8 <= total: both vectors lie inside the buffer.
-            let (low, high) = unsafe { (E::load4(from, window), E::load4(from, window + 4)) };
-            strip = shift_strip(low, high, shift);
-        } else {
-            unroll!(for j in 0..4 {
-                if row_inside && first + j < len {
-                    // SAFETY: position first + j < len of a row inside the buffer.
-                    strip[j] = unsafe { E::load1(from, index + j) };
-                }
-            });
-        }
+        unroll!(for j in 0..4 {
+            if row_inside && first + j < len {
+                // SAFETY: position first + j < len of a row inside the buffer.
+                strip[j] = unsafe { E::load1(from, index + j) };
+            }
+        });
     }
     strip
-}
-
-/// Elements `shift .. shift + 4` of the 8-element window `low ++ high`
-/// (`shift < 4`): a shift by 2, then by 1, as 9 selects on the bits of
-/// `shift` — no indexing of a register array by a run-time value (which
-/// would put the window in local memory).
-#[inline(always)]
-fn shift_strip(low: [f32; 4], high: [f32; 4], shift: usize) -> [f32; 4] {
-    let w = [low[0], low[1], low[2], low[3], high[0], high[1], high[2]];
-    let (by_two, by_one) = (shift & 2 != 0, shift & 1 != 0);
-    let pick = |unshifted: f32, shifted: f32, by: bool| if by { shifted } else { unshifted };
-    let h = [
-        pick(w[0], w[2], by_two),
-        pick(w[1], w[3], by_two),
-        pick(w[2], w[4], by_two),
-        pick(w[3], w[5], by_two),
-        pick(w[4], w[6], by_two),
-    ];
-    [
-        pick(h[0], h[1], by_one),
-        pick(h[1], h[2], by_one),
-        pick(h[2], h[3], by_one),
-        pick(h[3], h[4], by_one),
-    ]
 }
 
 /// The body of the register-blocked kernels (see [`super::sgemm_register_blocked`]),
@@ -286,8 +247,7 @@ fn shift_strip(low: [f32; 4], high: [f32; 4], shift: usize) -> [f32; 4] {
 /// `k` multiples of the tile's `BM`, `BN` and `BK`) it has no guards, uses
 /// 128-bit accesses throughout and runs two tiles per trip of its loop, so
 /// each stage's shared-memory offsets are constants; otherwise every edge is
-/// guarded, and rows of a length that is not a multiple of 4 are read through
-/// shifted windows of aligned vectors ([`load_strip`]). The two are separate entries because ptxas allocates registers
+/// guarded. The two are separate entries because ptxas allocates registers
 /// per kernel: in one kernel, the guarded path lost 10% at 4095³ (H100).
 ///
 /// # Safety
@@ -311,10 +271,8 @@ pub(crate) unsafe fn register_blocked<E: Staged, T: TileShape, const WHOLE_TILES
     let (m, n, k) = (m as usize, n as usize, k as usize);
     let block_row = block_idx_y() as usize * T::BM;
     let block_col = block_idx_x() as usize * T::BN;
-    // Row starts are 16-byte aligned only when the row length is a multiple of 4;
-    // otherwise A and B are loaded through shifted windows, C stored float by float.
-    let (aligned_a, aligned_b, vector_c) = (k % 4 == 0, n % 4 == 0, n % 4 == 0);
-    let (a_total, b_total) = (m * k, k * n);
+    // Row starts are 16-byte aligned only when the row length is a multiple of 4.
+    let (vector_a, vector_b, vector_c) = (k % 4 == 0, n % 4 == 0, n % 4 == 0);
 
     // Staging: this thread loads A[block_row + a_row][k0 + a_k + 8·s ..][..4] for each A strip s,
     // and B[k0 + b_k + B_PASS_ROWS·s][block_col + b_col ..][..4] for each B strip s.
@@ -326,26 +284,26 @@ pub(crate) unsafe fn register_blocked<E: Staged, T: TileShape, const WHOLE_TILES
         unroll!(for s in 0..T::A_STRIPS, at most 2 {
             let a_at = k0 + a_k + 8 * s;
             let a_index = (block_row + a_row) * k + a_at;
-            // SAFETY: rows < m of A, positions < k: inside A's a_total = m·k elements
-            // (load_strip's guards; whole tiles: the caller keeps k0 + BK <= k).
+            // SAFETY: rows < m of A, positions < k: inside A (load_strip's guards;
+            // whole tiles: the caller keeps k0 + BK <= k).
             a_strips[s] = unsafe {
                 if WHOLE_TILES {
                     E::load4(a, a_index)
                 } else {
-                    load_strip(a, a_index, a_row_inside, (a_at, k, a_total), aligned_a)
+                    load_strip(a, a_index, a_row_inside, a_at, k, vector_a)
                 }
             };
         });
         unroll!(for s in 0..T::B_STRIPS, at most 2 {
             let b_at = k0 + b_k + T::B_PASS_ROWS * s;
             let b_index = b_at * n + block_col + b_col;
-            // SAFETY: rows < k of B, positions < n: inside B's b_total = k·n elements
-            // (load_strip's guards; whole tiles: the caller keeps k0 + BK <= k).
+            // SAFETY: rows < k of B, positions < n: inside B (load_strip's guards;
+            // whole tiles: the caller keeps k0 + BK <= k).
             b_strips[s] = unsafe {
                 if WHOLE_TILES {
                     E::load4(b, b_index)
                 } else {
-                    load_strip(b, b_index, b_at < k, (block_col + b_col, n, b_total), aligned_b)
+                    load_strip(b, b_index, b_at < k, block_col + b_col, n, vector_b)
                 }
             };
         });

@@ -18,14 +18,7 @@ kernel! {
     /// issued before the current tile's FMAs and stored into the other shared
     /// buffer after them (one barrier per tile). Rows of `A` (`k % 4 == 0`), of
     /// `B` and `C` (`n % 4 == 0`) that start 16-byte aligned are accessed as
-    /// `float4`. Where they do not (a row length not a multiple of 4, as at
-    /// 4095³, uniformly for the whole launch), a row starts at any of the 4
-    /// alignments, so a strip of 4 floats at flat index `i` is read as the two
-    /// aligned `float4`s at `i - i % 4` and `i - i % 4 + 4` and shifted by
-    /// `i % 4` in registers (9 selects, the shift the same for every tile of a
-    /// thread's row); only a row's last strip (`k` or `n` not reached by 4)
-    /// and the last 8 elements of a buffer are read float by float. `C` is
-    /// then stored float by float (once per block, not per tile).
+    /// `float4`; otherwise, uniformly for the whole launch, as single floats.
     ///
     /// **Indexing**: block `(bx, by)` computes `C[128·by ..][128·bx ..]` (128 × 128);
     /// thread `t` (`tx = t % 16`, `ty = t / 16`) owns rows `128·by + 4·ty + {0..4, 64..68}`
@@ -55,7 +48,7 @@ kernel! {
     /// |---:|---|---|---|---|
     /// | 1024 | 128 × 64, `_128x64_whole_tiles`, 128 | 19.3, 0.536, 0.945 (64 blocks) | _TBD_ | before: 64 blocks on 132 SMs, half the GPU idle; after: one block (8 warps) on 128 SMs, two warps per scheduler to hide shared-memory and barrier latency; _ncu: TBD_ |
     /// | 2048 | 128 × 128, `_whole_tiles`, 256 | 43.1, 0.867, 0.966 | _TBD_ | a single wave (264 slots of two blocks per SM); per-SM issue and latency as at 4096³ |
-    /// | 4095 | 128 × 128, guarded, 1024 | 40.2, 0.820, 0.954 | _TBD_ | before: rows not 16-byte aligned, scalar global loads (8 instead of 2 per tile) and guarded edges, on top of 4096³'s limits; after: 4 `LDG.128` per tile and the shifts' selects instead (`gpu-checks/sgemm_tiles.sh`), guarded edges and a run-time stage offset remain |
+    /// | 4095 | 128 × 128, guarded, 1024 | 40.2, 0.820, 0.954 | _TBD_ | rows not 16-byte aligned: scalar global loads (8 instead of 2 per tile) and guarded edges, on top of 4096³'s limits; two aligned `LDG.128` and a shift instead were tried and measured slower (Rust 30.1, CUDA C 33.8 TFLOP/s, 0.613 of cuBLAS; H100, 2026-11-26) |
     /// | 4096 | 128 × 128, `_whole_tiles`, 1024 | 44.7, 0.864, 0.972 | _TBD_ | issue and latency: per tile 512 FFMAs among about 600 instructions (32 `LDS.128`, staging, addresses), so issue alone caps it near 85% of the FP32 peak; four warps per scheduler (two blocks of 128 registers) and a barrier every 8 `k` steps; _ncu: TBD_ |
     /// | 8192 | 128 × 128, `_whole_tiles`, 4096 | 45.2, 0.877, 0.975 | _TBD_ | as 4096³ |
     ///
