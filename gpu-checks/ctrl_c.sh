@@ -7,7 +7,9 @@
 # (SigIgn / SigCgt, bit 2), its threads' names, states and kernel wait
 # channels, its children, and whether the output folder exists yet. Prints
 # the exit status, the log and what the output folder holds.
-# Expected in every mode: exit 124 from timeout, "Ctrl-C: finishing the
+# timeout --preserve-status passes on how the run ended: 130 is ptxsuite's own
+# interrupted exit, 128 + n death by signal n (SIGINT 2, SIGHUP 1).
+# Expected in every mode: exit 130, "Ctrl-C: finishing the
 # current point" in the log, and a report.json with "partial": true.
 # Run from the repository root with .gpu/ptxsuite (BIN= names another build);
 # OUT= keeps the strace logs.
@@ -37,20 +39,21 @@ for mode in ${MODES:-plain setsid strace}; do
     launcher=()
     case $mode in
         setsid) launcher=(setsid -w) ;;
-        strace)
+        strace | setsid-strace)
             if ! LD_LIBRARY_PATH=./.gpu/strace "$strace_bin" -V >/dev/null 2>&1; then
                 echo "strace: cannot run $strace_bin here, mode skipped"; continue
             fi ;;
     esac
     start=$(date +%s)
-    if [ "$mode" = strace ]; then
+    if [ "$mode" = strace ] || [ "$mode" = setsid-strace ]; then
+        [ "$mode" = setsid-strace ] && launcher=(setsid -w)
         # strace blocks fatal signals for itself (-o FILE PROG); timeout's SIGINT to its
         # process group reaches the traced ptxsuite, as it does in the other modes.
-        LD_LIBRARY_PATH=./.gpu/strace:$LD_LIBRARY_PATH timeout -s INT "$limit" "$strace_bin" -f -tt \
+        LD_LIBRARY_PATH=./.gpu/strace:$LD_LIBRARY_PATH "${launcher[@]}" timeout --preserve-status -s INT "$limit" "$strace_bin" -f -tt \
             -e trace=%signal,%process,write,dup2,dup3,close -s 160 -o "$dir.strace" \
             "$bin" run --only "${ONLY:-offset,stride,shift,instructions}" --out "$dir" >"$dir.log" 2>&1 &
     else
-        "${launcher[@]}" timeout -s INT "$limit" "$bin" run --only "${ONLY:-offset,stride,shift,instructions}" \
+        "${launcher[@]}" timeout --preserve-status -s INT "$limit" "$bin" run --only "${ONLY:-offset,stride,shift,instructions}" \
             --out "$dir" >"$dir.log" 2>&1 &
     fi
     job=$!

@@ -38,6 +38,7 @@ pub mod gl;
 pub mod gpu;
 pub mod input_values;
 pub mod interop;
+pub mod interrupt_watch;
 pub mod launchers;
 pub mod merge;
 pub mod numa;

@@ -4,6 +4,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::error::{Error, Result};
 use crate::experiments::{self, Experiment, RunContext, Scope, kernel_records};
+use crate::interrupt_watch::{Interruption, watch_interrupts};
 use crate::nvml::{DEFAULT_SAMPLE_INTERVAL, TelemetrySampler};
 use crate::output_files::OutputFiles;
 use crate::report::{ExperimentResult, ImplementationRecord, Report, Status, Verdict};
@@ -366,22 +367,26 @@ fn summary(report: &Report, out_dir: &Path) -> String {
     summary
 }
 
-/// Installs the Ctrl-C handler of `run`: the first Ctrl-C asks the
-/// measurement loops to stop after the point in progress (a partial report
-/// is written), a second one exits at once with status 130.
+/// Takes Ctrl-C (and SIGTERM) for `run` ([`crate::interrupt_watch`]): the
+/// first asks the measurement loops to stop after the point in progress (a
+/// partial report is written), a second one exits at once with status 130.
+/// Call it before any thread is started.
 pub fn stop_on_ctrl_c(stop: &StopSignal) -> Result<()> {
     let stop = stop.clone();
-    ctrlc::set_handler(move || {
-        if stop.request() {
+    watch_interrupts(move |interruption| match interruption {
+        Interruption::First => {
+            stop.request();
             eprintln!(
                 "\nCtrl-C: finishing the current point, then writing a partial report (Ctrl-C again to exit at once)"
             );
-        } else {
+        }
+        Interruption::Repeat => {}
+        Interruption::Second => {
             eprintln!("\nCtrl-C again: exiting now, no report written");
             std::process::exit(INTERRUPTED_EXIT);
         }
     })
-    .map_err(|e| Error::InvalidInput(format!("cannot install the Ctrl-C handler: {e}")))
+    .map_err(|why| Error::InvalidInput(format!("cannot take Ctrl-C: {why}")))
 }
 
 /// Exit status of an interrupted run (128 + SIGINT, as shells report it).
