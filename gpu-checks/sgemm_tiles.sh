@@ -6,8 +6,12 @@
 # registers and local memory as the driver's JIT compiled them; copies
 # report.json to $OUT/sgemm.json. With NCU=1, also profiles the Rust kernel
 # at 1024³ (128 × 64 tile) and 4096³ (128 × 128) with ncu, clocks unlocked.
+# KERNELS (default "sgemm_register_blocked") names the kernel series whose
+# rows are printed, e.g. KERNELS="sgemm_register_blocked sgemm_warp_tiled"
+# (gpu-checks/sgemm_warptile.sh); each kernel's rows come with its ratios.
 # Run from the repository root with .gpu/ptxsuite (a stripped release build).
 set -uo pipefail
+export KERNELS="${KERNELS:-sgemm_register_blocked}"
 cd "$(dirname "$0")/.."
 out=/tmp/sg
 rm -rf "$out"; mkdir -p "$out"
@@ -23,8 +27,9 @@ start=$(date +%s)
 echo "run --only sgemm: exit $? in $(( $(date +%s) - start )) s"
 tail -n 5 "$out/run.log"
 python3 - "$out/report.json" <<'PY'
-import json, sys
+import json, os, sys
 r = json.load(open(sys.argv[1]))
+kernels = os.environ["KERNELS"].split()
 for d in r.get("devices", []):
     print(f"device {d['ordinal']}: {d['name']}, {d['multiprocessors']} SMs, sm_{d['compute_capability'][0]}{d['compute_capability'][1]}")
 for e in r["experiments"]:
@@ -48,24 +53,27 @@ for e in r["experiments"]:
         return f"{a / b:.3f}" if a and b else "-"
     def gf(x):
         return f"{x:9.0f}" if x else "        -"
-    print("  size   Rust GFLOP/s  CUDA C GFLOP/s  cuBLAS GFLOP/s  Rust/cuBLAS  Rust/CUDA C  CUDA C/cuBLAS  f16 Rust/cuBLAS f16")
-    worst = (9.0, 9.0)
-    for at in sizes:
-        rust = g("sgemm_register_blocked", "rust", at)
-        cuda = g("sgemm_register_blocked", "cuda-c", at)
-        cub = g("cublasSgemm", "cublas", at)
-        h = ratio(g("hgemm_f16_storage", "rust", at), g("cublasGemmEx_f16", "cublas", at))
-        print(f"  {at:5d}  {gf(rust)}     {gf(cuda)}       {gf(cub)}       {ratio(rust, cub):>7}      {ratio(rust, cuda):>7}      {ratio(cuda, cub):>7}      {h:>7}")
-        if rust and cub and cuda:
-            worst = (min(worst[0], rust / cub), min(worst[1], rust / cuda))
-    print(f"  worst Rust/cuBLAS {worst[0]:.3f} (goal >= 0.90, aim 0.95); worst Rust/CUDA C {worst[1]:.3f} (goal >= 0.97)")
+    for kernel in kernels:
+        print(f"  {kernel}:")
+        print("  size   Rust GFLOP/s  CUDA C GFLOP/s  cuBLAS GFLOP/s  Rust/cuBLAS  Rust/CUDA C  CUDA C/cuBLAS  f16 Rust/cuBLAS f16  Rust/register-blocked Rust")
+        worst = (9.0, 9.0)
+        for at in sizes:
+            rust = g(kernel, "rust", at)
+            cuda = g(kernel, "cuda-c", at)
+            cub = g("cublasSgemm", "cublas", at)
+            h = ratio(g("hgemm_f16_storage", "rust", at), g("cublasGemmEx_f16", "cublas", at))
+            rb = ratio(rust, g("sgemm_register_blocked", "rust", at))
+            print(f"  {at:5d}  {gf(rust)}     {gf(cuda)}       {gf(cub)}       {ratio(rust, cub):>7}      {ratio(rust, cuda):>7}      {ratio(cuda, cub):>7}      {h:>7}              {rb:>7}")
+            if rust and cub and cuda:
+                worst = (min(worst[0], rust / cub), min(worst[1], rust / cuda))
+        print(f"  {kernel}: worst Rust/cuBLAS {worst[0]:.3f} (goal >= 0.90, aim 0.95); worst Rust/CUDA C {worst[1]:.3f} (goal >= 0.97)")
     for f in failed:
         print("  FAILED", f)
     for note in e.get("notes", []):
         if note.startswith("skipped"):
             print("  note:", note)
 for k in r.get("kernels", []):
-    if "register_blocked" in k["name"] or "hgemm" in k["name"]:
+    if "register_blocked" in k["name"] or "hgemm" in k["name"] or "warp_tiled" in k["name"]:
         res = k["resources"]
         print(f"  kernel {k['name']:45s} {k['implementation']:7s} {res['registers_per_thread']:4d} registers, "
               f"{res['local_bytes_per_thread']:3d} B local, {k.get('active_blocks_per_sm')} blocks/SM, "

@@ -10,14 +10,14 @@ mod support;
 use half::f16;
 use kernels_gpu::device::{F32x4, f16_bits_to_f32};
 use kernels_gpu::sgemm::{
-    SGEMM_BK, SGEMM_BM, SGEMM_BN, SGEMM_THREADS, SGEMM_TILE_128X64, SgemmTile, TILED_SGEMM_TILE, hgemm_f16_storage,
-    hgemm_f16_storage_whole_tiles, naive_sgemm, sgemm_register_blocked, sgemm_register_blocked_128x64,
-    sgemm_register_blocked_128x64_whole_tiles, sgemm_register_blocked_whole_tiles, sgemm_shared_bytes, tiled_sgemm,
-    tiled_sgemm_shared_bytes,
+    SGEMM_BK, SGEMM_BM, SGEMM_BN, SGEMM_THREADS, SGEMM_TILE_128X64, SGEMM_WARP_TILE_128X128, SgemmTile,
+    TILED_SGEMM_TILE, hgemm_f16_storage, hgemm_f16_storage_whole_tiles, naive_sgemm, sgemm_register_blocked,
+    sgemm_register_blocked_128x64, sgemm_register_blocked_128x64_whole_tiles, sgemm_register_blocked_whole_tiles,
+    sgemm_shared_bytes, sgemm_warp_tiled, sgemm_warp_tiled_whole_tiles, tiled_sgemm, tiled_sgemm_shared_bytes,
 };
 use ptxsuite::device::{Dim3, GlobalMutPtr, GlobalPtr};
 use ptxsuite::emulator::{Emulator, FaultKind, LaunchConfig};
-use ptxsuite::launchers::{register_blocked_tile_of_entry, whole_register_blocked_tiles};
+use ptxsuite::launchers::{register_blocked_tile_of_entry, warp_tiled_entry, whole_register_blocked_tiles};
 use ptxsuite::reference::matmul;
 use support::aligned_floats;
 
@@ -416,6 +416,97 @@ fn register_blocked_tiles_need_all_of_their_shared_memory() {
     let err = emu
         .launch(config, || unsafe {
             sgemm_register_blocked(pa, pb, pc, m as u32, n as u32, k as u32)
+        })
+        .unwrap_err();
+    assert!(
+        err.has_fault(|k| matches!(k, FaultKind::SharedOutOfBounds { .. })),
+        "{err}"
+    );
+}
+
+fn warp_tile_config(m: usize, n: usize) -> LaunchConfig {
+    let tile = SGEMM_WARP_TILE_128X128;
+    let (x, y) = tile.grid(m as u32, n as u32);
+    LaunchConfig::new(Dim3::xy(x, y), Dim3::x(tile.threads()), tile.shared_bytes())
+}
+
+/// `(m, n, k)` for the warp-tiled kernels (128 × 128 × 16): ragged in every
+/// dimension (scalar and `float4` paths, a partial last `k` tile), and whole
+/// tiles: one block with one `k` tile (the peeled last tile alone), and
+/// non-square grids with two and three `k` tiles.
+const SHAPES_WARP_TILED: [(usize, usize, usize); 10] = [
+    (1, 1, 1),
+    (33, 65, 17),
+    (130, 127, 9),
+    (129, 131, 33),
+    (200, 68, 48),
+    (128, 128, 24),
+    (128, 128, 16),
+    (256, 128, 48),
+    (128, 384, 32),
+    (384, 256, 16),
+];
+
+#[test]
+fn sgemm_warp_tiled_matches_the_reference_and_fmas_in_k_order() {
+    let tile = SGEMM_WARP_TILE_128X128;
+    let mut whole_shapes = 0;
+    let mut shapes = SHAPES_WARP_TILED.to_vec();
+    shapes.extend(odd_shapes());
+    for (m, n, k) in shapes {
+        let dims = (m as u32, n as u32, k as u32);
+        let (c, a, b) = run_f32(sgemm_warp_tiled, warp_tile_config(m, n), (m, n, k));
+        let (expected, scale) = matmul(&a, &b, m, k, n);
+        assert_close(&c, &expected, &scale, &format!("sgemm_warp_tiled {m}×{n}×{k}"));
+        // Each output is f32 FMAs in increasing k order from zero, as in every register-blocked tile.
+        let sequential = fma_in_k_order(&a, &b, (m, n, k));
+        assert!(
+            c.iter().zip(&sequential).all(|(x, y)| x.to_bits() == y.to_bits()),
+            "sgemm_warp_tiled {m}×{n}×{k} differs from f32 FMAs in k order"
+        );
+        // The launchers send whole-tile shapes (and only those) to the unguarded entry.
+        let whole = tile.whole_tiles(dims.0, dims.1, dims.2);
+        assert_eq!(warp_tiled_entry(dims) == "sgemm_warp_tiled_whole_tiles", whole);
+        if whole {
+            whole_shapes += 1;
+            let (unguarded, _, _) = run_f32(sgemm_warp_tiled_whole_tiles, warp_tile_config(m, n), (m, n, k));
+            assert!(
+                unguarded.iter().zip(&c).all(|(x, y)| x.to_bits() == y.to_bits()),
+                "sgemm_warp_tiled_whole_tiles {m}×{n}×{k} differs from the guarded entry"
+            );
+        }
+    }
+    assert_eq!(whole_shapes, 4, "the whole-tile shapes of SHAPES_WARP_TILED");
+}
+
+#[test]
+fn the_warp_tiled_kernel_agrees_with_the_register_blocked_one_bit_for_bit() {
+    for (m, n, k) in [(67, 67, 67), (256, 128, 64)] {
+        let (warp, _, _) = run_f32(sgemm_warp_tiled, warp_tile_config(m, n), (m, n, k));
+        let (blocked, _, _) = run_f32(sgemm_register_blocked, register_blocked_config(m, n), (m, n, k));
+        assert!(
+            warp.iter().zip(&blocked).all(|(x, y)| x.to_bits() == y.to_bits()),
+            "{m}×{n}×{k}: the warp-tiled and register-blocked kernels differ"
+        );
+    }
+}
+
+#[test]
+fn the_warp_tiled_kernel_needs_all_of_its_shared_memory() {
+    // One stage: the second runs past it.
+    let tile = SGEMM_WARP_TILE_128X128;
+    let (m, n, k) = (8, 8, 2 * tile.depth as usize);
+    let a = aligned_floats(m * k, |i| value(i, 5));
+    let b = aligned_floats(k * n, |i| value(i, 6));
+    let mut c = aligned_floats(m * n, |_| 0.0);
+    let mut emu = Emulator::new();
+    let (pa, pb) = (emu.global(F32x4::as_floats(&a)), emu.global(F32x4::as_floats(&b)));
+    let pc = emu.global_mut(F32x4::as_floats_mut(&mut c));
+    let config = LaunchConfig::new(Dim3::xy(1, 1), Dim3::x(tile.threads()), tile.shared_bytes() / 2);
+    // SAFETY: the global buffers are large enough; only the shared memory is short, which the emulator checks.
+    let err = emu
+        .launch(config, || unsafe {
+            sgemm_warp_tiled(pa, pb, pc, m as u32, n as u32, k as u32)
         })
         .unwrap_err();
     assert!(

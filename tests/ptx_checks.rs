@@ -282,6 +282,27 @@ fn register_blocked_gemms_keep_accumulators_in_registers_and_use_128_bit_shared_
             "{name}: {tile_steps} unrolled tile step(s) of 512 FMAs (two: the whole-tile loop runs two tiles a trip)"
         );
     }
+    // The warp-tiled entries: 16-deep tiles of 1024 FMAs a thread; the whole-tile
+    // entry's last tile is peeled (a second copy of the tile's FMAs after the loop).
+    for (name, fmas) in [("sgemm_warp_tiled", 1024), ("sgemm_warp_tiled_whole_tiles", 2048)] {
+        let body = entry_body(name);
+        assert!(!body.contains(".local"), "{name} uses local memory");
+        for wide in ["ld.shared.v4", "st.shared.v4", "ld.global.v4", "st.global.v4"] {
+            assert!(body.contains(wide), "{name} has no {wide}");
+        }
+        assert_eq!(body.matches("fma.rn.f32").count(), fmas, "{name}");
+        assert_eq!(
+            body.matches("bar.sync").count(),
+            2,
+            "{name}: one barrier after the first tile, one per trip"
+        );
+    }
+    let whole = entry_body("sgemm_warp_tiled_whole_tiles");
+    assert_eq!(
+        whole.matches("ld.global").count() - whole.matches("ld.global.v4").count(),
+        0,
+        "sgemm_warp_tiled_whole_tiles loads A and B only as float4s"
+    );
     assert!(entry_body("hgemm_f16_storage").contains("cvt.f32.f16"));
     assert!(entry_body("hgemm_f16_storage_whole_tiles").contains("cvt.f32.f16"));
 }
@@ -989,6 +1010,8 @@ fn rust_ptx_declares_each_kernels_signature() {
     check::<matrix_vector::matvec_warp_per_row_params>();
     check::<particles::particle_swarm_params>();
     check::<sgemm::sgemm_register_blocked_params>();
+    check::<sgemm::sgemm_warp_tiled_params>();
+    check::<sgemm::sgemm_warp_tiled_whole_tiles_params>();
     check::<kernels_gpu::instruction_throughput::f64_fma_throughput_params>();
     // cuda_std's slice ABI, described by hand.
     check::<ptxsuite::launchers::CudaStdVecadd>();

@@ -266,6 +266,156 @@ extern "C" __global__ void sgemm_register_blocked_128x64_whole_tiles(const float
     register_blocked_tiles<float, Tile128x64, true>(a, b, c, m, n, k);
 }
 
+// The warp-tiled kernels (the Rust warp_tiled body, SgemmWarpTile): a BM x BN tile of C per block, staged BK
+// deep, cut into WM x WN warp tiles, one per warp; each lane owns 8 x 8 outputs as 2 x 2 sub-tiles of 4 x 4,
+// WM / 2 rows and WN / 2 columns apart. A is staged transposed and padded (As[kk][row], BM + 4 floats a row),
+// two threads a row; B as float4s, BN / 4 threads a row; two shared stages, the next tile staged in LOADS
+// slices (one float4 of A and one of B a thread), each slice's loads issued before BK / LOADS k steps of FMAs
+// and stored into the other stage after them. 1-D block of 32 * (BM / WM) * (BN / WN) threads, grid
+// (ceil(n / BN), ceil(m / BM)), 2 * (BK * (BM + 4) + BK * BN) * 4 bytes of dynamic shared memory.
+template <int BM_, int BN_, int BK_, int WM_, int WN_> struct WarpTile {
+    static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_;
+    static constexpr int THREADS = 32 * (BM / WM) * (BN / WN);
+    static constexpr int A_PITCH = BM + 4;
+    static constexpr int A_TILE = BK * A_PITCH;
+    static constexpr int STAGE = A_TILE + BK * BN;
+    static constexpr int LOADS = BM * BK / (4 * THREADS);
+    static constexpr int STEPS = BK / LOADS;
+    static constexpr int LANE_COLS = WN / 8;
+    static constexpr int WARP_COLS = BN / WN;
+    static_assert((WM / 8) * (WN / 8) == 32, "32 lanes of 4 x 4 per warp sub-tile");
+    static_assert(BM == BN && BK % 8 == 0 && LOADS >= 1 && LOADS <= 4 && BK % LOADS == 0, "staging slices");
+    static_assert((2 * BM) % THREADS == 0 && THREADS % (BN / 4) == 0, "whole rows of strips per pass");
+};
+typedef WarpTile<128, 128, 16, 64, 32> WarpTile128x128;
+
+template <typename T, bool WholeTiles>
+__device__ __forceinline__ void warp_tiled_tiles(const float *a, const float *b, float *c, unsigned int m_,
+                                                 unsigned int n_, unsigned int k_)
+{
+    extern __shared__ float4 shared4[];
+    float *shared = reinterpret_cast<float *>(shared4);
+    size_t tid = threadIdx.x, m = m_, n = n_, k = k_;
+    size_t block_row = (size_t)blockIdx.y * T::BM, block_col = (size_t)blockIdx.x * T::BN;
+    bool vector_a = k % 4 == 0, vector_b = n % 4 == 0, vector_c = n % 4 == 0;
+
+    // Staging: A strip q = tid + THREADS s is row (q / 2) % BM, k offset 4 (q % 2) + 8 (q / 2BM); B strip q is
+    // k row q / (BN / 4), columns 4 (q % (BN / 4)) ..
+    auto a_row = [&](int s) { return ((tid + (size_t)T::THREADS * s) / 2) % T::BM; };
+    auto a_k = [&](int s) { return 4 * (tid % 2) + 8 * ((tid + (size_t)T::THREADS * s) / (2 * T::BM)); };
+    auto b_k = [&](int s) { return (tid + (size_t)T::THREADS * s) / (T::BN / 4); };
+    size_t b_col = 4 * (tid % (T::BN / 4));
+    auto a_strip = [&](int s, size_t k0) {
+        size_t row = block_row + a_row(s), at = k0 + a_k(s);
+        if (WholeTiles)
+            return reinterpret_cast<const float4 *>(a)[row * (k / 4) + at / 4];
+        return load_strip(a, row * k + at, row < m, at, k, vector_a);
+    };
+    auto b_strip = [&](int s, size_t k0) {
+        size_t at = k0 + b_k(s);
+        if (WholeTiles)
+            return reinterpret_cast<const float4 *>(b)[at * (n / 4) + (block_col + b_col) / 4];
+        return load_strip(b, at * n + block_col + b_col, at < k, block_col + b_col, n, vector_b);
+    };
+    auto stage_strips = [&](size_t base, int s, float4 a_values, float4 b_values) {
+        float *a_at = shared + base + a_k(s) * T::A_PITCH + a_row(s);
+        a_at[0] = a_values.x, a_at[T::A_PITCH] = a_values.y, a_at[2 * T::A_PITCH] = a_values.z,
+        a_at[3 * T::A_PITCH] = a_values.w;
+        *reinterpret_cast<float4 *>(shared + base + T::A_TILE + b_k(s) * T::BN + b_col) = b_values;
+    };
+
+    // Compute: warp w owns warp tile (w / WARP_COLS, w % WARP_COLS); lane l rows 4 (l / LANE_COLS) + {0..4} +
+    // {0, WM / 2} and columns 4 (l % LANE_COLS) + {0..4} + {0, WN / 2} of it.
+    size_t warp = tid / 32, lane = tid % 32;
+    size_t row_in_block = (warp / T::WARP_COLS) * T::WM + 4 * (lane / T::LANE_COLS);
+    size_t col_in_block = (warp % T::WARP_COLS) * T::WN + 4 * (lane % T::LANE_COLS);
+    float acc[8][8];
+#pragma unroll
+    for (int i = 0; i < 8; ++i)
+#pragma unroll
+        for (int j = 0; j < 8; ++j)
+            acc[i][j] = 0.0f;
+    auto multiply_steps = [&](size_t base, int first) {
+        const float *a_base = shared + base + row_in_block, *b_base = shared + base + T::A_TILE + col_in_block;
+#pragma unroll
+        for (int step = 0; step < T::STEPS; ++step) {
+            int kk = first + step;
+            float a_frag[8], b_frag[8];
+#pragma unroll
+            for (int s = 0; s < 2; ++s) {
+                float4 sa = *reinterpret_cast<const float4 *>(a_base + kk * T::A_PITCH + s * T::WM / 2);
+                float4 sb = *reinterpret_cast<const float4 *>(b_base + kk * T::BN + s * T::WN / 2);
+                a_frag[4 * s] = sa.x, a_frag[4 * s + 1] = sa.y, a_frag[4 * s + 2] = sa.z, a_frag[4 * s + 3] = sa.w;
+                b_frag[4 * s] = sb.x, b_frag[4 * s + 1] = sb.y, b_frag[4 * s + 2] = sb.z, b_frag[4 * s + 3] = sb.w;
+            }
+#pragma unroll
+            for (int i = 0; i < 8; ++i)
+#pragma unroll
+                for (int j = 0; j < 8; ++j)
+                    acc[i][j] = fmaf(a_frag[i], b_frag[j], acc[i][j]);
+        }
+    };
+
+    unsigned int tiles = (unsigned int)((k + T::BK - 1) / T::BK);
+#pragma unroll
+    for (int s = 0; s < T::LOADS; ++s)
+        stage_strips(0, s, a_strip(s, 0), b_strip(s, 0));
+    __syncthreads();
+    size_t read = 0;
+    // Whole tiles: every tile but the last prefetches the next, the last (peeled) only multiplies. Guarded:
+    // the prefetch past the last tile reads zeros without loads.
+    for (unsigned int tile = 1; WholeTiles ? tile < tiles : tile <= tiles; ++tile) {
+        size_t k0 = (size_t)tile * T::BK, write = T::STAGE - read;
+#pragma unroll
+        for (int s = 0; s < T::LOADS; ++s) {
+            float4 a_values = a_strip(s, k0), b_values = b_strip(s, k0);
+            multiply_steps(read, s * T::STEPS);
+            stage_strips(write, s, a_values, b_values);
+        }
+        __syncthreads();
+        read = write;
+    }
+    if (WholeTiles) {
+#pragma unroll
+        for (int s = 0; s < T::LOADS; ++s)
+            multiply_steps(read, s * T::STEPS);
+    }
+
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+        size_t row = block_row + row_in_block + i % 4 + (i / 4) * (T::WM / 2);
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+            size_t col = block_col + col_in_block + half * (T::WN / 2);
+            size_t index = row * n + col;
+            if (WholeTiles || vector_c) {
+                if (WholeTiles || (row < m && col < n))
+                    *reinterpret_cast<float4 *>(c + index) = make_float4(
+                        acc[i][4 * half], acc[i][4 * half + 1], acc[i][4 * half + 2], acc[i][4 * half + 3]);
+            } else {
+#pragma unroll
+                for (int j = 0; j < 4; ++j)
+                    if (row < m && col + j < n)
+                        c[index + j] = acc[i][4 * half + j];
+            }
+        }
+    }
+}
+
+// 128 x 128 x 16, warps of 64 x 32, 256 threads: any m, n, k.
+extern "C" __global__ void sgemm_warp_tiled(const float *a, const float *b, float *c, unsigned int m, unsigned int n,
+                                            unsigned int k)
+{
+    warp_tiled_tiles<WarpTile128x128, false>(a, b, c, m, n, k);
+}
+
+// m, n multiples of 128 and k of 16.
+extern "C" __global__ void sgemm_warp_tiled_whole_tiles(const float *a, const float *b, float *c, unsigned int m,
+                                                        unsigned int n, unsigned int k)
+{
+    warp_tiled_tiles<WarpTile128x128, true>(a, b, c, m, n, k);
+}
+
 // A and B stored as IEEE binary16 bits, widened to float when staged; float accumulation and C.
 extern "C" __global__ void hgemm_f16_storage(const unsigned short *a, const unsigned short *b, float *c,
                                              unsigned int m, unsigned int n, unsigned int k)

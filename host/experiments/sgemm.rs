@@ -314,6 +314,15 @@ fn describe(ctx: &RunContext<'_>, result: &mut ExperimentResult) {
         "register-blocked SGEMM, Rust and CUDA C alike: the block tile whose busiest SM has the least work on              {sms} SMs (host/launchers/sgemm/tile_choice.rs), with the unguarded `_whole_tiles` entry where the              shape is made of whole tiles: {}",
         tiles.join("; ")
     ));
+    let warp_tiled: Vec<String> = SIZES
+        .iter()
+        .map(|&s| format!("{s}³: `{}`", launchers::warp_tiled_entry((s, s, s))))
+        .collect();
+    result.setup.push(format!(
+        "warp-tiled SGEMM (`sgemm_warp_tiled`, its own series beside the register-blocked one), Rust and CUDA C \
+         alike: the 128 × 128 × 16 tile at every size, warps of 64 × 32, two blocks of 256 threads per SM; {}",
+        warp_tiled.join("; ")
+    ));
     let (whole, guarded): (Vec<u32>, Vec<u32>) = SIZES
         .iter()
         .partition(|&&s| launchers::whole_register_blocked_tiles((s, s, s)));
@@ -477,10 +486,16 @@ impl SectionHooks for Sgemm {
             .into_iter()
             .filter(|t| result.series.iter().any(|s| s.key.implementation == *t))
             .collect();
-        let kernels = ["sgemm_register_blocked", "tiled_sgemm", "hgemm_f16_storage"];
+        let kernels = [
+            "sgemm_register_blocked",
+            "sgemm_warp_tiled",
+            "tiled_sgemm",
+            "hgemm_f16_storage",
+        ];
         let _ = write!(
             out,
-            "| {} | register-blocked Rust / cuBLAS | tiled Rust / cuBLAS | f16-storage Rust / cuBLAS f16 |",
+            "| {} | register-blocked Rust / cuBLAS | warp-tiled Rust / cuBLAS | tiled Rust / cuBLAS | f16-storage Rust \
+             / cuBLAS f16 |",
             result.axis.parameter
         );
         for t in &twins {
@@ -491,16 +506,20 @@ impl SectionHooks for Sgemm {
         let _ = writeln!(out);
         let _ = writeln!(
             out,
-            "|---:|---:|---:|---:|{}",
+            "|---:|---:|---:|---:|---:|{}",
             "---:|".repeat(kernels.len() * twins.len())
         );
         let rust = Implementation::Rust;
         for &size in &sizes {
             let _ = write!(
                 out,
-                "| {size} | {} | {} | {} |",
+                "| {size} | {} | {} | {} | {} |",
                 ratio(
                     g("sgemm_register_blocked", rust, size),
+                    g("cublasSgemm", Implementation::Cublas, size)
+                ),
+                ratio(
+                    g("sgemm_warp_tiled", rust, size),
                     g("cublasSgemm", Implementation::Cublas, size)
                 ),
                 ratio(

@@ -100,7 +100,7 @@ pub use sgemm::{
     CudaGemmRunner, GemmEntry, GemmOp, GemmRunner, REGISTER_BLOCKED_TILES, SgemmKernel, TileChoice, check_gemm_buffers,
     gemm_flops, gemm_runners, hgemm_f16_storage, hgemm_f16_storage_shape, register_blocked_tile,
     register_blocked_tile_of_entry, sgemm, sgemm_launch, sgemm_register_blocked_with_tile, sgemm_shape,
-    whole_register_blocked_tiles,
+    warp_tiled_entry, whole_register_blocked_tiles,
 };
 pub use shared_memory_banks::{
     BANK_BLOCK_THREADS, BankAccess, BankCase, BankKernel, BankRunner, BankTimes, CudaBankRunner, OpenClBankRunner,

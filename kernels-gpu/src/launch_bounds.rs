@@ -86,6 +86,24 @@ pub const LAUNCH_BOUNDS: &[LaunchBound] = &[
         architectures: &[(9, 0)],
         max_spill_bytes: 0,
     },
+    // The warp-tiled SGEMM, two blocks of 256 threads per SM as the register-blocked one. The whole-tile
+    // entry fits in 127 registers without spilling (ptxas 13, sm_90); the guarded one, with its edge guards
+    // and float-by-float loads, spills 44 bytes (its tile loop reloads one value per 512 FMAs): it runs only
+    // where the shape is not made of whole tiles.
+    LaunchBound {
+        entry: "sgemm_warp_tiled",
+        max_threads: 256,
+        min_blocks_per_sm: 2,
+        architectures: &[(9, 0)],
+        max_spill_bytes: 48,
+    },
+    LaunchBound {
+        entry: "sgemm_warp_tiled_whole_tiles",
+        max_threads: 256,
+        min_blocks_per_sm: 2,
+        architectures: &[(9, 0)],
+        max_spill_bytes: 0,
+    },
     LAUNCH_BOUND_FOR_SPILLS,
 ];
 

@@ -16,10 +16,11 @@ pub use tile_choice::{REGISTER_BLOCKED_TILES, TileChoice, register_blocked_tile,
 use half::f16;
 use kernels_gpu::device::{Dim3, GlobalMutPtr, GlobalPtr, KernelSignature, Signature};
 use kernels_gpu::sgemm::{
-    SGEMM_THREADS, SGEMM_TILE_128X128, SgemmTile, TILED_SGEMM_TILE, hgemm_f16_storage_params,
+    SGEMM_THREADS, SGEMM_TILE_128X128, SGEMM_WARP_TILE_128X128, SgemmTile, TILED_SGEMM_TILE, hgemm_f16_storage_params,
     hgemm_f16_storage_whole_tiles_params, naive_sgemm_params, sgemm_register_blocked_128x64_params,
     sgemm_register_blocked_128x64_whole_tiles_params, sgemm_register_blocked_params,
-    sgemm_register_blocked_whole_tiles_params, tiled_sgemm_params, tiled_sgemm_shared_bytes,
+    sgemm_register_blocked_whole_tiles_params, sgemm_warp_tiled_params, sgemm_warp_tiled_whole_tiles_params,
+    tiled_sgemm_params, tiled_sgemm_shared_bytes,
 };
 use serde::{Deserialize, Serialize};
 
@@ -35,6 +36,8 @@ pub(super) const PTX_ENTRIES: &[&str] = &[
     "sgemm_register_blocked_whole_tiles",
     "sgemm_register_blocked_128x64",
     "sgemm_register_blocked_128x64_whole_tiles",
+    "sgemm_warp_tiled",
+    "sgemm_warp_tiled_whole_tiles",
     "hgemm_f16_storage",
     "hgemm_f16_storage_whole_tiles",
 ];
@@ -76,16 +79,20 @@ pub enum SgemmKernel {
     Tiled,
     /// Block tiling, thread tiling, vectorized shared-memory loads.
     RegisterBlocked,
+    /// The register-blocked design with warp tiles between the block and the
+    /// thread, staged 16 deep (one 128 × 128 tile at every size, its own series).
+    WarpTiled,
 }
 
 impl SgemmKernel {
-    pub const ALL: [Self; 3] = [Self::Naive, Self::Tiled, Self::RegisterBlocked];
+    pub const ALL: [Self; 4] = [Self::Naive, Self::Tiled, Self::RegisterBlocked, Self::WarpTiled];
 
     pub fn kernel(self) -> &'static str {
         match self {
             Self::Naive => naive_sgemm_params::NAME,
             Self::Tiled => tiled_sgemm_params::NAME,
             Self::RegisterBlocked => sgemm_register_blocked_params::NAME,
+            Self::WarpTiled => sgemm_warp_tiled_params::NAME,
         }
     }
 
@@ -104,7 +111,28 @@ impl SgemmKernel {
                 shared_bytes: tiled_sgemm_shared_bytes() as u32,
             },
             Self::RegisterBlocked => register_blocked_shape((m, n), tile),
+            Self::WarpTiled => warp_tiled_shape((m, n)),
         }
+    }
+}
+
+/// The launch shape of the warp-tiled kernels ([`SGEMM_WARP_TILE_128X128`]).
+fn warp_tiled_shape((m, n): (u32, u32)) -> LaunchShape {
+    let tile = SGEMM_WARP_TILE_128X128;
+    let (x, y) = tile.grid(m, n);
+    LaunchShape {
+        grid: Dim3::xy(x, y),
+        block: Dim3::x(tile.threads()),
+        shared_bytes: tile.shared_bytes() as u32,
+    }
+}
+
+/// The warp-tiled entry for an `m × n × k` product: `_whole_tiles` where the shape allows.
+pub fn warp_tiled_entry((m, n, k): (u32, u32, u32)) -> &'static str {
+    if SGEMM_WARP_TILE_128X128.whole_tiles(m, n, k) {
+        sgemm_warp_tiled_whole_tiles_params::NAME
+    } else {
+        sgemm_warp_tiled_params::NAME
     }
 }
 
@@ -171,6 +199,7 @@ pub fn sgemm_launch(
             let choice = register_blocked_tile(dims, sm_count);
             (choice.entry_for(dims), kernel.shape((dims.0, dims.1), choice.tile))
         }
+        SgemmKernel::WarpTiled => (warp_tiled_entry(dims), warp_tiled_shape((dims.0, dims.1))),
     })
 }
 
@@ -197,6 +226,9 @@ pub(super) fn nominal_shape(entry: &str) -> Option<LaunchShape> {
     }
     if entry == hgemm_f16_storage_params::NAME {
         return hgemm_f16_storage_shape((1, 1, 1), (1, 1, 1)).ok();
+    }
+    if entry == sgemm_warp_tiled_whole_tiles_params::NAME {
+        return Some(warp_tiled_shape((1, 1)));
     }
     None
 }
@@ -293,6 +325,8 @@ impl GemmElement for f32 {
         sgemm_register_blocked_whole_tiles_params::SIGNATURE,
         sgemm_register_blocked_128x64_params::SIGNATURE,
         sgemm_register_blocked_128x64_whole_tiles_params::SIGNATURE,
+        sgemm_warp_tiled_params::SIGNATURE,
+        sgemm_warp_tiled_whole_tiles_params::SIGNATURE,
     ];
 }
 
@@ -344,6 +378,8 @@ mod typed_launch_tests {
             );
         }
         assert!(launchable::<f32>(SgemmKernel::Tiled.kernel()));
+        assert!(launchable::<f32>(warp_tiled_entry((128, 128, 16))));
+        assert!(launchable::<f32>(warp_tiled_entry((128, 128, 8))));
         assert!(launchable::<u16>("hgemm_f16_storage"));
         assert!(launchable::<u16>("hgemm_f16_storage_whole_tiles"));
         assert!(!launchable::<u16>("sgemm_register_blocked"));

@@ -27,7 +27,7 @@ pub fn tiled_sgemm(
 
 /// `C = A · B` with one of the OpenCL guide's §2.5 kernels (`naive_sgemm`,
 /// `tiled_sgemm`): the NDRange of the CUDA launcher's [`sgemm_shape`].
-/// `SgemmKernel::RegisterBlocked` has no OpenCL C twin: an error.
+/// `SgemmKernel::RegisterBlocked` and `WarpTiled` have no OpenCL C twin: an error.
 pub fn opencl_sgemm(
     twins: &OpenClTwins,
     queue: &ClQueue,
@@ -39,7 +39,7 @@ pub fn opencl_sgemm(
     let kernel = match kernel {
         SgemmKernel::Naive => twins.kernel_of(naive_sgemm_params::SIGNATURE)?,
         SgemmKernel::Tiled => twins.kernel_of(tiled_sgemm_params::SIGNATURE)?,
-        SgemmKernel::RegisterBlocked => {
+        SgemmKernel::RegisterBlocked | SgemmKernel::WarpTiled => {
             return Err(crate::error::Error::InvalidInput(format!(
                 "{} has no OpenCL C twin",
                 kernel.kernel()

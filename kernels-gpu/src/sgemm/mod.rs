@@ -16,7 +16,7 @@
 /// `for $i in 0..N $body` with the loop unrolled in the source, for `N` of
 /// 2, 4 or 8 (`$i` is a constant `usize` in each copy of `$body`); or
 /// `for $i in 0..LIMIT, at most N $body` for a `LIMIT` known only after
-/// monomorphization (a tile's associated constant, at most 2, 8 or 16): `N`
+/// monomorphization (a tile's associated constant, at most 2, 4, 8 or 16): `N`
 /// copies, each behind `if i < LIMIT`, which folds away — CUDA C's
 /// `#pragma unroll` over a template parameter.
 ///
@@ -36,6 +36,9 @@ macro_rules! unroll {
     };
     (for $i:ident in 0..$limit:expr, at most 2 $body:block) => {
         unroll!(@bounded $i ($limit) [0 1] $body)
+    };
+    (for $i:ident in 0..$limit:expr, at most 4 $body:block) => {
+        unroll!(@bounded $i ($limit) [0 1 2 3] $body)
     };
     (for $i:ident in 0..$limit:expr, at most 8 $body:block) => {
         unroll!(@bounded $i ($limit) [0 1 2 3 4 5 6 7] $body)
@@ -61,7 +64,9 @@ mod hgemm_f16_storage;
 mod naive_sgemm;
 mod register_blocked;
 mod sgemm_register_blocked;
+mod sgemm_warp_tiled;
 mod tiled_sgemm;
+mod warp_tiled;
 
 pub use hgemm_f16_storage::{
     hgemm_f16_storage, hgemm_f16_storage_params, hgemm_f16_storage_whole_tiles, hgemm_f16_storage_whole_tiles_params,
@@ -75,4 +80,8 @@ pub use sgemm_register_blocked::{
     sgemm_register_blocked_128x64_whole_tiles, sgemm_register_blocked_128x64_whole_tiles_params,
     sgemm_register_blocked_params, sgemm_register_blocked_whole_tiles, sgemm_register_blocked_whole_tiles_params,
 };
+pub use sgemm_warp_tiled::{
+    sgemm_warp_tiled, sgemm_warp_tiled_params, sgemm_warp_tiled_whole_tiles, sgemm_warp_tiled_whole_tiles_params,
+};
 pub use tiled_sgemm::{TILED_SGEMM_TILE, tiled_sgemm, tiled_sgemm_params, tiled_sgemm_shared_bytes};
+pub use warp_tiled::{SGEMM_WARP_TILE_128X128, SgemmWarpTile};

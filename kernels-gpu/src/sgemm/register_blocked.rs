@@ -217,7 +217,7 @@ impl Staged for u16 {
 /// Every position `< len` of a row with `row_inside` lies inside `from`'s buffer;
 /// with `vectorized`, the conditions above and a 16-byte-aligned buffer.
 #[inline(always)]
-unsafe fn load_strip<E: Staged>(
+pub(super) unsafe fn load_strip<E: Staged>(
     from: GlobalPtr<E>,
     index: usize,
     row_inside: bool,

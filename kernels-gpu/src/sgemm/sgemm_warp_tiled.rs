@@ -1,0 +1,71 @@
+use super::warp_tiled::{WarpTile128x128, warp_tiled};
+use crate::device::{GlobalMutPtr, GlobalPtr};
+
+kernel! {
+    /// A warp-tiled SGEMM: the register-blocked design
+    /// ([`sgemm_register_blocked`](super::sgemm_register_blocked)) with a
+    /// level of tiling between the block and the thread, as the fastest
+    /// hand-written CUDA SGEMMs (the "warptiling" kernels) and CUTLASS's SIMT
+    /// kernels have it.
+    ///
+    /// **Demonstrates** spending fewer instructions per FMA. The block tile is
+    /// 128 × 128 of `C`, staged 16 deep in `k` ([`SGEMM_WARP_TILE_128X128`](super::SGEMM_WARP_TILE_128X128)):
+    /// one barrier, two `LDG.128` of `A`, two of `B`, eight transposing
+    /// `STS.32` of `A` and two `STS.128` of `B` per thread for 1024 FMAs,
+    /// where the register-blocked kernel's 8-deep tile pays the staging for
+    /// 512. Each of the 8 warps owns a 64 × 32 warp tile and each lane 8 × 8
+    /// outputs as 2 × 2 sub-tiles of 4 × 4, the sub-tiles 32 rows and 16
+    /// columns apart; per `k` step a lane still reads four `float4`s from
+    /// shared memory for 64 FMAs, but a warp's `A` reads are 8 contiguous
+    /// `float4`s (each broadcast to 4 lanes) and its `B` reads 4: one
+    /// shared-memory wavefront per load instead of the register-blocked
+    /// kernel's two for `B`. `A`'s tile is stored transposed and padded
+    /// (`As[kk][row]`, 132 floats a row), two threads a row, so a warp's
+    /// transposing stores hit 32 distinct banks. Loads of the next tile are
+    /// issued before this tile's FMAs and stored into the other of two
+    /// shared stages after them; the stage offset alternates at run time in
+    /// one register (every shared access is that register plus a constant),
+    /// so the tile loop is not unrolled: 1024 FFMAs a trip.
+    ///
+    /// **Indexing**: block `(bx, by)` computes `C[128·by ..][128·bx ..]`;
+    /// thread `t`, warp `w = t / 32`, lane `l = t % 32` owns rows
+    /// `128·by + 64·(w / 4) + 4·(l / 4) + {0..4} + {0, 32}` and columns
+    /// `128·bx + 32·(w % 4) + 4·(l % 4) + {0..4} + {0, 16}`; it stages
+    /// `A[row t/2][4·(t%2) + {0, 8} ..][..4]` and `B[k t/32 + {0, 8}][4·(t%32) ..][..4]`
+    /// of each 128 × 16 / 16 × 128 tile pair.
+    ///
+    /// **Launch**: 1-D blocks of `SGEMM_WARP_TILE_128X128.threads()` (256) threads,
+    /// a grid of `SGEMM_WARP_TILE_128X128.grid(m, n)` = `(ceil(n / 128), ceil(m / 128))`,
+    /// `SGEMM_WARP_TILE_128X128.shared_bytes()` (33 280 B) of dynamic shared memory;
+    /// the host adds the launch bound `.maxntid 256` / `.minnctapersm 2` on sm_90
+    /// ([`crate::launch_bounds`]), two blocks per SM. Any `m, n, k ≥ 1`; shapes made of
+    /// whole tiles take [`sgemm_warp_tiled_whole_tiles`].
+    ///
+    /// **Expected**: see [`sgemm_warp_tiled_whole_tiles`] (SASS instruction
+    /// mix, and the measurements against cuBLAS and the register-blocked kernel).
+    ///
+    /// # Safety
+    /// `a`: `m * k`, `b`: `k * n`, `c`: `m * n` floats, each 16-byte aligned; the launch shape above.
+    pub unsafe fn sgemm_warp_tiled(a: GlobalPtr<f32>, b: GlobalPtr<f32>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
+        // SAFETY: forwarded contract.
+        unsafe { warp_tiled::<WarpTile128x128, false>(a, b, c, m, n, k) }
+    }
+}
+
+kernel! {
+    /// [`sgemm_warp_tiled`] for problems made of whole tiles: `m` and `n`
+    /// multiples of 128, `k` of 16. No edge guards, `LDG.128` and `STG.128`
+    /// throughout; the prefetch past the last tile reloads the last tile
+    /// (never multiplied) instead of skipping its loads under a branch.
+    ///
+    /// **Indexing** and **Launch**: as [`sgemm_warp_tiled`].
+    ///
+    /// **Expected**: SASS_TABLE
+    ///
+    /// # Safety
+    /// As [`sgemm_warp_tiled`], and the multiples above.
+    pub unsafe fn sgemm_warp_tiled_whole_tiles(a: GlobalPtr<f32>, b: GlobalPtr<f32>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
+        // SAFETY: forwarded contract.
+        unsafe { warp_tiled::<WarpTile128x128, true>(a, b, c, m, n, k) }
+    }
+}
