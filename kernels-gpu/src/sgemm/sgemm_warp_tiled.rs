@@ -60,7 +60,31 @@ kernel! {
     ///
     /// **Indexing** and **Launch**: as [`sgemm_warp_tiled`].
     ///
-    /// **Expected**: SASS_TABLE
+    /// **Expected**: issue-bound like the register-blocked kernel, with
+    /// fewer instructions that are not FFMAs. SASS of the tile loop (ptxas 13,
+    /// sm_90, under the launch bound; static instructions of the loop body,
+    /// per k step of 64 FFMAs a thread):
+    ///
+    /// | entry | FFMAs a trip | non-FFMA per k step | of which `LDS.128` | FFMA share | registers, spills |
+    /// |---|---:|---:|---:|---:|---|
+    /// | `sgemm_register_blocked_whole_tiles`, Rust | 1024 (2 tiles of 8) | 8.81 | 4 | 0.879 | 128, none |
+    /// | `sgemm_warp_tiled_whole_tiles`, Rust | 1024 (1 tile of 16) | 7.19 | 4 | 0.899 | 127, none |
+    /// | `sgemm_register_blocked_whole_tiles`, CUDA C | 1024 | 8.06 | 4 | 0.888 | 126, none |
+    /// | `sgemm_warp_tiled_whole_tiles`, CUDA C | 1024 | 7.94 | 4 | 0.890 | 128, 4 B |
+    ///
+    /// Per 16 k steps the new Rust loop has 64 `LDS.128`, 4 `LDG.128`, 8
+    /// `STS`, 2 `STS.128`, one barrier and 36 integer, move and branch
+    /// instructions (the old one: 61, and two barriers). The guarded entry
+    /// (both its `float4` and float-by-float paths in one loop) is 18.75 per
+    /// k step in Rust (17.56 in CUDA C) against 18.88 for
+    /// `sgemm_register_blocked`, and spills 44 B under the bound (CUDA C 44 B);
+    /// it runs only where the shape is not made of whole tiles (4095³).
+    /// Besides the issue slots, a warp's shared-memory reads take 4
+    /// wavefronts per k step instead of 6, and a barrier comes every 1024
+    /// FFMAs instead of 512. At 1024³ the 128 × 128 tile leaves half of an
+    /// H100's SMs idle (64 blocks), as the register-blocked kernel's did
+    /// before its 128 × 64 tile: this series is for 2048³ and up.
+    /// Measured: _to fill from `gpu-checks/sgemm_warptile.sh`_.
     ///
     /// # Safety
     /// As [`sgemm_warp_tiled`], and the multiples above.
