@@ -121,6 +121,8 @@ const RECORDED_SHAPES: &[(&str, [u32; 3], [u32; 3], u32)] = &[
         25088,
     ),
     ("sgemm_register_blocked_whole_tiles", [1, 1, 1], [256, 1, 1], 16640),
+    ("sgemm_warp_tiled", [1, 1, 1], [256, 1, 1], 33280),
+    ("sgemm_warp_tiled_whole_tiles", [1, 1, 1], [256, 1, 1], 33280),
     ("shared_ab_multiply", [1, 1, 1], [32, 32, 1], 8192),
     ("shared_pointer_chase", [1, 1, 1], [256, 1, 1], 32768),
     ("shift_copy", [1, 1, 1], [256, 1, 1], 0),
