@@ -82,8 +82,8 @@ impl CopyWay {
         match self {
             Self::PullPersistent => "SM pull, persistent grid (x: blocks of 256)",
             Self::PushPersistent => "SM push, persistent grid (x: blocks of 256)",
-            Self::PullDefault => "SM pull, as `peer` launches it",
-            Self::PushDefault => "SM push, as `peer` launches it",
+            Self::PullDefault => "SM pull, as peer launches it",
+            Self::PushDefault => "SM push, as peer launches it",
             Self::PushAndPull => "SMs of both GPUs: source pushes half, destination pulls half",
             Self::CopyEngine => "CE of the source",
             Self::BothCopyEngines => "CEs of both GPUs, half each",
