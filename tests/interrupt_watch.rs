@@ -71,6 +71,12 @@ fn main() {
         rest == ["second"] || rest == ["repeat", "second"],
         "after the first interruption: {rest:?}"
     );
-    assert_eq!(status.code(), Some(130), "the child ended through the watch: {status:?}");
-    println!("interrupt_watch: SIGINT twice at once is one interruption, a later one a second; a library's handler never ran");
+    assert_eq!(
+        status.code(),
+        Some(130),
+        "the child ended through the watch: {status:?}"
+    );
+    println!(
+        "interrupt_watch: SIGINT twice at once is one interruption, a later one a second; a library's handler never ran"
+    );
 }
