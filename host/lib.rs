@@ -1,14 +1,18 @@
 //! ptxsuite: CUDA kernels written in Rust, compiled to PTX, measured on the GPU.
 //!
-//! Layers, bottom up (imports run downwards only; modelled on cudarc's
-//! `sys → result → safe`):
+//! Layers, bottom up (imports run downwards only, kept so by `tests/layers.rs`;
+//! modelled on cudarc's `sys → result → safe`):
+//! * [`facts`]: the report's data model that the runtime layers fill in
+//!   (device facts, CUDA ordinals, kernel resources, implementation names,
+//!   NVML's link facts and telemetry summaries); it imports nothing but
+//!   [`stats`], and [`error`] imports nothing of the crate.
 //! * [`gpu`]: RAII wrappers over the CUDA driver API (context, module with JIT
 //!   logs, kernels with their resource use, buffers, events, cuBLAS handle):
 //!   a pure driver layer.
 //! * [`opencl`]: the same for OpenCL (loaded at run time): a sibling runtime
 //!   layer, never imported by `gpu`.
-//! * [`nvml`]: NVIDIA's management library (loaded at run time): device
-//!   facts, links and the telemetry sampled during a run; a sibling too.
+//! * [`nvml`]: NVIDIA's management library (loaded at run time): reads the
+//!   device facts, links and the telemetry sampled during a run; a sibling too.
 //! * [`testbed`]: the devices under test and the implementations loaded on
 //!   them (the Rust PTX, the CUDA C twins, cuBLAS).
 //! * [`launchers`]: one typed, bounds-checked launcher per kernel, and per

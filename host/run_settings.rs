@@ -4,7 +4,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::facts::DeviceInfo;
-use crate::gpu::DEFAULT_KERNEL_TIMEOUT;
 use crate::stop_signal::StopSignal;
 
 /// How hard each sweep point is measured, and on how much data.
@@ -61,6 +60,9 @@ impl RunSettings {
 /// Largest buffer: indices are `int` in the guide's kernels, so at most 2^31 `f32`s.
 pub const MAX_BUFFER_MIB: u64 = 8191;
 const MIN_BUFFER_MIB: u64 = 1;
+/// The kernel time limit when none is given (`--kernel-timeout`'s default; a GPU's
+/// [`Watchdog`](crate::gpu::Watchdog) starts with it).
+pub const DEFAULT_KERNEL_TIMEOUT: Duration = Duration::from_secs(60);
 /// Longest kernel time limit: a day (and a `Duration` can always hold it).
 pub const MAX_KERNEL_TIMEOUT_S: f64 = 86_400.0;
 /// Shortest kernel time limit: a millisecond (a wait polls about every 10 µs).

@@ -10,8 +10,9 @@ mod gpu_support;
 use std::time::Duration;
 
 use gpu_support::{gpu_or_skip, note_skipped};
+use ptxsuite::facts::MatchedBy;
 use ptxsuite::launchers;
-use ptxsuite::nvml::{MatchedBy, TelemetrySampler};
+use ptxsuite::nvml::TelemetrySampler;
 use ptxsuite::report::telemetry_figures;
 use ptxsuite::testbed::{ImplementationSet, Testbed};
 

@@ -14,11 +14,8 @@ use std::time::Duration;
 
 mod synthetic_reports;
 
-use ptxsuite::facts::CudaOrdinal;
-use ptxsuite::nvml::{
-    CudaDeviceId, LinkEnd, LinkSpeedSource, MatchedBy, NvLinkVersion, Nvml, NvmlGpus, PciLocation, TelemetrySample,
-    TelemetrySampler,
-};
+use ptxsuite::facts::{CudaOrdinal, LinkEnd, LinkSpeedSource, MatchedBy, NvLinkVersion, PciLocation, TelemetrySample};
+use ptxsuite::nvml::{CudaDeviceId, Nvml, NvmlGpus, TelemetrySampler};
 use ptxsuite::testbed::DeviceSelection;
 
 /// Compiles the stand-in into a folder of its own (each test gets its own copy, so its

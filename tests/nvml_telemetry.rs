@@ -7,11 +7,12 @@ mod synthetic_reports;
 
 use std::time::Duration;
 
-use ptxsuite::facts::CudaOrdinal;
+use ptxsuite::facts::{
+    CudaOrdinal, LinkEnd, LinkSpeedSource, MatchedBy, NvLinkFacts, NvLinkVersion, NvmlDeviceFacts, PciLocation,
+    PcieLinkFacts, TelemetryRecord, TelemetrySample,
+};
 use ptxsuite::nvml::{
-    DEFAULT_SAMPLE_INTERVAL, ExperimentWindow, LinkEnd, LinkSpeedSource, MatchedBy, NvLinkFacts, NvLinkVersion, Nvml,
-    NvmlDeviceFacts, NvmlError, NvmlGpus, PciLocation, PcieLinkFacts, SampleRound, TelemetryRecord, TelemetrySample,
-    TelemetrySampler,
+    DEFAULT_SAMPLE_INTERVAL, ExperimentWindow, Nvml, NvmlError, NvmlGpus, SampleRound, TelemetrySampler,
 };
 use ptxsuite::report::{Report, no_hooks};
 use synthetic_reports::{copy_result, device, node_report};

@@ -4,8 +4,8 @@
 use std::time::Duration;
 
 use ptxsuite::Error;
-use ptxsuite::gpu::{DEFAULT_KERNEL_TIMEOUT, Watchdog};
-use ptxsuite::run_settings::RunSettings;
+use ptxsuite::gpu::Watchdog;
+use ptxsuite::run_settings::{DEFAULT_KERNEL_TIMEOUT, RunSettings};
 use ptxsuite::stop_signal::{STOPPED_NOTE_PREFIX, StopSignal};
 
 /// A measurement loop as the experiments write it: check, then measure one point.

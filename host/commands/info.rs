@@ -1,7 +1,6 @@
 use crate::error::Result;
 use crate::experiments::kernel_records;
-use crate::facts::CudaOrdinal;
-use crate::nvml::{ClockEventReason, TelemetrySample};
+use crate::facts::{ClockEventReason, CudaOrdinal, TelemetrySample};
 use crate::report::PtxRecord;
 use crate::testbed::{DeviceSelection, ImplementationSet, Testbed};
 
@@ -162,8 +161,8 @@ fn nvml_lines(testbed: &Testbed, ordinal: CudaOrdinal, out: &mut String) {
     };
     let facts = &gpu.facts;
     let matched = match facts.matched_by {
-        crate::nvml::MatchedBy::Uuid => "by UUID",
-        crate::nvml::MatchedBy::PciLocation => "by PCI location",
+        crate::facts::MatchedBy::Uuid => "by UUID",
+        crate::facts::MatchedBy::PciLocation => "by PCI location",
     };
     line("NVML", format!("{} ({matched}); {}", facts.name, gpus.source()));
     line("PCIe link (NVML)", facts.pcie.describe());

@@ -1587,10 +1587,9 @@ mod tests {
 
     #[test]
     fn nvml_clocks_are_stated_beside_the_reported_one() {
-        use crate::facts::CudaOrdinal;
-        use crate::nvml::{
-            DeviceTelemetry, ExperimentTelemetry, MatchedBy, NvmlDeviceFacts, PcieLinkFacts, TelemetryRecord,
-            TelemetrySummary,
+        use crate::facts::{
+            CudaOrdinal, DeviceTelemetry, ExperimentTelemetry, MatchedBy, NvmlDeviceFacts, PcieLinkFacts,
+            TelemetryRecord, TelemetrySummary,
         };
         use crate::stats::Summary;
         let mut fma = rates(ThroughputKernel::F32Fma, 33_000.0, None);

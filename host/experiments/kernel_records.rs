@@ -1,5 +1,5 @@
 use crate::error::Result;
-use crate::gpu::KernelResources;
+use crate::facts::KernelResources;
 use crate::launchers::nominal_shape;
 use crate::report::KernelRecord;
 use crate::testbed::{Implementation, Testbed};

@@ -58,8 +58,8 @@ pub fn series_with_spread(kernel: &str, implementation: Implementation, points: 
 }
 
 /// An H100-like GPU 0 (132 SMs, 50 MiB of L2, 3352 GB/s).
-pub fn device() -> crate::gpu::DeviceInfo {
-    crate::gpu::DeviceInfo {
+pub fn device() -> crate::facts::DeviceInfo {
+    crate::facts::DeviceInfo {
         ordinal: crate::facts::CudaOrdinal(0),
         name: "Test GPU".into(),
         compute_capability: (9, 0),

@@ -10,9 +10,8 @@ use half::f16;
 use super::sweep::each_point;
 use super::{Experiment, RunContext};
 use crate::error::Result;
-use crate::gpu::{CublasHandle, DeviceBuffer, Gpu};
 use crate::input_values::matrix_value;
-use crate::launchers::{self, GemmEntry, GemmOp, GemmRunner, SgemmKernel, cublas_sgemm, gemm_flops, gemm_runners};
+use crate::launchers::{self, GemmEntry, GemmOp, GemmRunner, SgemmKernel, cublas_reference, gemm_flops, gemm_runners};
 use crate::reference;
 use crate::report::{
     Axis, Claim, ExperimentResult, LedgerRow, Metric, PlotSpec, Point, PointKey, Report, Rule, Scale, SectionHooks,
@@ -56,31 +55,6 @@ fn sampled_mismatch(got: &[f32], a: &[f32], b: &[f32], (m, n, k): (usize, usize,
             )
         })
     })
-}
-
-/// `(C, |A|·|B|)` computed by cuBLAS: every element of a kernel's result is
-/// compared with them (both results lie within γ_k·Σ|a·b| of the exact product).
-fn cublas_reference(
-    cublas: &CublasHandle,
-    gpu: &Gpu,
-    (a_host, b_host): (&[f32], &[f32]),
-    dims: (u32, u32, u32),
-) -> Result<(Vec<f32>, Vec<f32>)> {
-    let abs = |x: &[f32]| x.iter().map(|v| v.abs()).collect::<Vec<f32>>();
-    let mut c = DeviceBuffer::<f32>::uninit(gpu, dims.0 as usize * dims.1 as usize)?;
-    let (a, b) = (
-        DeviceBuffer::from_host(gpu, a_host)?,
-        DeviceBuffer::from_host(gpu, b_host)?,
-    );
-    cublas_sgemm(cublas, &a, &b, &mut c, dims)?;
-    let product = c.to_host()?;
-    let (a, b) = (
-        DeviceBuffer::from_host(gpu, &abs(a_host))?,
-        DeviceBuffer::from_host(gpu, &abs(b_host))?,
-    );
-    cublas_sgemm(cublas, &a, &b, &mut c, dims)?;
-    gpu.synchronize()?;
-    Ok((product, c.to_host()?))
 }
 
 /// The first element of `got` farther from cuBLAS's result than two error bounds.
@@ -146,11 +120,11 @@ impl Experiment for Sgemm {
                 plan.push((r, entry, result.series.len() - 1));
             }
         }
-        let cublas = ctx.device.cublas().ok();
+        let has_cublas = ctx.device.cublas().is_ok();
         let mut unsupported: Vec<String> = Vec::new();
         each_point(ctx, SIZES, (0, SIZES.len()), |size| {
             ctx.progress.set_message(format!("sgemm {size}³ inputs"));
-            let inputs = Inputs::load(ctx, cublas, &mut runners, size)?;
+            let inputs = Inputs::load(ctx, has_cublas, &mut runners, size)?;
             let mut got = vec![0.0f32; inputs.dims.0 * inputs.dims.1];
             for &(r, entry, index) in &plan {
                 if entry.op == GemmOp::Sgemm(SgemmKernel::Naive) && size > NAIVE_LARGEST {
@@ -194,7 +168,7 @@ struct Inputs {
 impl Inputs {
     fn load(
         ctx: &RunContext<'_>,
-        cublas: Option<&CublasHandle>,
+        has_cublas: bool,
         runners: &mut [Box<dyn GemmRunner + '_>],
         size: u32,
     ) -> Result<Self> {
@@ -207,16 +181,11 @@ impl Inputs {
         for runner in runners.iter_mut() {
             runner.load(&a, &b, dims)?;
         }
-        let full = match cublas {
-            Some(cublas) => {
-                ctx.progress.set_message(format!("sgemm {size}³ references"));
-                let gpu = ctx.device.gpu();
-                Some((
-                    cublas_reference(cublas, gpu, (&a, &b), dims)?,
-                    cublas_reference(cublas, gpu, (&a16, &b16), dims)?,
-                ))
-            }
-            None => None,
+        let full = if has_cublas {
+            ctx.progress.set_message(format!("sgemm {size}³ references"));
+            cublas_reference(ctx.device, (&a, &b), dims)?.zip(cublas_reference(ctx.device, (&a16, &b16), dims)?)
+        } else {
+            None
         };
         Ok(Self {
             size,

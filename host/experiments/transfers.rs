@@ -86,7 +86,7 @@ impl Experiment for Transfers {
 }
 
 /// Sizes in KiB, the PCIe link's theoretical rate where sysfs tells it.
-fn axis(info: &crate::gpu::DeviceInfo) -> Axis {
+fn axis(info: &crate::facts::DeviceInfo) -> Axis {
     let mut axis = Axis::lines("size (KiB)", Metric::Bandwidth)
         .x_scale(Scale::Log2)
         .y_scale(Scale::Log10);

@@ -45,4 +45,4 @@ pub use stream_kind::{KindedStream, StreamKind};
 pub use texture_2d::{Sampling, Texture2d};
 pub use texture_object::TextureObject;
 pub use typed_kernel::TypedKernel;
-pub use watchdog::{DEFAULT_KERNEL_TIMEOUT, Watchdog};
+pub use watchdog::Watchdog;

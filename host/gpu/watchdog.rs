@@ -12,9 +12,7 @@ use std::time::{Duration, Instant};
 use cudarc::driver::{CudaEvent, CudaStream, DriverError, sys};
 
 use crate::error::{DriverResultExt, Error, Result};
-
-/// The limit when none is given (`--kernel-timeout`'s default).
-pub const DEFAULT_KERNEL_TIMEOUT: Duration = Duration::from_secs(60);
+use crate::run_settings::DEFAULT_KERNEL_TIMEOUT;
 
 /// How long a wait polls without sleeping: short copies and launches are
 /// waited for as promptly as a spinning `cuStreamSynchronize` would (the

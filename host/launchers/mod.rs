@@ -98,7 +98,7 @@ pub use pointer_ring::{PointerRing, pointer_ring_words};
 pub use ptx_entries::{memory_claims_entries, ptx_entries};
 pub use sgemm::{
     CudaGemmRunner, GemmEntry, GemmOp, GemmRunner, REGISTER_BLOCKED_TILES, SgemmKernel, TileChoice, check_gemm_buffers,
-    gemm_flops, gemm_runners, hgemm_f16_storage, hgemm_f16_storage_shape, register_blocked_tile,
+    cublas_reference, gemm_flops, gemm_runners, hgemm_f16_storage, hgemm_f16_storage_shape, register_blocked_tile,
     register_blocked_tile_of_entry, sgemm, sgemm_launch, sgemm_register_blocked_with_tile, sgemm_shape,
     whole_register_blocked_tiles,
 };

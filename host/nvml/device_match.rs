@@ -2,10 +2,7 @@
 //! `CUDA_VISIBLE_DEVICES` and `CUDA_DEVICE_ORDER`; NVML lists every GPU in
 //! bus order: the two are tied by the GPU's UUID, else by its PCI location.
 
-use serde::{Deserialize, Serialize};
-
-use super::PciLocation;
-use crate::facts::{CudaOrdinal, DeviceInfo};
+use crate::facts::{CudaOrdinal, DeviceInfo, MatchedBy, PciLocation};
 
 /// What identifies a CUDA device (from [`DeviceInfo`](crate::facts::DeviceInfo)).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,14 +31,6 @@ impl CudaDeviceId {
 pub struct NvmlDeviceId {
     pub uuid: String,
     pub pci: Option<PciLocation>,
-}
-
-/// How a CUDA device was found in NVML's list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum MatchedBy {
-    Uuid,
-    PciLocation,
 }
 
 /// The index in `nvml` of the device that is `cuda`, and how it was found; `Err`
@@ -81,7 +70,7 @@ pub fn match_device(cuda: &CudaDeviceId, nvml: &[NvmlDeviceId]) -> Result<(usize
 #[cfg(test)]
 mod tests {
     use super::{CudaDeviceId, CudaOrdinal, MatchedBy, NvmlDeviceId, match_device};
-    use crate::nvml::PciLocation;
+    use crate::facts::PciLocation;
 
     fn nvml(uuid: &str, bus: u32) -> NvmlDeviceId {
         NvmlDeviceId {

@@ -3,13 +3,14 @@
 use std::ffi::{c_char, c_int, c_uint, c_ulonglong};
 use std::sync::Arc;
 
+use super::Nvml;
 use super::ffi::{
     FieldValue, NVML_CLOCK_MEM, NVML_CLOCK_SM, NVML_FEATURE_ENABLED, NVML_TEMPERATURE_GPU, PciInfo, RawDevice,
     TEXT_BUFFER_LEN, TemperatureV1, text_of,
 };
 use super::library::{DeviceText, DeviceUint, DeviceUintOf};
 use super::nvml_error::{NvmlError, NvmlResult};
-use super::{Nvml, PciLocation};
+use crate::facts::PciLocation;
 
 /// A clock domain of `nvmlDeviceGetClockInfo`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,9 +3,8 @@
 
 use std::sync::Arc;
 
-use crate::facts::CudaOrdinal;
-
-use super::{CudaDeviceId, Interconnect, Nvml, NvmlDevice, NvmlDeviceFacts, NvmlDeviceId, NvmlResult, match_device};
+use super::{CudaDeviceId, Nvml, NvmlDevice, NvmlDeviceId, NvmlResult, match_device};
+use crate::facts::{CudaOrdinal, Interconnect, NvmlDeviceFacts};
 
 /// One GPU of the run and its NVML device.
 pub struct MatchedGpu {

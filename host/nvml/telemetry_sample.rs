@@ -1,20 +1,11 @@
-//! One reading of a GPU's clocks, power, temperature and clock event reasons.
+//! Reading a GPU's clocks, power, temperature and clock event reasons, and
+//! one such reading of every GPU of the run.
 
 use super::NvmlDevice;
 use super::nvml_device::ClockDomain;
+use crate::facts::TelemetrySample;
 
-/// What a GPU reported at one instant; a figure it would not give is `None`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct TelemetrySample {
-    pub sm_clock_mhz: Option<u32>,
-    pub memory_clock_mhz: Option<u32>,
-    pub power_mw: Option<u32>,
-    pub temperature_c: Option<u32>,
-    /// [`ClockEventReason`](super::ClockEventReason) bits.
-    pub reason_bits: Option<u64>,
-    pub pcie_generation: Option<u32>,
-}
-
+/// The NVML layer fills the report's telemetry samples from the library.
 impl TelemetrySample {
     /// Reads `device` now (a handful of NVML calls, well under a millisecond each).
     pub fn read(device: &NvmlDevice) -> Self {

@@ -6,8 +6,8 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use super::{ExperimentWindow, NvmlDevice, NvmlDeviceFacts, NvmlGpus, SampleRound, TelemetryRecord, TelemetrySample};
-use crate::facts::CudaOrdinal;
+use super::{ExperimentWindow, NvmlDevice, NvmlGpus, SampleRound};
+use crate::facts::{CudaOrdinal, NvmlDeviceFacts, TelemetryRecord, TelemetrySample};
 
 /// The default time between samples.
 pub const DEFAULT_SAMPLE_INTERVAL: Duration = Duration::from_millis(100);
@@ -190,7 +190,7 @@ mod tests {
     use std::time::Duration;
 
     use super::{CudaOrdinal, Sampling, TelemetrySampler};
-    use crate::nvml::{MatchedBy, NvmlDeviceFacts, PcieLinkFacts, TelemetrySample};
+    use crate::facts::{MatchedBy, NvmlDeviceFacts, PcieLinkFacts, TelemetrySample};
 
     fn facts() -> NvmlDeviceFacts {
         NvmlDeviceFacts {

@@ -33,8 +33,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::facts::{DeviceInfo, Implementation};
-use crate::nvml::TelemetryRecord;
+use crate::facts::{DeviceInfo, Implementation, TelemetryRecord};
 use crate::output_files::OutputFiles;
 use crate::ptx;
 use crate::run_settings::RunSettings;

@@ -249,8 +249,8 @@ impl PlotSpec {
 #[cfg(test)]
 mod tests {
     use super::{PlotLine, PlotSpec, XTicks, byte_unit};
+    use crate::facts::Implementation;
     use crate::report::{Point, PointKey, Series, SeriesKey, Status, Work};
-    use crate::testbed::Implementation;
 
     #[test]
     fn a_series_line_has_its_measured_points_with_x_mapped() {

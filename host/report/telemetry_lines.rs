@@ -3,7 +3,7 @@
 //! experiments during which a power or thermal limit held the clocks down.
 
 use super::{ExperimentResult, Report};
-use crate::nvml::{ClockEventReason, DeviceTelemetry, TelemetryRecord, TelemetrySummary};
+use crate::facts::{ClockEventReason, DeviceTelemetry, TelemetryRecord, TelemetrySummary};
 use crate::stats::Summary;
 
 /// `1755–1980 MHz`, or `1980 MHz` when every sample agreed.

@@ -328,7 +328,7 @@ mod tests {
     use super::super::interop_frames::{INTEROP, frame_point};
     use super::super::population::population_variant;
     use super::super::{LARGE_GRID, shape_key, step_point, update_rate};
-    use crate::gpu::DeviceInfo;
+    use crate::facts::DeviceInfo;
     use crate::interop::FrameTimes;
     use crate::particle_scene::{NOTES_BLOCK_SHAPE_FPS, NOTES_GRID, ParticleGrid, ParticleSystem};
     use crate::report::{Axis, ExperimentResult, PlotKind, PointKey, Report, Series, SeriesKey, Status};

@@ -2,12 +2,14 @@
 //! the register-blocked SGEMM, their launchers and shape checks, and the
 //! family's runners, one per programming model ([`GemmRunner`]).
 
+mod cublas_reference;
 mod cuda_runner;
 pub mod opencl;
 mod opencl_runner;
 mod runner;
 mod tile_choice;
 
+pub use cublas_reference::cublas_reference;
 pub use cuda_runner::CudaGemmRunner;
 pub use opencl_runner::OpenClGemmRunner;
 pub use runner::{GemmEntry, GemmOp, GemmRunner, gemm_runners};

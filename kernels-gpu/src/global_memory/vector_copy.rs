@@ -45,6 +45,16 @@ kernel! {
     /// four). Over PCIe (mapped host memory) the kernel reaches 0.93× (reads)
     /// and 0.95× (writes) of the copy engines.
     ///
+    /// *Why 0.945*: NVIDIA's NCCL developers state that SM requests carry at
+    /// most 128 bytes of data per NVLink packet and copy engines 256
+    /// (NVIDIA/nccl-tests issue 149). With one 16-byte header flit per packet
+    /// (our assumption), the link carries 128 / 144 = 0.889 useful bytes per
+    /// byte for SMs and 256 / 272 = 0.941 for the engines: a ratio of 0.944,
+    /// the 0.945 measured. No choice of blocks or direction changes the packet
+    /// size of a load or store; bulk copies by the Tensor Memory Accelerator
+    /// (`cp.async.bulk`, sm_90) are the one untried route, measured in CUDA C
+    /// by `gpu-checks/tma_peer_copy.cu` on a two-GPU machine.
+    ///
     /// # Safety
     /// Both pointers must be 16-byte aligned and point to at least `n` `f32`s
     /// (`launchers::vector_copy` checks this).

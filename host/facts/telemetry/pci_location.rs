@@ -15,7 +15,7 @@ pub struct PciLocation {
 
 impl PciLocation {
     /// Parses `domain:bus:device[.function]` in hexadecimal, in any of the forms the
-    /// suite meets: CUDA's attribute triple as [`DeviceInfo`](crate::gpu::DeviceInfo)
+    /// suite meets: CUDA's attribute triple as [`DeviceInfo`](crate::facts::DeviceInfo)
     /// prints it (`0000:c1:00`), `cuDeviceGetPCIBusId` (`0000:c1:00.0`) and NVML /
     /// nvidia-smi (`00000000:C1:00.0`). `None` for anything else (a function other than 0 too).
     pub fn parse(text: &str) -> Option<Self> {
@@ -47,7 +47,7 @@ impl PciLocation {
 }
 
 impl fmt::Display for PciLocation {
-    /// `0000:c1:00`, the form of [`DeviceInfo::pci_bus_id`](crate::gpu::DeviceInfo).
+    /// `0000:c1:00`, the form of [`DeviceInfo::pci_bus_id`](crate::facts::DeviceInfo).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{:04x}:{:02x}:{:02x}", self.domain, self.bus, self.device)
     }

@@ -77,7 +77,7 @@ impl TelemetrySummary {
 #[cfg(test)]
 mod tests {
     use super::{ReasonCount, TelemetrySummary};
-    use crate::nvml::{ClockEventReason, TelemetrySample};
+    use crate::facts::{ClockEventReason, TelemetrySample};
 
     fn sample(sm: u32, power_mw: u32, bits: u64) -> TelemetrySample {
         TelemetrySample {

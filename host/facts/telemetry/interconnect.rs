@@ -98,7 +98,7 @@ impl<'a> Interconnect<'a> {
 #[cfg(test)]
 mod tests {
     use super::{CudaOrdinal, Interconnect};
-    use crate::nvml::{
+    use crate::facts::{
         LinkEnd, LinkSpeedSource, MatchedBy, NvLinkFacts, NvLinkVersion, NvmlDeviceFacts, PciLocation, PcieLinkFacts,
     };
 
