@@ -214,8 +214,13 @@ int main(int argc, char **argv) {
     struct Shape {
         unsigned chunk, stages, per_sm;
     };
-    for (Shape shape : {Shape{16384, 4, 2}, Shape{32768, 4, 1}, Shape{32768, 6, 1}, Shape{49152, 4, 1},
+    for (Shape shape : {Shape{16384, 4, 2}, Shape{32768, 4, 1}, Shape{32768, 6, 1}, Shape{49152, 4, 1} /* 3 MiB multiples only */,
                         Shape{8192, 8, 2}, Shape{65536, 3, 1}}) {
+        if (bytes % shape.chunk != 0) {  // tma_copy copies whole chunks only
+            printf("tma %uKB x%u: skipped, %zu MiB is not a whole number of chunks\n", shape.chunk / 1024,
+                   shape.stages, mib);
+            continue;
+        }
         const size_t smem = (size_t)shape.chunk * shape.stages + 8 * shape.stages;
         CHECK(cudaSetDevice(0));
         CHECK(cudaFuncSetAttribute(tma_copy, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
