@@ -6,8 +6,8 @@
 mod support;
 
 use criterion::{BenchmarkId, Criterion, Throughput};
-use ptxsuite::experiments::{StagedPipeline, UploadOrder};
 use ptxsuite::gpu::{DeviceBuffer, HostMemoryKind, PinnedBuffer};
+use ptxsuite::launchers::{StagedPipeline, UploadOrder};
 use ptxsuite::timing::{CudaTimer, time_per_launch};
 use support::{duration_of, gpu_or_skip, one_sample_of};
 

@@ -4,48 +4,41 @@
 # gpu/ to run_settings, sgemm's cuBLAS reference into its launcher family; a
 # refactor that must change neither a measurement nor a byte of report.json's
 # shape). Runs the same short run with the branch's binary (.gpu/ptxsuite) and
-# main's (.gpu/ptxsuite-main) and compares:
+# main's (.gpu/ptxsuite-main) through experiment_bodies.sh, which compares each
+# experiment's status, series, points and extras with every number masked
+# (figures differ run to run; names and structure must not), then compares:
 #   1. the JSON key paths of the whole report.json (devices, settings,
-#      telemetry with its NVML facts, links and summaries, experiments), and
-#      each experiment's status, series, points and extras with every number
-#      masked (figures differ run to run; names and structure must not);
+#      telemetry with its NVML facts, links and summaries, experiments);
 #   2. each binary reading the other's report: render, and compare in both
 #      directions (exit 0 or 3 only: 3 is a slower point, run-to-run noise);
 #   3. `info --json` key paths (NVML's facts and links live there too).
-# Prints "SAME" or each difference. About 3 minutes on an H100. Run from the
-# repository root; writes $OUT/layers-{branch,main}/ and $OUT/compare.txt.
+# Prints "SAME" or each difference (experiment_bodies.sh's, then the key
+# paths'). About 3 minutes on an H100. Run from the repository root; writes
+# $OUT/bodies-{branch,main}/, $OUT/compare.txt (the bodies) and $OUT/keys.txt.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:/usr/local/cuda/targets/x86_64-linux/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export PATH=/usr/local/cuda/bin:$PATH
 out=${OUT:-/tmp/layers-check}
 mkdir -p "$out"
-only=${ONLY:-sgemm,transfers,offset,host-links,peer,instructions}
-args=${RUN_ARGS:---samples 3 --reps 3 --size-mib 64}
+OUT="$out" ONLY="${ONLY:-sgemm,transfers,offset,host-links,peer,instructions}" \
+    RUN_ARGS="${RUN_ARGS:---samples 3 --reps 3 --size-mib 64}" bash gpu-checks/experiment_bodies.sh
 for side in branch main; do
     bin=./.gpu/ptxsuite; [ "$side" = main ] && bin=./.gpu/ptxsuite-main
-    dir="$out/layers-$side"; rm -rf "$dir"; mkdir -p "$dir"
-    start=$(date +%s)
-    # shellcheck disable=SC2086
-    "$bin" run --only "$only" --out "$dir" $args >"$dir/run.log" 2>&1
-    echo "$side run: exit $? in $(( $(date +%s) - start )) s"
-    "$bin" info --json >"$dir/info.json" 2>"$dir/info.err"
+    "$bin" info --json >"$out/bodies-$side/info.json" 2>"$out/bodies-$side/info.err"
     echo "$side info --json: exit $?"
 done
 for reader in branch main; do
     bin=./.gpu/ptxsuite; [ "$reader" = main ] && bin=./.gpu/ptxsuite-main
     other=main; [ "$reader" = main ] && other=branch
     rendered="$out/render-by-$reader"; rm -rf "$rendered"; mkdir -p "$rendered"
-    "$bin" render "$out/layers-$other/report.json" --out "$rendered" >"$rendered.log" 2>&1
+    "$bin" render "$out/bodies-$other/report.json" --out "$rendered" >"$rendered.log" 2>&1
     echo "$reader renders $other's report: exit $?"
-    "$bin" compare "$out/layers-$other/report.json" "$out/layers-$reader/report.json" >"$out/compare-by-$reader.txt" 2>&1
+    "$bin" compare "$out/bodies-$other/report.json" "$out/bodies-$reader/report.json" >"$out/compare-by-$reader.txt" 2>&1
     echo "$reader compares $other's report with its own: exit $? (0 or 3 expected)"
 done
-python3 - "$out/layers-branch" "$out/layers-main" <<'PY' | tee "$out/compare.txt"
-import json, re, sys
-num = re.compile(r"[-+]?\d[\d.,]*(?:e[-+]?\d+)?")
-def mask(text):
-    return num.sub("#", text)
+python3 - "$out/bodies-branch" "$out/bodies-main" <<'PY' | tee "$out/keys.txt"
+import json, sys
 def key_paths(value, path=""):
     if isinstance(value, dict):
         paths = {path + "{}"}
@@ -58,24 +51,6 @@ def key_paths(value, path=""):
             paths |= key_paths(v, path + "[]")
         return paths
     return {f"{path}: {type(value).__name__}"}
-def shape(report):
-    experiments = {}
-    for e in report["experiments"]:
-        key = (e["name"], e.get("device"))
-        experiments[key] = {
-            "status": e["status"]["state"],
-            "axis": mask(json.dumps(e.get("axis"), sort_keys=True)),
-            "setup": [mask(s) for s in e.get("setup", [])],
-            "notes": sorted(mask(n) for n in e.get("notes", [])),
-            "waived": sorted(w["what"] for w in e.get("waived", [])),
-            "series": [
-                (json.dumps(s["key"], sort_keys=True), s["label"],
-                 [(json.dumps(p["at"]), p["status"]["state"], sorted(p.get("extra", {})))
-                  for p in s["points"]])
-                for s in e["series"]
-            ],
-        }
-    return experiments
 branch_dir, main_dir = sys.argv[1], sys.argv[2]
 differences = 0
 for name in ["report.json", "info.json"]:
@@ -97,19 +72,6 @@ for name in ["report.json", "info.json"]:
         for section in ["telemetry", "devices", "settings"]:
             print(f"  {section}: {'present' if section in b else 'absent'} on the branch, "
                   f"{'present' if section in m else 'absent'} on main")
-        sb, sm = shape(b), shape(m)
-        for key in sorted(set(sb) | set(sm), key=str):
-            x, y = sb.get(key), sm.get(key)
-            if x is None or y is None:
-                print(f"{key}: only on {'main' if x is None else 'the branch'}")
-                differences += 1
-                continue
-            for field in x:
-                if x[field] != y[field]:
-                    differences += 1
-                    print(f"{key} {field} differs:\n   branch {str(x[field])[:600]}\n   main   {str(y[field])[:600]}")
-            print(f"  {key[0]}: {x['status']} / {y['status']}, {len(x['series'])} series, "
-                  f"{sum(len(s[2]) for s in x['series'])} points")
 print("SAME" if differences == 0 else f"{differences} differences (a key path present on one side only can be "
       "run-to-run: an optional field such as a clock event reason seen in one run; read them)")
 PY

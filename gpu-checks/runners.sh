@@ -1,24 +1,26 @@
 #!/usr/bin/env bash
 # GPU check of the family runners (issue #26 items 2 and 3: bank conflicts,
-# constant memory, local memory and divergence behind one runner per
-# programming model; PTX entries, OpenCL C kernels and selftest rows declared
-# per family). Refactors that must change no behaviour. Run on the GPU machine
+# constant memory, local memory, divergence and the streams family (staged
+# pipeline and fan-out) behind one runner per programming model; PTX entries,
+# OpenCL C kernels and selftest rows declared per family). Refactors that must change no behaviour. Run on the GPU machine
 # from the repository root with, in .gpu/:
 #   ptxsuite        this build (cargo build --release --bin ptxsuite)
 #   ptxsuite-main   the build before the change, built the same way
 #   ptxsuite-old    optional: an older build whose selftest table must also match
-#   ptx_checks-*, opencl_kernels-*, gpu_bank_runners-*   this build's test binaries
-#                   (`cargo test --release --no-run --test ptx_checks --test opencl_kernels
-#                   --test gpu_bank_runners`)
+#   ptx_checks-*, opencl_kernels-*, gpu_bank_runners-*, gpu_copies-*   this build's test
+#                   binaries (`cargo test --release --no-run --test ptx_checks
+#                   --test opencl_kernels --test gpu_bank_runners --test gpu_copies`)
 # Binaries may be gzipped (NAME.gz): they are unpacked first.
-# Checks, about 4 minutes on an H100:
+# Checks, about 5 minutes on an H100:
 #   1. experiment_bodies.sh, this build against main at quick settings, on the
 #      families' experiments (and latency, whose per-launch outputs moved);
-#      again with --counters, and with --impl rust,cuda-c (the runner lists).
+#      again with --counters, and with --impl rust,cuda-c (the runner lists; for
+#      the streams family also no OpenCL runner and no OpenCL waiver).
 #   2. `selftest` against main's (and the old build's): same rows, statuses, waivers.
 #   3. ptx_checks with CUDA's ptxas and NVRTC (the twins' parameter lists).
 #   4. opencl.sh: every OpenCL C twin test, the runners' included, on NVIDIA's OpenCL.
 #   5. gpu_bank_runners: the bank runners on the GPU.
+#   6. gpu_copies' streams_runners: the streams family's CUDA runners on the GPU.
 # Writes $OUT/runners/; prints "RUNNERS GPU CHECKS: PASS" or FAIL with the reasons.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -36,9 +38,10 @@ done
 
 quick="--samples 3 --reps 3 --size-mib 64"
 step=0
-for pass in "bank-conflicts,constant-memory,local-memory,latency,divergence|" \
+streams=streams,concurrent-kernels,default-stream
+for pass in "bank-conflicts,constant-memory,local-memory,latency,divergence,$streams|" \
     "bank-conflicts,local-memory,divergence|--counters" \
-    "bank-conflicts,constant-memory,divergence|--impl rust,cuda-c"; do
+    "bank-conflicts,constant-memory,divergence,$streams|--impl rust,cuda-c"; do
     step=$((step + 1))
     only=${pass%%|*} extra=${pass#*|}
     echo "== 1.$step $only, this build against main: ${extra:-quick settings}"
@@ -87,6 +90,16 @@ else
     "${tests[0]}" --test-threads 1 >"$out/gpu_bank_runners.log" 2>&1 || fail "gpu_bank_runners failed"
     grep -E '^(SKIPPED|test |test result)|panicked' "$out/gpu_bank_runners.log"
     grep -q '^SKIPPED' "$out/gpu_bank_runners.log" && fail "the runner tests were skipped (no GPU?)"
+fi
+
+echo "== 6. the streams runners on the GPU"
+tests=(.gpu/gpu_copies-*)
+if [ ${#tests[@]} -eq 0 ]; then
+    fail "no .gpu/gpu_copies-* binary"
+else
+    "${tests[0]}" --test-threads 1 streams_runners >"$out/gpu_copies.log" 2>&1 || fail "gpu_copies failed"
+    grep -E '^(SKIPPED|test |test result)|panicked' "$out/gpu_copies.log"
+    grep -q '^SKIPPED' "$out/gpu_copies.log" && fail "the streams runner test was skipped (no GPU?)"
 fi
 
 if [ "$status" -eq 0 ]; then echo "RUNNERS GPU CHECKS: PASS"; else echo "RUNNERS GPU CHECKS: FAIL"; fi

@@ -175,84 +175,76 @@ int main(int argc, char **argv) {
         CHECK(cudaSetDevice(device));
         CHECK(cudaMemset(buffer, 0, bytes));
     };
-    auto report = [&](const char *name, Timing t, bool ok, double ce) {
+    // Fills `src` (on `src_device`), clears `dst`, times `copy` on GPU 0, checks `dst` and prints the
+    // figures with their fraction of `engine` (GB/s; 0: the copy is the engine itself).
+    auto measure = [&](const char *name, char *dst, int dst_device, char *src, int src_device, double engine,
+                       auto copy) {
+        fill(src, src_device);
+        clear(dst, dst_device);
+        const Timing t = time_gbps(0, bytes, copy);
+        const bool ok = same(dst, pattern, dst_device);
         printf("%-34s %8.1f %8.1f %8.1f GB/s  %5.3f x CE  %s\n", name, t.low, t.median, t.high,
-               ce > 0 ? t.median / ce : 1.0, ok ? "ok" : "WRONG");
+               engine > 0 ? t.median / engine : 1.0, ok ? "ok" : "WRONG");
+        return t.median;
     };
     printf("%-34s %8s %8s %8s\n", "copy GPU1 -> GPU0 unless named", "min", "median", "max");
 
-    fill(peer, 1);
-    clear(local, 0);
-    Timing ce_pull = time_gbps(0, bytes, [&](cudaStream_t s) { CHECK(cudaMemcpyPeerAsync(local, 0, peer, 1, bytes, s)); });
-    report("ce (memcpy peer, GPU1->GPU0)", ce_pull, same(local, pattern, 0), ce_pull.median);
-    fill(local, 0);
-    clear(peer, 1);
-    Timing ce_push = time_gbps(0, bytes, [&](cudaStream_t s) { CHECK(cudaMemcpyPeerAsync(peer, 1, local, 0, bytes, s)); });
-    report("ce (memcpy peer, GPU0->GPU1)", ce_push, same(peer, pattern, 1), ce_push.median);
+    const double ce_pull = measure("ce (memcpy peer, GPU1->GPU0)", local, 0, peer, 1, 0, [&](cudaStream_t s) {
+        CHECK(cudaMemcpyPeerAsync(local, 0, peer, 1, bytes, s));
+    });
+    const double ce_push = measure("ce (memcpy peer, GPU0->GPU1)", peer, 1, local, 0, 0, [&](cudaStream_t s) {
+        CHECK(cudaMemcpyPeerAsync(peer, 1, local, 0, bytes, s));
+    });
 
     const size_t n4 = bytes / sizeof(int4);
+    char label[96];
     for (int per_sm : {1, 2, 4, 8}) {
-        const int threads = 1024 / std::min(per_sm, 2) ;
+        const int threads = 1024 / std::min(per_sm, 2);
         const int blocks = sms * per_sm;
-        char label[96];
-        fill(peer, 1);
-        clear(local, 0);
-        Timing pull = time_gbps(0, bytes, [&](cudaStream_t s) {
+        snprintf(label, sizeof label, "sm-pull int4 %dx%d", blocks, threads);
+        measure(label, local, 0, peer, 1, ce_pull, [&](cudaStream_t s) {
             sm_copy<<<blocks, threads, 0, s>>>((int4 *)local, (const int4 *)peer, n4);
         });
-        snprintf(label, sizeof label, "sm-pull int4 %dx%d", blocks, threads);
-        report(label, pull, same(local, pattern, 0), ce_pull.median);
-        fill(local, 0);
-        clear(peer, 1);
-        Timing push = time_gbps(0, bytes, [&](cudaStream_t s) {
+        snprintf(label, sizeof label, "sm-push int4 %dx%d", blocks, threads);
+        measure(label, peer, 1, local, 0, ce_push, [&](cudaStream_t s) {
             sm_copy<<<blocks, threads, 0, s>>>((int4 *)peer, (const int4 *)local, n4);
         });
-        snprintf(label, sizeof label, "sm-push int4 %dx%d", blocks, threads);
-        report(label, push, same(peer, pattern, 1), ce_push.median);
     }
 
     struct Shape {
         unsigned chunk, stages, per_sm;
     };
-    for (Shape shape : {Shape{16384, 4, 2}, Shape{32768, 4, 1}, Shape{32768, 6, 1}, Shape{49152, 4, 1},
+    for (Shape shape : {Shape{16384, 4, 2}, Shape{32768, 4, 1}, Shape{32768, 6, 1}, Shape{49152, 4, 1} /* 3 MiB multiples only */,
                         Shape{8192, 8, 2}, Shape{65536, 3, 1}}) {
+        if (bytes % shape.chunk != 0) {  // tma_copy copies whole chunks only
+            printf("tma %uKB x%u: skipped, %zu MiB is not a whole number of chunks\n", shape.chunk / 1024,
+                   shape.stages, mib);
+            continue;
+        }
         const size_t smem = (size_t)shape.chunk * shape.stages + 8 * shape.stages;
         CHECK(cudaSetDevice(0));
         CHECK(cudaFuncSetAttribute(tma_copy, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
         const int blocks = sms * shape.per_sm;
-        char label[96];
-        fill(peer, 1);
-        clear(local, 0);
-        Timing pull = time_gbps(0, bytes, [&](cudaStream_t s) {
+        snprintf(label, sizeof label, "tma-pull %uKB x%u, %d blocks", shape.chunk / 1024, shape.stages, blocks);
+        measure(label, local, 0, peer, 1, ce_pull, [&](cudaStream_t s) {
             tma_copy<<<blocks, 32, smem, s>>>(local, peer, bytes, shape.chunk, shape.stages);
         });
-        snprintf(label, sizeof label, "tma-pull %uKB x%u, %d blocks", shape.chunk / 1024, shape.stages, blocks);
-        report(label, pull, same(local, pattern, 0), ce_pull.median);
-        fill(local, 0);
-        clear(peer, 1);
-        Timing push = time_gbps(0, bytes, [&](cudaStream_t s) {
+        snprintf(label, sizeof label, "tma-push %uKB x%u, %d blocks", shape.chunk / 1024, shape.stages, blocks);
+        measure(label, peer, 1, local, 0, ce_push, [&](cudaStream_t s) {
             tma_copy<<<blocks, 32, smem, s>>>(peer, local, bytes, shape.chunk, shape.stages);
         });
-        snprintf(label, sizeof label, "tma-push %uKB x%u, %d blocks", shape.chunk / 1024, shape.stages, blocks);
-        report(label, push, same(peer, pattern, 1), ce_push.median);
     }
     // The same kernels within one GPU, for scale (DRAM, no link).
-    {
-        char *other;
-        CHECK(cudaSetDevice(0));
-        CHECK(cudaMalloc(&other, bytes));
-        fill(other, 0);
-        Timing ce_local = time_gbps(0, bytes, [&](cudaStream_t s) {
-            CHECK(cudaMemcpyAsync(local, other, bytes, cudaMemcpyDeviceToDevice, s));
-        });
-        report("local ce (read+write counted once)", ce_local, same(local, pattern, 0), ce_local.median);
-        const size_t smem = 32768 * 4 + 32;
-        CHECK(cudaFuncSetAttribute(tma_copy, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-        clear(local, 0);
-        Timing tma_local = time_gbps(0, bytes, [&](cudaStream_t s) {
-            tma_copy<<<sms, 32, smem, s>>>(local, other, bytes, 32768, 4);
-        });
-        report("local tma 32KB x4", tma_local, same(local, pattern, 0), ce_local.median);
-    }
+    char *other;
+    CHECK(cudaSetDevice(0));
+    CHECK(cudaMalloc(&other, bytes));
+    const double ce_local = measure("local ce (read+write counted once)", local, 0, other, 0, 0, [&](cudaStream_t s) {
+        CHECK(cudaMemcpyAsync(local, other, bytes, cudaMemcpyDeviceToDevice, s));
+    });
+    const size_t smem = 32768 * 4 + 8 * 4;
+    CHECK(cudaFuncSetAttribute(tma_copy, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    measure("local tma 32KB x4", local, 0, other, 0, ce_local, [&](cudaStream_t s) {
+        tma_copy<<<sms, 32, smem, s>>>(local, other, bytes, 32768, 4);
+    });
     return 0;
 }

@@ -2,7 +2,9 @@
 //! allocate, measure each series, check, derive figures), its steps named
 //! functions; a body longer than [`MAX_RUN_LINES`] fails this test.
 
-use std::path::{Path, PathBuf};
+mod source_tree;
+
+use source_tree::{experiments_dir, rust_files};
 
 /// The most lines an `Experiment::run` may span, its signature and closing brace included.
 const MAX_RUN_LINES: usize = 80;
@@ -12,25 +14,6 @@ const MAX_RUN_LINES: usize = 80;
 const ALLOWED_LONGER: &[&str] = &[];
 
 const RUN_SIGNATURE: &str = "fn run(&self, ctx: &RunContext";
-
-fn experiments_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("host/experiments")
-}
-
-fn rust_files(dir: &Path, found: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .expect("host/experiments/ is readable")
-        .map(|e| e.expect("a directory entry").path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            rust_files(&path, found);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            found.push(path);
-        }
-    }
-}
 
 /// The line counts of every `run` body in `source`: from the signature's
 /// line to the line closing its braces.

@@ -430,3 +430,85 @@ fn gpu_texture_2d_tile_kernels_match_reference_in_every_sampling() {
     // Both kernels, each implementation, point / linear / normalized / wrap, three tile shapes.
     ptxsuite::experiments::check_tile_kernels(&dut).unwrap();
 }
+
+/// The streams family's CUDA runners: the staged pipeline (every step, both
+/// upload orders over 1, 3 and 16 streams, each run from NaN against the CPU
+/// reference; ordinary memory refused), and the fan-out over non-blocking
+/// streams, then blocking ones with legacy default-stream memsets between
+/// the kernels (the blocks at the map's fixed point, the memsets' word
+/// written only where they ran; too many lanes refused).
+#[test]
+fn gpu_streams_runners_stage_and_fan_out_against_the_reference() {
+    use ptxsuite::launchers::{
+        CudaFanOutRunner, CudaStagedRunner, FAN_BLOCK, FAN_ITERATIONS, FAN_MARK, FanOut, FanOutRunner, FanStream,
+        HostMemory, PipelineStep, StagedRunner, UploadOrder,
+    };
+    use ptxsuite::run_settings::RunSettings;
+    let Some(dut) = gpu_or_skip("gpu_streams_runners_stage_and_fan_out_against_the_reference") else {
+        return;
+    };
+    let settings = RunSettings {
+        samples: 2,
+        reps: 2,
+        ..RunSettings::default()
+    };
+    let (len, iterations) = ((1 << 16) + 77, 37u32);
+    let source: Vec<f32> = (0..len).map(|i| ptxsuite::input_values::matrix_value(i, 5)).collect();
+    let expected: Vec<f32> = source.iter().map(|&x| reference::fma_chain(x, iterations)).collect();
+    let mut pipeline = CudaStagedRunner::new(&dut, 16);
+    assert!(pipeline.read_data().is_err(), "no arrays before prepare");
+    pipeline.prepare(&source).unwrap();
+    for step in [
+        PipelineStep::Upload(HostMemory::PageLocked),
+        PipelineStep::Kernel(iterations),
+        PipelineStep::Sequential(iterations),
+    ] {
+        let times = pipeline.time(step, &settings).unwrap();
+        assert_eq!(times.len(), 2, "{step:?}");
+        assert!(
+            times.iter().all(|ms| ms.is_finite() && *ms > 0.0),
+            "{step:?}: {times:?}"
+        );
+    }
+    assert_eq!(pipeline.read_data().unwrap(), expected, "Listing 3.3a");
+    for order in UploadOrder::ALL {
+        for streams in [1, 3, 16] {
+            let step = PipelineStep::Staged {
+                streams,
+                order,
+                memory: HostMemory::PageLocked,
+                iterations,
+            };
+            pipeline.fill_data(f32::NAN).unwrap();
+            let ms = pipeline.time_runs_ms(step, 2).unwrap();
+            assert!(ms.is_finite() && ms > 0.0, "{step:?}: {ms}");
+            pipeline.wait().unwrap();
+            let got = pipeline.read_data().unwrap();
+            let wrong = (0..len).find(|&i| got[i].to_bits() != expected[i].to_bits());
+            assert_eq!(wrong, None, "{step:?}");
+        }
+    }
+    assert!(pipeline.enqueue(PipelineStep::Upload(HostMemory::Ordinary)).is_err());
+
+    let fixed_point = reference::fma_chain(0.0, FAN_ITERATIONS);
+    let mut fan = CudaFanOutRunner::new(&dut, Implementation::Rust, 4, FanStream::NonBlocking).unwrap();
+    for (between, mark) in [
+        (None, 0),
+        (Some(FanStream::LegacyDefault), u32::from_ne_bytes([FAN_MARK; 4])),
+    ] {
+        if between.is_some() {
+            fan.set_streams(FanStream::Blocking, between).unwrap();
+        }
+        for lanes in [1, 3] {
+            fan.clear().unwrap();
+            let times = fan.time(FanOut { kernels: 3, lanes }, &settings).unwrap();
+            assert!(times.iter().all(|ms| ms.is_finite() && *ms > 0.0), "{times:?}");
+            let got = fan.read().unwrap();
+            let (run, untouched) = got.split_at(3 * FAN_BLOCK);
+            assert!(run.iter().all(|&x| (x - fixed_point).abs() <= 1e-5 * fixed_point.abs()));
+            assert!(untouched.iter().all(|&x| x == 0.0), "the fourth block was never run");
+            assert_eq!(fan.read_mark().unwrap(), mark, "memsets between: {between:?}");
+        }
+    }
+    assert!(fan.time(FanOut { kernels: 3, lanes: 5 }, &settings).is_err());
+}

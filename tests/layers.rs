@@ -11,7 +11,11 @@
 //!   [`NOT_YET_BEHIND_RUNNERS`], which a conversion takes off that list (item 2).
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+mod source_tree;
+
+use source_tree::{experiments_dir, host_dir, rust_files};
 
 /// What the report layer and its data model may not reach.
 const RUNTIME_AND_ABOVE: &[&str] = &["gpu", "opencl", "nvml", "cupti", "testbed", "launchers", "experiments"];
@@ -37,9 +41,7 @@ const NOT_YET_BEHIND_RUNNERS: &[&str] = &[
     "accuracy.rs",
     "allocation.rs",
     "batched_copies.rs",
-    "concurrent_kernels.rs",
     "cuda_std_layer.rs",
-    "default_stream.rs",
     "grid_shape.rs",
     "host_links.rs",
     "instructions.rs",
@@ -63,8 +65,6 @@ const NOT_YET_BEHIND_RUNNERS: &[&str] = &[
     "peer/mod.rs",
     "peer/peer_buffers.rs",
     "peer_copy_limits.rs",
-    "stream_fan_out.rs",
-    "streams.rs",
     "texture_2d.rs",
     "throughput_code.rs",
     "transfer_intensity.rs",
@@ -85,25 +85,6 @@ const MODEL_TYPES: &[&str] = &[
 
 /// The programming models' modules: an experiment naming one touches its types.
 const MODEL_MODULES: &[&str] = &["gpu", "opencl"];
-
-fn host_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("host")
-}
-
-fn rust_files(dir: &Path, found: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{} is readable: {e}", dir.display()))
-        .map(|e| e.expect("a directory entry").path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            rust_files(&path, found);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            found.push(path);
-        }
-    }
-}
 
 fn relative(path: &Path, dir: &Path) -> String {
     path.strip_prefix(dir)
@@ -348,10 +329,6 @@ fn model_types_touched(code: &str) -> Vec<String> {
             .map(|name| name.to_string()),
     );
     touched
-}
-
-fn experiments_dir() -> PathBuf {
-    host_dir().join("experiments")
 }
 
 #[test]

@@ -1388,3 +1388,121 @@ fn opencl_local_memory_twins_match_the_cpu_reference() {
         assert!(matches!(past, Err(Error::InvalidLaunch { .. })), "{label}: {past:?}");
     }
 }
+
+/// The staged pipeline's OpenCL runner (the streams experiment's OpenCL C
+/// twin): every step it times, then the staged pipeline over 1, 3 and 16
+/// queues from `CL_MEM_ALLOC_HOST_PTR` and from ordinary memory, each run
+/// from NaN checked in full against the CPU reference; chained uploads (not
+/// the OpenCL pipeline's) and work before `prepare` are refused.
+#[test]
+fn opencl_staged_runner_stages_the_array_from_both_kinds_of_host_memory() {
+    use ptxsuite::launchers::{HostMemory, OpenClStagedRunner, PipelineStep, StagedRunner, UploadOrder};
+    use ptxsuite::testbed::Implementation;
+    let (len, iterations) = (16 * 256 + 77, 23u32);
+    let settings = RunSettings {
+        samples: 2,
+        reps: 2,
+        ..RunSettings::default()
+    };
+    let staged = |streams, memory| PipelineStep::Staged {
+        streams,
+        order: UploadOrder::AsListed,
+        memory,
+        iterations,
+    };
+    for Target {
+        label, context, twins, ..
+    } in targets_or_skip("opencl_staged_runner_stages_the_array_from_both_kinds_of_host_memory")
+    {
+        let mut runner = OpenClStagedRunner::new(&context, &twins, 16, 3);
+        assert_eq!(runner.implementation(), Implementation::OpenClC);
+        assert!(runner.fill_data(0.0).is_err(), "{label}: no arrays before prepare");
+        let source = floats(len, 5);
+        runner.prepare(&source).unwrap();
+        assert!(!runner.device_name().is_empty());
+        let expected: Vec<f32> = source.iter().map(|&x| reference::fma_chain(x, iterations)).collect();
+        for step in [
+            PipelineStep::Upload(HostMemory::PageLocked),
+            PipelineStep::Upload(HostMemory::Ordinary),
+            PipelineStep::Kernel(iterations),
+        ] {
+            let times = runner.time(step, &settings).unwrap();
+            assert_eq!(times.len(), 2, "{label}: {step:?}");
+            assert!(times.iter().all(|ms| ms.is_finite() && *ms >= 0.0), "{label}: {step:?}");
+        }
+        for memory in [HostMemory::PageLocked, HostMemory::Ordinary] {
+            for streams in [1, 3, 16] {
+                runner.fill_data(f32::NAN).unwrap();
+                assert!(
+                    runner.read_data().unwrap().iter().all(|x| x.is_nan()),
+                    "{label}: filled"
+                );
+                let ms = runner.time_runs_ms(staged(streams, memory), 1).unwrap();
+                assert!(ms.is_finite() && ms >= 0.0, "{label}: {ms}");
+                let got = runner.read_data().unwrap();
+                let wrong = (0..len).find(|&i| got[i].to_bits() != expected[i].to_bits());
+                assert_eq!(wrong, None, "{label}: {streams} queues from {memory:?}");
+            }
+        }
+        // Listing 3.3a (upload, then kernel) and one enqueue waited for.
+        runner.fill_data(f32::NAN).unwrap();
+        runner.enqueue(PipelineStep::Sequential(iterations)).unwrap();
+        runner.wait().unwrap();
+        assert_eq!(runner.read_data().unwrap(), expected, "{label}: sequential");
+        let probe = runner.probe_ms(staged(4, HostMemory::PageLocked)).unwrap();
+        assert!(probe.is_finite() && probe >= 0.0, "{label}: {probe}");
+        let chained = PipelineStep::Staged {
+            streams: 2,
+            order: UploadOrder::Chained,
+            memory: HostMemory::PageLocked,
+            iterations,
+        };
+        assert!(runner.enqueue(chained).is_err(), "{label}: chained uploads are CUDA's");
+    }
+}
+
+/// The fan-out's OpenCL runner (concurrent-kernels' OpenCL C twin): one
+/// work-group per kernel on one queue and on a queue each, each kernel's
+/// block at the map's fixed point and every block after them untouched;
+/// a fan-out with no lane, or with more lanes or kernels than made, refused.
+#[test]
+fn opencl_fan_out_runner_runs_one_work_group_per_kernel_on_its_queues() {
+    use ptxsuite::launchers::{FAN_BLOCK, FAN_ITERATIONS, FanOut, FanOutRunner, Lanes, OpenClFanOutRunner};
+    let settings = RunSettings {
+        samples: 1,
+        reps: 1,
+        ..RunSettings::default()
+    };
+    let fixed_point = reference::fma_chain(0.0, FAN_ITERATIONS);
+    for Target {
+        label, context, twins, ..
+    } in targets_or_skip("opencl_fan_out_runner_runs_one_work_group_per_kernel_on_its_queues")
+    {
+        let mut runner = OpenClFanOutRunner::new(&context, &twins, 3).unwrap();
+        assert_eq!(runner.lanes(), Lanes::InOrderQueues);
+        for fan in [FanOut { kernels: 2, lanes: 1 }, FanOut { kernels: 2, lanes: 2 }] {
+            runner.clear().unwrap();
+            let times = runner.time(fan, &settings).unwrap();
+            assert_eq!(times.len(), 1, "{label}: {fan:?}");
+            let got = runner.read().unwrap();
+            assert_eq!(got.len(), 3 * FAN_BLOCK);
+            let (run, untouched) = got.split_at(2 * FAN_BLOCK);
+            assert!(
+                run.iter().all(|&x| (x - fixed_point).abs() <= 1e-5 * fixed_point.abs()),
+                "{label}: {fan:?}: {:?}",
+                &run[..4]
+            );
+            assert!(
+                untouched.iter().all(|&x| x == 0.0),
+                "{label}: {fan:?}: a block past the kernels"
+            );
+        }
+        for fan in [
+            FanOut { kernels: 2, lanes: 0 },
+            FanOut { kernels: 2, lanes: 4 },
+            FanOut { kernels: 4, lanes: 2 },
+        ] {
+            assert!(runner.time(fan, &settings).is_err(), "{label}: {fan:?}");
+        }
+    }
+}

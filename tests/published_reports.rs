@@ -5,6 +5,10 @@
 
 use std::path::{Path, PathBuf};
 
+mod source_tree;
+
+use source_tree::files_under;
+
 use ptxsuite::experiments;
 use ptxsuite::report::Report;
 
@@ -118,25 +122,13 @@ fn the_published_reports_load_and_pass_their_ceilings() {
     }
 }
 
-/// Every report.json under `dir`, at any depth.
-fn report_files(dir: &Path) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
-        let path = entry.expect("a directory entry").path();
-        if path.is_dir() {
-            found.extend(report_files(&path));
-        } else if path.file_name().is_some_and(|n| n == "report.json") {
-            found.push(path);
-        }
-    }
-    found
-}
-
 /// Every published report, linked from README or not (the node's, the H200's), loads as
 /// `render` and `compare` load it: a name a run wrote must pass the loader's checks.
 #[test]
 fn every_published_report_loads() {
-    let reports = report_files(&repo().join("docs/measured"));
+    let mut reports = Vec::new();
+    let is_report = |path: &Path| path.file_name().is_some_and(|n| n == "report.json");
+    files_under(&repo().join("docs/measured"), &is_report, &mut reports);
     assert!(reports.len() >= 10, "published reports found: {reports:?}");
     let failed: Vec<String> = reports
         .iter()

@@ -211,7 +211,11 @@ impl Experiment for BankConflicts {
         let axis = Axis::lines("stride (elements; the tile's pitch)", Metric::Bandwidth).y_scale(Scale::Log10);
         let mut result = ctx.result(self, axis, BYTE_COUNTING);
         let (runners, waived) = bank_runners(ctx.device)?;
-        result.waived.extend(waived.into_iter().map(twins_waiver));
+        result.waived.extend(
+            waived
+                .into_iter()
+                .map(|(implementation, reason)| Waiver::of_twins(implementation, reason)),
+        );
         let plans = plan_series(ctx, &mut result, &runners)?;
         let mut bench = BankBench::new(ctx, &plans, runners)?;
         let points: Vec<(BankKernel, u32)> = kernels()
@@ -237,13 +241,6 @@ impl Experiment for BankConflicts {
 }
 
 /// The waiver of an implementation's twins left out of the run: `CUDA C twins`, `OpenCL C twins`.
-fn twins_waiver((implementation, reason): (Implementation, String)) -> Waiver {
-    Waiver {
-        what: format!("{} twins", implementation.label()),
-        reason,
-    }
-}
-
 /// Threads of a launch of `blocks` blocks of `kernel`, and the warp requests
 /// each makes in `rounds` rounds.
 fn requests(kernel: BankKernel, blocks: u32, rounds: u32) -> (u64, u64) {
@@ -983,12 +980,12 @@ mod tests {
     /// experiment gave them before it had runners.
     #[test]
     fn twins_left_out_are_waived_under_their_old_names() {
-        let cuda = twins_waiver((Implementation::CudaC, "NVRTC is missing".into()));
+        let cuda = Waiver::of_twins(Implementation::CudaC, "NVRTC is missing".into());
         assert_eq!(
             (cuda.what.as_str(), cuda.reason.as_str()),
             ("CUDA C twins", "NVRTC is missing")
         );
-        let opencl = twins_waiver((Implementation::OpenClC, "no platform".into()));
+        let opencl = Waiver::of_twins(Implementation::OpenClC, "no platform".into());
         assert_eq!(
             (opencl.what.as_str(), opencl.reason.as_str()),
             ("OpenCL C twins", "no platform")

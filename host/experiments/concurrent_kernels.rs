@@ -7,17 +7,13 @@
 //! concurrently (every one since Fermi) runs them side by side, in about
 //! the time of one.
 
-use super::calibrated_launches::timed_launches;
-use super::stream_fan_out::{FAN_BLOCK, FAN_ITERATIONS, fan_mismatch, fan_out};
+use super::stream_fan_out::fan_mismatch;
 use super::{Experiment, RunContext};
 use crate::error::Result;
-use crate::gpu::{DeviceBuffer, KindedStream, StreamKind};
-use crate::launchers::opencl_fma_chain;
-use crate::opencl::{ClBuffer, ClQueue};
+use crate::launchers::{FAN_BLOCK, FAN_ITERATIONS, FanOut, FanOutRunner, Lanes, fan_out_runners};
 use crate::report::{Axis, Claim, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Rule, SectionHooks};
 use crate::report::{GONE_BAND, Series, Waiver, Work, slower_by};
-use crate::testbed::{Implementation, OpenClSide};
-use crate::timing::{CudaTimer, HostClock, SampleTimer};
+use crate::testbed::Implementation;
 
 pub struct ConcurrentKernels;
 
@@ -51,21 +47,20 @@ impl Experiment for ConcurrentKernels {
     }
     fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
         let mut result = ctx.result(self, Axis::lines("kernels", Metric::Time), "");
-        let (implementations, waived) = ctx.device.ptx_implementations();
-        for reason in waived {
-            let what = "the CUDA C twin's series".into();
-            result.waived.push(Waiver { what, reason });
-        }
-        for implementation in implementations {
-            streams_series(ctx, implementation, &mut result)?;
-        }
-        match ctx.device.opencl_or_waiver() {
-            (Some(side), _) => queues_series(ctx, side, &mut result)?,
-            (None, Some(reason)) => result.waived.push(Waiver {
-                what: "the OpenCL C twin on in-order queues".into(),
+        let most = *KERNELS.iter().max().unwrap_or(&1);
+        let (mut runners, waived) = fan_out_runners(ctx.device, most)?;
+        for (implementation, reason) in waived {
+            let what = match implementation {
+                Implementation::OpenClC => "the OpenCL C twin on in-order queues",
+                _ => "the CUDA C twin's series",
+            };
+            result.waived.push(Waiver {
+                what: what.into(),
                 reason,
-            }),
-            (None, None) => {}
+            });
+        }
+        for runner in &mut runners {
+            runner_series(ctx, runner.as_mut(), &mut result)?;
         }
         result.notes.push(format!(
             "each kernel is one block (work-group) of {FAN_BLOCK} threads running {FAN_ITERATIONS} dependent FMAs \
@@ -78,86 +73,32 @@ impl Experiment for ConcurrentKernels {
     }
 }
 
-/// The CUDA series of `implementation`: every kernel count on one stream and on a stream each.
-fn streams_series(ctx: &RunContext<'_>, implementation: Implementation, result: &mut ExperimentResult) -> Result<()> {
-    let (dut, gpu) = (ctx.device, ctx.device.gpu());
-    let most = *KERNELS.iter().max().unwrap_or(&1);
-    let streams: Vec<KindedStream> = (0..most)
-        .map(|_| KindedStream::new(gpu, StreamKind::NonBlocking))
-        .collect::<Result<_>>()?;
-    let mut data = DeviceBuffer::<f32>::uninit(gpu, most * FAN_BLOCK)?;
-    let mut timer = CudaTimer::new(gpu)?;
+/// `runner`'s series: every kernel count on one lane (stream or in-order
+/// queue) and on a lane each.
+fn runner_series(ctx: &RunContext<'_>, runner: &mut dyn FanOutRunner, result: &mut ExperimentResult) -> Result<()> {
+    let implementation = runner.implementation();
     let mut done = 0;
     for (variant, lanes) in LAYOUTS {
         let key = ctx.key("fma_chain", implementation, "f32").variant(variant);
-        let mut series = Series::new(key, format!("one-block fma_chain kernels, {variant}"));
+        let (block, layout) = match runner.lanes() {
+            Lanes::Streams => ("block", variant),
+            Lanes::InOrderQueues => ("work-group", opencl_label(variant)),
+        };
+        let mut series = Series::new(key, format!("one-{block} fma_chain kernels, {layout}"));
         for &kernels in &KERNELS {
             if ctx.stop_before(done, KERNELS.len() * LAYOUTS.len()) {
                 break;
             }
             let label = implementation.label();
             ctx.progress
-                .set_message(format!("concurrent-kernels {label} {kernels}, {variant}"));
-            data.fill(0.0)?;
-            let lanes = &streams[..lanes.min(kernels)];
-            let mut enqueue = || fan_out(dut, implementation, lanes, &mut data, kernels, &mut |_| Ok(()));
-            let times = timed(ctx, &mut timer, &mut enqueue)?;
-            gpu.synchronize()?;
-            let failure = fan_mismatch(&data.to_host()?, kernels);
-            series.points.extend(point(kernels, &times, failure));
-            done += 1;
-            ctx.progress.inc(1);
-        }
-        result.series.push(series);
-    }
-    Ok(())
-}
-
-/// The OpenCL C twin's series: every kernel count on one in-order queue and on
-/// a queue each, each sample the host clock around the enqueues, a `clFlush`
-/// of every queue used (so none waits for another's `clFinish` to be
-/// submitted) and a `clFinish` of each.
-fn queues_series(ctx: &RunContext<'_>, side: &OpenClSide, result: &mut ExperimentResult) -> Result<()> {
-    let most = *KERNELS.iter().max().unwrap_or(&1);
-    let queues: Vec<ClQueue> = (0..most)
-        .map(|_| ClQueue::new(side.context()))
-        .collect::<std::result::Result<_, _>>()?;
-    let mut data = ClBuffer::<f32>::new(side.context(), most * FAN_BLOCK)?;
-    let mut done = 0;
-    for (variant, lanes) in LAYOUTS {
-        let key = ctx.key("fma_chain", Implementation::OpenClC, "f32").variant(variant);
-        let mut series = Series::new(
-            key,
-            format!("one-work-group fma_chain kernels, {}", opencl_label(variant)),
-        );
-        for &kernels in &KERNELS {
-            if ctx.stop_before(done, KERNELS.len() * LAYOUTS.len()) {
-                break;
-            }
-            ctx.progress.set_message(format!(
-                "concurrent-kernels OpenCL C {kernels}, {}",
-                opencl_label(variant)
-            ));
-            data.fill(&queues[0], 0.0)?;
-            queues[0].finish()?;
-            let used = &queues[..lanes.min(kernels)];
-            let mut enqueue = || -> Result<()> {
-                for k in 0..kernels {
-                    let queue = &used[k % used.len()];
-                    opencl_fma_chain(
-                        side,
-                        queue,
-                        &mut data,
-                        k * FAN_BLOCK..(k + 1) * FAN_BLOCK,
-                        FAN_ITERATIONS,
-                        1,
-                    )?;
-                }
-                used.iter().try_for_each(|queue| queue.flush())?;
-                Ok(used.iter().try_for_each(|queue| queue.finish())?)
+                .set_message(format!("concurrent-kernels {label} {kernels}, {layout}"));
+            runner.clear()?;
+            let fan = FanOut {
+                kernels,
+                lanes: lanes.min(kernels),
             };
-            let times = timed(ctx, &mut HostClock, &mut enqueue)?;
-            let failure = fan_mismatch(&data.to_host(&queues[0])?, kernels);
+            let times = runner.time(fan, ctx.settings)?;
+            let failure = fan_mismatch(&runner.read()?, kernels);
             series.points.extend(point(kernels, &times, failure));
             done += 1;
             ctx.progress.inc(1);
@@ -165,15 +106,6 @@ fn queues_series(ctx: &RunContext<'_>, side: &OpenClSide, result: &mut Experimen
         result.series.push(series);
     }
     Ok(())
-}
-
-/// Samples of `enqueue` on `timer`, paced to the time one takes.
-fn timed(
-    ctx: &RunContext<'_>,
-    timer: &mut dyn SampleTimer,
-    enqueue: &mut dyn FnMut() -> Result<()>,
-) -> Result<Vec<f64>> {
-    timed_launches(timer, ctx.settings, enqueue)
 }
 
 /// The point of `kernels` kernels: their time per sample, or why their buffer was wrong.

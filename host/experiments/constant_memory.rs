@@ -25,7 +25,7 @@ use crate::launchers::{
 use crate::reference::{constant_chase_links, constant_chase_sum};
 use crate::report::{
     Axis, Bound, Claim, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Rule, Scale, SectionHooks,
-    Series, Unit, Waiver, Work, better_by, summary_cell,
+    Series, Unit, Work, better_by, summary_cell,
 };
 use crate::run_settings::RunSettings;
 use crate::stats::Summary;
@@ -128,9 +128,7 @@ impl Experiment for ConstantMemory {
             "4 bytes per lane per step read (the figure is SM clocks, not bytes)",
         );
         let (runners, waived) = constant_chase_runners(ctx.device)?;
-        result
-            .waived
-            .extend(waived.into_iter().map(|(what, reason)| Waiver { what, reason }));
+        result.waive(waived);
         let opencl = runners
             .iter()
             .any(|r| r.implementations().contains(&Implementation::OpenClC));

@@ -6,41 +6,36 @@
 //! in the per-thread default stream (nvcc `--default-stream per-thread`), or
 //! between non-blocking streams, leaves them side by side.
 
-use super::calibrated_launches::timed_launches;
-use super::stream_fan_out::{FAN_BLOCK, fan_mismatch, fan_out};
+use super::stream_fan_out::fan_mismatch;
 use super::{Experiment, RunContext};
 use crate::error::Result;
-use crate::gpu::{DeviceBuffer, KindedStream, StreamKind};
+use crate::launchers::{CudaFanOutRunner, FAN_BLOCK, FAN_MARK, FanOut, FanOutRunner, FanStream};
 use crate::report::{Axis, Claim, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Rule, SectionHooks};
 use crate::report::{Series, Work, slower_by};
 use crate::testbed::Implementation;
-use crate::timing::CudaTimer;
 
 pub struct DefaultStream;
 
 /// Kernels per point, each on a stream of its own.
 const KERNELS: [usize; 2] = [2, 8];
 
-/// The byte the memsets between the kernels write.
-const MARK: u8 = 0x5a;
-
 /// The cases: (variant, the kernels' streams, the stream of the memset between them).
-const CASES: [(&str, StreamKind, Option<StreamKind>); 4] = [
-    ("blocking streams", StreamKind::Blocking, None),
+const CASES: [(&str, FanStream, Option<FanStream>); 4] = [
+    ("blocking streams", FanStream::Blocking, None),
     (
         "blocking streams, legacy default-stream memset between",
-        StreamKind::Blocking,
-        Some(StreamKind::LegacyDefault),
+        FanStream::Blocking,
+        Some(FanStream::LegacyDefault),
     ),
     (
         "blocking streams, per-thread default-stream memset between",
-        StreamKind::Blocking,
-        Some(StreamKind::PerThreadDefault),
+        FanStream::Blocking,
+        Some(FanStream::PerThreadDefault),
     ),
     (
         "non-blocking streams, legacy default-stream memset between",
-        StreamKind::NonBlocking,
-        Some(StreamKind::LegacyDefault),
+        FanStream::NonBlocking,
+        Some(FanStream::LegacyDefault),
     ),
 ];
 
@@ -59,17 +54,11 @@ impl Experiment for DefaultStream {
     }
     fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
         let mut result = ctx.result(self, Axis::lines("kernels", Metric::Time), "");
-        let (dut, gpu) = (ctx.device, ctx.device.gpu());
         let most = *KERNELS.iter().max().unwrap_or(&1);
-        let mut data = DeviceBuffer::<f32>::uninit(gpu, most * FAN_BLOCK)?;
-        let mut mark = DeviceBuffer::<u32>::uninit(gpu, 1)?;
-        let mut timer = CudaTimer::new(gpu)?;
+        let mut runner = CudaFanOutRunner::new(ctx.device, Implementation::Rust, most, CASES[0].1)?;
         let mut done = 0;
-        for (variant, lane_kind, between) in CASES {
-            let lanes: Vec<KindedStream> = (0..most)
-                .map(|_| KindedStream::new(gpu, lane_kind))
-                .collect::<Result<_>>()?;
-            let op = between.map(|kind| KindedStream::new(gpu, kind)).transpose()?;
+        for (variant, lanes, between) in CASES {
+            runner.set_streams(lanes, between)?;
             let key = ctx.key("fma_chain", Implementation::Rust, "f32").variant(variant);
             let mut series = Series::new(key, format!("one-block kernels, {variant}"));
             for &kernels in &KERNELS {
@@ -77,24 +66,21 @@ impl Experiment for DefaultStream {
                     break;
                 }
                 ctx.progress.set_message(format!("default-stream {kernels}, {variant}"));
-                data.fill(0.0)?;
-                mark.fill(0)?;
-                let mut between = |_| op.as_ref().map_or(Ok(()), |op| op.fill_bytes(&mut mark, MARK));
-                let mut enqueue = || {
-                    fan_out(
-                        dut,
-                        Implementation::Rust,
-                        &lanes[..kernels],
-                        &mut data,
+                runner.clear()?;
+                let times = runner.time(
+                    FanOut {
                         kernels,
-                        &mut between,
-                    )
+                        lanes: kernels,
+                    },
+                    ctx.settings,
+                )?;
+                let expected_mark = if between.is_some() {
+                    u32::from_ne_bytes([FAN_MARK; 4])
+                } else {
+                    0
                 };
-                let times = timed_launches(&mut timer, ctx.settings, &mut enqueue)?;
-                gpu.synchronize()?;
-                let expected_mark = if op.is_some() { u32::from_ne_bytes([MARK; 4]) } else { 0 };
-                let failure = fan_mismatch(&data.to_host()?, kernels).or_else(|| {
-                    let got = mark.to_host().ok()?[0];
+                let failure = fan_mismatch(&runner.read()?, kernels).or_else(|| {
+                    let got = runner.read_mark().ok()?;
                     (got != expected_mark).then(|| format!("the memset left {got:#x}, expected {expected_mark:#x}"))
                 });
                 let work = Work::bytes((kernels * FAN_BLOCK) as u64, 0);

@@ -152,12 +152,11 @@ impl Experiment for Divergence {
         .plot(PlotKind::None);
         let mut result = ctx.result(self, axis, "");
         let (mut runners, waived) = divergence_runners(ctx.device)?;
-        for (implementation, reason) in waived {
-            result.waived.push(Waiver {
-                what: format!("{} twins", implementation.label()),
-                reason,
-            });
-        }
+        result.waived.extend(
+            waived
+                .into_iter()
+                .map(|(implementation, reason)| Waiver::of_twins(implementation, reason)),
+        );
         let implementations: Vec<Implementation> = runners.iter().map(|r| r.implementation()).collect();
         let ptx: Vec<Implementation> = implementations.iter().copied().filter(|&i| has_ptx(i)).collect();
         let sass = sass_for(&mut result, &ptx, ctx.device.info().architecture());

@@ -28,7 +28,7 @@ use crate::launchers::{
 use crate::reference;
 use crate::report::{
     Axis, Claim, CounterCheck, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Rule, Scale, SectionHooks,
-    Series, Spread, Verdict, Waiver, Work, point_cell,
+    Series, Spread, Verdict, Work, point_cell,
 };
 use crate::run_settings::RunSettings;
 use crate::stats::Summary;
@@ -97,9 +97,7 @@ impl Experiment for LocalMemory {
         let sms = ctx.device.info().multiprocessors.max(1) as u32;
         let max_threads = BLOCKS_PER_SM.iter().max().copied().unwrap_or(1) * sms * LOCAL_ARRAY_BLOCK_THREADS;
         let (mut runners, waived) = local_array_runners(ctx.device, max_threads as usize)?;
-        result
-            .waived
-            .extend(waived.into_iter().map(|(what, reason)| Waiver { what, reason }));
+        result.waive(waived);
         let opencl = runners
             .iter()
             .any(|r| r.implementations().contains(&Implementation::OpenClC));

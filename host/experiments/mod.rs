@@ -82,10 +82,8 @@ use crate::testbed::{DeviceUnderTest, Implementation, Testbed};
 pub use bank_conflicts::expected_read_checksum;
 pub use chain_check::chain_mismatch;
 pub use kernel_records::kernel_records;
-pub use overlap_model::chunk_ranges;
 pub use peer::{PeerBuffers, PeerTest, peer_sizes, source_value};
 pub use sector_model::stride_copy_bytes;
-pub use streams::{StagedPipeline, UploadOrder, staged_once};
 pub use texture_2d::check_tile_kernels;
 pub use transfers::transfer_sizes;
 

@@ -22,7 +22,9 @@
 //! fraction of the source's copy engine. On four H200 every SM copy topped out
 //! at 0.945 of the engine: the packet sizes' ratio (128-byte payloads for SM
 //! requests, 256 for copy engines, a 16-byte header each: 0.944), as
-//! `vector_copy`'s documentation explains.
+//! `vector_copy`'s documentation explains. Bulk copies by the Tensor Memory
+//! Accelerator (`cp.async.bulk`, CUDA C in `gpu-checks/tma_peer_copy.cu`)
+//! stop at the same 0.94 on two H100: they are SM requests too.
 
 use super::calibrated_launches::timed_launches;
 use super::peer::{NVLINK_GBPS, PeerBuffers, Theoretical, check_against_route};

@@ -1,57 +1,10 @@
-//! One-block `fma_chain` kernels fanned out over streams and joined back to
-//! the suite's stream, where the timing events are: how long `k` short
-//! kernels take tells whether the GPU ran them one after another or side by
-//! side. The shared machinery of `concurrent-kernels` and `default-stream`.
+//! The check of one-block `fma_chain` kernels fanned out over streams
+//! ([`FanOutRunner`](crate::launchers::FanOutRunner)), shared by
+//! `concurrent-kernels` and `default-stream`.
 
-use kernels_gpu::global_memory::COPY_BLOCK_THREADS;
 use kernels_gpu::streams::{FMA_CHAIN_A, FMA_CHAIN_B};
 
-use crate::error::Result;
-use crate::gpu::{DeviceBuffer, KindedStream};
-use crate::launchers::fma_chain_of;
-use crate::testbed::{DeviceUnderTest, Implementation};
-
-/// Dependent FMAs per thread of one kernel: about half a millisecond for one
-/// 256-thread block on an H100 (4-cycle FMA latency), long against a launch.
-pub const FAN_ITERATIONS: u32 = 200_000;
-
-/// Elements (threads) per kernel: one block.
-pub const FAN_BLOCK: usize = COPY_BLOCK_THREADS as usize;
-
-/// Enqueues `kernels` one-block `implementation` kernels, kernel `k` on `lanes[k % lanes.len()]`
-/// over its own block of `data`, with `between(k)` after every kernel but the
-/// last; the lanes first wait for the suite's stream, which waits for them at the end.
-pub fn fan_out(
-    dut: &DeviceUnderTest,
-    implementation: Implementation,
-    lanes: &[KindedStream],
-    data: &mut DeviceBuffer<f32>,
-    kernels: usize,
-    between: &mut dyn FnMut(usize) -> Result<()>,
-) -> Result<()> {
-    let main = dut.gpu().stream();
-    for lane in lanes {
-        lane.wait_for(main)?;
-    }
-    for k in 0..kernels {
-        let lane = &lanes[k % lanes.len().max(1)];
-        fma_chain_of(
-            dut,
-            implementation,
-            lane.stream(),
-            data,
-            k * FAN_BLOCK..(k + 1) * FAN_BLOCK,
-            FAN_ITERATIONS,
-        )?;
-        if k + 1 < kernels {
-            between(k)?;
-        }
-    }
-    for lane in lanes {
-        lane.join_into(main)?;
-    }
-    Ok(())
-}
+use crate::launchers::{FAN_BLOCK, FAN_ITERATIONS};
 
 /// Where `fma_chain` leaves an element that started at 0 after one launch:
 /// [`FAN_ITERATIONS`] steps of `x ← fma(x, A, B)`, which by then has reached

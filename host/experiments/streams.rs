@@ -5,24 +5,19 @@
 //! (host work overlapping an asynchronous copy and kernel).
 
 use std::fmt::Write;
-use std::sync::Arc;
 use std::time::Instant;
 
-use cudarc::driver::{CudaEvent, CudaStream, sys};
-
-use super::calibrated_launches::timed_launches;
-use super::overlap_model::{chunk_ranges, overlap_efficiency, staged_model_ms};
+use super::overlap_model::{overlap_efficiency, staged_model_ms};
 use super::{Experiment, RunContext};
-use crate::error::{DriverResultExt, Result};
-use crate::gpu::{DeviceBuffer, Gpu, HostMemoryKind, PinnedBuffer};
+use crate::error::Result;
 use crate::input_values::matrix_value;
-use crate::launchers::fma_chain;
+use crate::launchers::{HostMemory, PipelineStep, StagedRunner, UploadOrder, staged_runners};
 use crate::reference;
 use crate::report::{Axis, ExperimentResult, Metric, Point, PointKey, Report, SectionHooks, Series, Work};
-use crate::report::{Claim, LedgerRow, Rule, Spread, Verdict, better_by};
+use crate::report::{Claim, LedgerRow, Rule, Spread, Verdict, Waiver, better_by};
 use crate::stats::Summary;
-use crate::testbed::{DeviceUnderTest, Implementation};
-use crate::timing::{CudaTimer, SampleTimer, paced, probe_ms};
+use crate::testbed::Implementation;
+use crate::timing::paced;
 
 pub struct Streams;
 
@@ -38,36 +33,22 @@ const STAGED: &str = "staged";
 /// The variant of the pipeline whose uploads keep their order ([`UploadOrder::Chained`]).
 const STAGED_CHAINED: &str = "staged, uploads in order";
 
-/// How the staged pipeline's uploads are ordered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum UploadOrder {
-    /// Listing 3.3b as written: every stream's upload free to start at once. A GPU with several copy
-    /// engines may run the uploads side by side, sharing the link, so that the first chunk (and its
-    /// kernel) arrives late: the guide's model assumes one chunk on the link at a time.
-    AsListed,
-    /// Each upload waits for the previous chunk's (an event recorded after it on its stream): the
-    /// link carries the chunks one at a time, in order, and each kernel starts as its chunk lands.
-    Chained,
-}
-
-impl UploadOrder {
-    pub const ALL: [Self; 2] = [Self::AsListed, Self::Chained];
-
-    /// The variant of the order's series.
-    pub fn variant(self) -> &'static str {
-        match self {
-            Self::AsListed => STAGED,
-            Self::Chained => STAGED_CHAINED,
-        }
-    }
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Self::AsListed => "staged (Listing 3.3b)",
-            Self::Chained => "staged, each upload after the previous one",
-        }
+/// The variant of `order`'s series.
+fn order_variant(order: UploadOrder) -> &'static str {
+    match order {
+        UploadOrder::AsListed => STAGED,
+        UploadOrder::Chained => STAGED_CHAINED,
     }
 }
+
+/// What `order`'s series is called.
+fn order_label(order: UploadOrder) -> &'static str {
+    match order {
+        UploadOrder::AsListed => "staged (Listing 3.3b)",
+        UploadOrder::Chained => "staged, each upload after the previous one",
+    }
+}
+
 /// How many times the run's samples each OpenCL pipeline point takes (see `opencl_pipeline`).
 const OPENCL_SAMPLE_FACTOR: u32 = 3;
 /// The extra figure of the ordinary-memory OpenCL points: the pipeline's time with full overlap (the model).
@@ -77,85 +58,14 @@ fn median(samples: &[f64]) -> f64 {
     Summary::of(samples).map_or(f64::NAN, |s| s.median)
 }
 
-/// The streams of Listing 3.3b and the events that fence one pipeline run,
-/// all created once, outside every timed region.
-pub struct StagedPipeline {
-    streams: Vec<Arc<CudaStream>>,
-    start: CudaEvent,
-    done: Vec<CudaEvent>,
-    /// One per stream: its chunk's upload is complete ([`UploadOrder::Chained`]).
-    uploaded: Vec<CudaEvent>,
-}
-
-impl StagedPipeline {
-    pub fn new(gpu: &Gpu, streams: u32) -> Result<Self> {
-        let ctx = gpu.context();
-        let no_timing = Some(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING);
-        Ok(Self {
-            streams: (0..streams)
-                .map(|_| ctx.new_stream().during("cuStreamCreate"))
-                .collect::<Result<_>>()?,
-            start: ctx.new_event(no_timing).during("cuEventCreate")?,
-            done: (0..streams)
-                .map(|_| ctx.new_event(no_timing).during("cuEventCreate"))
-                .collect::<Result<_>>()?,
-            uploaded: (0..streams)
-                .map(|_| ctx.new_event(no_timing).during("cuEventCreate"))
-                .collect::<Result<_>>()?,
-        })
+/// The staged pipeline over `streams` streams (queues), from `memory`.
+fn staged(streams: u32, order: UploadOrder, memory: HostMemory, iterations: u32) -> PipelineStep {
+    PipelineStep::Staged {
+        streams,
+        order,
+        memory,
+        iterations,
     }
-
-    /// Enqueues the staged pipeline once over `n` streams, its uploads in
-    /// `order`, fenced by the device's stream: every chunk waits for what
-    /// came before on it, and it waits for every chunk, so consecutive runs
-    /// never overlap.
-    pub fn enqueue(
-        &self,
-        dut: &DeviceUnderTest,
-        host: &PinnedBuffer<f32>,
-        data: &mut DeviceBuffer<f32>,
-        (n, order): (u32, UploadOrder),
-        iterations: u32,
-    ) -> Result<()> {
-        let main = dut.gpu().stream();
-        let n = (n as usize).clamp(1, self.streams.len());
-        self.start.record(main).during("cuEventRecord")?;
-        for stream in &self.streams[..n] {
-            stream.wait(&self.start).during("cuStreamWaitEvent")?;
-        }
-        for (i, chunk) in chunk_ranges(data.len(), n as u32, 256).into_iter().enumerate() {
-            let stream = &self.streams[i];
-            let chained = order == UploadOrder::Chained;
-            if chained && i > 0 {
-                stream.wait(&self.uploaded[i - 1]).during("cuStreamWaitEvent")?;
-            }
-            // SAFETY: neither buffer is touched by the host until the caller waits for the device's stream,
-            // which waits for every chunk below.
-            unsafe { host.upload_async(chunk.clone(), data, stream)? };
-            if chained {
-                self.uploaded[i].record(stream).during("cuEventRecord")?;
-            }
-            fma_chain(dut, stream, data, chunk, iterations)?;
-        }
-        for (stream, done) in self.streams[..n].iter().zip(&self.done) {
-            done.record(stream).during("cuEventRecord")?;
-            main.wait(done).during("cuStreamWaitEvent")?;
-        }
-        Ok(())
-    }
-}
-
-/// The staged pipeline once, waited for: milliseconds between events around it (for `selftest`).
-pub fn staged_once(
-    dut: &DeviceUnderTest,
-    pipeline: &StagedPipeline,
-    host: &PinnedBuffer<f32>,
-    data: &mut DeviceBuffer<f32>,
-    n: (u32, UploadOrder),
-    iterations: u32,
-) -> Result<f64> {
-    let mut timer = CudaTimer::new(dut.gpu())?;
-    timer.time_ms(&mut || pipeline.enqueue(dut, host, data, n, iterations))
 }
 
 /// The OpenCL variants of the pipeline, for the whitepaper's claim that
@@ -163,60 +73,29 @@ pub fn staged_once(
 /// with CL_MEM_ALLOC_HOST_PTR": the same chunks over 1..=16 in-order queues,
 /// uploaded from a mapped `CL_MEM_ALLOC_HOST_PTR` buffer (the documents'
 /// pinned memory) and from ordinary host memory, beside the model computed
-/// from OpenCL's own transfer and kernel times. Timed with the host clock
-/// around the enqueues and `clFinish` of every queue used (profiling events
-/// do not span queues).
+/// from OpenCL's own transfer and kernel times. Timed by the runner's clock
+/// (the host clock around the enqueues and `clFinish` of every queue used:
+/// profiling events do not span queues).
 fn opencl_pipeline(
     ctx: &RunContext<'_>,
-    side: &crate::testbed::OpenClSide,
+    runner: &mut dyn StagedRunner,
     result: &mut ExperimentResult,
     source: &[f32],
     iterations: u32,
 ) -> Result<()> {
-    use crate::launchers::opencl_fma_chain;
-    use crate::opencl::{ClBuffer, ClQueue, MappedHostBuffer};
-    use crate::timing::HostClock;
-
     let len = source.len();
     let bytes = 4 * len as u64;
-    let context = side.context();
-    let queues: Vec<ClQueue> = (0..MAX_STREAMS)
-        .map(|_| ClQueue::new(context))
-        .collect::<std::result::Result<_, _>>()?;
-    let mut pinned = MappedHostBuffer::<f32>::new(context, &queues[0], len)?;
-    pinned.as_mut_slice().copy_from_slice(source);
-    let mut data = ClBuffer::<f32>::new(context, len)?;
-    let rust = ctx.device.kernel(Implementation::Rust, "fma_chain")?;
-    let wave = ctx.device.full_wave_blocks(rust, 256)?;
-    let finish = |n: usize| -> Result<()> {
-        for queue in &queues[..n] {
-            queue.finish()?;
-        }
-        Ok(())
-    };
-    let mut clock = HostClock;
+    runner.prepare(source)?;
     // Host-clock samples catch the OS's interruptions: at 11 samples two of them (6.8 and 9.3 ms against
     // 5.2) stretched one 16-queue point's interval by a third on an H100; with 33 the median's interval
     // is the 11th to the 23rd sample. The OpenCL pipelines cost about 10 s a run at 11.
     let settings = ctx.settings.with_samples_times(OPENCL_SAMPLE_FACTOR);
-    let mut timed = |work: &mut dyn FnMut() -> Result<()>| timed_launches(&mut clock, &settings, work);
-    // SAFETY (uploads below): the host buffers are not written while commands are in flight; every timed
-    // sample ends with clFinish on each queue it used.
-    let transfer = timed(&mut || {
-        unsafe { pinned.upload_async(&queues[0], 0..len, &mut data)? };
-        finish(1)
-    })?;
-    let kernel = timed(&mut || {
-        opencl_fma_chain(side, &queues[0], &mut data, 0..len, iterations, wave)?;
-        finish(1)
-    })?;
+    let transfer = runner.time(PipelineStep::Upload(HostMemory::PageLocked), &settings)?;
+    let kernel = runner.time(PipelineStep::Kernel(iterations), &settings)?;
     // Ordinary memory: its upload alone, and a kernel made as long as it, so that overlap, if there is
     // any, could hide up to half the pipeline's time (with the pinned pipeline's kernel the whole
     // possible gain was under 10%, inside the pageable upload's run-to-run noise).
-    let ordinary = timed(&mut || {
-        unsafe { data.write_async(&queues[0], 0, source)? };
-        finish(1)
-    })?;
+    let ordinary = runner.time(PipelineStep::Upload(HostMemory::Ordinary), &settings)?;
     let (transfer_ms, kernel_ms, ordinary_ms) = (median(&transfer), median(&kernel), median(&ordinary));
     let ordinary_iterations =
         ((iterations as f64 * ordinary_ms / kernel_ms).round() as u32).clamp(iterations, 64 * iterations);
@@ -228,11 +107,15 @@ fn opencl_pipeline(
             .variant("staged, OpenCL"),
         "model from OpenCL's times",
     );
-    for (memory, label) in [(true, "ALLOC_HOST_PTR"), (false, "ordinary memory")] {
-        let iterations = if memory { iterations } else { ordinary_iterations };
+    for (memory, label) in [
+        (HostMemory::PageLocked, "ALLOC_HOST_PTR"),
+        (HostMemory::Ordinary, "ordinary memory"),
+    ] {
+        let pinned = memory == HostMemory::PageLocked;
+        let iterations = if pinned { iterations } else { ordinary_iterations };
         let expected = |i: usize| reference::fma_chain(source[i], iterations);
         let mut series = Series::new(
-            ctx.key("fma_chain", Implementation::OpenClC, "f32")
+            ctx.key("fma_chain", runner.implementation(), "f32")
                 .variant(format!("staged, {label}")),
             format!("OpenCL staged, {label}"),
         );
@@ -241,34 +124,22 @@ fn opencl_pipeline(
                 break;
             }
             ctx.progress.set_message(format!("OpenCL streams {n} ({label})"));
-            data.fill(&queues[0], f32::NAN)?;
-            queues[0].finish()?;
-            let times = timed(&mut || {
-                for (i, chunk) in chunk_ranges(len, n, 256).into_iter().enumerate() {
-                    let queue = &queues[i];
-                    if memory {
-                        unsafe { pinned.upload_async(queue, chunk.clone(), &mut data)? };
-                    } else {
-                        unsafe { data.write_async(queue, chunk.start, &source[chunk.clone()])? };
-                    }
-                    opencl_fma_chain(side, queue, &mut data, chunk, iterations, wave)?;
-                }
-                finish(n as usize)
-            })?;
-            let got = data.to_host(&queues[0])?;
+            runner.fill_data(f32::NAN)?;
+            let times = runner.time(staged(n, UploadOrder::AsListed, memory, iterations), &settings)?;
+            let got = runner.read_data()?;
             let failure = (0..len).step_by(CHECK_STRIDE).chain([len - 1]).find_map(|i| {
                 (got[i].to_bits() != expected(i).to_bits())
                     .then(|| format!("element {i} is {} but the CPU reference says {}", got[i], expected(i)))
             });
             let at = PointKey::Value(n as i64);
             let mut point = Point::timed(at, &Metric::Time, work, &times, failure);
-            if let (false, Some(point)) = (memory, point.as_mut()) {
+            if let (false, Some(point)) = (pinned, point.as_mut()) {
                 // What full overlap would give: the guide's model from the ordinary upload alone and the kernel alone.
                 let model = staged_model_ms(ordinary_ms, ordinary_kernel_ms, n);
                 point.extra.insert(OVERLAP_MODEL_MS.into(), model);
             }
             series.points.extend(point);
-            if memory {
+            if pinned {
                 let predicted = staged_model_ms(transfer_ms, kernel_ms, n);
                 model
                     .points
@@ -285,7 +156,7 @@ fn opencl_pipeline(
          overlap could hide up to half the pipeline); its pipelines are timed with the host clock around the \
          enqueues and clFinish of every queue used, one in-order queue per chunk, and checked every \
          {CHECK_STRIDE}th element against the CPU reference",
-        side.device_info().name.trim()
+        runner.device_name()
     ));
     Ok(())
 }
@@ -318,36 +189,40 @@ impl Experiment for Streams {
             axis,
             "GB/s = bytes transferred host to device / total pipeline time",
         );
-        let mut bench = StreamsBench::new(ctx)?;
+        // Rust's runner runs the guide's listings; the OpenCL C twin's, the whitepaper's host memories.
+        let (runners, waived) = staged_runners(ctx.device, MAX_STREAMS)?;
+        let mut runners = runners.into_iter();
+        let rust = runners
+            .next()
+            .ok_or_else(|| crate::error::Error::InvalidInput("no runner for the staged pipeline".into()))?;
+        let mut bench = StreamsBench::new(ctx, rust)?;
         let phases = bench.time_phases(ctx)?;
         let samples = bench.time_stream_counts(ctx, phases.iterations)?;
         let (staged, model) = bench.staged_series(ctx, &phases, &samples)?;
-        let host = bench.overlap_host_work(ctx, &phases)?;
+        let host = bench.overlap_host_work(&phases)?;
         describe(ctx, &mut result, &bench, &phases, &host, &staged);
         result.series.extend(staged);
         result.series.push(model);
-        match ctx.device.opencl_or_waiver() {
-            (Some(side), _) => opencl_pipeline(ctx, side, &mut result, &bench.source, phases.iterations)?,
-            (None, Some(reason)) => result.waived.push(crate::report::Waiver {
+        for mut twin in runners {
+            opencl_pipeline(ctx, twin.as_mut(), &mut result, &bench.source, phases.iterations)?;
+        }
+        for (_, reason) in waived {
+            result.waived.push(Waiver {
                 what: "the OpenCL staged pipelines".into(),
                 reason,
-            }),
-            (None, None) => {}
+            });
         }
         Ok(result)
     }
 }
 
-/// What every CUDA measurement of the experiment uses, made before any timing.
-struct StreamsBench<'g> {
+/// What every measurement of the guide's listings uses, made before any timing.
+struct StreamsBench<'r> {
     len: usize,
     bytes: u64,
-    /// The pinned input, and a copy of it for the checks and the host work.
-    host: PinnedBuffer<f32>,
+    /// The input, for the checks and the host work (the runner holds its pinned copy).
     source: Vec<f32>,
-    data: DeviceBuffer<f32>,
-    timer: CudaTimer<'g>,
-    pipeline: StagedPipeline,
+    runner: Box<dyn StagedRunner + 'r>,
 }
 
 /// The phases timed alone, and Listing 3.3a's sequential run.
@@ -368,23 +243,16 @@ struct HostOverlap {
     together_ms: f64,
 }
 
-impl<'g> StreamsBench<'g> {
-    fn new(ctx: &RunContext<'g>) -> Result<Self> {
-        let gpu = ctx.device.gpu();
+impl<'r> StreamsBench<'r> {
+    fn new(ctx: &RunContext<'_>, mut runner: Box<dyn StagedRunner + 'r>) -> Result<Self> {
         let len = (ctx.settings.buffer_bytes(ctx.device.info()).min(256 << 20) / 4) as usize;
-        let mut host = PinnedBuffer::<f32>::new(gpu, len, HostMemoryKind::Pinned)?;
-        for (i, x) in host.as_mut_slice().iter_mut().enumerate() {
-            *x = matrix_value(i, 5);
-        }
-        let source = host.as_slice().to_vec();
+        let source: Vec<f32> = (0..len).map(|i| matrix_value(i, 5)).collect();
+        runner.prepare(&source)?;
         Ok(Self {
             len,
             bytes: 4 * len as u64,
-            host,
             source,
-            data: DeviceBuffer::<f32>::uninit(gpu, len)?,
-            timer: CudaTimer::new(gpu)?,
-            pipeline: StagedPipeline::new(gpu, MAX_STREAMS)?,
+            runner,
         })
     }
 
@@ -392,26 +260,14 @@ impl<'g> StreamsBench<'g> {
     /// length, then calibrated; then Listing 3.3a: the whole copy, then the
     /// kernel, on one stream.
     fn time_phases(&mut self, ctx: &RunContext<'_>) -> Result<Phases> {
-        let (dut, main, len) = (ctx.device, ctx.device.gpu().stream(), self.len);
-        let Self { host, data, timer, .. } = self;
-        // SAFETY (uploads here): the host buffer is not written while the timer has work in flight.
-        let transfer = timed_launches(timer, ctx.settings, &mut || unsafe {
-            host.upload_async(0..len, data, main)
-        })?;
-        let probe = timed_launches(timer, ctx.settings, &mut || {
-            fma_chain(dut, main, data, 0..len, PROBE_ITERATIONS)
-        })?;
+        let runner = &mut self.runner;
+        let transfer = runner.time(PipelineStep::Upload(HostMemory::PageLocked), ctx.settings)?;
+        let probe = runner.time(PipelineStep::Kernel(PROBE_ITERATIONS), ctx.settings)?;
         let (transfer_ms, probe_ms_) = (median(&transfer), median(&probe));
         let iterations = ((PROBE_ITERATIONS as f64 * transfer_ms / probe_ms_).round() as u32).clamp(1, 1 << 20);
-        let kernel = timed_launches(timer, ctx.settings, &mut || {
-            fma_chain(dut, main, data, 0..len, iterations)
-        })?;
-        let sequential = timed_launches(timer, ctx.settings, &mut || {
-            // SAFETY: as above.
-            unsafe { host.upload_async(0..len, data, main)? };
-            fma_chain(dut, main, data, 0..len, iterations)
-        })?;
-        let sequential_result = data.to_host()?;
+        let kernel = runner.time(PipelineStep::Kernel(iterations), ctx.settings)?;
+        let sequential = runner.time(PipelineStep::Sequential(iterations), ctx.settings)?;
+        let sequential_result = runner.read_data()?;
         let sequential_failure = check_sampled(&sequential_result, &self.source, iterations);
         Ok(Phases {
             transfer_ms,
@@ -431,19 +287,11 @@ impl<'g> StreamsBench<'g> {
     /// costs one sample of many counts, which their medians absorb, instead of
     /// every sample of one count.
     fn time_stream_counts(&mut self, ctx: &RunContext<'_>, iterations: u32) -> Result<Vec<Vec<Vec<f64>>>> {
-        let dut = ctx.device;
-        let Self {
-            host,
-            data,
-            timer,
-            pipeline,
-            ..
-        } = self;
+        let runner = &mut self.runner;
+        let pinned = |n: u32, order: UploadOrder| staged(n, order, HostMemory::PageLocked, iterations);
         let mut reps = Vec::with_capacity(MAX_STREAMS as usize);
         for n in 1..=MAX_STREAMS {
-            let one = probe_ms(timer, &mut || {
-                pipeline.enqueue(dut, host, data, (n, UploadOrder::AsListed), iterations)
-            })?;
+            let one = runner.probe_ms(pinned(n, UploadOrder::AsListed))?;
             reps.push(paced(ctx.settings, one).reps);
         }
         let rounds = ctx.settings.samples.max(MIN_ROUNDS);
@@ -457,12 +305,7 @@ impl<'g> StreamsBench<'g> {
             for n in 1..=MAX_STREAMS {
                 let count = reps[n as usize - 1];
                 for (order, samples) in UploadOrder::ALL.into_iter().zip(&mut samples) {
-                    let ms = timer.time_ms(&mut || {
-                        for _ in 0..count {
-                            pipeline.enqueue(dut, host, data, (n, order), iterations)?;
-                        }
-                        Ok(())
-                    })?;
+                    let ms = runner.time_runs_ms(pinned(n, order), count)?;
                     samples[n as usize - 1].push(ms / count as f64);
                 }
             }
@@ -509,11 +352,10 @@ impl<'g> StreamsBench<'g> {
         order: UploadOrder,
         samples: &[Vec<f64>],
     ) -> Result<Series> {
-        let (dut, gpu) = (ctx.device, ctx.device.gpu());
-        let mut staged = Series::new(
-            ctx.key("fma_chain", Implementation::Rust, "f32")
-                .variant(order.variant()),
-            order.label(),
+        let mut staged_series = Series::new(
+            ctx.key("fma_chain", self.runner.implementation(), "f32")
+                .variant(order_variant(order)),
+            order_label(order),
         );
         let work = Work::bytes(self.len as u64, self.bytes);
         let reference_result = &phases.sequential_result;
@@ -522,11 +364,11 @@ impl<'g> StreamsBench<'g> {
             if times.is_empty() {
                 break;
             }
-            self.data.fill(f32::NAN)?;
-            self.pipeline
-                .enqueue(dut, &self.host, &mut self.data, (n, order), phases.iterations)?;
-            gpu.synchronize()?;
-            let got = self.data.to_host()?;
+            self.runner.fill_data(f32::NAN)?;
+            let step = staged(n, order, HostMemory::PageLocked, phases.iterations);
+            self.runner.enqueue(step)?;
+            self.runner.wait()?;
+            let got = self.runner.read_data()?;
             let failure = got
                 .iter()
                 .zip(reference_result)
@@ -539,20 +381,18 @@ impl<'g> StreamsBench<'g> {
                 })
                 .or_else(|| phases.sequential_failure.clone());
             let at = PointKey::Value(n as i64);
-            staged
+            staged_series
                 .points
                 .extend(Point::timed(at, &Metric::Time, work, times, failure));
             if order == UploadOrder::AsListed {
                 ctx.progress.inc(1);
             }
         }
-        Ok(staged)
+        Ok(staged_series)
     }
 
     /// Listing 3.1: host work while the GPU copies and computes.
-    fn overlap_host_work(&mut self, ctx: &RunContext<'_>, phases: &Phases) -> Result<HostOverlap> {
-        let (dut, gpu, len) = (ctx.device, ctx.device.gpu(), self.len);
-        let main = gpu.stream();
+    fn overlap_host_work(&mut self, phases: &Phases) -> Result<HostOverlap> {
         let gpu_ms = phases.sequential_ms;
         let source = &self.source;
         let host_work = |target_ms: f64| {
@@ -566,11 +406,9 @@ impl<'g> StreamsBench<'g> {
         };
         let alone_ms = host_work(gpu_ms);
         let start = Instant::now();
-        // SAFETY: the host buffer is not touched until the synchronization below.
-        unsafe { self.host.upload_async(0..len, &mut self.data, main)? };
-        fma_chain(dut, main, &mut self.data, 0..len, phases.iterations)?;
+        self.runner.enqueue(PipelineStep::Sequential(phases.iterations))?;
         let during_ms = host_work(gpu_ms);
-        gpu.synchronize()?;
+        self.runner.wait()?;
         Ok(HostOverlap {
             alone_ms,
             during_ms,
@@ -800,7 +638,7 @@ fn staged_model_row(result: &ExperimentResult) -> Option<LedgerRow> {
     let model = result.variant("fma_chain", Implementation::Model, STAGED)?;
     // Measured over modelled at every count of `order`'s series, with spreads.
     let ratios = |order: UploadOrder| -> Option<Vec<(i64, Spread)>> {
-        let staged = result.variant("fma_chain", Implementation::Rust, order.variant())?;
+        let staged = result.variant("fma_chain", Implementation::Rust, order_variant(order))?;
         Some(
             staged
                 .points
@@ -854,7 +692,7 @@ fn staged_model_row(result: &ExperimentResult) -> Option<LedgerRow> {
         format!(
             "{}, measured / model over 1..{} streams: {best:.3} at best, {} at worst ({worst_n} streams), {one:.3} \
              with one stream{as_listed}",
-            graded_order.label(),
+            order_label(graded_order),
             graded.len(),
             worst.text(3)
         ),

@@ -19,7 +19,7 @@ use crate::error::Result;
 use crate::launchers::{PAGEABLE_SAMPLE_FACTOR, TransferDirection, TransferEntry, TransferRunner, transfer_runners};
 use crate::report::{
     Axis, ExperimentResult, Metric, Panel, PlotLine, PlotSpec, Point, PointKey, Report, Scale, SectionHooks, Series,
-    Waiver, Work,
+    Work,
 };
 use crate::report::{Bound, Unit};
 use crate::report::{Claim, LedgerRow, Rule, better_by};
@@ -61,9 +61,7 @@ impl Experiment for Transfers {
         let max_bytes = ctx.settings.buffer_mib.map_or(256 << 20, |mib| mib << 20).max(SMALLEST);
         let sizes = transfer_sizes(max_bytes);
         let (mut runners, waived) = transfer_runners(ctx.device)?;
-        result
-            .waived
-            .extend(waived.into_iter().map(|(what, reason)| Waiver { what, reason }));
+        result.waive(waived);
         let source: Vec<f32> = pattern((*sizes.last().expect("at least 4 KiB") / 4) as usize);
         for runner in &mut runners {
             runner.prepare(&source)?;

@@ -107,7 +107,11 @@ pub use shared_memory_banks::{
     bank_kernel, bank_kernel_shape, bank_runners,
 };
 pub use slot_ring::{SlotRing, check_slot_links};
-pub use streams::{fma_chain, fma_chain_grid, fma_chain_of, opencl_fma_chain};
+pub use streams::{
+    CudaFanOutRunner, CudaStagedRunner, FAN_BLOCK, FAN_ITERATIONS, FAN_MARK, FanOut, FanOutRunner, FanStream,
+    HostMemory, Lanes, OpenClFanOutRunner, OpenClStagedRunner, PipelineStep, StagedPipeline, StagedRunner, UploadOrder,
+    chunk_ranges, fan_out_runners, fma_chain, fma_chain_grid, fma_chain_of, opencl_fma_chain, staged_runners,
+};
 pub use stride_copy_global::stride_copy_global;
 pub use texture_2d::{Image2d, SamplePlacement, global_2d_tile_load, texture_2d_tile_sample, texture_2d_tile_shape};
 pub use throughput_outputs::{ChainValues, ThroughputOutputs, first_threads};

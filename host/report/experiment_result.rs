@@ -258,6 +258,16 @@ pub struct Waiver {
     pub reason: String,
 }
 
+impl Waiver {
+    /// The waiver of a family's twins in `implementation` ("CUDA C twins"), left out for `reason`.
+    pub fn of_twins(implementation: Implementation, reason: String) -> Self {
+        Self {
+            what: format!("{} twins", implementation.label()),
+            reason,
+        }
+    }
+}
+
 /// Everything one experiment measured on one device (or on the node).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ExperimentResult {
@@ -298,6 +308,12 @@ pub struct Artifact {
 }
 
 impl ExperimentResult {
+    /// Records each (what, why) left out.
+    pub fn waive(&mut self, waived: impl IntoIterator<Item = (String, String)>) {
+        self.waived
+            .extend(waived.into_iter().map(|(what, reason)| Waiver { what, reason }));
+    }
+
     /// A series by key.
     pub fn series(&self, key: &SeriesKey) -> Option<&Series> {
         self.series.iter().find(|s| &s.key == key)

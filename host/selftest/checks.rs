@@ -10,10 +10,12 @@ use kernels_gpu::device::F32x4;
 use super::SelfTest;
 use crate::copy_element::{CopyElement, first_mismatch, pattern};
 use crate::error::{Error, Result};
-use crate::experiments::{UploadOrder, chunk_ranges, staged_once};
 use crate::gpu::{DeviceBuffer, EventTimer, HostMemoryKind, PinnedBuffer};
 use crate::input_values::matrix_value;
-use crate::launchers::{self, CopyKernel, copy_runners, matvec_runners};
+use crate::launchers::{
+    self, CopyKernel, CudaStagedRunner, HostMemory, PipelineStep, StagedRunner, UploadOrder, chunk_ranges,
+    copy_runners, matvec_runners,
+};
 use crate::reference;
 use crate::run_settings::RunSettings;
 use crate::testbed::{DeviceUnderTest, Implementation, Testbed};
@@ -480,23 +482,24 @@ pub(super) fn staged_pipeline(testbed: &Testbed) -> Result<()> {
     const STREAMS: u32 = 4;
     const ITERATIONS: u32 = 16;
     let dut = first(testbed);
-    let gpu = dut.gpu();
     let len = LEN + 100; // chunks of whole 256-element blocks and a ragged last one
-    let mut host = PinnedBuffer::<f32>::new(gpu, len, HostMemoryKind::Pinned)?;
-    for (i, x) in host.as_mut_slice().iter_mut().enumerate() {
-        *x = matrix_value(i, 5);
-    }
-    let source = host.as_slice().to_vec();
-    let pipeline = crate::experiments::StagedPipeline::new(gpu, STREAMS)?;
-    let mut data = DeviceBuffer::<f32>::uninit(gpu, len)?;
+    let source: Vec<f32> = (0..len).map(|i| matrix_value(i, 5)).collect();
+    let mut pipeline = CudaStagedRunner::new(dut, STREAMS);
+    pipeline.prepare(&source)?;
     for (n, order) in [
         (1, UploadOrder::AsListed),
         (STREAMS, UploadOrder::AsListed),
         (STREAMS, UploadOrder::Chained),
     ] {
-        data.fill(f32::NAN)?;
-        staged_once(dut, &pipeline, &host, &mut data, (n, order), ITERATIONS)?;
-        let got = data.to_host()?;
+        pipeline.fill_data(f32::NAN)?;
+        pipeline.enqueue(PipelineStep::Staged {
+            streams: n,
+            order,
+            memory: HostMemory::PageLocked,
+            iterations: ITERATIONS,
+        })?;
+        pipeline.wait()?;
+        let got = pipeline.read_data()?;
         let chunks = chunk_ranges(len, n, 256).len();
         let mismatch = got.iter().zip(&source).enumerate().find_map(|(i, (&g, &s))| {
             let expected = reference::fma_chain(s, ITERATIONS);

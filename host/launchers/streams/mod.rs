@@ -1,3 +1,28 @@
+//! The streams family (Best Practices Guide §3.1.2, the OpenCL whitepaper's
+//! data transfers): the typed `fma_chain` launchers, the chunking of Listing
+//! 3.3b ([`chunk_ranges`]), the staged copy-and-execute pipeline's runners, one
+//! per programming model ([`StagedRunner`], chosen by [`staged_runners`]), and
+//! the one-block kernels fanned out over streams or queues ([`FanOutRunner`],
+//! chosen by [`fan_out_runners`]).
+
+mod chunks;
+mod cuda_fan_out;
+mod cuda_runner;
+mod fan_out;
+mod opencl_fan_out;
+mod opencl_runner;
+mod runner;
+mod staged_pipeline;
+
+pub use chunks::chunk_ranges;
+pub use cuda_fan_out::CudaFanOutRunner;
+pub use cuda_runner::CudaStagedRunner;
+pub use fan_out::{FAN_BLOCK, FAN_ITERATIONS, FAN_MARK, FanOut, FanOutRunner, FanStream, Lanes, fan_out_runners};
+pub use opencl_fan_out::OpenClFanOutRunner;
+pub use opencl_runner::OpenClStagedRunner;
+pub use runner::{HostMemory, PipelineStep, StagedRunner, UploadOrder, staged_runners};
+pub use staged_pipeline::StagedPipeline;
+
 use std::ops::Range;
 
 use cudarc::driver::CudaStream;
@@ -71,6 +96,17 @@ pub fn opencl_fma_chain(
     iterations: u32,
     wave_groups: u32,
 ) -> Result<()> {
+    opencl_fma_chain_of(side.twins(), queue, data, range, (iterations, wave_groups))
+}
+
+/// [`opencl_fma_chain`] from `twins`' program: `(iterations, wave_groups)`.
+pub(super) fn opencl_fma_chain_of(
+    twins: &OpenClTwins,
+    queue: &ClQueue,
+    data: &mut ClBuffer<f32>,
+    range: Range<usize>,
+    (iterations, wave_groups): (u32, u32),
+) -> Result<()> {
     if range.start >= range.end || range.end > data.len() || range.end > u32::MAX as usize {
         return Err(Error::InvalidLaunch {
             kernel: "fma_chain",
@@ -83,7 +119,7 @@ pub fn opencl_fma_chain(
     let nd = NdRange::groups_1d(groups as usize, COPY_BLOCK_THREADS as usize);
     let (offset, n) = (range.start as u32, range.len() as u32);
     // Not kernel_of: the OpenCL twin takes an element offset (a cl_mem cannot be offset) besides the Rust parameters.
-    let kernel = side.twins().kernel(fma_chain_params::NAME)?;
+    let kernel = twins.kernel(fma_chain_params::NAME)?;
     // SAFETY: matches fma_chain(float*, uint, uint, uint); offset + n <= len was checked above.
     unsafe { queue.launch(kernel, &nd, &[&*data, &offset, &n, &iterations])? };
     Ok(())
