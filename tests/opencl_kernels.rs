@@ -25,6 +25,7 @@ use ptxsuite::opencl::{
 };
 use ptxsuite::run_settings::RunSettings;
 use ptxsuite::{Error, reference};
+use std::sync::{Mutex, MutexGuard};
 
 /// One device with the twins built for it.
 struct Target {
@@ -34,9 +35,43 @@ struct Target {
     twins: OpenClTwins,
 }
 
+/// One test's targets, and its turn: the tests of this file take turns (see
+/// [`POCL_TURN`]). Iterating hands out the targets and keeps the turn until the
+/// loop ends.
+struct Targets {
+    list: std::vec::IntoIter<Target>,
+    _turn: MutexGuard<'static, ()>,
+}
+
+impl Iterator for Targets {
+    type Item = Target;
+    fn next(&mut self) -> Option<Target> {
+        self.list.next()
+    }
+}
+
+/// PoCL 3.1 to 5.x (Debian 12's is 3.1) abort the process, in
+/// `pocl_release_dlhandle_cache` (`found->ref_count > 0`) when launches of
+/// one kernel with different grids or offsets are in flight at once, as in
+/// tests on parallel threads (seen on the GPU machine's 16 cores): a finished launch
+/// releases the first cached work-group function that matches its kernel and
+/// work-group size, which may be another launch's (fixed in PoCL 6.0, commit
+/// 9184812d6 "fix dlhandle cache"). The tests of this file share kernels
+/// (every one builds the same twins), so they take turns.
+static POCL_TURN: Mutex<()> = Mutex::new(());
+
 /// PoCL's CPU device and NVIDIA's GPU, where present; without an OpenCL
 /// platform (or neither device), prints that `test` was skipped and returns none.
-fn targets_or_skip(test: &str) -> Vec<Target> {
+fn targets_or_skip(test: &str) -> Targets {
+    // A test that failed while holding the turn poisons it; the next test's targets are fresh.
+    let turn = POCL_TURN.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    Targets {
+        list: target_list(test).into_iter(),
+        _turn: turn,
+    }
+}
+
+fn target_list(test: &str) -> Vec<Target> {
     let runtime = match OpenClRuntime::load() {
         Ok(runtime) => runtime,
         Err(why) => {
