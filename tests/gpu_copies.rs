@@ -429,6 +429,26 @@ fn gpu_texture_2d_tile_kernels_match_reference_in_every_sampling() {
     };
     // Both kernels, each implementation, point / linear / normalized / wrap, three tile shapes.
     ptxsuite::experiments::check_tile_kernels(&dut).unwrap();
+    // The family's runner: nothing before an image is loaded, no fetch through a sampling it has no texture of.
+    let (mut runners, _) = launchers::texture_2d_runners(&dut).unwrap();
+    let runner = runners[0].as_mut();
+    let fetch = |sampling| launchers::TileFetch {
+        sampling,
+        placement: launchers::SamplePlacement {
+            offset: (0.5, 0.5),
+            scale: (1.0, 1.0),
+        },
+    };
+    let point = launchers::Sampling::POINT;
+    assert!(runner.clear_output().is_err(), "no output before a load");
+    assert!(runner.fetch_once(Implementation::Rust, fetch(None), 8).is_err());
+    let image = launchers::Image2d { width: 64, height: 64 };
+    runner.load(&[0.25; 4096], image, &[point, point]).unwrap();
+    runner.fetch_once(Implementation::Rust, fetch(Some(point)), 8).unwrap();
+    assert_eq!(runner.read_output().unwrap(), vec![0.25; 4096]);
+    let linear = launchers::Sampling { linear: true, ..point };
+    let refused = runner.fetch_once(Implementation::Rust, fetch(Some(linear)), 8);
+    assert!(matches!(refused, Err(Error::InvalidLaunch { .. })), "{refused:?}");
 }
 
 /// The streams family's CUDA runners: the staged pipeline (every step, both

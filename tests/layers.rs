@@ -65,7 +65,6 @@ const NOT_YET_BEHIND_RUNNERS: &[&str] = &[
     "peer/mod.rs",
     "peer/peer_buffers.rs",
     "peer_copy_limits.rs",
-    "texture_2d.rs",
     "throughput_code.rs",
     "transfer_intensity.rs",
     "work_group_size.rs",

@@ -9,16 +9,14 @@
 use super::sweep::each_point;
 use super::{Experiment, RunContext};
 use crate::error::{Error, Result};
-use crate::gpu::{CudaArray2d, DeviceBuffer, Sampling, Texture2d};
-use crate::launchers::{Image2d, SamplePlacement, global_2d_tile_load, texture_2d_tile_sample};
+use crate::launchers::{Image2d, SamplePlacement, Sampling, Texture2dRunner, TileFetch, texture_2d_runners};
 use crate::reference::{FILTER_ERROR_BOUND, FILTER_ROUNDING, texture_fetch_2d, tile_order};
 use crate::report::{
     Axis, Claim, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Rule, SectionHooks, Series, Spread,
-    Verdict, Work, better_by,
+    Verdict, Waiver, Work, better_by,
 };
 use crate::stats::Summary;
 use crate::testbed::{DeviceUnderTest, Implementation};
-use crate::timing::{CudaTimer, time_per_launch};
 
 pub struct Texture2dFetches;
 
@@ -120,6 +118,19 @@ impl Case {
             },
         }
     }
+
+    /// What the runners launch for this case over `image`.
+    fn fetch(self, image: Image2d) -> TileFetch {
+        TileFetch {
+            sampling: self.sampling,
+            placement: self.placement(image),
+        }
+    }
+}
+
+/// The samplings of the texture cases: the runners load a texture for each.
+fn samplings() -> Vec<Sampling> {
+    CASES.iter().filter_map(|case| case.sampling).collect()
 }
 
 /// The image: the smallest square of a power-of-two side (at least 1024)
@@ -158,41 +169,34 @@ impl Experiment for Texture2dFetches {
     fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
         let axis = Axis::lines("warp tile width (texels; 32 / width rows)", Metric::Bandwidth);
         let mut result = ctx.result(self, axis, BYTE_COUNTING);
-        let implementations = ctx.ptx_implementations(&mut result);
-        let gpu = ctx.device.gpu();
+        let (mut runners, waived) = texture_2d_runners(ctx.device)?;
+        result.waived.extend(
+            waived
+                .into_iter()
+                .map(|(implementation, reason)| Waiver::of_twins(implementation, reason)),
+        );
         let image = image_for(ctx.device.info().l2_cache_bytes.max(0) as u64);
         let texels = test_image(image);
-        let array = CudaArray2d::from_host(gpu, &texels, image.width as usize, image.height as usize)?;
-        let textures: Vec<Option<Texture2d>> = CASES
-            .iter()
-            .map(|case| {
-                case.sampling
-                    .map(|sampling| Texture2d::over(gpu, &array, sampling))
-                    .transpose()
-            })
-            .collect::<Result<_>>()?;
+        for runner in &mut runners {
+            runner.load(&texels, image, &samplings())?;
+        }
         let mut plans = Vec::new();
-        for (case, texture) in CASES.iter().zip(&textures) {
-            for &implementation in &implementations {
-                let key = ctx.key(case.kernel(), implementation, "f32").variant(case.variant);
-                result.series.push(Series::of(key));
-                plans.push((*case, texture.as_ref(), implementation, result.series.len() - 1));
+        for case in CASES {
+            for (at, runner) in runners.iter().enumerate() {
+                for implementation in runner.implementations() {
+                    let key = ctx.key(case.kernel(), implementation, "f32").variant(case.variant);
+                    result.series.push(Series::of(key));
+                    plans.push((case, at, implementation, result.series.len() - 1));
+                }
             }
         }
-        let mut bench = Bench {
-            timer: CudaTimer::new(gpu)?,
-            odata: DeviceBuffer::<f32>::uninit(gpu, texels.len())?,
-            idata: DeviceBuffer::from_host(gpu, &texels)?,
-            texels,
-            image,
-        };
         each_point(ctx, TILE_WIDTHS, (0, TILE_WIDTHS.len()), |tile| {
-            for &(case, texture, implementation, index) in &plans {
+            for &(case, at, implementation, index) in &plans {
                 let series = &mut result.series[index];
                 ctx.progress.set_message(format!("{} tile {tile}", series.label));
-                series
-                    .points
-                    .extend(bench.measure(ctx, (case, texture, implementation), tile)?);
+                let runner = runners[at].as_mut();
+                let point = measure(ctx, runner, (case, implementation), (&texels, image, tile))?;
+                series.points.extend(point);
             }
             Ok(())
         })?;
@@ -201,60 +205,30 @@ impl Experiment for Texture2dFetches {
     }
 }
 
-/// The buffers, the image and the events every point shares.
-struct Bench<'g> {
-    timer: CudaTimer<'g>,
-    odata: DeviceBuffer<f32>,
-    idata: DeviceBuffer<f32>,
-    texels: Vec<f32>,
-    image: Image2d,
-}
-
-impl Bench<'_> {
-    /// One case at one tile width: timed, checked against the CPU reference
-    /// (a failed check fails the point), the filter's error beside it.
-    fn measure(
-        &mut self,
-        ctx: &RunContext<'_>,
-        (case, texture, implementation): (Case, Option<&Texture2d<'_>>, Implementation),
-        tile: u32,
-    ) -> Result<Option<Point>> {
-        let Self {
-            timer,
-            odata,
-            idata,
-            texels,
-            image,
-        } = self;
-        let image = *image;
-        // NaN first: a kernel that wrote nothing would otherwise pass on the previous case's outputs.
-        odata.fill(f32::NAN)?;
-        let mut launch = || match texture {
-            Some(texture) => texture_2d_tile_sample(
-                ctx.device,
-                implementation,
-                odata,
-                texture,
-                (image, tile),
-                case.placement(image),
-            ),
-            None => global_2d_tile_load(ctx.device, implementation, odata, idata, image, tile),
-        };
-        let times_ms = time_per_launch(timer, ctx.settings, &mut launch)?;
-        let check = check_samples(case, texels, (image, tile), &odata.to_host()?);
-        let bytes = BYTES_PER_TEXEL * image.texels();
-        let samples: Vec<f64> = times_ms.iter().map(|ms| bytes as f64 / 1e9 / (ms / 1e3)).collect();
-        let work = Work::bytes(image.texels(), bytes);
-        let at = PointKey::Value(tile as i64);
-        let Some(mut point) = Point::measured(at, &samples, work, check.as_ref().err().cloned()) else {
-            return Ok(None);
-        };
-        point.time_ms = Summary::of(&times_ms);
-        if let Ok(Some(error)) = check {
-            point.set_extra(FILTER_ERROR, error * 256.0);
-        }
-        Ok(Some(point))
+/// One case by one implementation at one tile width: timed, checked against
+/// the CPU reference (a failed check fails the point), the filter's error beside it.
+fn measure(
+    ctx: &RunContext<'_>,
+    runner: &mut dyn Texture2dRunner,
+    (case, implementation): (Case, Implementation),
+    (texels, image, tile): (&[f32], Image2d, u32),
+) -> Result<Option<Point>> {
+    // NaN first: a kernel that wrote nothing would otherwise pass on the previous case's outputs.
+    runner.clear_output()?;
+    let times_ms = runner.time(implementation, case.fetch(image), tile, ctx.settings)?;
+    let check = check_samples(case, texels, (image, tile), &runner.read_output()?);
+    let bytes = BYTES_PER_TEXEL * image.texels();
+    let samples: Vec<f64> = times_ms.iter().map(|ms| bytes as f64 / 1e9 / (ms / 1e3)).collect();
+    let work = Work::bytes(image.texels(), bytes);
+    let at = PointKey::Value(tile as i64);
+    let Some(mut point) = Point::measured(at, &samples, work, check.as_ref().err().cloned()) else {
+        return Ok(None);
+    };
+    point.time_ms = Summary::of(&times_ms);
+    if let Ok(Some(error)) = check {
+        point.set_extra(FILTER_ERROR, error * 256.0);
     }
+    Ok(Some(point))
 }
 
 /// Checks every [`CHECK_STRIDE`]th thread's output against the CPU
@@ -523,39 +497,30 @@ impl SectionHooks for Texture2dFetches {
 /// on a small image (64 × 64), at a row strip, a block and a column walk,
 /// by each implementation the device runs, against the CPU reference.
 pub fn check_tile_kernels(dut: &DeviceUnderTest) -> Result<()> {
-    let gpu = dut.gpu();
     let image = Image2d { width: 64, height: 64 };
     let texels = test_image(image);
-    let array = CudaArray2d::from_host(gpu, &texels, 64, 64)?;
-    let idata = DeviceBuffer::from_host(gpu, &texels)?;
-    let mut odata = DeviceBuffer::<f32>::uninit(gpu, texels.len())?;
+    let (mut runners, _) = texture_2d_runners(dut)?;
+    for runner in &mut runners {
+        runner.load(&texels, image, &samplings())?;
+    }
     for case in CASES {
-        let texture = case
-            .sampling
-            .map(|sampling| Texture2d::over(gpu, &array, sampling))
-            .transpose()?;
-        for implementation in dut.ptx_implementations().0 {
-            for tile in [32, 8, 1] {
-                odata.fill(f32::NAN)?;
-                match &texture {
-                    Some(texture) => {
-                        let placement = case.placement(image);
-                        texture_2d_tile_sample(dut, implementation, &mut odata, texture, (image, tile), placement)?
-                    }
-                    None => global_2d_tile_load(dut, implementation, &mut odata, &idata, image, tile)?,
+        for runner in &mut runners {
+            for implementation in runner.implementations() {
+                for tile in [32, 8, 1] {
+                    runner.clear_output()?;
+                    runner.fetch_once(implementation, case.fetch(image), tile)?;
+                    check_samples(case, &texels, (image, tile), &runner.read_output()?).map_err(|detail| {
+                        Error::Verification {
+                            what: format!(
+                                "{} {} · {} tile {tile}",
+                                case.kernel(),
+                                case.variant,
+                                implementation.label()
+                            ),
+                            detail,
+                        }
+                    })?;
                 }
-                gpu.synchronize()?;
-                check_samples(case, &texels, (image, tile), &odata.to_host()?).map_err(|detail| {
-                    Error::Verification {
-                        what: format!(
-                            "{} {} · {} tile {tile}",
-                            case.kernel(),
-                            case.variant,
-                            implementation.label()
-                        ),
-                        detail,
-                    }
-                })?;
             }
         }
     }

@@ -1,4 +1,4 @@
-use std::marker::PhantomData;
+use std::rc::Rc;
 
 use cudarc::driver::sys;
 use kernels_gpu::device::TextureObject as TextureHandle;
@@ -32,17 +32,18 @@ impl Sampling {
 /// A 2-D texture object over a [`CudaArray2d`] (`cuTexObjectCreate` on a
 /// `CU_RESOURCE_TYPE_ARRAY`), destroyed on drop: the guide's `texture<float,
 /// 2>` reference with its `filterMode`, `normalized` and `addressMode`, as a
-/// texture object. It borrows the array, so the array outlives it.
-pub struct Texture2d<'array> {
+/// texture object. It shares the array (several textures may sample one),
+/// so the array outlives every texture over it.
+pub struct Texture2d {
     texture: CreatedTexture,
-    _array: PhantomData<&'array CudaArray2d>,
+    _array: Rc<CudaArray2d>,
 }
 
-impl<'array> Texture2d<'array> {
+impl Texture2d {
     /// A texture over all of `array`, sampled as `sampling` says. Wrap
     /// addressing is defined only with normalized coordinates (the guide's
     /// caveat): ask for it without them and the coordinates are not wrapped.
-    pub fn over(gpu: &Gpu, array: &'array CudaArray2d, sampling: Sampling) -> Result<Self> {
+    pub fn over(gpu: &Gpu, array: &Rc<CudaArray2d>, sampling: Sampling) -> Result<Self> {
         // SAFETY: all-zero is a valid bit pattern for these plain C structs (null handles, zero enums).
         let mut resource: sys::CUDA_RESOURCE_DESC = unsafe { std::mem::zeroed() };
         resource.resType = sys::CUresourcetype::CU_RESOURCE_TYPE_ARRAY;
@@ -65,7 +66,7 @@ impl<'array> Texture2d<'array> {
         }
         Ok(Self {
             texture: CreatedTexture::create(gpu, &resource, &texture)?,
-            _array: PhantomData,
+            _array: Rc::clone(array),
         })
     }
 

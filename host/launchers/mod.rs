@@ -113,7 +113,10 @@ pub use streams::{
     chunk_ranges, fan_out_runners, fma_chain, fma_chain_grid, fma_chain_of, opencl_fma_chain, staged_runners,
 };
 pub use stride_copy_global::stride_copy_global;
-pub use texture_2d::{Image2d, SamplePlacement, global_2d_tile_load, texture_2d_tile_sample, texture_2d_tile_shape};
+pub use texture_2d::{
+    CudaTexture2dRunner, Image2d, SamplePlacement, Sampling, Texture2dRunner, TileFetch, global_2d_tile_load,
+    texture_2d_runners, texture_2d_tile_sample, texture_2d_tile_shape,
+};
 pub use throughput_outputs::{ChainValues, ThroughputOutputs, first_threads};
 pub use throughput_params::{AnyChainParams, suggested_params};
 pub use throughput_table::{ThroughputRow, cc1_per_sm_per_clock, hopper_peak_per_sm_per_clock, throughput_table};

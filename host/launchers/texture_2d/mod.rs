@@ -1,6 +1,16 @@
-//! Typed, bounds-checked launchers of the 2-D tile kernels of the guide's
-//! §3.2.4 and Table 3.4: [`global_2d_tile_load`] over a row-major buffer,
-//! [`texture_2d_tile_sample`] through a 2-D texture object.
+//! The 2-D tile family of the guide's §3.2.4 and Table 3.4: the shape check,
+//! the typed, bounds-checked launchers ([`global_2d_tile_load`] over a
+//! row-major buffer, [`texture_2d_tile_sample`] through a 2-D texture object)
+//! and the family's runners, one per programming model ([`Texture2dRunner`],
+//! chosen by [`texture_2d_runners`]). There is no OpenCL C twin (it would
+//! sample an OpenCL image): its runner would join in `texture_2d_runners`.
+
+mod cuda_runner;
+mod runner;
+
+pub use crate::gpu::Sampling;
+pub use cuda_runner::CudaTexture2dRunner;
+pub use runner::{Texture2dRunner, TileFetch, texture_2d_runners};
 
 use kernels_gpu::device::Dim3;
 use kernels_gpu::global_memory::{COPY_BLOCK_THREADS, global_2d_tile_load_params, texture_2d_tile_sample_params};
@@ -113,7 +123,7 @@ pub fn texture_2d_tile_sample(
     dut: &DeviceUnderTest,
     implementation: Implementation,
     odata: &mut DeviceBuffer<f32>,
-    texture: &Texture2d<'_>,
+    texture: &Texture2d,
     (image, tile_width): (Image2d, u32),
     placement: SamplePlacement,
 ) -> Result<()> {
