@@ -47,7 +47,6 @@ const NOT_YET_BEHIND_RUNNERS: &[&str] = &[
     "instructions.rs",
     "latency.rs",
     "link_latency.rs",
-    "loop_counters.rs",
     "mapped_reuse.rs",
     "mapped_stride.rs",
     "math_functions.rs",

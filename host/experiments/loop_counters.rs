@@ -12,7 +12,6 @@ use std::fmt::Write;
 
 use kernels_gpu::loop_counters::LOOP_COUNTER_BLOCK_THREADS;
 
-use super::calibrated_launches::timed_launches;
 use super::counter_evidence::evidence;
 use super::counter_launch::count_point;
 use super::implementation_ptx::implementation_entry;
@@ -22,8 +21,7 @@ use super::{Experiment, RunContext};
 use crate::copy_element::{first_mismatch, pattern};
 use crate::counters::SASS_PER_ELEMENT as COUNTED_PER_ELEMENT;
 use crate::error::Result;
-use crate::gpu::DeviceBuffer;
-use crate::launchers::{LoopCounter, loop_counter};
+use crate::launchers::{LoopCounter, LoopCounterRunner, StridedLoop, loop_counter_grid, loop_counter_runners};
 use crate::ptx::{PtxLoop, loop_with_most, opcode_of};
 use crate::reference::strided_loop;
 use crate::report::{
@@ -32,7 +30,6 @@ use crate::report::{
 };
 use crate::sass::{SassCounts, SassFunction};
 use crate::testbed::Implementation;
-use crate::timing::CudaTimer;
 
 pub struct LoopCounters;
 
@@ -140,75 +137,68 @@ impl Experiment for LoopCounters {
     fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
         let axis = Axis::lines("buffer MiB", Metric::Bandwidth).plot(PlotKind::None);
         let mut result = ctx.result(self, axis, COUNTING);
-        let implementations = ctx.ptx_implementations(&mut result);
-        let sass = sass_for(&mut result, &implementations, ctx.device.info().architecture());
-        let mut copy = StridedCopy::new(ctx)?;
+        let (copy, input) = StridedCopy::plan(ctx)?;
+        let (mut runners, waived) = loop_counter_runners(ctx.device, copy.launch, &input, copy.elements as usize)?;
+        drop(input);
+        result.waive(waived);
+        let ptx: Vec<Implementation> = runners
+            .iter()
+            .flat_map(|runner| runner.implementations().to_vec())
+            .filter(|&implementation| has_ptx(implementation))
+            .collect();
+        let sass = sass_for(&mut result, &ptx, ctx.device.info().architecture());
         let counters = LoopCounter::ALL;
         each_point(ctx, counters, (0, counters.len()), |counter| {
-            for &implementation in &implementations {
-                ctx.progress
-                    .set_message(format!("{} · {}", counter.kernel(), implementation.label()));
-                let mut series = Series::new(
-                    ctx.key(counter.kernel(), implementation, "f32"),
-                    format!("{} · {}", counter.label(), implementation.label()),
-                );
-                if let Some(mut point) = copy.time(ctx, counter, implementation)? {
-                    record_loop_bodies(&mut result, &mut point, (counter, implementation), &sass);
-                    copy.count(ctx, &mut result, &mut point, (counter, implementation))?;
-                    series.points.push(point);
+            for runner in &mut runners {
+                for implementation in runner.implementations().to_vec() {
+                    let series = copy.measure(ctx, &mut result, (runner.as_mut(), implementation), counter, &sass)?;
+                    result.series.push(series);
                 }
-                result.series.push(series);
             }
             Ok(())
         })?;
-        let StridedCopy { blocks, n, stride, .. } = copy;
-        let mib = copy.mib();
-        result.setup.push(format!(
-            "{blocks} blocks of {LOOP_COUNTER_BLOCK_THREADS} threads (one full wave), each thread copying n = {n} \
-             elements of its column: out[t + {stride}·i] = in[{OFFSET} + t + {stride}·i]; {mib} MiB per buffer; \
-             every output checked against the CPU reference"
-        ));
+        result.setup.push(copy.setup());
         Ok(result)
     }
 }
 
-/// The strided copy every counter runs: one full wave, each thread `n`
-/// elements of its column `stride` apart; the input, the output and the CPU
-/// reference's output; the events.
-struct StridedCopy<'g> {
-    blocks: u32,
-    n: u64,
-    stride: u64,
-    elements: u64,
-    inp: DeviceBuffer<f32>,
-    out: DeviceBuffer<f32>,
-    expected: Vec<f32>,
-    timer: CudaTimer<'g>,
+/// Whether `implementation`'s kernels are PTX (Rust, CUDA C): those have PTX and SASS loops.
+fn has_ptx(implementation: Implementation) -> bool {
+    matches!(implementation, Implementation::Rust | Implementation::CudaC)
 }
 
-impl<'g> StridedCopy<'g> {
-    fn new(ctx: &RunContext<'g>) -> Result<Self> {
-        let dut = ctx.device;
-        let first = dut.kernel(Implementation::Rust, LoopCounter::I32.kernel())?;
-        let blocks = dut.full_wave_blocks(first, LOOP_COUNTER_BLOCK_THREADS)?;
+/// The strided copy every counter runs: one full wave, each thread `n`
+/// elements of its column `stride` apart, and the CPU reference's output.
+struct StridedCopy {
+    launch: StridedLoop,
+    elements: u64,
+    expected: Vec<f32>,
+}
+
+impl StridedCopy {
+    /// The copy for the device's grid and the run's buffer size, and its input.
+    fn plan(ctx: &RunContext<'_>) -> Result<(Self, Vec<f32>)> {
+        let blocks = loop_counter_grid(ctx.device)?;
         let threads = blocks as u64 * LOOP_COUNTER_BLOCK_THREADS as u64;
-        let (n, stride) = loop_plan(ctx.settings.buffer_bytes(dut.info()), threads);
+        let (n, stride) = loop_plan(ctx.settings.buffer_bytes(ctx.device.info()), threads);
         let elements = n * stride;
         let input: Vec<f32> = pattern(elements as usize + OFFSET as usize);
-        let inp = DeviceBuffer::from_host(dut.gpu(), &input)?;
-        let out = DeviceBuffer::<f32>::uninit(dut.gpu(), elements as usize)?;
         let mut expected = vec![f32::NAN; elements as usize];
         strided_loop(&mut expected, &input, threads, n, OFFSET, stride);
-        Ok(Self {
+        let launch = StridedLoop {
             blocks,
             n,
+            offset: OFFSET,
             stride,
-            elements,
-            inp,
-            out,
-            expected,
-            timer: CudaTimer::new(dut.gpu())?,
-        })
+        };
+        Ok((
+            Self {
+                launch,
+                elements,
+                expected,
+            },
+            input,
+        ))
     }
 
     /// MiB per buffer (the points' position).
@@ -216,41 +206,52 @@ impl<'g> StridedCopy<'g> {
         (self.elements * 4) >> 20
     }
 
-    fn launch(&mut self, ctx: &RunContext<'_>, counter: LoopCounter, implementation: Implementation) -> Result<()> {
-        let (n, stride) = (self.n, self.stride);
-        loop_counter(
-            ctx.device,
-            implementation,
-            counter,
-            &mut self.out,
-            &self.inp,
-            self.blocks,
-            (n, OFFSET, stride),
+    /// The setup line: the grid, the loop and the buffers.
+    fn setup(&self) -> String {
+        let StridedLoop { blocks, n, stride, .. } = self.launch;
+        let mib = self.mib();
+        format!(
+            "{blocks} blocks of {LOOP_COUNTER_BLOCK_THREADS} threads (one full wave), each thread copying n = {n} \
+             elements of its column: out[t + {stride}·i] = in[{OFFSET} + t + {stride}·i]; {mib} MiB per buffer; \
+             every output checked against the CPU reference"
         )
+    }
+
+    /// The series of `counter`'s kernel by `implementation`: its one point
+    /// (timed, checked, the loop's bodies and the counters beside it), or
+    /// none where it has no time.
+    fn measure(
+        &self,
+        ctx: &RunContext<'_>,
+        result: &mut ExperimentResult,
+        (runner, implementation): (&mut dyn LoopCounterRunner, Implementation),
+        counter: LoopCounter,
+        sass: &[ImplementationSass],
+    ) -> Result<Series> {
+        ctx.progress
+            .set_message(format!("{} · {}", counter.kernel(), implementation.label()));
+        let mut series = Series::new(
+            ctx.key(counter.kernel(), implementation, "f32"),
+            format!("{} · {}", counter.label(), implementation.label()),
+        );
+        if let Some(mut point) = self.time(ctx, runner, (counter, implementation))? {
+            record_loop_bodies(result, &mut point, (counter, implementation), sass);
+            self.count(ctx, result, &mut point, runner, (counter, implementation))?;
+            series.points.push(point);
+        }
+        Ok(series)
     }
 
     /// The copy from NaN, timed and checked in full; `None` where it has no time.
     fn time(
-        &mut self,
+        &self,
         ctx: &RunContext<'_>,
-        counter: LoopCounter,
-        implementation: Implementation,
+        runner: &mut dyn LoopCounterRunner,
+        (counter, implementation): (LoopCounter, Implementation),
     ) -> Result<Option<Point>> {
-        let (n, stride, blocks) = (self.n, self.stride, self.blocks);
-        let Self { inp, out, timer, .. } = self;
-        out.fill(f32::NAN)?;
-        let times = timed_launches(timer, ctx.settings, &mut || {
-            loop_counter(
-                ctx.device,
-                implementation,
-                counter,
-                out,
-                inp,
-                blocks,
-                (n, OFFSET, stride),
-            )
-        })?;
-        let failure = first_mismatch(&self.out.to_host()?, &self.expected);
+        runner.clear_output()?;
+        let times = runner.time(implementation, counter, ctx.settings)?;
+        let failure = first_mismatch(&runner.read_output()?, &self.expected);
         let work = Work::bytes(self.elements, 8 * self.elements);
         Ok(Point::timed(
             PointKey::Value(self.mib() as i64),
@@ -263,17 +264,17 @@ impl<'g> StridedCopy<'g> {
 
     /// The counters of one more launch (--counters): SASS instructions per element.
     fn count(
-        &mut self,
+        &self,
         ctx: &RunContext<'_>,
         result: &mut ExperimentResult,
         point: &mut Point,
+        runner: &mut dyn LoopCounterRunner,
         (counter, implementation): (LoopCounter, Implementation),
     ) -> Result<()> {
-        let elements = self.elements;
         let counted = count_point(ctx, result, implementation, point, &mut || {
-            self.launch(ctx, counter, implementation)
+            runner.launch(implementation, counter)
         })?;
-        if let Some(per) = counted.and_then(|c| c.thread_instructions_per(elements as f64)) {
+        if let Some(per) = counted.and_then(|c| c.thread_instructions_per(self.elements as f64)) {
             point.set_extra(COUNTED_PER_ELEMENT, per);
         }
         Ok(())

@@ -79,7 +79,10 @@ pub use local_memory::{
     LOCAL_ARRAY_BLOCK_THREADS, LocalArrayCase, LocalArrayKernel, LocalArrayRunner, local_array, local_array_runners,
     local_array_shape,
 };
-pub use loop_counters::{LoopCounter, loop_counter, loop_counter_shape};
+pub use loop_counters::{
+    CudaLoopCounterRunner, LoopCounter, LoopCounterRunner, StridedLoop, loop_counter, loop_counter_grid,
+    loop_counter_runners, loop_counter_shape,
+};
 pub use math_accuracy::{function_values_shape, math_function_values};
 pub use matrix_vector::{
     CudaMatVecRunner, MATVEC_BLOCK_THREADS, MatVecEntry, MatVecRunner, MatVecVersion, check_matvec_buffers, matvec,

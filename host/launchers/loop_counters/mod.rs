@@ -1,3 +1,16 @@
+//! The loop-counter family (Best Practices Guide §6.3): the kernels' counter
+//! types ([`LoopCounter`]), the typed, bounds-checked launcher
+//! ([`loop_counter`]) and its shape check, and the family's runners, one per
+//! programming model ([`LoopCounterRunner`], chosen by
+//! [`loop_counter_runners`]; the kernels have CUDA C twins and no OpenCL C
+//! twins yet).
+
+mod cuda_runner;
+mod runner;
+
+pub use cuda_runner::CudaLoopCounterRunner;
+pub use runner::{LoopCounterRunner, StridedLoop, loop_counter_grid, loop_counter_runners};
+
 use kernels_gpu::device::{Dim3, KernelSignature};
 use kernels_gpu::loop_counters::{
     LOOP_COUNTER_BLOCK_THREADS, loop_counter_i32_params, loop_counter_i32_unchecked_params, loop_counter_u32_params,
