@@ -20,6 +20,7 @@ mod latency;
 mod launch_outputs;
 mod local_memory;
 mod loop_counters;
+mod mapped_host;
 mod math_accuracy;
 mod matrix_vector;
 mod measured_sass;
@@ -80,6 +81,7 @@ pub use local_memory::{
     local_array_shape,
 };
 pub use loop_counters::{LoopCounter, loop_counter, loop_counter_shape};
+pub use mapped_host::{ArrayId, CudaMappedRunner, MappedKernels, MappedRunner, MappedStep, Memory, mapped_runners};
 pub use math_accuracy::{function_values_shape, math_function_values};
 pub use matrix_vector::{
     CudaMatVecRunner, MATVEC_BLOCK_THREADS, MatVecEntry, MatVecRunner, MatVecVersion, check_matvec_buffers, matvec,
