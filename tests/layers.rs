@@ -48,8 +48,6 @@ const NOT_YET_BEHIND_RUNNERS: &[&str] = &[
     "latency.rs",
     "link_latency.rs",
     "loop_counters.rs",
-    "mapped_reuse.rs",
-    "mapped_stride.rs",
     "math_functions.rs",
     "matmul.rs",
     "mod.rs",
@@ -67,9 +65,7 @@ const NOT_YET_BEHIND_RUNNERS: &[&str] = &[
     "peer_copy_limits.rs",
     "texture_2d.rs",
     "throughput_code.rs",
-    "transfer_intensity.rs",
     "work_group_size.rs",
-    "zero_copy.rs",
 ];
 
 /// A programming model's types and handles, as they appear in an experiment's code.
