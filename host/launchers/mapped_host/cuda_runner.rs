@@ -8,9 +8,11 @@ use crate::run_settings::RunSettings;
 use crate::testbed::{DeviceUnderTest, Implementation};
 use crate::timing::{CudaTimer, timed_launches};
 
-/// An array on the CUDA side: page-locked host memory (mapped or not) or device memory.
+/// An array on the CUDA side: page-locked host memory or device memory.
 enum CudaArray {
-    Host(PinnedBuffer<f32>),
+    /// Host memory; if mapped, its device address as kernels take it, read once
+    /// (`cuMemHostGetDevicePointer`) rather than at every launch.
+    Host(PinnedBuffer<f32>, Option<(GlobalPtr<f32>, GlobalMutPtr<f32>)>),
     Device(DeviceBuffer<f32>),
 }
 
@@ -76,7 +78,7 @@ fn out_and_inputs<'v, T>(arrays: &'v mut [T], out: usize, inputs: &[usize]) -> O
 fn device(array: &CudaArray) -> Result<&DeviceBuffer<f32>> {
     match array {
         CudaArray::Device(buffer) => Ok(buffer),
-        CudaArray::Host(_) => Err(Error::InvalidInput(
+        CudaArray::Host(..) => Err(Error::InvalidInput(
             "host memory where device memory was expected".into(),
         )),
     }
@@ -85,7 +87,7 @@ fn device(array: &CudaArray) -> Result<&DeviceBuffer<f32>> {
 fn device_mut(array: &mut CudaArray) -> Result<&mut DeviceBuffer<f32>> {
     match array {
         CudaArray::Device(buffer) => Ok(buffer),
-        CudaArray::Host(_) => Err(Error::InvalidInput(
+        CudaArray::Host(..) => Err(Error::InvalidInput(
             "host memory where device memory was expected".into(),
         )),
     }
@@ -95,7 +97,8 @@ fn device_mut(array: &mut CudaArray) -> Result<&mut DeviceBuffer<f32>> {
 fn global(array: &CudaArray) -> Result<(GlobalPtr<f32>, usize)> {
     match array {
         CudaArray::Device(buffer) => Ok((buffer.as_global(), buffer.len())),
-        CudaArray::Host(buffer) => Ok((buffer.as_global()?, buffer.len())),
+        CudaArray::Host(buffer, Some((input, _))) => Ok((*input, buffer.len())),
+        CudaArray::Host(_, None) => Err(not_mapped()),
     }
 }
 
@@ -103,11 +106,13 @@ fn global(array: &CudaArray) -> Result<(GlobalPtr<f32>, usize)> {
 fn global_mut(array: &mut CudaArray) -> Result<(GlobalMutPtr<f32>, usize)> {
     match array {
         CudaArray::Device(buffer) => Ok((buffer.as_global_mut(), buffer.len())),
-        CudaArray::Host(buffer) => {
-            let len = buffer.len();
-            Ok((buffer.as_global_mut()?, len))
-        }
+        CudaArray::Host(buffer, Some((_, output))) => Ok((*output, buffer.len())),
+        CudaArray::Host(_, None) => Err(not_mapped()),
     }
+}
+
+fn not_mapped() -> Error {
+    Error::InvalidInput("pinned host memory that is not mapped is out of a kernel's reach".into())
 }
 
 /// The copy engine's copy of the first `n` floats between `arrays[from]` and `arrays[to]`.
@@ -116,11 +121,11 @@ fn copy(dut: &DeviceUnderTest, arrays: &mut [CudaArray], (from, to): (usize, usi
     let aliased = || Error::InvalidInput("a copy's source is its destination".into());
     let (destination, sources) = out_and_inputs(arrays, to, &[from]).ok_or_else(aliased)?;
     match (sources[0], destination) {
-        // SAFETY: the runner's host arrays are touched by the CPU only after its `time` has waited for
-        // the stream (`fill`, `read`, `write` and `free_arrays` take it mutably, after `time` returns).
-        (CudaArray::Host(host), CudaArray::Device(device)) => unsafe { host.upload_async(0..n, device, stream) },
+        // SAFETY: steps are enqueued only inside `time`, which waits for them before it returns; the CPU
+        // touches or frees host arrays only outside it (`write`, `fill`, `read`, `free_arrays`, drop).
+        (CudaArray::Host(host, _), CudaArray::Device(device)) => unsafe { host.upload_async(0..n, device, stream) },
         // SAFETY: as above.
-        (CudaArray::Device(device), CudaArray::Host(host)) => unsafe { host.download_async(0..n, device, stream) },
+        (CudaArray::Device(device), CudaArray::Host(host, _)) => unsafe { host.download_async(0..n, device, stream) },
         _ => Err(Error::InvalidInput(
             "a copy engine step copies between host and device".into(),
         )),
@@ -209,8 +214,12 @@ impl MappedRunner for CudaMappedRunner<'_> {
     fn array(&mut self, memory: Memory, len: usize) -> Result<ArrayId> {
         let gpu = self.dut.gpu();
         let array = match memory {
-            Memory::Mapped => CudaArray::Host(PinnedBuffer::new(gpu, len, HostMemoryKind::Mapped)?),
-            Memory::Pinned => CudaArray::Host(PinnedBuffer::new(gpu, len, HostMemoryKind::Pinned)?),
+            Memory::Mapped => {
+                let mut buffer = PinnedBuffer::new(gpu, len, HostMemoryKind::Mapped)?;
+                let pointers = (buffer.as_global()?, buffer.as_global_mut()?);
+                CudaArray::Host(buffer, Some(pointers))
+            }
+            Memory::Pinned => CudaArray::Host(PinnedBuffer::new(gpu, len, HostMemoryKind::Pinned)?, None),
             Memory::Device => CudaArray::Device(DeviceBuffer::uninit(gpu, len)?),
         };
         self.arrays.push(array);
@@ -225,7 +234,7 @@ impl MappedRunner for CudaMappedRunner<'_> {
             )));
         }
         match &mut self.arrays[index] {
-            CudaArray::Host(host) => {
+            CudaArray::Host(host, _) => {
                 host.as_mut_slice().copy_from_slice(data);
                 Ok(())
             }
@@ -235,7 +244,7 @@ impl MappedRunner for CudaMappedRunner<'_> {
     fn fill(&mut self, array: ArrayId, n: usize, value: f32) -> Result<()> {
         let index = index_of(&self.arrays, self.generation, array)?;
         match &mut self.arrays[index] {
-            CudaArray::Host(host) => {
+            CudaArray::Host(host, _) => {
                 let start = host
                     .as_mut_slice()
                     .get_mut(..n)
@@ -267,7 +276,7 @@ impl MappedRunner for CudaMappedRunner<'_> {
         self.dut.gpu().synchronize()?;
         let short = || Error::InvalidInput(format!("{array:?} holds fewer than {n} floats"));
         match &self.arrays[index] {
-            CudaArray::Host(host) => Ok(host.as_slice().get(..n).ok_or_else(short)?.to_vec()),
+            CudaArray::Host(host, _) => Ok(host.as_slice().get(..n).ok_or_else(short)?.to_vec()),
             CudaArray::Device(device) => {
                 let mut all = device.to_host()?;
                 if all.len() < n {
