@@ -47,8 +47,6 @@ const NOT_YET_BEHIND_RUNNERS: &[&str] = &[
     "instructions.rs",
     "latency.rs",
     "link_latency.rs",
-    "mapped_reuse.rs",
-    "mapped_stride.rs",
     "math_functions.rs",
     "matmul.rs",
     "mod.rs",
@@ -65,9 +63,7 @@ const NOT_YET_BEHIND_RUNNERS: &[&str] = &[
     "peer/peer_buffers.rs",
     "peer_copy_limits.rs",
     "throughput_code.rs",
-    "transfer_intensity.rs",
     "work_group_size.rs",
-    "zero_copy.rs",
 ];
 
 /// A programming model's types and handles, as they appear in an experiment's code.

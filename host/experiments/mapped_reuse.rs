@@ -5,20 +5,20 @@
 //! copy. Zero copy pays off for data read once; data read twice is better
 //! copied.
 
-use super::calibrated_launches::timed_launches;
 use super::transfers::transfer_sizes;
 use super::{Experiment, RunContext};
 use crate::copy_element::{first_mismatch, pattern};
 use crate::error::{Error, Result};
-use crate::gpu::{DeviceBuffer, HostMemoryKind, PinnedBuffer};
-use crate::launchers::vector_copy_global;
+use crate::launchers::{ArrayId, MappedKernels, MappedRunner, MappedStep, Memory, mapped_runners};
 use crate::report::{Axis, Claim, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Rule, SectionHooks};
 use crate::report::{Bound, Figure, Scale, Series, Unit, Work, slower_by};
 use crate::run_settings::RunSettings;
 use crate::testbed::Implementation;
-use crate::timing::CudaTimer;
 
 pub struct MappedReuse;
+
+/// The implementation measured: the suite's own `vector_copy`.
+const RUST: Implementation = Implementation::Rust;
 
 /// The extra figure every point carries: the bytes it moved over the host link per second.
 const LINK_GBPS: &str = "host link GB/s";
@@ -64,67 +64,31 @@ impl Experiment for MappedReuse {
     fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
         let axis = Axis::lines("size (MiB)", Metric::Time).x_scale(Scale::Log2);
         let mut result = ctx.result(self, axis, "");
-        let (dut, gpu, rust) = (ctx.device, ctx.device.gpu(), Implementation::Rust);
         let sizes = sizes(ctx.settings);
         let len = (*sizes
             .last()
             .ok_or_else(|| Error::InvalidInput("no size to measure".into()))?
             / 4) as usize;
         let source: Vec<f32> = pattern(len);
-        let mut mapped = PinnedBuffer::<f32>::new(gpu, len, HostMemoryKind::Mapped)?;
-        mapped.as_mut_slice().copy_from_slice(&source);
-        let mut pinned = PinnedBuffer::<f32>::new(gpu, len, HostMemoryKind::Pinned)?;
-        pinned.as_mut_slice().copy_from_slice(&source);
-        let (mut staged, mut out) = (
-            DeviceBuffer::<f32>::uninit(gpu, len)?,
-            DeviceBuffer::<f32>::uninit(gpu, len)?,
-        );
-        let mapped_in = mapped.as_global()?;
-        let mut timer = CudaTimer::new(gpu)?;
-        for (variant, reads, copied) in CASES {
-            let mut series = Series::new(ctx.key("vector_copy", rust, "f32").variant(variant), variant);
-            for (done, &bytes) in sizes.iter().enumerate() {
-                if ctx.stop_before(done, sizes.len()) {
-                    break;
-                }
-                ctx.progress
-                    .set_message(format!("mapped-reuse {} MiB, {variant}", bytes >> 20));
-                let n = (bytes / 4) as usize;
-                out.fill(-1.0)?;
-                let mut enqueue = || -> Result<()> {
-                    let input = if copied {
-                        // SAFETY: the pinned buffer is not touched until the timer waits for the stream.
-                        unsafe { pinned.upload_async(0..n, &mut staged, gpu.stream())? };
-                        staged.as_global()
-                    } else {
-                        mapped_in
-                    };
-                    for _ in 0..reads {
-                        vector_copy_global(dut, rust, (out.as_global_mut(), len), (input, len), n as u64)?;
+        let (mut runners, _) = mapped_runners(ctx.device, MappedKernels::Rust)?;
+        for runner in &mut runners {
+            let arrays = ReuseArrays::new(runner.as_mut(), &source)?;
+            for case in CASES {
+                let variant = case.0;
+                let mut series = Series::new(ctx.key("vector_copy", RUST, "f32").variant(variant), variant);
+                for (done, &bytes) in sizes.iter().enumerate() {
+                    if ctx.stop_before(done, sizes.len()) {
+                        break;
                     }
-                    Ok(())
-                };
-                let times = timed_launches(
-                    &mut timer,
-                    &ctx.settings.with_samples_times(SAMPLE_FACTOR),
-                    &mut enqueue,
-                )?;
-                gpu.synchronize()?;
-                let failure = first_mismatch(&out.to_host()?[..n], &source[..n]);
-                let work = Work::bytes(n as u64, bytes * reads as u64);
-                let at = PointKey::Value((bytes >> 20) as i64);
-                let mut point = Point::timed(at, &Metric::Time, work, &times, failure);
-                // Bytes over the link: every read of mapped memory, or the one copy.
-                let link_bytes = if copied { bytes } else { bytes * reads as u64 };
-                if let Some(p) = point.as_mut()
-                    && let Some(ms) = p.median()
-                {
-                    p.set_extra(LINK_GBPS, link_bytes as f64 / 1e9 / (ms / 1e3));
+                    ctx.progress
+                        .set_message(format!("mapped-reuse {} MiB, {variant}", bytes >> 20));
+                    series
+                        .points
+                        .extend(arrays.measure(runner.as_mut(), ctx, case, bytes, &source)?);
+                    ctx.progress.inc(1);
                 }
-                series.points.extend(point);
-                ctx.progress.inc(1);
+                result.series.push(series);
             }
-            result.series.push(series);
         }
         result.notes.push(
             "each read is one vector_copy of the whole input into a device buffer; every point's output checked \
@@ -132,6 +96,84 @@ impl Experiment for MappedReuse {
                 .into(),
         );
         Ok(result)
+    }
+}
+
+/// The arrays of every case at the largest size, made before any timing: the
+/// input in mapped and in pinned memory, its device copy and the output.
+struct ReuseArrays {
+    mapped: ArrayId,
+    pinned: ArrayId,
+    staged: ArrayId,
+    out: ArrayId,
+}
+
+impl ReuseArrays {
+    fn new(runner: &mut dyn MappedRunner, source: &[f32]) -> Result<Self> {
+        let len = source.len();
+        let mapped = runner.array(Memory::Mapped, len)?;
+        runner.write(mapped, source)?;
+        let pinned = runner.array(Memory::Pinned, len)?;
+        runner.write(pinned, source)?;
+        let staged = runner.array(Memory::Device, len)?;
+        let out = runner.array(Memory::Device, len)?;
+        Ok(Self {
+            mapped,
+            pinned,
+            staged,
+            out,
+        })
+    }
+
+    /// The steps of one run of `(reads, copied)` over `n` floats: the pinned copy first if
+    /// `copied`, then `reads` kernels reading the input into the output.
+    fn steps(&self, (reads, copied): (u32, bool), n: usize) -> Vec<MappedStep> {
+        let mut steps = Vec::new();
+        let from = if copied {
+            steps.push(MappedStep::Copy {
+                from: self.pinned,
+                to: self.staged,
+                n,
+            });
+            self.staged
+        } else {
+            self.mapped
+        };
+        let read = MappedStep::VectorCopy {
+            implementation: RUST,
+            from,
+            to: self.out,
+            n: n as u64,
+        };
+        steps.extend((0..reads).map(|_| read));
+        steps
+    }
+
+    /// One case at `bytes`: the output reset, the case timed, the output checked against the input.
+    fn measure(
+        &self,
+        runner: &mut dyn MappedRunner,
+        ctx: &RunContext<'_>,
+        (_, reads, copied): (&str, u32, bool),
+        bytes: u64,
+        source: &[f32],
+    ) -> Result<Option<Point>> {
+        let n = (bytes / 4) as usize;
+        runner.fill(self.out, self.out.len(), -1.0)?;
+        let settings = ctx.settings.with_samples_times(SAMPLE_FACTOR);
+        let times = runner.time(&self.steps((reads, copied), n), &settings)?;
+        let failure = first_mismatch(&runner.read(self.out, n)?, &source[..n]);
+        let work = Work::bytes(n as u64, bytes * reads as u64);
+        let at = PointKey::Value((bytes >> 20) as i64);
+        let mut point = Point::timed(at, &Metric::Time, work, &times, failure);
+        // Bytes over the link: every read of mapped memory, or the one copy.
+        let link_bytes = if copied { bytes } else { bytes * reads as u64 };
+        if let Some(p) = point.as_mut()
+            && let Some(ms) = p.median()
+        {
+            p.set_extra(LINK_GBPS, link_bytes as f64 / 1e9 / (ms / 1e3));
+        }
+        Ok(point)
     }
 }
 

@@ -5,16 +5,13 @@
 //! strided load pays a whole request over the link for its four bytes: the
 //! useful bytes per second fall with the stride, far below the link's rate.
 
-use super::calibrated_launches::timed_launches;
 use super::{Experiment, RunContext};
 use crate::copy_element::pattern;
 use crate::error::Result;
-use crate::gpu::{DeviceBuffer, HostMemoryKind, PinnedBuffer};
-use crate::launchers::stride_copy_global;
+use crate::launchers::{ArrayId, MappedKernels, MappedRunner, MappedStep, Memory, mapped_runners};
 use crate::report::{Axis, Bound, Claim, ExperimentResult, Figure, LedgerRow, Metric, Point, PointKey, Report, Rule};
 use crate::report::{Scale, SectionHooks, Series, Spread, Unit, Waiver, Work};
 use crate::testbed::Implementation;
-use crate::timing::CudaTimer;
 use kernels_gpu::global_memory::COPY_BLOCK_THREADS;
 
 pub struct MappedStride;
@@ -56,45 +53,36 @@ impl Experiment for MappedStride {
     fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
         let axis = Axis::lines("stride (floats)", Metric::Time).x_scale(Scale::Log2);
         let mut result = ctx.result(self, axis, "");
-        let (dut, gpu) = (ctx.device, ctx.device.gpu());
         let source: Vec<f32> = pattern(LEN);
-        let mut mapped = PinnedBuffer::<f32>::new(gpu, LEN, HostMemoryKind::Mapped)?;
-        mapped.as_mut_slice().copy_from_slice(&source);
-        let mut out = DeviceBuffer::<f32>::uninit(gpu, LEN)?;
-        let mut timer = CudaTimer::new(gpu)?;
-        let (implementations, waived) = dut.ptx_implementations();
-        for reason in waived {
+        let (mut runners, waived) = mapped_runners(ctx.device, MappedKernels::WithTwins)?;
+        for (_, reason) in waived {
             let what = "the CUDA C twin's series".into();
             result.waived.push(Waiver { what, reason });
         }
-        for implementation in implementations {
-            let key = ctx.key("stride_copy", implementation, "f32").variant("mapped input");
-            let mut series = Series::new(key, "stride_copy from mapped host memory");
-            for (done, stride) in STRIDES.into_iter().enumerate() {
-                if ctx.stop_before(done, STRIDES.len()) {
-                    break;
+        for runner in &mut runners {
+            let (mapped, out) = (runner.array(Memory::Mapped, LEN)?, runner.array(Memory::Device, LEN)?);
+            runner.write(mapped, &source)?;
+            for implementation in runner.implementations().to_vec() {
+                let key = ctx.key("stride_copy", implementation, "f32").variant("mapped input");
+                let mut series = Series::new(key, "stride_copy from mapped host memory");
+                for (done, stride) in STRIDES.into_iter().enumerate() {
+                    if ctx.stop_before(done, STRIDES.len()) {
+                        break;
+                    }
+                    ctx.progress
+                        .set_message(format!("mapped-stride {} stride {stride}", implementation.label()));
+                    let arrays = (mapped, out);
+                    series.points.extend(measure(
+                        runner.as_mut(),
+                        ctx,
+                        (implementation, stride),
+                        arrays,
+                        &source,
+                    )?);
+                    ctx.progress.inc(1);
                 }
-                ctx.progress
-                    .set_message(format!("mapped-stride {} stride {stride}", implementation.label()));
-                out.fill(-1.0)?;
-                let (input, threads) = ((mapped.as_global()?, LEN), threads(stride));
-                let mut enqueue =
-                    || stride_copy_global(dut, implementation, (out.as_global_mut(), LEN), input, threads, stride);
-                let times = timed_launches(&mut timer, ctx.settings, &mut enqueue)?;
-                gpu.synchronize()?;
-                let failure = stride_mismatch(&out.to_host()?, &source, threads, stride);
-                let useful = 4 * threads;
-                let work = Work::bytes(threads, 2 * useful);
-                let mut point = Point::timed(PointKey::Value(stride as i64), &Metric::Time, work, &times, failure);
-                if let Some(p) = point.as_mut()
-                    && let Some(ms) = p.median()
-                {
-                    p.set_extra(USEFUL_GBPS, useful as f64 / 1e9 / (ms / 1e3));
-                }
-                series.points.extend(point);
-                ctx.progress.inc(1);
+                result.series.push(series);
             }
-            result.series.push(series);
         }
         result.notes.push(format!(
             "one float per thread read from a {} MiB mapped buffer at the stride and written to the same index of a \
@@ -103,6 +91,37 @@ impl Experiment for MappedStride {
         ));
         Ok(result)
     }
+}
+
+/// One point: the output reset, `implementation`'s `stride_copy` from the mapped input at `stride` timed,
+/// the output checked.
+fn measure(
+    runner: &mut dyn MappedRunner,
+    ctx: &RunContext<'_>,
+    (implementation, stride): (Implementation, i32),
+    (mapped, out): (ArrayId, ArrayId),
+    source: &[f32],
+) -> Result<Option<Point>> {
+    let threads = threads(stride);
+    let step = MappedStep::StrideCopy {
+        implementation,
+        from: mapped,
+        to: out,
+        threads,
+        stride,
+    };
+    runner.fill(out, LEN, -1.0)?;
+    let times = runner.time(&[step], ctx.settings)?;
+    let failure = stride_mismatch(&runner.read(out, LEN)?, source, threads, stride);
+    let useful = 4 * threads;
+    let work = Work::bytes(threads, 2 * useful);
+    let mut point = Point::timed(PointKey::Value(stride as i64), &Metric::Time, work, &times, failure);
+    if let Some(p) = point.as_mut()
+        && let Some(ms) = p.median()
+    {
+        p.set_extra(USEFUL_GBPS, useful as f64 / 1e9 / (ms / 1e3));
+    }
+    Ok(point)
 }
 
 /// Why `out` (filled with -1 before) is not `threads` elements of `source` at `stride`.

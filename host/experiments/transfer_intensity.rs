@@ -6,16 +6,13 @@
 //! for the addition the transfers dwarf the kernel, for the multiplication
 //! the kernel outweighs them, more so the larger N.
 
-use super::calibrated_launches::timed_launches;
 use super::{Experiment, RunContext};
 use crate::error::Result;
-use crate::gpu::{DeviceBuffer, HostMemoryKind, PinnedBuffer};
-use crate::launchers::{KernelLayer, SgemmKernel, sgemm, vecadd};
+use crate::launchers::{MappedKernels, MappedRunner, MappedStep, Memory, mapped_runners};
 use crate::reference::{dot_error_bound, matmul_element};
 use crate::report::{Axis, Bound, Claim, ExperimentResult, Figure, LedgerRow, Metric, Point, PointKey, Report, Rule};
 use crate::report::{Scale, SectionHooks, Series, Spread, Unit, Work, slower_by};
 use crate::testbed::Implementation;
-use crate::timing::CudaTimer;
 
 pub struct TransferIntensity;
 
@@ -68,14 +65,17 @@ impl Experiment for TransferIntensity {
                 Series::new(ctx.key(kernel, implementation, "f32").variant(variant), variant)
             })
             .collect();
-        for (done, n) in SIZES.into_iter().enumerate() {
-            if ctx.stop_before(done, SIZES.len()) {
-                break;
-            }
-            ctx.progress.set_message(format!("transfer-intensity N = {n}"));
-            for (case, point) in measure(ctx, n)?.into_iter().enumerate() {
-                series[case].points.extend(point);
-                ctx.progress.inc(1);
+        let (mut runners, _) = mapped_runners(ctx.device, MappedKernels::Rust)?;
+        for runner in &mut runners {
+            for (done, n) in SIZES.into_iter().enumerate() {
+                if ctx.stop_before(done, SIZES.len()) {
+                    break;
+                }
+                ctx.progress.set_message(format!("transfer-intensity N = {n}"));
+                for (case, point) in measure(runner.as_mut(), ctx, n)?.into_iter().enumerate() {
+                    series[case].points.extend(point);
+                    ctx.progress.inc(1);
+                }
             }
         }
         result.series.extend(series);
@@ -91,47 +91,50 @@ impl Experiment for TransferIntensity {
 }
 
 /// The three points at `n`: transfer, addition, multiplication (in the order of [`CASES`]).
-fn measure(ctx: &RunContext<'_>, n: usize) -> Result<[Option<Point>; 3]> {
-    let (dut, gpu) = (ctx.device, ctx.device.gpu());
+fn measure(runner: &mut dyn MappedRunner, ctx: &RunContext<'_>, n: usize) -> Result<[Option<Point>; 3]> {
     let len = n * n;
     let a: Vec<f32> = (0..len).map(|i| element(i, 0)).collect();
     let b: Vec<f32> = (0..len).map(|i| element(i, 1)).collect();
-    let mut host_a = PinnedBuffer::<f32>::new(gpu, len, HostMemoryKind::Pinned)?;
-    let mut host_b = PinnedBuffer::<f32>::new(gpu, len, HostMemoryKind::Pinned)?;
-    let mut host_c = PinnedBuffer::<f32>::new(gpu, len, HostMemoryKind::Pinned)?;
-    host_a.as_mut_slice().copy_from_slice(&a);
-    host_b.as_mut_slice().copy_from_slice(&b);
-    let (mut da, mut db) = (
-        DeviceBuffer::<f32>::uninit(gpu, len)?,
-        DeviceBuffer::<f32>::uninit(gpu, len)?,
+    runner.free_arrays(); // the last size's
+    let (host_a, host_b, host_c) = (
+        runner.array(Memory::Pinned, len)?,
+        runner.array(Memory::Pinned, len)?,
+        runner.array(Memory::Pinned, len)?,
     );
-    let mut dc = DeviceBuffer::<f32>::uninit(gpu, len)?;
-    dc.fill(0.0)?;
-    let mut timer = CudaTimer::new(gpu)?;
-    let mut timed = |enqueue: &mut dyn FnMut() -> Result<()>| -> Result<Vec<f64>> {
-        timed_launches(&mut timer, ctx.settings, enqueue)
+    runner.write(host_a, &a)?;
+    runner.write(host_b, &b)?;
+    let (da, db, dc) = (
+        runner.array(Memory::Device, len)?,
+        runner.array(Memory::Device, len)?,
+        runner.array(Memory::Device, len)?,
+    );
+    runner.fill(dc, len, 0.0)?;
+    let copy = |from, to| MappedStep::Copy { from, to, n: len };
+    let transfer = runner.time(&[copy(host_a, da), copy(host_b, db), copy(dc, host_c)], ctx.settings)?;
+    let moved = (runner.read(da, len)? != a
+        || runner.read(db, len)? != b
+        || runner.read(host_c, len)? != runner.read(dc, len)?)
+    .then(|| "a transferred matrix differs from its source".to_string());
+    let add = MappedStep::Add {
+        a: da,
+        b: db,
+        c: dc,
+        n: len as u64,
     };
-    let transfer = timed(&mut || {
-        // SAFETY: no host buffer is touched until the timer has waited for the stream.
-        unsafe {
-            host_a.upload_async(0..len, &mut da, gpu.stream())?;
-            host_b.upload_async(0..len, &mut db, gpu.stream())?;
-            host_c.download_async(0..len, &dc, gpu.stream())
-        }
-    })?;
-    gpu.synchronize()?;
-    let moved = (da.to_host()? != a || db.to_host()? != b || host_c.as_slice() != dc.to_host()?.as_slice())
-        .then(|| "a transferred matrix differs from its source".to_string());
-    let add = timed(&mut || vecadd(dut, KernelLayer::PtxDevice, &mut dc, &da, &db, len as u64))?;
-    gpu.synchronize()?;
-    let sums = dc.to_host()?;
+    let add = runner.time(&[add], ctx.settings)?;
+    let sums = runner.read(dc, len)?;
     let sum_wrong = (0..len)
         .find(|&i| sums[i].to_bits() != (a[i] + b[i]).to_bits())
         .map(|i| format!("C[{i}] is {} but A + B is {}", sums[i], a[i] + b[i]));
-    let dims = (n as u32, n as u32, n as u32);
-    let multiply = timed(&mut || sgemm(dut, Implementation::Rust, SgemmKernel::Tiled, &da, &db, &mut dc, dims))?;
-    gpu.synchronize()?;
-    let product_wrong = product_mismatch(&dc.to_host()?, &a, &b, n);
+    let multiply = MappedStep::Multiply {
+        implementation: Implementation::Rust,
+        a: da,
+        b: db,
+        c: dc,
+        n: n as u32,
+    };
+    let multiply = runner.time(&[multiply], ctx.settings)?;
+    let product_wrong = product_mismatch(&runner.read(dc, len)?, &a, &b, n);
     let bytes = 3 * 4 * len as u64;
     let flops = 2 * (n as u64).pow(3);
     let works = [

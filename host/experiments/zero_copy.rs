@@ -2,22 +2,17 @@
 //! memory, beside the copy engines' pinned bandwidth, and an end-to-end case
 //! where zero copy replaces an explicit H2D + kernel + D2H.
 
-use kernels_gpu::device::{GlobalMutPtr, GlobalPtr};
-
-use super::calibrated_launches::timed_launches;
 use super::sweep::each_point;
 use super::transfers::transfer_sizes;
 use super::{Experiment, RunContext};
 use crate::bandwidth::pcie_link_gbps;
 use crate::copy_element::{first_mismatch, pattern};
 use crate::error::{Error, Result};
-use crate::gpu::{DeviceBuffer, HostMemoryKind, PinnedBuffer};
-use crate::launchers::vector_copy_global;
+use crate::launchers::{ArrayId, MappedKernels, MappedRunner, MappedStep, Memory, mapped_runners};
 use crate::report::{Axis, ExperimentResult, Metric, Point, PointKey, Report, Scale, SectionHooks, Series, Work};
 use crate::report::{Claim, LedgerRow, Rule, slower_by};
 use crate::run_settings::RunSettings;
 use crate::testbed::Implementation;
-use crate::timing::CudaTimer;
 
 pub struct ZeroCopy;
 
@@ -116,22 +111,26 @@ impl Experiment for ZeroCopy {
         let largest = *sizes
             .last()
             .ok_or_else(|| Error::InvalidInput("zero-copy needs at least 1 MiB".into()))?;
-        let mut buffers = ZeroCopyBuffers::new(ctx, (largest / 4) as usize)?;
-        for case in Case::ALL {
-            let (kernel, implementation, variant) = case.key();
-            result.series.push(Series::new(
-                ctx.key(kernel, implementation, "f32").variant(variant),
-                case.label(),
-            ));
-        }
-        each_point(ctx, sizes.iter().copied(), (0, sizes.len()), |bytes| {
-            ctx.progress.set_message(format!("zero-copy {} MiB", bytes >> 20));
-            for (index, case) in Case::ALL.into_iter().enumerate() {
-                let point = buffers.measure(ctx, case, bytes)?;
-                result.series[index].points.extend(point);
+        let (mut runners, _) = mapped_runners(ctx.device, MappedKernels::Rust)?;
+        for runner in &mut runners {
+            let first = result.series.len();
+            let arrays = ZeroCopyArrays::new(runner.as_mut(), (largest / 4) as usize)?;
+            for case in Case::ALL {
+                let (kernel, implementation, variant) = case.key();
+                result.series.push(Series::new(
+                    ctx.key(kernel, implementation, "f32").variant(variant),
+                    case.label(),
+                ));
             }
-            Ok(())
-        })?;
+            each_point(ctx, sizes.iter().copied(), (0, sizes.len()), |bytes| {
+                ctx.progress.set_message(format!("zero-copy {} MiB", bytes >> 20));
+                for (index, case) in Case::ALL.into_iter().enumerate() {
+                    let point = arrays.measure(runner.as_mut(), ctx, case, bytes)?;
+                    result.series[first + index].points.extend(point);
+                }
+                Ok(())
+            })?;
+        }
         result.notes.push(format!(
             "every result checked against the input; up to {} launches per sample, fewer where one is long",
             ctx.settings.reps
@@ -143,114 +142,83 @@ impl Experiment for ZeroCopy {
     }
 }
 
-/// Every buffer of every case at the largest size, made before any timing,
-/// the mapped ones' device addresses, and the events.
-struct ZeroCopyBuffers<'g> {
-    len: usize,
+/// Every array of every case at the largest size, made before any timing.
+struct ZeroCopyArrays {
     source: Vec<f32>,
-    mapped_out: PinnedBuffer<f32>,
-    pinned_in: PinnedBuffer<f32>,
-    pinned_out: PinnedBuffer<f32>,
-    device_in: DeviceBuffer<f32>,
-    device_a: DeviceBuffer<f32>,
-    device_b: DeviceBuffer<f32>,
-    /// The mapped input and output as the kernels see them.
-    in_ptr: GlobalPtr<f32>,
-    out_ptr: GlobalMutPtr<f32>,
-    timer: CudaTimer<'g>,
-    /// Kept alive for `in_ptr`.
-    _mapped_in: PinnedBuffer<f32>,
+    mapped_in: ArrayId,
+    mapped_out: ArrayId,
+    pinned_in: ArrayId,
+    pinned_out: ArrayId,
+    /// A device copy of the input.
+    device_in: ArrayId,
+    device_a: ArrayId,
+    device_b: ArrayId,
 }
 
-impl<'g> ZeroCopyBuffers<'g> {
-    fn new(ctx: &RunContext<'g>, len: usize) -> Result<Self> {
-        let gpu = ctx.device.gpu();
+impl ZeroCopyArrays {
+    fn new(runner: &mut dyn MappedRunner, len: usize) -> Result<Self> {
         let source: Vec<f32> = pattern(len);
-        let mut mapped_in = PinnedBuffer::<f32>::new(gpu, len, HostMemoryKind::Mapped)?;
-        mapped_in.as_mut_slice().copy_from_slice(&source);
-        let mut mapped_out = PinnedBuffer::<f32>::new(gpu, len, HostMemoryKind::Mapped)?;
-        let mut pinned_in = PinnedBuffer::<f32>::new(gpu, len, HostMemoryKind::Pinned)?;
-        pinned_in.as_mut_slice().copy_from_slice(&source);
-        let pinned_out = PinnedBuffer::<f32>::new(gpu, len, HostMemoryKind::Pinned)?;
-        let device_in = DeviceBuffer::from_host(gpu, &source)?;
-        let device_a = DeviceBuffer::<f32>::uninit(gpu, len)?;
-        let device_b = DeviceBuffer::<f32>::uninit(gpu, len)?;
-        let (in_ptr, out_ptr) = (mapped_in.as_global()?, mapped_out.as_global_mut()?);
+        let mapped_in = runner.array(Memory::Mapped, len)?;
+        runner.write(mapped_in, &source)?;
+        let mapped_out = runner.array(Memory::Mapped, len)?;
+        let pinned_in = runner.array(Memory::Pinned, len)?;
+        runner.write(pinned_in, &source)?;
+        let pinned_out = runner.array(Memory::Pinned, len)?;
+        let device_in = runner.array(Memory::Device, len)?;
+        runner.write(device_in, &source)?;
         Ok(Self {
-            len,
             source,
+            mapped_in,
             mapped_out,
             pinned_in,
             pinned_out,
             device_in,
-            device_a,
-            device_b,
-            in_ptr,
-            out_ptr,
-            timer: CudaTimer::new(gpu)?,
-            _mapped_in: mapped_in,
+            device_a: runner.array(Memory::Device, len)?,
+            device_b: runner.array(Memory::Device, len)?,
         })
     }
 
+    /// The steps of one run of `case` over `n` floats, and the array that holds its result.
+    fn steps(&self, case: Case, n: usize) -> (Vec<MappedStep>, ArrayId) {
+        let kernel = |from, to| MappedStep::VectorCopy {
+            implementation: Implementation::Rust,
+            from,
+            to,
+            n: n as u64,
+        };
+        let copy = |from, to| MappedStep::Copy { from, to, n };
+        match case {
+            Case::KernelReadsMapped => (vec![kernel(self.mapped_in, self.device_a)], self.device_a),
+            Case::KernelWritesMapped => (vec![kernel(self.device_in, self.mapped_out)], self.mapped_out),
+            Case::PinnedUpload => (vec![copy(self.pinned_in, self.device_a)], self.device_a),
+            Case::PinnedDownload => (vec![copy(self.device_in, self.pinned_out)], self.pinned_out),
+            Case::ExplicitRoundTrip => (
+                vec![
+                    copy(self.pinned_in, self.device_a),
+                    kernel(self.device_a, self.device_b),
+                    copy(self.device_b, self.pinned_out),
+                ],
+                self.pinned_out,
+            ),
+            Case::ZeroCopyRoundTrip => (vec![kernel(self.mapped_in, self.mapped_out)], self.mapped_out),
+        }
+    }
+
     /// One case at `bytes`: the outputs reset, the case timed, its result checked against the input.
-    fn measure(&mut self, ctx: &RunContext<'_>, case: Case, bytes: u64) -> Result<Option<Point>> {
-        let (dut, rust, gpu) = (ctx.device, Implementation::Rust, ctx.device.gpu());
+    fn measure(
+        &self,
+        runner: &mut dyn MappedRunner,
+        ctx: &RunContext<'_>,
+        case: Case,
+        bytes: u64,
+    ) -> Result<Option<Point>> {
         let n = (bytes / 4) as usize;
-        let Self {
-            len,
-            source,
-            mapped_out,
-            pinned_in,
-            pinned_out,
-            device_in,
-            device_a,
-            device_b,
-            in_ptr,
-            out_ptr,
-            timer,
-            ..
-        } = self;
-        let (len, in_ptr, out_ptr) = (*len, *in_ptr, *out_ptr);
-        mapped_out.as_mut_slice()[..n].fill(-1.0);
-        pinned_out.as_mut_slice()[..n].fill(-1.0);
-        device_a.fill(-1.0)?;
-        let mut enqueue = || -> Result<()> {
-            match case {
-                Case::KernelReadsMapped => {
-                    vector_copy_global(dut, rust, (device_a.as_global_mut(), len), (in_ptr, len), n as u64)
-                }
-                Case::KernelWritesMapped => {
-                    vector_copy_global(dut, rust, (out_ptr, len), (device_in.as_global(), len), n as u64)
-                }
-                // SAFETY (copies): no host access to the buffers until the timer waits for the stream.
-                Case::PinnedUpload => unsafe { pinned_in.upload_async(0..n, device_a, gpu.stream()) },
-                Case::PinnedDownload => unsafe { pinned_out.download_async(0..n, device_in, gpu.stream()) },
-                Case::ExplicitRoundTrip => {
-                    // SAFETY: as above.
-                    unsafe { pinned_in.upload_async(0..n, device_a, gpu.stream())? };
-                    let (a_len, b_len) = (device_a.len(), device_b.len());
-                    vector_copy_global(
-                        dut,
-                        rust,
-                        (device_b.as_global_mut(), b_len),
-                        (device_a.as_global(), a_len),
-                        n as u64,
-                    )?;
-                    // SAFETY: as above.
-                    unsafe { pinned_out.download_async(0..n, device_b, gpu.stream()) }
-                }
-                Case::ZeroCopyRoundTrip => vector_copy_global(dut, rust, (out_ptr, len), (in_ptr, len), n as u64),
-            }
-        };
-        let times = timed_launches(timer, ctx.settings, &mut enqueue)?;
-        gpu.synchronize()?;
-        let failure = match case {
-            Case::KernelReadsMapped | Case::PinnedUpload => first_mismatch(&device_a.to_host()?[..n], &source[..n]),
-            Case::KernelWritesMapped | Case::ZeroCopyRoundTrip => {
-                first_mismatch(&mapped_out.as_slice()[..n], &source[..n])
-            }
-            Case::PinnedDownload | Case::ExplicitRoundTrip => first_mismatch(&pinned_out.as_slice()[..n], &source[..n]),
-        };
+        runner.fill(self.mapped_out, n, -1.0)?;
+        runner.fill(self.pinned_out, n, -1.0)?;
+        runner.fill(self.device_a, n, -1.0)?;
+        let (steps, result) = self.steps(case, n);
+        let times = runner.time(&steps, ctx.settings)?;
+        let failure = first_mismatch(&runner.read(result, n)?, &self.source[..n]);
         // One-way cases move the bytes once; round trips count the input and the output.
         let counted = match case {
             Case::ExplicitRoundTrip | Case::ZeroCopyRoundTrip => 2 * bytes,

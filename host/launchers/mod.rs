@@ -20,6 +20,7 @@ mod latency;
 mod launch_outputs;
 mod local_memory;
 mod loop_counters;
+mod mapped_host;
 mod math_accuracy;
 mod matrix_vector;
 mod measured_sass;
@@ -83,6 +84,7 @@ pub use loop_counters::{
     CudaLoopCounterRunner, LoopCounter, LoopCounterRunner, StridedLoop, loop_counter, loop_counter_grid,
     loop_counter_runners, loop_counter_shape,
 };
+pub use mapped_host::{ArrayId, CudaMappedRunner, MappedKernels, MappedRunner, MappedStep, Memory, mapped_runners};
 pub use math_accuracy::{function_values_shape, math_function_values};
 pub use matrix_vector::{
     CudaMatVecRunner, MATVEC_BLOCK_THREADS, MatVecEntry, MatVecRunner, MatVecVersion, check_matvec_buffers, matvec,
