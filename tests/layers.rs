@@ -42,7 +42,6 @@ const NOT_YET_BEHIND_RUNNERS: &[&str] = &[
     "allocation.rs",
     "batched_copies.rs",
     "cuda_std_layer.rs",
-    "grid_shape.rs",
     "host_links.rs",
     "instructions.rs",
     "latency.rs",
@@ -68,7 +67,6 @@ const NOT_YET_BEHIND_RUNNERS: &[&str] = &[
     "texture_2d.rs",
     "throughput_code.rs",
     "transfer_intensity.rs",
-    "work_group_size.rs",
     "zero_copy.rs",
 ];
 
