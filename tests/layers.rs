@@ -52,7 +52,6 @@ const NOT_YET_BEHIND_RUNNERS: &[&str] = &[
     "math_functions.rs",
     "matmul.rs",
     "mod.rs",
-    "occupancy.rs",
     "opencl_arithmetic.rs",
     "particles/block_shapes.rs",
     "particles/checkpoint_run.rs",

@@ -93,8 +93,8 @@ pub use matrix_vector::{
 pub use measured_sass::measured_sass_opcodes;
 pub use nominal_shape::nominal_shape;
 pub use occupancy::{
-    OCCUPANCY_BLOCK_THREADS, occupancy_chase, occupancy_chase_shape, occupancy_copy, occupancy_copy_shape,
-    shared_bytes_for_resident_blocks,
+    CudaOccupancyRunner, OCCUPANCY_BLOCK_THREADS, OccupancyKernel, OccupancyRunner, occupancy_chase,
+    occupancy_chase_shape, occupancy_copy, occupancy_copy_shape, occupancy_runners, shared_bytes_for_resident_blocks,
 };
 pub use opencl_c_kernels::opencl_c_kernels;
 pub use opencl_throughput::{build_throughput_twins, opencl_throughput};
