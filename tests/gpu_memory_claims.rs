@@ -14,9 +14,9 @@ use kernels_gpu::latency::FMA_LATENCY_UNROLL;
 use kernels_gpu::launch_bounds::LAUNCH_BOUND_FOR_SPILLS;
 use ptxsuite::gpu::DeviceBuffer;
 use ptxsuite::launchers::{
-    BankAccess, BankKernel, ChaseTable, ConstantSpace, LocalArrayKernel, PointerRing, SlotRing, bank_kernel,
-    constant_chase, fma_latency, local_array, occupancy_chase, occupancy_copy, pointer_chase,
-    shared_bytes_for_resident_blocks, shared_pointer_chase,
+    BankAccess, BankKernel, ChaseTable, ConstantSpace, LocalArrayKernel, OccupancyKernel, PointerRing, SlotRing,
+    bank_kernel, constant_chase, fma_latency, local_array, occupancy_chase, occupancy_copy, occupancy_runners,
+    pointer_chase, shared_bytes_for_resident_blocks, shared_pointer_chase,
 };
 use ptxsuite::testbed::{DeviceUnderTest, Implementation};
 use ptxsuite::{Error, reference};
@@ -349,6 +349,63 @@ fn gpu_occupancy_kernels_match_reference_at_any_block_size() {
         Some(1),
         "the sweep reaches one block per SM: {points:?}"
     );
+}
+
+#[test]
+fn gpu_occupancy_runner_times_and_reads_back_both_kernels() {
+    let Some(dut) = gpu_or_skip("gpu_occupancy_runner_times_and_reads_back_both_kernels") else {
+        return;
+    };
+    let (mut runners, waived) = occupancy_runners(&dut).unwrap();
+    assert!(waived.iter().all(|(what, _)| what == "CUDA C twins"), "{waived:?}");
+    assert_eq!(
+        runners.len(),
+        1,
+        "the PTX implementations' runner alone: OpenCL reports no occupancy"
+    );
+    let runner = runners[0].as_mut();
+    assert_eq!(runner.implementations(), implementations(&dut));
+    assert!(
+        runner.clear_output(OccupancyKernel::Copy).is_err(),
+        "cleared before prepare"
+    );
+    let input: Vec<f32> = (0..100_003).map(|i| i as f32 * 0.5).collect();
+    let successors = reference::chase_successors(5000, 11);
+    runner.prepare(&input, &successors, (4999, 20)).unwrap();
+    let settings = ptxsuite::run_settings::RunSettings {
+        samples: 3,
+        reps: 2,
+        ..Default::default()
+    };
+    for imp in implementations(&dut) {
+        for (block, shared) in [(48u32, 0u32), (256, 40 << 10)] {
+            let what = format!("{imp:?}, block {block}, {shared} B shared");
+            let resident = runner
+                .resident_blocks(imp, OccupancyKernel::Copy, (block, shared))
+                .unwrap();
+            let kernel = dut.kernel(imp, "occupancy_copy").unwrap();
+            assert_eq!(
+                resident,
+                kernel.max_active_blocks_per_sm(block, shared as usize).unwrap(),
+                "{what}"
+            );
+            for kernel in OccupancyKernel::ALL {
+                runner.clear_output(kernel).unwrap();
+                let times = runner.time(imp, kernel, (block, shared), &settings).unwrap();
+                assert_eq!(times.len(), 3, "{what}");
+                assert!(times.iter().all(|ms| ms.is_finite() && *ms > 0.0), "{what}: {times:?}");
+            }
+            assert!(runner.read_copy().unwrap() == input, "{what}: the copy");
+            let ends = runner.read_ends().unwrap();
+            for (t, &end) in ends.iter().enumerate() {
+                assert_eq!(
+                    end,
+                    reference::follow_successors(&successors, t as u32, 20),
+                    "{what}: thread {t}"
+                );
+            }
+        }
+    }
 }
 
 #[test]

@@ -42,7 +42,6 @@ const NOT_YET_BEHIND_RUNNERS: &[&str] = &[
     "allocation.rs",
     "batched_copies.rs",
     "cuda_std_layer.rs",
-    "grid_shape.rs",
     "host_links.rs",
     "instructions.rs",
     "latency.rs",
@@ -50,7 +49,6 @@ const NOT_YET_BEHIND_RUNNERS: &[&str] = &[
     "math_functions.rs",
     "matmul.rs",
     "mod.rs",
-    "occupancy.rs",
     "opencl_arithmetic.rs",
     "particles/block_shapes.rs",
     "particles/checkpoint_run.rs",
@@ -63,7 +61,6 @@ const NOT_YET_BEHIND_RUNNERS: &[&str] = &[
     "peer/peer_buffers.rs",
     "peer_copy_limits.rs",
     "throughput_code.rs",
-    "work_group_size.rs",
 ];
 
 /// A programming model's types and handles, as they appear in an experiment's code.

@@ -16,8 +16,8 @@ use kernels_gpu::device::F32x4;
 use ptxsuite::copy_element::{CopyElement, first_mismatch, pattern};
 use ptxsuite::launchers::opencl as launch;
 use ptxsuite::launchers::{
-    MATVEC_BLOCK_THREADS, MatVecVersion, OpenClTransferRunner, SgemmKernel, TransferRunner, cuda_transfer_entries,
-    opencl_c_kernels,
+    FmaChainGrid, FmaChainRunner, MATVEC_BLOCK_THREADS, MatVecVersion, OpenClFmaChainRunner, OpenClTransferRunner,
+    SgemmKernel, TransferRunner, cuda_transfer_entries, opencl_c_kernels,
 };
 use ptxsuite::opencl::{
     ClBuffer, ClContext, ClQueue, Image1dBuffer, LOCAL_ARRAY_SPILLED_OPTION, LOCAL_MEMORY_SOURCE, MappedHostBuffer,
@@ -333,6 +333,60 @@ fn opencl_fma_chain_runs_with_explicit_and_runtime_chosen_work_groups() {
             launch::opencl_fma_chain_per_item(&twins, &queue, &mut data, 1, Some(0)),
             Err(Error::InvalidLaunch { .. })
         ));
+    }
+}
+
+#[test]
+fn the_fma_chain_runner_covers_every_element_in_every_grid_shape() {
+    for Target {
+        label,
+        context,
+        queue,
+        twins,
+    } in targets_or_skip("the_fma_chain_runner_covers_every_element_in_every_grid_shape")
+    {
+        let mut runner = OpenClFmaChainRunner::new(&context, &queue, &twins);
+        assert_eq!(runner.implementation(), ptxsuite::testbed::Implementation::OpenClC);
+        assert!(
+            runner.launch(FmaChainGrid::Blocks(1), 1).is_err(),
+            "{label}: launched before allocate"
+        );
+        let settings = RunSettings {
+            samples: 3,
+            reps: 2,
+            ..RunSettings::default()
+        };
+        // 1031 is prime: one block, a few, a partial last work-group and the runtime's choice all cover it.
+        for n in [1usize, 1031, 4096] {
+            let input = floats(n, 9);
+            runner.allocate(n).unwrap();
+            let grids = [
+                FmaChainGrid::Blocks(1),
+                FmaChainGrid::Blocks(3),
+                FmaChainGrid::PerElement(64),
+                FmaChainGrid::RuntimeChosen,
+            ];
+            for grid in grids {
+                runner.write(&input).unwrap();
+                runner.launch(grid, 37).unwrap();
+                let got = runner.read().unwrap();
+                let wrong = (0..n).find(|&i| got[i].to_bits() != reference::fma_chain(input[i], 37).to_bits());
+                assert_eq!(wrong, None, "{label}: fma_chain of {n} elements as {grid:?}");
+            }
+            let times = runner.time(FmaChainGrid::PerElement(256), 37, &settings).unwrap();
+            assert_eq!(times.len(), 3, "{label}: {n} elements");
+            assert!(
+                times.iter().all(|ms| ms.is_finite() && *ms >= 0.0),
+                "{label}: {times:?}"
+            );
+            runner.fill(0.5).unwrap();
+            assert!(runner.read().unwrap().iter().all(|&x| x == 0.5), "{label}: fill");
+        }
+        assert!(runner.launch(FmaChainGrid::Blocks(0), 1).is_err(), "{label}: no blocks");
+        assert!(
+            runner.write(&[1.0; 3]).is_err(),
+            "{label}: a write shorter than the array"
+        );
     }
 }
 

@@ -5,15 +5,12 @@
 //! eight warps cannot hide the FMA latency; with thousands of blocks every
 //! SM holds as many as fit.
 
-use super::calibrated_launches::timed_launches;
 use super::{Experiment, RunContext};
 use crate::error::Result;
-use crate::gpu::DeviceBuffer;
-use crate::launchers::fma_chain_grid;
+use crate::launchers::{FmaChainGrid, FmaChainRunner, fma_chain_runners};
 use crate::report::{Axis, Claim, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Rule, SectionHooks};
 use crate::report::{Scale, Series, Work, slower_by};
 use crate::testbed::Implementation;
-use crate::timing::CudaTimer;
 use kernels_gpu::streams::{FMA_CHAIN_A, FMA_CHAIN_B};
 
 pub struct GridShape;
@@ -53,41 +50,26 @@ impl Experiment for GridShape {
     fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
         let axis = Axis::lines("blocks", Metric::Time).x_scale(Scale::Log2);
         let mut result = ctx.result(self, axis, "");
-        let (dut, gpu) = (ctx.device, ctx.device.gpu());
-        let sms = gpu.info().multiprocessors.max(1) as u32;
-        let mut data = DeviceBuffer::<f32>::uninit(gpu, ELEMENTS)?;
-        let mut timer = CudaTimer::new(gpu)?;
-        let key = ctx.key("fma_chain", Implementation::Rust, "f32").variant("grid-stride");
-        let mut series = Series::new(key, "fma_chain, 2^20 elements, 256-thread blocks");
-        for (done, blocks) in grids(sms).into_iter().enumerate() {
-            if ctx.stop_before(done, 4) {
-                break;
+        let sms = ctx.device.info().multiprocessors.max(1) as u32;
+        // The guide's grids are CUDA's: the Rust kernel's series.
+        let (runners, waived) = fma_chain_runners(ctx.device, &[Implementation::Rust])?;
+        result.waive(waived);
+        for mut runner in runners {
+            runner.allocate(ELEMENTS)?;
+            let key = ctx
+                .key("fma_chain", runner.implementation(), "f32")
+                .variant("grid-stride");
+            let mut series = Series::new(key, "fma_chain, 2^20 elements, 256-thread blocks");
+            for (done, blocks) in grids(sms).into_iter().enumerate() {
+                if ctx.stop_before(done, 4) {
+                    break;
+                }
+                ctx.progress.set_message(format!("grid-shape {blocks} blocks"));
+                series.points.extend(measure(ctx, runner.as_mut(), blocks)?);
+                ctx.progress.inc(1);
             }
-            ctx.progress.set_message(format!("grid-shape {blocks} blocks"));
-            let mut enqueue = || fma_chain_grid(dut, &mut data, ITERATIONS, blocks);
-            let times = timed_launches(&mut timer, ctx.settings, &mut enqueue)?;
-            // Checked after one more launch from 0: the timed launches drive the map to its fixed point,
-            // where an element skipped by some launches would look right.
-            data.fill(0.0)?;
-            fma_chain_grid(dut, &mut data, ITERATIONS, blocks)?;
-            gpu.synchronize()?;
-            let expected = reference(1);
-            let got = data.to_host()?;
-            let failure = got
-                .iter()
-                .position(|&x| (x - expected).abs() > 1e-5 * expected.abs().max(1.0))
-                .map(|i| format!("element {i} is {}, expected {expected}", got[i]));
-            let work = Work::bytes(ELEMENTS as u64, 8 * ELEMENTS as u64);
-            series.points.extend(Point::timed(
-                PointKey::Value(blocks as i64),
-                &Metric::Time,
-                work,
-                &times,
-                failure,
-            ));
-            ctx.progress.inc(1);
+            result.series.push(series);
         }
-        result.series.push(series);
         result
             .setup
             .push(format!("{sms} SMs; grids of {:?} blocks of 256 threads", grids(sms)));
@@ -97,6 +79,30 @@ impl Experiment for GridShape {
         ));
         Ok(result)
     }
+}
+
+/// One point: the work as `blocks` blocks, timed, then checked after one launch from 0.
+fn measure(ctx: &RunContext<'_>, runner: &mut dyn FmaChainRunner, blocks: u32) -> Result<Option<Point>> {
+    let grid = FmaChainGrid::Blocks(blocks);
+    let times = runner.time(grid, ITERATIONS, ctx.settings)?;
+    // Checked after one more launch from 0: the timed launches drive the map to its fixed point,
+    // where an element skipped by some launches would look right.
+    runner.fill(0.0)?;
+    runner.launch(grid, ITERATIONS)?;
+    let got = runner.read()?;
+    let expected = reference(1);
+    let failure = got
+        .iter()
+        .position(|&x| (x - expected).abs() > 1e-5 * expected.abs().max(1.0))
+        .map(|i| format!("element {i} is {}, expected {expected}", got[i]));
+    let work = Work::bytes(ELEMENTS as u64, 8 * ELEMENTS as u64);
+    Ok(Point::timed(
+        PointKey::Value(blocks as i64),
+        &Metric::Time,
+        work,
+        &times,
+        failure,
+    ))
 }
 
 /// The points of the four grids, in the order of [`grids`].

@@ -13,9 +13,8 @@ use super::sweep::each_point;
 use super::{Experiment, RunContext};
 use crate::copy_element::{first_mismatch, pattern};
 use crate::error::Result;
-use crate::gpu::DeviceBuffer;
 use crate::launchers::{
-    OCCUPANCY_BLOCK_THREADS, SlotRing, occupancy_chase, occupancy_copy, shared_bytes_for_resident_blocks,
+    OCCUPANCY_BLOCK_THREADS, OccupancyKernel, OccupancyRunner, occupancy_runners, shared_bytes_for_resident_blocks,
 };
 use crate::reference::{chase_successors, follow_successors};
 use crate::report::Panel;
@@ -23,8 +22,7 @@ use crate::report::{
     Axis, Claim, ExperimentResult, LedgerRow, Metric, PlotKind, PlotLine, PlotSpec, Point, PointKey, Report, Rule,
     Scale, SectionHooks, Series, Spread, Verdict, Work, better_by, point_cell,
 };
-use crate::testbed::{DeviceUnderTest, Implementation};
-use crate::timing::{CudaTimer, time_per_launch};
+use crate::testbed::Implementation;
 
 pub struct Occupancy;
 
@@ -48,24 +46,6 @@ pub const BLOCKS_PER_SM: &str = "blocks/SM";
 pub const SHARED_BYTES: &str = "dynamic shared B";
 pub const IDLE_LANES: &str = "idle lanes %";
 
-/// The two kernels: one many loads in flight keep fast, one that waits on each load.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    Copy,
-    Chase,
-}
-
-impl Kind {
-    pub const ALL: [Self; 2] = [Self::Copy, Self::Chase];
-
-    pub fn kernel(self) -> &'static str {
-        match self {
-            Kind::Copy => "occupancy_copy",
-            Kind::Chase => "occupancy_chase",
-        }
-    }
-}
-
 /// Two sweeps with keys of their own: no generic plot (each sweep has its own).
 fn axis() -> Axis {
     Axis::lines(
@@ -80,60 +60,42 @@ pub fn whole_warp_partner(block: u32) -> u32 {
     block.div_ceil(32) * 32
 }
 
-/// What both kernels run on, made once.
-struct Buffers {
+/// What both kernels run on, on the host: the copy's input, the chase's
+/// threads, its ring's size and the slots the CPU reference ends at.
+struct Workload {
     n: u64,
     input: Vec<f32>,
-    inp: DeviceBuffer<f32>,
-    out: DeviceBuffer<f32>,
     threads: u32,
     /// The chase ring's slots.
     slots: usize,
-    ring: SlotRing,
     expected_ends: Vec<u32>,
-    ends: DeviceBuffer<u32>,
 }
 
-/// One launch of `kind` by `implementation` at `(block, shared)`, timed and checked.
+/// The runners of the family, each with `workload`'s arrays.
+type Runners<'a> = [Box<dyn OccupancyRunner + 'a>];
+
+/// One launch of `kernel` by `implementation` at `(block, shared)`, timed and checked.
 fn measure(
     ctx: &RunContext<'_>,
-    buffers: &mut Buffers,
-    timer: &mut CudaTimer<'_>,
-    (kind, implementation): (Kind, Implementation),
+    workload: &Workload,
+    runner: &mut dyn OccupancyRunner,
+    (kernel, implementation): (OccupancyKernel, Implementation),
     (block, shared): (u32, u32),
     at: i64,
 ) -> Result<Option<Point>> {
-    let dut: &DeviceUnderTest = ctx.device;
-    let (times_ms, failure, work) = match kind {
-        Kind::Copy => {
-            let Buffers { n, input, inp, out, .. } = buffers;
-            out.fill(f32::NAN)?;
-            let times = time_per_launch(timer, ctx.settings, &mut || {
-                occupancy_copy(dut, implementation, out, inp, *n, (block, shared))
-            })?;
-            let got = out.to_host()?;
-            (times, first_mismatch(&got, input), Work::bytes(*n, 8 * *n))
+    runner.clear_output(kernel)?;
+    let times_ms = runner.time(implementation, kernel, (block, shared), ctx.settings)?;
+    let (failure, work) = match kernel {
+        OccupancyKernel::Copy => {
+            let Workload { n, input, .. } = workload;
+            let got = runner.read_copy()?;
+            (first_mismatch(&got, input), Work::bytes(*n, 8 * *n))
         }
-        Kind::Chase => {
-            let Buffers {
-                threads,
-                ring,
-                expected_ends,
-                ends,
-                ..
-            } = buffers;
-            ends.fill(u32::MAX)?;
-            let times = time_per_launch(timer, ctx.settings, &mut || {
-                occupancy_chase(
-                    dut,
-                    implementation,
-                    ring,
-                    (*threads, CHASE_STEPS),
-                    (block, shared),
-                    ends,
-                )
-            })?;
-            let got = ends.to_host()?;
+        OccupancyKernel::Chase => {
+            let Workload {
+                threads, expected_ends, ..
+            } = workload;
+            let got = runner.read_ends()?;
             let failure = got.iter().zip(expected_ends.iter()).position(|(g, e)| g != e).map(|t| {
                 format!(
                     "thread {t} ended at slot {}, the reference at {}",
@@ -141,7 +103,7 @@ fn measure(
                 )
             });
             let t = *threads as u64;
-            (times, failure, Work::bytes(t, 4 * t * (CHASE_STEPS as u64 + 1)))
+            (failure, Work::bytes(t, 4 * t * (CHASE_STEPS as u64 + 1)))
         }
     };
     Ok(Point::timed(
@@ -153,17 +115,15 @@ fn measure(
     ))
 }
 
-/// Resident blocks per SM and theoretical occupancy of `kind` by `implementation` at `(block, shared)`.
+/// Resident blocks per SM and theoretical occupancy of `kernel` by `implementation` at `(block, shared)`.
 fn occupancy_of(
-    dut: &DeviceUnderTest,
-    (kind, implementation): (Kind, Implementation),
+    ctx: &RunContext<'_>,
+    runner: &dyn OccupancyRunner,
+    (kernel, implementation): (OccupancyKernel, Implementation),
     (block, shared): (u32, u32),
 ) -> Result<(u32, f64)> {
-    let blocks = dut
-        .kernel(implementation, kind.kernel())?
-        .max_active_blocks_per_sm(block, shared as usize)?
-        .max(0) as u32;
-    let per_sm = dut.info().max_threads_per_multiprocessor.max(1) as f64;
+    let blocks = runner.resident_blocks(implementation, kernel, (block, shared))?.max(0) as u32;
+    let per_sm = ctx.device.info().max_threads_per_multiprocessor.max(1) as f64;
     Ok((blocks, (blocks * block) as f64 / per_sm))
 }
 
@@ -178,7 +138,7 @@ impl Experiment for Occupancy {
         "CUDA C Best Practices Guide 4.0, §4.1, §4.4 (thread and block heuristics) and §4.5 (effects of shared memory)"
     }
     fn points(&self) -> u64 {
-        (Kind::ALL.len() * (8 + BLOCK_SIZES.len())) as u64
+        (OccupancyKernel::ALL.len() * (8 + BLOCK_SIZES.len())) as u64
     }
     fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
         let mut result = ctx.result(
@@ -187,28 +147,28 @@ impl Experiment for Occupancy {
             "the copy: one float read and one written per element (Br + Bw); the chase: 4 bytes per dependent load \
              and 4 written per thread",
         );
-        let implementations = ctx.ptx_implementations(&mut result);
-        let mut buffers = Buffers::new(ctx)?;
-        let mut timer = CudaTimer::new(ctx.device.gpu())?;
+        let (mut runners, waived) = occupancy_runners(ctx.device)?;
+        result.waive(waived);
+        let workload = prepare(ctx, &mut runners)?;
         let info = ctx.device.info();
         let max_shared = (info.max_shared_memory_per_multiprocessor.max(0) as u32).saturating_sub(1024);
         let mut count = (0usize, self.points() as usize);
         // §4.5: more dynamic shared memory, fewer resident blocks.
-        for kind in Kind::ALL {
-            let plans = plan_shared_sweep(ctx, &mut result, &implementations, kind, max_shared)?;
-            count.0 += sweep_shared_memory(ctx, &mut result, &mut buffers, &mut timer, kind, &plans, count)?;
+        for kernel in OccupancyKernel::ALL {
+            let plans = plan_shared_sweep(ctx, &mut result, &runners, kernel, max_shared)?;
+            count.0 += sweep_shared_memory(ctx, &mut result, (&workload, &mut runners), kernel, &plans, count)?;
         }
         // §4.4: block sizes.
-        for kind in Kind::ALL {
-            let plans: Vec<(Implementation, usize)> = implementations
-                .iter()
-                .map(|&implementation| {
-                    let key = ctx.key(kind.kernel(), implementation, "f32").variant(BLOCK_SWEEP);
+        for kernel in OccupancyKernel::ALL {
+            let mut plans: Vec<(usize, Implementation, usize)> = Vec::new();
+            for (r, runner) in runners.iter().enumerate() {
+                for &implementation in runner.implementations() {
+                    let key = ctx.key(kernel.kernel(), implementation, "f32").variant(BLOCK_SWEEP);
                     result.series.push(Series::of(key));
-                    (implementation, result.series.len() - 1)
-                })
-                .collect();
-            count.0 += sweep_block_sizes(ctx, &mut result, &mut buffers, &mut timer, kind, &plans, count)?;
+                    plans.push((r, implementation, result.series.len() - 1));
+                }
+            }
+            count.0 += sweep_block_sizes(ctx, &mut result, (&workload, &mut runners), kernel, &plans, count)?;
         }
         result.setup.push(format!(
             "the copy: {} MiB of floats each way, one per thread; the chase: {} threads ({CHASE_WAVES} waves \
@@ -216,10 +176,10 @@ impl Experiment for Occupancy {
              ({} MiB); shared-memory sweep: blocks of {OCCUPANCY_BLOCK_THREADS} threads with the least dynamic \
              shared memory (a multiple of {SHARED_GRANULE} bytes, up to {max_shared}) that leaves each count of \
              resident blocks per SM",
-            (4 * buffers.n) >> 20,
-            buffers.threads,
-            buffers.slots,
-            (4 * buffers.slots) >> 20
+            (4 * workload.n) >> 20,
+            workload.threads,
+            workload.slots,
+            (4 * workload.slots) >> 20
         ));
         result.notes.push(
             "Occupancy: resident warps per SM over the SM's maximum, from cuOccupancyMaxActiveBlocksPerMultiprocessor \
@@ -231,119 +191,118 @@ impl Experiment for Occupancy {
     }
 }
 
-impl Buffers {
-    /// The copy's input and output at the run's buffer size; the chase's ring
-    /// (twice the L2, at least a slot a thread) and its expected ends.
-    fn new(ctx: &RunContext<'_>) -> Result<Self> {
-        let gpu = ctx.device.gpu();
-        let info = ctx.device.info();
-        let n = (ctx.settings.buffer_bytes(info) / 4).min(i32::MAX as u64);
-        let input: Vec<f32> = pattern(n as usize);
-        let threads =
-            info.multiprocessors.max(1) as u32 * info.max_threads_per_multiprocessor.max(1) as u32 * CHASE_WAVES;
-        let slots =
-            ((2 * info.l2_cache_bytes.max(0) as u64 / 4).clamp(1 << 20, 1 << 26) as usize).max(threads as usize);
-        let successors = chase_successors(slots, 0x0cc0_9a7c);
-        let expected_ends: Vec<u32> = (0..threads)
-            .map(|t| follow_successors(&successors, t, CHASE_STEPS as u64))
-            .collect();
-        Ok(Buffers {
-            n,
-            inp: DeviceBuffer::from_host(gpu, &input)?,
-            input,
-            out: DeviceBuffer::uninit(gpu, n as usize)?,
-            threads,
-            slots,
-            ring: SlotRing::upload(gpu, &successors)?,
-            expected_ends,
-            ends: DeviceBuffer::uninit(gpu, threads as usize)?,
-        })
+/// The copy's input at the run's buffer size; the chase's ring (twice the
+/// L2, at least a slot a thread) and its expected ends; each runner given
+/// its arrays.
+fn prepare(ctx: &RunContext<'_>, runners: &mut Runners<'_>) -> Result<Workload> {
+    let info = ctx.device.info();
+    let n = (ctx.settings.buffer_bytes(info) / 4).min(i32::MAX as u64);
+    let input: Vec<f32> = pattern(n as usize);
+    let threads = info.multiprocessors.max(1) as u32 * info.max_threads_per_multiprocessor.max(1) as u32 * CHASE_WAVES;
+    let slots = ((2 * info.l2_cache_bytes.max(0) as u64 / 4).clamp(1 << 20, 1 << 26) as usize).max(threads as usize);
+    let successors = chase_successors(slots, 0x0cc0_9a7c);
+    let expected_ends: Vec<u32> = (0..threads)
+        .map(|t| follow_successors(&successors, t, CHASE_STEPS as u64))
+        .collect();
+    for runner in runners.iter_mut() {
+        runner.prepare(&input, &successors, (threads, CHASE_STEPS))?;
     }
+    Ok(Workload {
+        n,
+        input,
+        threads,
+        slots,
+        expected_ends,
+    })
 }
 
-/// One implementation's series of the shared-memory sweep and its (blocks per SM, shared bytes) levels.
-type SharedPlan = (Implementation, usize, Vec<(u32, u32)>);
+/// One implementation's series of the shared-memory sweep: its runner, the
+/// series and its (blocks per SM, shared bytes) levels.
+type SharedPlan = (usize, Implementation, usize, Vec<(u32, u32)>);
 
-/// The shared-memory sweep's series of `kind`, one per implementation, with
+/// The shared-memory sweep's series of `kernel`, one per implementation, with
 /// the least dynamic shared memory for each count of resident blocks.
 fn plan_shared_sweep(
     ctx: &RunContext<'_>,
     result: &mut ExperimentResult,
-    implementations: &[Implementation],
-    kind: Kind,
+    runners: &Runners<'_>,
+    kernel: OccupancyKernel,
     max_shared: u32,
 ) -> Result<Vec<SharedPlan>> {
     let mut plans = Vec::new();
-    for &implementation in implementations {
-        let kernel = ctx.device.kernel(implementation, kind.kernel())?;
-        let levels = shared_bytes_for_resident_blocks(max_shared, SHARED_GRANULE, |bytes| {
-            kernel.max_active_blocks_per_sm(OCCUPANCY_BLOCK_THREADS, bytes as usize)
-        })?;
-        let key = ctx.key(kind.kernel(), implementation, "f32").variant(SHARED_SWEEP);
-        result.series.push(Series::of(key));
-        plans.push((implementation, result.series.len() - 1, levels));
+    for (r, runner) in runners.iter().enumerate() {
+        for &implementation in runner.implementations() {
+            let levels = shared_bytes_for_resident_blocks(max_shared, SHARED_GRANULE, |bytes| {
+                runner.resident_blocks(implementation, kernel, (OCCUPANCY_BLOCK_THREADS, bytes))
+            })?;
+            let key = ctx.key(kernel.kernel(), implementation, "f32").variant(SHARED_SWEEP);
+            result.series.push(Series::of(key));
+            plans.push((r, implementation, result.series.len() - 1, levels));
+        }
     }
     Ok(plans)
 }
 
-/// §4.5: `kind` at each level of resident blocks, every implementation at
+/// §4.5: `kernel` at each level of resident blocks, every implementation at
 /// each; points `done..` of `total`. Returns the levels measured.
 fn sweep_shared_memory(
     ctx: &RunContext<'_>,
     result: &mut ExperimentResult,
-    buffers: &mut Buffers,
-    timer: &mut CudaTimer<'_>,
-    kind: Kind,
+    (workload, runners): (&Workload, &mut Runners<'_>),
+    kernel: OccupancyKernel,
     plans: &[SharedPlan],
     (done, total): (usize, usize),
 ) -> Result<usize> {
-    let most = plans.iter().map(|p| p.2.len()).max().unwrap_or(0);
+    let most = plans.iter().map(|p| p.3.len()).max().unwrap_or(0);
     each_point(ctx, 0..most, (done, total), |level| {
-        for (implementation, series, levels) in plans {
+        for &(r, implementation, series, ref levels) in plans {
             let Some(&(blocks, shared)) = levels.get(level) else {
                 continue;
             };
-            let (_, occupancy) = occupancy_of(ctx.device, (kind, *implementation), (OCCUPANCY_BLOCK_THREADS, shared))?;
+            let runner = runners[r].as_mut();
+            let launch = (OCCUPANCY_BLOCK_THREADS, shared);
+            let (_, occupancy) = occupancy_of(ctx, runner, (kernel, implementation), launch)?;
             let at = (100.0 * occupancy).round() as i64;
             ctx.progress
-                .set_message(format!("{} {at}%", result.series[*series].label));
-            let point = measure(
-                ctx,
-                buffers,
-                timer,
-                (kind, *implementation),
-                (OCCUPANCY_BLOCK_THREADS, shared),
-                at,
-            )?;
+                .set_message(format!("{} {at}%", result.series[series].label));
+            let point = measure(ctx, workload, runner, (kernel, implementation), launch, at)?;
             if let Some(point) = point {
                 let point = point
                     .with_extra(OCCUPANCY, 100.0 * occupancy)
                     .with_extra(BLOCKS_PER_SM, blocks as f64)
                     .with_extra(SHARED_BYTES, shared as f64);
-                result.series[*series].points.push(point);
+                result.series[series].points.push(point);
             }
         }
         Ok(())
     })
 }
 
-/// §4.4: `kind` at each block size, every implementation at each; points
-/// `done..` of `total`. Returns the sizes measured.
+/// §4.4: `kernel` at each block size, every implementation at each (plans:
+/// runner, implementation, series); points `done..` of `total`. Returns the
+/// sizes measured.
 fn sweep_block_sizes(
     ctx: &RunContext<'_>,
     result: &mut ExperimentResult,
-    buffers: &mut Buffers,
-    timer: &mut CudaTimer<'_>,
-    kind: Kind,
-    plans: &[(Implementation, usize)],
+    (workload, runners): (&Workload, &mut Runners<'_>),
+    kernel: OccupancyKernel,
+    plans: &[(usize, Implementation, usize)],
     (done, total): (usize, usize),
 ) -> Result<usize> {
     each_point(ctx, BLOCK_SIZES, (done, total), |block| {
-        for &(implementation, series) in plans {
+        for &(r, implementation, series) in plans {
+            let runner = runners[r].as_mut();
             ctx.progress
                 .set_message(format!("{} {block}", result.series[series].label));
-            let (blocks, occupancy) = occupancy_of(ctx.device, (kind, implementation), (block, 0))?;
-            let point = measure(ctx, buffers, timer, (kind, implementation), (block, 0), block as i64)?;
+            let (blocks, occupancy) = occupancy_of(ctx, runner, (kernel, implementation), (block, 0))?;
+            let point = measure(
+                ctx,
+                workload,
+                runner,
+                (kernel, implementation),
+                (block, 0),
+                block as i64,
+            )?;
             if let Some(point) = point {
                 let lanes = whole_warp_partner(block);
                 let point = point
@@ -357,9 +316,9 @@ fn sweep_block_sizes(
     })
 }
 
-/// The Rust series of `kind` in `sweep`.
-fn rust<'r>(result: &'r ExperimentResult, kind: Kind, sweep: &str) -> Option<&'r Series> {
-    result.variant(kind.kernel(), Implementation::Rust, sweep)
+/// The Rust series of `kernel` in `sweep`.
+fn rust<'r>(result: &'r ExperimentResult, kernel: OccupancyKernel, sweep: &str) -> Option<&'r Series> {
+    result.variant(kernel.kernel(), Implementation::Rust, sweep)
 }
 
 /// Bandwidth at the most occupancy over that at the least occupancy of at
@@ -471,12 +430,12 @@ pub fn ledger_rows(result: &ExperimentResult) -> Vec<LedgerRow> {
     let claims = claims();
     let mut rows = Vec::new();
     let gains = (
-        rust(result, Kind::Copy, SHARED_SWEEP).and_then(gain_past_half),
-        rust(result, Kind::Chase, SHARED_SWEEP).and_then(gain_past_half),
+        rust(result, OccupancyKernel::Copy, SHARED_SWEEP).and_then(gain_past_half),
+        rust(result, OccupancyKernel::Chase, SHARED_SWEEP).and_then(gain_past_half),
     );
     let spreads = (
-        rust(result, Kind::Copy, SHARED_SWEEP).and_then(|s| gain_spread(s, &result.axis.metric)),
-        rust(result, Kind::Chase, SHARED_SWEEP).and_then(|s| gain_spread(s, &result.axis.metric)),
+        rust(result, OccupancyKernel::Copy, SHARED_SWEEP).and_then(|s| gain_spread(s, &result.axis.metric)),
+        rust(result, OccupancyKernel::Chase, SHARED_SWEEP).and_then(|s| gain_spread(s, &result.axis.metric)),
     );
     if let ((Some(copy), Some(chase)), (Some(copy_spread), Some(chase_spread))) = (gains, spreads) {
         rows.push(claims[0].grade_many(
@@ -495,11 +454,11 @@ pub fn ledger_rows(result: &ExperimentResult) -> Vec<LedgerRow> {
             result.device,
         ));
     }
-    let figures: Vec<(&str, (f64, f64))> = [("copy", Kind::Copy), ("chase", Kind::Chase)]
+    let figures: Vec<(&str, (f64, f64))> = [("copy", OccupancyKernel::Copy), ("chase", OccupancyKernel::Chase)]
         .into_iter()
         .filter_map(|(name, kind)| Some((name, block_size_figures(rust(result, kind, BLOCK_SWEEP)?)?)))
         .collect();
-    if figures.len() == Kind::ALL.len() {
+    if figures.len() == OccupancyKernel::ALL.len() {
         let measured = figures
             .iter()
             .map(|(name, (start, partial))| {
@@ -538,7 +497,17 @@ fn sweep_plot(
         .series
         .iter()
         .filter(|s| s.key.variant == sweep)
-        .filter_map(|s| PlotLine::of_series(s, if s.key.kernel == Kind::Copy.kernel() { 0 } else { 1 }, |x| x))
+        .filter_map(|s| {
+            PlotLine::of_series(
+                s,
+                if s.key.kernel == OccupancyKernel::Copy.kernel() {
+                    0
+                } else {
+                    1
+                },
+                |x| x,
+            )
+        })
         .collect();
     (!lines.is_empty()).then(|| PlotSpec {
         suffix: suffix.into(),
@@ -555,7 +524,10 @@ fn sweep_plot(
 impl SectionHooks for Occupancy {
     fn narrative(&self, result: &ExperimentResult, _report: &Report) -> Vec<String> {
         let mut text = String::from("**Then vs now.** ");
-        for (name, kind) in [("copy", Kind::Copy), ("latency-bound chase", Kind::Chase)] {
+        for (name, kind) in [
+            ("copy", OccupancyKernel::Copy),
+            ("latency-bound chase", OccupancyKernel::Chase),
+        ] {
             let Some(series) = rust(result, kind, SHARED_SWEEP) else {
                 continue;
             };
@@ -681,19 +653,31 @@ mod tests {
 
     fn occupancy_result(copy: Curve<'_>, chase: Curve<'_>, blocks: Option<(Curve<'_>, Curve<'_>)>) -> ExperimentResult {
         let mut all = vec![
-            series(Kind::Copy.kernel(), Implementation::Rust, SHARED_SWEEP, copy, &[]),
-            series(Kind::Chase.kernel(), Implementation::Rust, SHARED_SWEEP, chase, &[]),
+            series(
+                OccupancyKernel::Copy.kernel(),
+                Implementation::Rust,
+                SHARED_SWEEP,
+                copy,
+                &[],
+            ),
+            series(
+                OccupancyKernel::Chase.kernel(),
+                Implementation::Rust,
+                SHARED_SWEEP,
+                chase,
+                &[],
+            ),
         ];
         if let Some((copy, chase)) = blocks {
             all.push(series(
-                Kind::Copy.kernel(),
+                OccupancyKernel::Copy.kernel(),
                 Implementation::Rust,
                 BLOCK_SWEEP,
                 copy,
                 &[],
             ));
             all.push(series(
-                Kind::Chase.kernel(),
+                OccupancyKernel::Chase.kernel(),
                 Implementation::Rust,
                 BLOCK_SWEEP,
                 chase,

@@ -7,17 +7,14 @@
 //! 1048573 (the runtime must pick a divisor: 1, under OpenCL 1.2's uniform
 //! work-groups).
 
-use super::calibrated_launches::timed_launches;
 use super::{Experiment, RunContext};
 use crate::copy_element::pattern;
 use crate::error::{Error, Result};
-use crate::launchers::opencl::opencl_fma_chain_per_item;
-use crate::opencl::ClBuffer;
+use crate::launchers::{FmaChainGrid, FmaChainRunner, fma_chain_runners};
 use crate::reference;
 use crate::report::{Axis, Claim, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Rule, SectionHooks};
 use crate::report::{Series, Work, slower_by};
-use crate::testbed::{Implementation, OpenClSide};
-use crate::timing::OpenClTimer;
+use crate::testbed::Implementation;
 
 pub struct WorkGroupSize;
 
@@ -27,8 +24,11 @@ const ELEMENTS: [usize; 2] = [1 << 20, 1_048_573];
 /// Dependent FMAs per element per launch (about 0.15 ms a launch on an H100 in 256-wide work-groups).
 const ITERATIONS: u32 = 4096;
 
-/// The two ways the work-groups are sized: (variant, local size).
-const CHOICES: [(&str, Option<usize>); 2] = [("256-wide work-groups", Some(256)), ("runtime-chosen (NULL)", None)];
+/// The two ways the work-groups are sized: (variant, grid).
+const CHOICES: [(&str, FmaChainGrid); 2] = [
+    ("256-wide work-groups", FmaChainGrid::PerElement(256)),
+    ("runtime-chosen (NULL)", FmaChainGrid::RuntimeChosen),
+];
 
 /// Every how many elements the result is checked against the CPU reference (and the last).
 const CHECK_STRIDE: usize = 997;
@@ -51,21 +51,32 @@ impl Experiment for WorkGroupSize {
     }
     fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
         let mut result = ctx.result(self, Axis::lines("work-items", Metric::Time), "");
-        let side = ctx.device.opencl().map_err(Error::Waived)?;
+        // The claim is OpenCL's: the OpenCL C twin's series.
+        let (runners, waived) = fma_chain_runners(ctx.device, &[Implementation::OpenClC])?;
+        if runners.is_empty() {
+            let why = waived.into_iter().map(|(_, why)| why).next();
+            return Err(Error::Waived(
+                why.unwrap_or_else(|| "OpenCL C twins not selected (--impl)".into()),
+            ));
+        }
+        result.waive(waived);
         let mut done = 0;
-        for (variant, local) in CHOICES {
-            let key = ctx.key("fma_chain", Implementation::OpenClC, "f32").variant(variant);
-            let mut series = Series::new(key, format!("OpenCL C fma_chain, {variant}"));
-            for n in ELEMENTS {
-                if ctx.stop_before(done, self.points() as usize) {
-                    break;
+        for mut runner in runners {
+            for (variant, grid) in CHOICES {
+                let key = ctx.key("fma_chain", runner.implementation(), "f32").variant(variant);
+                let label = format!("{} fma_chain, {variant}", runner.implementation().label());
+                let mut series = Series::new(key, label);
+                for n in ELEMENTS {
+                    if ctx.stop_before(done, self.points() as usize) {
+                        break;
+                    }
+                    ctx.progress.set_message(format!("work-group-size {n}, {variant}"));
+                    series.points.extend(measure(ctx, runner.as_mut(), n, grid)?);
+                    done += 1;
+                    ctx.progress.inc(1);
                 }
-                ctx.progress.set_message(format!("work-group-size {n}, {variant}"));
-                series.points.extend(measure(ctx, side, n, local)?);
-                done += 1;
-                ctx.progress.inc(1);
+                result.series.push(series);
             }
-            result.series.push(series);
         }
         result.notes.push(format!(
             "{ITERATIONS} dependent FMAs per work-item per launch, one work-item per element (the 256-wide launch \
@@ -78,17 +89,20 @@ impl Experiment for WorkGroupSize {
     }
 }
 
-/// One point: `n` elements in work-groups of `local` (or the runtime's choice).
-fn measure(ctx: &RunContext<'_>, side: &OpenClSide, n: usize, local: Option<usize>) -> Result<Option<Point>> {
-    let (queue, twins) = (side.queue(), side.twins());
+/// One point: `n` elements launched in `grid` (256-wide work-groups, or the runtime's choice).
+fn measure(
+    ctx: &RunContext<'_>,
+    runner: &mut dyn FmaChainRunner,
+    n: usize,
+    grid: FmaChainGrid,
+) -> Result<Option<Point>> {
     let input: Vec<f32> = pattern(n);
-    let mut data = ClBuffer::from_host(side.context(), queue, &input)?;
-    let mut timer = OpenClTimer(queue);
-    let mut enqueue = || opencl_fma_chain_per_item(twins, queue, &mut data, ITERATIONS, local);
-    let times = timed_launches(&mut timer, ctx.settings, &mut enqueue)?;
-    data.write(queue, 0, &input)?;
-    opencl_fma_chain_per_item(twins, queue, &mut data, ITERATIONS, local)?;
-    let got = data.to_host(queue)?;
+    runner.allocate(n)?;
+    runner.write(&input)?;
+    let times = runner.time(grid, ITERATIONS, ctx.settings)?;
+    runner.write(&input)?;
+    runner.launch(grid, ITERATIONS)?;
+    let got = runner.read()?;
     let failure = (0..n).step_by(CHECK_STRIDE).chain([n - 1]).find_map(|i| {
         let expected = reference::fma_chain(input[i], ITERATIONS);
         (got[i].to_bits() != expected.to_bits())
@@ -106,7 +120,7 @@ fn measure(ctx: &RunContext<'_>, side: &OpenClSide, n: usize, local: Option<usiz
 
 /// The points of both choices at `n` elements: (256-wide, runtime-chosen).
 fn pair(result: &ExperimentResult, n: usize) -> Option<(&Point, &Point)> {
-    let point = |(variant, _): (&str, Option<usize>)| {
+    let point = |(variant, _): (&str, FmaChainGrid)| {
         result
             .variant("fma_chain", Implementation::OpenClC, variant)?
             .point(PointKey::Value(n as i64))

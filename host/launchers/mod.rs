@@ -12,6 +12,7 @@ mod constant_memory;
 mod cublas;
 mod diagnostics;
 mod divergence;
+mod execution_configuration;
 mod fountain_emitter_probe;
 mod global_memory;
 mod guide_multiply;
@@ -58,6 +59,10 @@ pub use divergence::{
     ControlFlow, CudaDivergenceRunner, DivergenceRunner, OpenClDivergenceRunner, branch, branch_kernel,
     divergence_runners, divergence_shape, divergent_paths, paths_kernel,
 };
+pub use execution_configuration::{
+    CudaFmaChainRunner, FmaChainGrid, FmaChainRunner, OpenClFmaChainRunner, fma_chain_in, fma_chain_runners,
+    fma_chain_shape,
+};
 pub use fountain_emitter_probe::{
     EMITTER_PROBE_GRID, emitter_from_probe, emitter_mismatch, emitter_probe_state, fountain_emitter_positions,
 };
@@ -93,8 +98,8 @@ pub use matrix_vector::{
 pub use measured_sass::measured_sass_opcodes;
 pub use nominal_shape::nominal_shape;
 pub use occupancy::{
-    OCCUPANCY_BLOCK_THREADS, occupancy_chase, occupancy_chase_shape, occupancy_copy, occupancy_copy_shape,
-    shared_bytes_for_resident_blocks,
+    CudaOccupancyRunner, OCCUPANCY_BLOCK_THREADS, OccupancyKernel, OccupancyRunner, occupancy_chase,
+    occupancy_chase_shape, occupancy_copy, occupancy_copy_shape, occupancy_runners, shared_bytes_for_resident_blocks,
 };
 pub use opencl_c_kernels::opencl_c_kernels;
 pub use opencl_throughput::{build_throughput_twins, opencl_throughput};
@@ -115,7 +120,7 @@ pub use slot_ring::{SlotRing, check_slot_links};
 pub use streams::{
     CudaFanOutRunner, CudaStagedRunner, FAN_BLOCK, FAN_ITERATIONS, FAN_MARK, FanOut, FanOutRunner, FanStream,
     HostMemory, Lanes, OpenClFanOutRunner, OpenClStagedRunner, PipelineStep, StagedPipeline, StagedRunner, UploadOrder,
-    chunk_ranges, fan_out_runners, fma_chain, fma_chain_grid, fma_chain_of, opencl_fma_chain, staged_runners,
+    chunk_ranges, fan_out_runners, fma_chain, fma_chain_of, opencl_fma_chain, staged_runners,
 };
 pub use stride_copy_global::stride_copy_global;
 pub use texture_2d::{
@@ -136,11 +141,11 @@ pub mod opencl {
         CHASE_TWIN_PARAMS, ClChaseTable, SHARED_CHASE_TWIN_PARAMS, constant_chase,
     };
     pub use super::divergence::opencl::{branch, divergent_paths};
+    pub use super::execution_configuration::opencl::{opencl_fma_chain_in, opencl_fma_chain_per_item};
     pub use super::global_memory::opencl::*;
     pub use super::local_memory::opencl::{SPILL_REGISTER_CAP, build_spilled_twin, local_array};
     pub use super::matrix_vector::opencl::*;
     pub use super::opencl_nd_range::*;
     pub use super::sgemm::opencl::*;
     pub use super::shared_memory_banks::opencl::{BANK_TWIN_PARAMS, bank_kernel};
-    pub use super::streams::opencl_fma_chain_per_item;
 }

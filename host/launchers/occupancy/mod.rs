@@ -1,3 +1,17 @@
+//! The occupancy family (Best Practices Guide §4.1, §4.4, §4.5): a copy and
+//! a chase of dependent loads launched in any block size with unused dynamic
+//! shared memory, their shape checks, typed CUDA launchers
+//! ([`occupancy_copy`], [`occupancy_chase`]) and the sweep's shared-memory
+//! levels ([`shared_bytes_for_resident_blocks`]), and the family's runners
+//! ([`OccupancyRunner`], chosen by [`occupancy_runners`]: CUDA's only, as
+//! OpenCL reports no occupancy).
+
+mod cuda_runner;
+mod runner;
+
+pub use cuda_runner::CudaOccupancyRunner;
+pub use runner::{OccupancyKernel, OccupancyRunner, occupancy_runners};
+
 use kernels_gpu::device::KernelSignature;
 use kernels_gpu::occupancy::{occupancy_chase_params, occupancy_copy_params};
 
