@@ -6,6 +6,7 @@
 //!
 //! The shape checks are pure functions (`*_shape`) so they are tested without a GPU.
 
+mod allocation;
 mod block_grid;
 mod compat_layer;
 mod constant_memory;
@@ -43,6 +44,9 @@ mod throughput_table;
 mod transfers;
 mod twin_waivers;
 
+pub use allocation::{
+    AllocationCase, AllocationRunner, CaseReadBack, CudaAllocationRunner, allocation_runners, stream_ordered_pools,
+};
 pub use compat_layer::{
     CompatKernel, CudaStdBlockSum, CudaStdVecadd, KernelLayer, block_sum, block_sum_shape, block_sum_shared_bytes,
     compat_blocks, vecadd, vecadd_shape,
