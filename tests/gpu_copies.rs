@@ -354,6 +354,34 @@ fn gpu_matvec_versions_and_cublas_match_reference() {
     }
 }
 
+/// The batched-copies family's runner: the whole source lands on the device
+/// whatever the piece (a short last piece included), the device cleared first.
+#[test]
+fn gpu_piece_copy_runner_copies_the_source_in_pieces() {
+    let Some(dut) = gpu_or_skip("gpu_piece_copy_runner_copies_the_source_in_pieces") else {
+        return;
+    };
+    let source = pattern(1000);
+    let (mut runners, waived) = launchers::piece_copy_runners(&dut, &source).unwrap();
+    assert!(waived.is_empty(), "{waived:?}");
+    let runner = runners[0].as_mut();
+    assert_eq!(runner.copies(), launchers::CUDA_PINNED_PIECES);
+    let settings = ptxsuite::run_settings::RunSettings {
+        samples: 2,
+        reps: 2,
+        ..Default::default()
+    };
+    for piece in [1000, 256, 3] {
+        runner.clear_device().unwrap();
+        assert_eq!(runner.read_device().unwrap(), vec![SENTINEL; 1000], "cleared");
+        let times = runner.time(piece, &settings).unwrap();
+        assert_eq!(times.len(), 2);
+        assert!(times.iter().all(|ms| *ms > 0.0), "{times:?}");
+        assert!(runner.read_device().unwrap() == source, "pieces of {piece}");
+    }
+    assert!(matches!(runner.time(0, &settings), Err(Error::InvalidInput(_))));
+}
+
 #[test]
 fn gpu_pinned_buffers_transfer_both_ways() {
     use ptxsuite::gpu::{HostMemoryKind, PinnedBuffer};

@@ -452,3 +452,41 @@ fn gpu_allocations_hold_a_word_and_the_pool_keeps_what_is_freed() {
     // Freed, synchronized, and still held: the raised release threshold keeps it pooled.
     assert!(pool.reserved_bytes().unwrap() >= 1 << 20);
 }
+
+/// The allocation family's runner: every case's proof reads back what it
+/// wrote (the launch: its copied 1), every case times, the odd sizes come
+/// back aligned, and the pool keeps what the pooled case freed.
+#[test]
+fn gpu_allocation_runner_proves_and_times_every_case() {
+    use ptxsuite::launchers::{AllocationCase, CaseReadBack, allocation_runners, stream_ordered_pools};
+    let Some(dut) = gpu_or_skip("gpu_allocation_runner_proves_and_times_every_case") else {
+        return;
+    };
+    if !stream_ordered_pools(&dut).unwrap() {
+        note_skipped("the allocation runner: this device has no memory pools");
+        return;
+    }
+    let (mut runners, waived) = allocation_runners(&dut, 1 << 20).unwrap();
+    assert!(waived.is_empty(), "{waived:?}");
+    let runner = runners[0].as_mut();
+    let settings = ptxsuite::run_settings::RunSettings {
+        samples: 2,
+        reps: 2,
+        ..Default::default()
+    };
+    let (bytes, value) = (64 << 10, 0x5EED_0002);
+    for case in AllocationCase::ALL {
+        let expected = match case {
+            AllocationCase::LaunchAndWait => CaseReadBack::CopiedElement(1.0),
+            _ => CaseReadBack::LastWord(value),
+        };
+        assert_eq!(runner.prove(case, bytes, value).unwrap(), expected, "{case:?}");
+        let times = runner.time(case, bytes, value, &settings).unwrap();
+        assert_eq!(times.len(), 2, "{case:?}");
+        assert!(times.iter().all(|ms| *ms > 0.0), "{case:?}: {times:?}");
+    }
+    let odd = runner.odd_sizes(&[(1028, 7), ((1 << 20) + 4, 9)]).unwrap();
+    assert_eq!(odd.iter().map(|(_, got)| *got).collect::<Vec<_>>(), [7, 9]);
+    assert!(odd.iter().all(|(address, _)| address % 256 == 0), "{odd:x?}");
+    assert!(runner.pool_reserved_bytes().unwrap() >= bytes);
+}

@@ -7,23 +7,19 @@
 //! (a 4-byte copy into it and back) and one kernel launch waited for.
 //!
 //! Everything here is timed by the host clock: `cuMemAlloc` and `cuMemFree`
-//! block the calling thread, so device events would not see their cost.
+//! block the calling thread, so device events would not see their cost. The
+//! family's runners (`host/launchers/allocation/`) allocate, launch and time.
 
-use std::time::Instant;
-
-use super::calibrated_launches::timed_launches;
 use super::sweep::each_point;
 use super::{Experiment, RunContext};
 use crate::error::{Error, Result};
-use crate::gpu::{DeviceAllocation, DeviceBuffer, Gpu, MemoryPool};
-use crate::launchers::vector_copy_global;
+use crate::launchers::AllocationCase as Case;
+use crate::launchers::{AllocationRunner, CaseReadBack, allocation_runners, stream_ordered_pools};
 use crate::report::{
     Axis, Claim, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Rule, Scale, SectionHooks, Series,
     Spread, Work,
 };
 use crate::run_settings::RunSettings;
-use crate::testbed::Implementation;
-use crate::timing::SampleTimer;
 
 pub struct Allocation;
 
@@ -54,25 +50,26 @@ pub fn address_alignment(address: u64) -> u64 {
     if address == 0 { 0 } else { 1 << address.trailing_zeros() }
 }
 
-/// Allocations of the [`ODD_SIZE_ALIGNMENTS`] sizes beside `bytes`, all held at
-/// once, each written and read back: their addresses' alignments, and why one failed.
-fn odd_size_alignments(gpu: &Gpu, bytes: u64) -> Result<(Vec<u64>, Option<String>)> {
-    DeviceAllocation::bind(gpu)?;
-    let allocations = ODD_SIZE_ALIGNMENTS
+/// The allocations of the [`ODD_SIZE_ALIGNMENTS`] sizes beside `bytes`: (size, the value written into it).
+pub fn odd_sizes(bytes: u64) -> Vec<(u64, u32)> {
+    ODD_SIZE_ALIGNMENTS
         .iter()
-        .map(|(_, size)| DeviceAllocation::new(gpu, size(bytes) as usize))
-        .collect::<Result<Vec<_>>>()?;
-    let mut failure = None;
-    for (index, allocation) in allocations.iter().enumerate() {
-        let size = allocation.bytes() as u64;
-        let wrote = probe_value(size, 8 + index);
-        let got = allocation.round_trip_last_word(wrote)?;
-        failure = failure.or(probe_mismatch("an odd-size cuMemAlloc allocation", size, wrote, got));
-    }
-    Ok((
-        allocations.iter().map(|a| address_alignment(a.address())).collect(),
+        .enumerate()
+        .map(|(index, (_, size))| (size(bytes), probe_value(size(bytes), 8 + index)))
+        .collect()
+}
+
+/// The alignments of the odd-size allocations from what a runner read back
+/// ((address, value) of each of `sizes`), and why the first that failed did.
+pub fn odd_size_check(sizes: &[(u64, u32)], read: &[(u64, u32)]) -> (Vec<u64>, Option<String>) {
+    let failure = sizes
+        .iter()
+        .zip(read)
+        .find_map(|(&(size, wrote), &(_, got))| probe_mismatch("an odd-size cuMemAlloc allocation", size, wrote, got));
+    (
+        read.iter().map(|&(address, _)| address_alignment(address)).collect(),
         failure,
-    ))
+    )
 }
 
 /// The sizes of [`SIZES`] a run measures: those within `--size-mib` where it is given.
@@ -86,59 +83,6 @@ pub fn probe_value(bytes: u64, index: usize) -> u32 {
     0xA110_C000 ^ (bytes as u32).rotate_left(7) ^ index as u32
 }
 
-/// What one series measures.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Case {
-    /// `cuMemAlloc` then `cuMemFree` of the size.
-    AllocFree,
-    /// `cuMemAllocAsync` then `cuMemFreeAsync` from the default pool, the stream waited for once per sample.
-    PooledAllocFree,
-    /// Reuse: a 4-byte copy into a kept buffer and back, waited for (no allocation at all).
-    Reuse,
-    /// One kernel launch (a one-element copy) waited for.
-    LaunchAndWait,
-}
-
-impl Case {
-    pub const ALL: [Case; 4] = [Case::AllocFree, Case::PooledAllocFree, Case::Reuse, Case::LaunchAndWait];
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Case::AllocFree => "cuMemAlloc + cuMemFree",
-            Case::PooledAllocFree => "cuMemAllocAsync + cuMemFreeAsync (pooled)",
-            Case::Reuse => "reuse: 4-byte copy into a kept buffer and back",
-            Case::LaunchAndWait => "one kernel launch, waited for",
-        }
-    }
-
-    /// (call or kernel, implementation, variant) of the series key.
-    pub fn key(self) -> (&'static str, Implementation, &'static str) {
-        match self {
-            Case::AllocFree => ("cuMemAlloc+cuMemFree", Implementation::CopyEngine, ""),
-            Case::PooledAllocFree => ("cuMemAllocAsync+cuMemFreeAsync", Implementation::CopyEngine, "pooled"),
-            Case::Reuse => ("cuMemcpy 4 B", Implementation::CopyEngine, "reuse"),
-            Case::LaunchAndWait => ("vector_copy", Implementation::Rust, "launch and wait"),
-        }
-    }
-}
-
-/// The host clock around a sample, which ends by waiting for the suite's
-/// stream: the blocking calls' time and the stream-ordered calls' work alike.
-struct HostClockWaited<'a>(&'a Gpu);
-
-impl SampleTimer for HostClockWaited<'_> {
-    fn time_ms(&mut self, enqueue: &mut dyn FnMut() -> Result<()>) -> Result<f64> {
-        let start = Instant::now();
-        enqueue()?;
-        self.0.synchronize()?;
-        Ok(start.elapsed().as_secs_f64() * 1e3)
-    }
-
-    fn finish(&mut self) -> Result<()> {
-        self.0.synchronize()
-    }
-}
-
 /// How many times the run's samples a point takes: host-clock samples of a few
 /// microseconds catch the OS's interruptions, and with the default 11 the
 /// median's interval (the 2nd to the 10th) let two of them carry the 1 MiB
@@ -150,6 +94,20 @@ pub const HOST_CLOCK_SAMPLE_FACTOR: u32 = 5;
 pub fn probe_mismatch(what: &str, bytes: u64, wrote: u32, got: u32) -> Option<String> {
     (got != wrote)
         .then(|| format!("{what} of {bytes} bytes: wrote {wrote:#010x} into its last word, read back {got:#010x}"))
+}
+
+/// `None` when a case's proof read back what it should (`wrote` in a memory
+/// case's last word, 1 from the one-element copy), else why the point fails.
+pub fn proof_failure(case: Case, bytes: u64, wrote: u32, read: CaseReadBack) -> Option<String> {
+    let memory = match case {
+        Case::AllocFree => "a cuMemAlloc allocation",
+        Case::PooledAllocFree => "a pooled allocation",
+        Case::Reuse | Case::LaunchAndWait => "the kept buffer",
+    };
+    match read {
+        CaseReadBack::LastWord(got) => probe_mismatch(memory, bytes, wrote, got),
+        CaseReadBack::CopiedElement(got) => (got != 1.0).then(|| format!("the one-element copy wrote {got}, not 1")),
+    }
 }
 
 impl Experiment for Allocation {
@@ -169,7 +127,7 @@ impl Experiment for Allocation {
         if sizes(ctx.settings).is_empty() {
             return Err("allocation sweeps 4 KiB and up: --size-mib leaves no size".into());
         }
-        match MemoryPool::supported(ctx.device.gpu()) {
+        match stream_ordered_pools(ctx.device) {
             Ok(true) => Ok(()),
             Ok(false) => Err(format!(
                 "{} has no stream-ordered memory pools (MEMORY_POOLS_SUPPORTED = 0)",
@@ -192,8 +150,9 @@ impl Experiment for Allocation {
         let largest = *sizes
             .last()
             .ok_or_else(|| Error::InvalidInput("allocation needs at least one size".into()))?;
-        let mut memory = Memory::new(ctx, largest)?;
-        for case in Case::ALL {
+        let (mut runners, waived) = allocation_runners(ctx.device, largest)?;
+        result.waive(waived);
+        for case in runners.iter().flat_map(|_| Case::ALL) {
             let (kernel, implementation, variant) = case.key();
             result.series.push(Series::new(
                 ctx.key(kernel, implementation, "bytes").variant(variant),
@@ -202,14 +161,15 @@ impl Experiment for Allocation {
         }
         each_point(ctx, sizes.iter().copied(), (0, sizes.len()), |bytes| {
             ctx.progress.set_message(format!("allocation {} KiB", bytes >> 10));
-            for (index, case) in Case::ALL.into_iter().enumerate() {
-                let failure = memory.prove(ctx, case, bytes, index)?;
-                let point = memory.time(ctx, case, bytes, index, failure)?;
-                result.series[index].points.extend(point);
+            for (at, runner) in runners.iter_mut().enumerate() {
+                for (index, case) in Case::ALL.into_iter().enumerate() {
+                    let point = measure(ctx, runner.as_mut(), case, bytes, index)?;
+                    result.series[at * Case::ALL.len() + index].points.extend(point);
+                }
             }
             Ok(())
         })?;
-        drop(memory);
+        drop(runners);
         result.setup.push(
             "the stream-ordered cases draw from the device's default memory pool with its release threshold set to \
              the maximum (freed memory stays in the pool across synchronizations); the threshold is put back and \
@@ -225,133 +185,48 @@ impl Experiment for Allocation {
     }
 }
 
-/// What the cases draw on: the default pool (its threshold at the maximum
-/// until dropped), the kept buffer, the one-element launch's buffers; and the
-/// odd sizes' alignments of the last `AllocFree` proof.
-struct Memory<'g> {
-    gpu: &'g Gpu,
-    pool: MemoryPool,
-    kept: DeviceAllocation,
-    launch_in: DeviceBuffer<f32>,
-    launch_out: DeviceBuffer<f32>,
-    alignments: Vec<u64>,
+/// Proof that `case`'s memory at `bytes` is real (the value `wrote` read
+/// back), with the odd sizes' alignments beside a `cuMemAlloc` point:
+/// `Some(why)` where it was not.
+fn prove(runner: &mut dyn AllocationRunner, case: Case, bytes: u64, wrote: u32) -> Result<(Option<String>, Vec<u64>)> {
+    let failure = proof_failure(case, bytes, wrote, runner.prove(case, bytes, wrote)?);
+    if case != Case::AllocFree {
+        return Ok((failure, Vec::new()));
+    }
+    let odd = odd_sizes(bytes);
+    let (alignments, odd_failure) = odd_size_check(&odd, &runner.odd_sizes(&odd)?);
+    Ok((failure.or(odd_failure), alignments))
 }
 
-impl<'g> Memory<'g> {
-    /// Room for the kept buffer, one allocation being timed and the pool's copy of it.
-    fn new(ctx: &RunContext<'g>, largest: u64) -> Result<Self> {
-        let gpu = ctx.device.gpu();
-        gpu.ensure_free_memory(3 * largest)?;
-        let pool = MemoryPool::default_for(gpu, u64::MAX)?;
-        DeviceAllocation::bind(gpu)?;
-        let kept = DeviceAllocation::new(gpu, largest as usize)?;
-        Ok(Self {
-            gpu,
-            pool,
-            kept,
-            launch_in: DeviceBuffer::from_host(gpu, &[1.0f32])?,
-            launch_out: DeviceBuffer::<f32>::uninit(gpu, 1)?,
-            alignments: Vec::new(),
-        })
+/// The point of `case` at `bytes` (its `index` among the cases): proved,
+/// then timed with the host clock, the stream waited for at the end of each sample.
+fn measure(
+    ctx: &RunContext<'_>,
+    runner: &mut dyn AllocationRunner,
+    case: Case,
+    bytes: u64,
+    index: usize,
+) -> Result<Option<Point>> {
+    let wrote = probe_value(bytes, index);
+    let (failure, alignments) = prove(runner, case, bytes, wrote)?;
+    let settings = ctx.settings.with_samples_times(HOST_CLOCK_SAMPLE_FACTOR);
+    let times_ms = runner.time(case, bytes, wrote, &settings)?;
+    let micros: Vec<f64> = times_ms.iter().map(|ms| ms * 1e3).collect();
+    let at = PointKey::Value((bytes >> 10) as i64);
+    let Some(mut point) = Point::measured(at, &micros, Work::bytes(1, bytes), failure) else {
+        return Ok(None);
+    };
+    point.time_ms = crate::stats::Summary::of(&times_ms);
+    for ((name, _), alignment) in ODD_SIZE_ALIGNMENTS.iter().zip(&alignments) {
+        point.set_extra(name, *alignment as f64);
     }
-
-    /// Proof that the case's memory is real: one allocation (or the kept
-    /// buffer) written and read back; `Some(why)` where it was not.
-    fn prove(&mut self, ctx: &RunContext<'_>, case: Case, bytes: u64, index: usize) -> Result<Option<String>> {
-        let (gpu, size) = (self.gpu, bytes as usize);
-        let wrote = probe_value(bytes, index);
-        self.alignments = Vec::new();
-        Ok(match case {
-            Case::AllocFree => {
-                DeviceAllocation::bind(gpu)?;
-                let got = DeviceAllocation::new(gpu, size)?.round_trip_last_word(wrote)?;
-                let odd_sizes_failure;
-                (self.alignments, odd_sizes_failure) = odd_size_alignments(gpu, bytes)?;
-                probe_mismatch("a cuMemAlloc allocation", bytes, wrote, got).or(odd_sizes_failure)
-            }
-            Case::PooledAllocFree => {
-                let got = self.pool.allocate(size)?.round_trip_last_word(wrote)?;
-                probe_mismatch("a pooled allocation", bytes, wrote, got)
-            }
-            Case::Reuse => {
-                let got = self.kept.round_trip_last_word(wrote)?;
-                probe_mismatch("the kept buffer", bytes, wrote, got)
-            }
-            Case::LaunchAndWait => {
-                self.launch_out.fill(0.0)?;
-                launch_once(ctx, &mut self.launch_out, &self.launch_in)?;
-                let got = self.launch_out.to_host()?[0];
-                (got != 1.0).then(|| format!("the one-element copy wrote {got}, not 1"))
-            }
-        })
+    if case == Case::PooledAllocFree {
+        point.set_extra(
+            POOL_RESERVED_MIB,
+            runner.pool_reserved_bytes()? as f64 / (1 << 20) as f64,
+        );
     }
-
-    /// The case timed with the host clock, the stream waited for at the end of each sample.
-    fn time(
-        &mut self,
-        ctx: &RunContext<'_>,
-        case: Case,
-        bytes: u64,
-        index: usize,
-        failure: Option<String>,
-    ) -> Result<Option<Point>> {
-        let (gpu, size) = (self.gpu, bytes as usize);
-        let wrote = probe_value(bytes, index);
-        let Self {
-            pool,
-            kept,
-            launch_in,
-            launch_out,
-            ..
-        } = self;
-        let mut enqueue = || -> Result<()> {
-            match case {
-                Case::AllocFree => drop(DeviceAllocation::new(gpu, size)?),
-                Case::PooledAllocFree => drop(pool.allocate(size)?),
-                Case::Reuse => {
-                    kept.round_trip_last_word(wrote)?;
-                }
-                Case::LaunchAndWait => {
-                    launch_once(ctx, launch_out, launch_in)?;
-                    gpu.synchronize()?;
-                }
-            }
-            Ok(())
-        };
-        if case == Case::AllocFree {
-            DeviceAllocation::bind(gpu)?;
-        }
-        let times_ms = timed_launches(
-            &mut HostClockWaited(gpu),
-            &ctx.settings.with_samples_times(HOST_CLOCK_SAMPLE_FACTOR),
-            &mut enqueue,
-        )?;
-        let micros: Vec<f64> = times_ms.iter().map(|ms| ms * 1e3).collect();
-        let at = PointKey::Value((bytes >> 10) as i64);
-        let Some(mut point) = Point::measured(at, &micros, Work::bytes(1, bytes), failure) else {
-            return Ok(None);
-        };
-        point.time_ms = crate::stats::Summary::of(&times_ms);
-        for ((name, _), alignment) in ODD_SIZE_ALIGNMENTS.iter().zip(&self.alignments) {
-            point.set_extra(name, *alignment as f64);
-        }
-        if case == Case::PooledAllocFree {
-            point.set_extra(POOL_RESERVED_MIB, self.pool.reserved_bytes()? as f64 / (1 << 20) as f64);
-        }
-        Ok(Some(point))
-    }
-}
-
-/// One launch of the suite's copy kernel over one element.
-fn launch_once(ctx: &RunContext<'_>, out: &mut DeviceBuffer<f32>, inp: &DeviceBuffer<f32>) -> Result<()> {
-    let (out_len, in_len) = (out.len(), inp.len());
-    vector_copy_global(
-        ctx.device,
-        Implementation::Rust,
-        (out.as_global_mut(), out_len),
-        (inp.as_global(), in_len),
-        1,
-    )
+    Ok(Some(point))
 }
 
 /// The point of `case` at `kib`.
@@ -563,9 +438,11 @@ impl SectionHooks for Allocation {
 #[cfg(test)]
 mod tests {
     use super::{
-        Case, GRADED_BYTES, ODD_SIZE_ALIGNMENTS, address_alignment, ledger_rows, probe_mismatch, probe_value, sizes,
+        Case, GRADED_BYTES, ODD_SIZE_ALIGNMENTS, address_alignment, ledger_rows, odd_size_check, odd_sizes,
+        probe_mismatch, probe_value, proof_failure, sizes,
     };
     use crate::experiments::ledger_fixtures::{result, series_with_spread};
+    use crate::launchers::CaseReadBack;
     use crate::report::{Metric, Verdict};
     use crate::run_settings::RunSettings;
 
@@ -712,5 +589,41 @@ mod tests {
         assert_ne!(probe_value(1 << 20, 2), wrote);
         assert!(probe_mismatch("x", 1 << 20, wrote, wrote).is_none());
         assert!(probe_mismatch("x", 1 << 20, wrote, 0).is_some_and(|m| m.contains("read back 0x00000000")));
+    }
+
+    #[test]
+    fn a_proof_fails_where_the_word_or_the_copied_element_is_wrong() {
+        let wrote = probe_value(4096, 0);
+        for case in [Case::AllocFree, Case::PooledAllocFree, Case::Reuse] {
+            assert_eq!(proof_failure(case, 4096, wrote, CaseReadBack::LastWord(wrote)), None);
+        }
+        let pooled = proof_failure(Case::PooledAllocFree, 4096, wrote, CaseReadBack::LastWord(0));
+        assert!(pooled.is_some_and(|m| m.starts_with("a pooled allocation of 4096 bytes")));
+        let kept = proof_failure(Case::Reuse, 4096, wrote, CaseReadBack::LastWord(1));
+        assert!(kept.is_some_and(|m| m.starts_with("the kept buffer of 4096 bytes")));
+        let launch = |got| proof_failure(Case::LaunchAndWait, 4096, wrote, CaseReadBack::CopiedElement(got));
+        assert_eq!(launch(1.0), None);
+        assert_eq!(launch(0.0).as_deref(), Some("the one-element copy wrote 0, not 1"));
+    }
+
+    #[test]
+    fn odd_sizes_give_their_alignments_and_the_first_wrong_word() {
+        let odd = odd_sizes(1 << 20);
+        assert_eq!(
+            odd,
+            [
+                ((1 << 20) + 4, probe_value((1 << 20) + 4, 8)),
+                (1028, probe_value(1028, 9))
+            ]
+        );
+        let read = [(0x7f00_0020_0000, odd[0].1), (0x7f00_0000_0300, odd[1].1)];
+        assert_eq!(odd_size_check(&odd, &read), (vec![0x20_0000, 0x100], None));
+        let (alignments, failure) = odd_size_check(&odd, &[(0x7f00_0020_0000, 5), (0x7f00_0000_0300, 6)]);
+        assert_eq!(alignments, [0x20_0000, 0x100]);
+        let failure = failure.expect("a wrong word fails");
+        assert!(
+            failure.starts_with("an odd-size cuMemAlloc allocation of 1048580 bytes"),
+            "{failure}"
+        );
     }
 }

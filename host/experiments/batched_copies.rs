@@ -2,17 +2,16 @@
 //! pinned host memory goes to the device as one copy, or as many copies of
 //! a smaller piece each (4 KiB up): every copy pays the driver's and the
 //! copy engine's fixed cost, so the many small copies take longer for the
-//! same bytes.
+//! same bytes. The family's runners (`host/launchers/batched_copies/`) hold
+//! the buffers, copy and time.
 
-use super::calibrated_launches::timed_launches;
 use super::{Experiment, RunContext};
 use crate::copy_element::{first_mismatch, pattern};
 use crate::error::Result;
-use crate::gpu::{DeviceBuffer, HostMemoryKind, PinnedBuffer};
+use crate::launchers::{CUDA_PINNED_PIECES, PieceCopyRunner, piece_copy_runners};
 use crate::report::{Axis, Bound, ExperimentResult, Metric, Point, PointKey, Report, Scale, SectionHooks, Series};
 use crate::report::{Claim, LedgerRow, Rule, Unit, Work, slower_by};
 use crate::testbed::Implementation;
-use crate::timing::CudaTimer;
 
 pub struct BatchedCopies;
 
@@ -26,8 +25,8 @@ fn piece_sizes() -> Vec<u64> {
         .collect()
 }
 
-/// The series' key: (call, implementation, variant).
-const KEY: (&str, Implementation, &str) = ("cuMemcpyHtoD", Implementation::CopyEngine, "pinned, in pieces");
+/// The series the ledger grades: (call, implementation, variant) of CUDA's pinned copies.
+const KEY: (&str, Implementation, &str) = CUDA_PINNED_PIECES.key();
 
 impl Experiment for BatchedCopies {
     fn name(&self) -> &'static str {
@@ -45,18 +44,18 @@ impl Experiment for BatchedCopies {
     fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
         let axis = Axis::lines("piece (KiB)", Metric::Bandwidth).x_scale(Scale::Log2);
         let mut result = ctx.result(self, axis, "the 4 MiB moved, whatever the number of copies");
-        let gpu = ctx.device.gpu();
         let len = (TOTAL_BYTES / 4) as usize;
         let source: Vec<f32> = pattern(len);
-        let mut host = PinnedBuffer::<f32>::new(gpu, len, HostMemoryKind::Pinned)?;
-        host.as_mut_slice().copy_from_slice(&source);
-        let mut device = DeviceBuffer::<f32>::uninit(gpu, len)?;
-        let mut timer = CudaTimer::new(gpu)?;
-        let (call, implementation, variant) = KEY;
-        let mut series = Series::new(
-            ctx.key(call, implementation, "f32").variant(variant),
-            "H2D copies (pinned)",
-        );
+        let (mut runners, waived) = piece_copy_runners(ctx.device, &source)?;
+        result.waive(waived);
+        let mut series: Vec<Series> = runners
+            .iter()
+            .map(|runner| {
+                let copies = runner.copies();
+                let key = ctx.key(copies.call, copies.implementation, "f32");
+                Series::new(key.variant(copies.variant), copies.label)
+            })
+            .collect();
         let pieces = piece_sizes();
         for (done, &piece) in pieces.iter().enumerate() {
             if ctx.stop_before(done, pieces.len()) {
@@ -64,26 +63,12 @@ impl Experiment for BatchedCopies {
             }
             ctx.progress
                 .set_message(format!("batched-copies {} KiB pieces", piece >> 10));
-            let step = (piece / 4) as usize;
-            device.fill(-1.0)?;
-            let mut enqueue = || -> Result<()> {
-                for start in (0..len).step_by(step) {
-                    // SAFETY: the host buffer is not touched until the timer waits for the stream.
-                    unsafe { host.upload_async(start..(start + step).min(len), &mut device, gpu.stream())? };
-                }
-                Ok(())
-            };
-            let times = timed_launches(&mut timer, ctx.settings, &mut enqueue)?;
-            gpu.synchronize()?;
-            let failure = first_mismatch(&device.to_host()?, &source);
-            let at = PointKey::Value((piece >> 10) as i64);
-            let work = Work::bytes(len as u64, TOTAL_BYTES);
-            series
-                .points
-                .extend(Point::timed(at, &Metric::Bandwidth, work, &times, failure));
+            for (runner, series) in runners.iter_mut().zip(&mut series) {
+                series.points.extend(measure(ctx, runner.as_mut(), piece, &source)?);
+            }
             ctx.progress.inc(1);
         }
-        result.series.push(series);
+        result.series.extend(series);
         result.notes.push(format!(
             "every point moves {} MiB in {}-KiB to {}-KiB copies on one stream, checked against the source; \
              up to {} repetitions per sample",
@@ -94,6 +79,21 @@ impl Experiment for BatchedCopies {
         ));
         Ok(result)
     }
+}
+
+/// The point of copying `source` in pieces of `piece` bytes: timed, then the device's copy checked.
+fn measure(
+    ctx: &RunContext<'_>,
+    runner: &mut dyn PieceCopyRunner,
+    piece: u64,
+    source: &[f32],
+) -> Result<Option<Point>> {
+    runner.clear_device()?;
+    let times = runner.time((piece / 4) as usize, ctx.settings)?;
+    let failure = first_mismatch(&runner.read_device()?, source);
+    let at = PointKey::Value((piece >> 10) as i64);
+    let work = Work::bytes(source.len() as u64, TOTAL_BYTES);
+    Ok(Point::timed(at, &Metric::Bandwidth, work, &times, failure))
 }
 
 /// A piece size in KiB and its point.
@@ -183,6 +183,20 @@ mod tests {
         let rows = BatchedCopies.ledger(&r, &report);
         assert_eq!(rows.len(), 1);
         rows[0].verdict
+    }
+
+    #[test]
+    fn the_graded_series_keeps_its_key() {
+        let (call, implementation, variant) = KEY;
+        assert_eq!(
+            (call, implementation, variant),
+            (
+                "cuMemcpyHtoD",
+                crate::testbed::Implementation::CopyEngine,
+                "pinned, in pieces"
+            )
+        );
+        assert_eq!(crate::launchers::CUDA_PINNED_PIECES.label, "H2D copies (pinned)");
     }
 
     #[test]

@@ -6,6 +6,8 @@
 //!
 //! The shape checks are pure functions (`*_shape`) so they are tested without a GPU.
 
+mod allocation;
+mod batched_copies;
 mod block_grid;
 mod compat_layer;
 mod constant_memory;
@@ -45,6 +47,10 @@ mod throughput_table;
 mod transfers;
 mod twin_waivers;
 
+pub use allocation::{
+    AllocationCase, AllocationRunner, CaseReadBack, CudaAllocationRunner, allocation_runners, stream_ordered_pools,
+};
+pub use batched_copies::{CUDA_PINNED_PIECES, CudaPieceCopyRunner, PieceCopies, PieceCopyRunner, piece_copy_runners};
 pub use compat_layer::{
     CompatKernel, CudaStdBlockSum, CudaStdVecadd, KernelLayer, block_sum, block_sum_shape, block_sum_shared_bytes,
     compat_blocks, vecadd, vecadd_shape,
