@@ -45,8 +45,6 @@ const NOT_YET_BEHIND_RUNNERS: &[&str] = &[
     "grid_shape.rs",
     "host_links.rs",
     "instructions.rs",
-    "latency.rs",
-    "link_latency.rs",
     "mapped_reuse.rs",
     "mapped_stride.rs",
     "math_functions.rs",
