@@ -242,8 +242,14 @@ fn chase_device_memory(
         rings.image_bytes += plan.bytes();
         let mut slot = 0u32;
         for series in plans {
+            let implementation = series.implementation;
+            ctx.progress.set_message(format!(
+                "pointer_chase · {} {}",
+                implementation.label(),
+                size_label(set)
+            ));
             let runner = runners[series.runner].as_mut();
-            let point = chase_ring(ctx, (runner, series.implementation), &plan, &successors, &mut slot)?;
+            let point = chase_ring(ctx, (runner, implementation), &plan, &successors, &mut slot)?;
             result.series[series.chase].points.extend(point);
         }
         Ok(())
@@ -261,11 +267,6 @@ fn chase_ring(
     successors: &[u32],
     slot: &mut u32,
 ) -> Result<Option<Point>> {
-    ctx.progress.set_message(format!(
-        "pointer_chase · {} {}",
-        implementation.label(),
-        size_label(plan.bytes())
-    ));
     if plan.prime_steps > 0 {
         runner.prime(implementation, *slot as u64, plan.prime_steps as u32)?;
         *slot = follow_successors(successors, *slot, plan.prime_steps + 1);
