@@ -304,6 +304,108 @@ fn gpu_latency_chains_end_where_the_references_say() {
     }
 }
 
+/// The latency family's runners: the three chains timed with every launch's
+/// output kept (each pointer chase continuing where the last ended; every end
+/// where the reference says), and the link runner's rings in the GPU's own
+/// memory and in mapped host memory; refused: a chase of no ring or of the
+/// other kind of ring, a slot outside the ring, bad links or slots, a peer's
+/// ring without peer access.
+#[test]
+fn gpu_latency_runners_time_the_chains_and_refuse_what_is_not_loaded() {
+    use ptxsuite::launchers::{RingMemory, latency_runners, link_chase_runners};
+    use ptxsuite::run_settings::RunSettings;
+    let Some(dut) = gpu_or_skip("gpu_latency_runners_time_the_chains_and_refuse_what_is_not_loaded") else {
+        return;
+    };
+    let settings = RunSettings {
+        samples: 2,
+        reps: 3,
+        ..RunSettings::default()
+    };
+    let successors = reference::chase_successors(1000, 7);
+    let follow = |from: u32, steps: u32| reference::follow_successors(&successors, from, steps as u64);
+    let (mut runners, _) = latency_runners(&dut).unwrap();
+    let runner = runners[0].as_mut();
+    assert!(runner.free_memory().unwrap() > 0);
+    let imp = Implementation::Rust;
+    assert!(
+        runner.time_pointer_chase(imp, &mut || 0, (0, 8), &settings).is_err(),
+        "no ring"
+    );
+    assert!(runner.prime(imp, 0, 8).is_err(), "no ring");
+    runner.load_pointer_ring(&successors, 128).unwrap();
+    assert!(
+        runner.time_shared_chase(imp, 0, (0, 8), &settings).is_err(),
+        "not a slot ring"
+    );
+    assert!(runner.slot_address(1000).is_err(), "past the ring");
+    assert!(
+        runner.load_pointer_ring(&[1, 2], 128).is_err(),
+        "a link outside the ring"
+    );
+    runner.load_pointer_ring(&successors, 128).unwrap();
+    runner.prime(imp, 0, 1000).unwrap();
+    runner.flush_l2().unwrap();
+    let (mut slot, mut ends) = (follow(0, 1001), Vec::new());
+    let timed = {
+        let mut start = || {
+            let start = slot;
+            slot = follow(start, 110);
+            ends.push(slot);
+            start as u64
+        };
+        runner
+            .time_pointer_chase(imp, &mut start, (10, 100), &settings)
+            .unwrap()
+    };
+    assert!(
+        timed.written.len() >= 3 && timed.written.len() == ends.len(),
+        "{}",
+        ends.len()
+    );
+    assert_eq!(timed.times_ms.len(), 2);
+    for (written, &end) in timed.written.iter().zip(&ends) {
+        assert_eq!(written[0], runner.slot_address(end as u64).unwrap(), "pointer_chase");
+        assert!(written[1] >= 100 && written[2] > 0, "{written:?}");
+    }
+    runner.load_slot_ring(&successors).unwrap();
+    assert!(runner.slot_address(0).is_err(), "a slot ring has no addresses");
+    let timed = runner.time_shared_chase(imp, 3, (1000, 500), &settings).unwrap();
+    assert!(
+        timed.written.iter().all(|w| w[0] == follow(3, 1500) as u64),
+        "shared_pointer_chase"
+    );
+    let (x, m, a, trips) = (1.0f32, 0.999_9f32, 0.001f32, 10u32);
+    let bits = reference::fma_latency(x, m, a, (trips * FMA_LATENCY_UNROLL) as u64).to_bits() as u64;
+    let timed = runner.time_fma_chain(imp, (x, m, a), trips, &settings).unwrap();
+    assert!(timed.written.iter().all(|w| w[0] == bits), "fma_latency");
+
+    let (links, _) = link_chase_runners(&dut);
+    let link = links[0].as_ref();
+    for memory in [RingMemory::Own, RingMemory::MappedHost] {
+        let mut ring = link.place_ring(&dut, memory, &successors, 128).unwrap();
+        assert_eq!(ring.slots(), 1000);
+        let words = ring.chase(imp, 3, (0, 100)).unwrap();
+        assert_eq!(words[0], ring.slot_address(follow(3, 100)), "a link chase");
+        let refused = ring.chase(imp, 1000, (0, 1));
+        assert!(
+            matches!(refused, Err(Error::InvalidLaunch { .. })),
+            "{:?}",
+            refused.err()
+        );
+    }
+    assert!(
+        link.place_ring(&dut, RingMemory::Own, &successors, 12).is_err(),
+        "12-byte slots"
+    );
+    assert!(
+        link.place_ring(&dut, RingMemory::Own, &[0, 7], 128).is_err(),
+        "a link outside the ring"
+    );
+    let peer = link.place_ring(&dut, RingMemory::Peer(&dut), &successors, 128);
+    assert!(peer.is_err(), "no peer access was enabled");
+}
+
 #[test]
 fn gpu_occupancy_kernels_match_reference_at_any_block_size() {
     let Some(dut) = gpu_or_skip("gpu_occupancy_kernels_match_reference_at_any_block_size") else {

@@ -42,8 +42,6 @@ const NOT_YET_BEHIND_RUNNERS: &[&str] = &[
     "cuda_std_layer.rs",
     "host_links.rs",
     "instructions.rs",
-    "latency.rs",
-    "link_latency.rs",
     "math_functions.rs",
     "matmul.rs",
     "mod.rs",

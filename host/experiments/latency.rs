@@ -14,17 +14,14 @@
 
 use std::fmt::Write;
 
-use kernels_gpu::latency::{FMA_LATENCY_UNROLL, LATENCY_OUT_WORDS};
+use kernels_gpu::latency::FMA_LATENCY_UNROLL;
 
-use super::latency_ring_plan::{SLOT_BYTES, ring_plan};
-use super::launch_outputs::{LaunchOutputs, TimedLaunches, kept_reps, launches_of, median_of, sample_means};
+use super::latency_ring_plan::{RingPlan, SLOT_BYTES, ring_plan};
+use super::launch_outputs::{TimedLaunches, kept_reps, launches_of, median_of, sample_means};
 use super::sweep::each_point;
 use super::{Experiment, RunContext};
 use crate::error::Result;
-use crate::gpu::DeviceBuffer;
-use crate::launchers::{
-    PointerRing, SHARED_CHASE_BLOCK_THREADS, SlotRing, fma_latency, pointer_chase, shared_pointer_chase,
-};
+use crate::launchers::{LatencyRunner, latency_runners};
 use crate::reference::{
     self, LATENCY_MAX_WORKING_SET, LatencyPlateau, MemoryLevel, chase_successors, follow_successors, latency_levels,
     latency_plateaus, latency_working_sets,
@@ -36,7 +33,6 @@ use crate::report::{
 use crate::report::{Panel, XTicks};
 use crate::stats::Summary;
 use crate::testbed::Implementation;
-use crate::timing::CudaTimer;
 
 pub struct Latency;
 
@@ -145,15 +141,15 @@ impl Experiment for Latency {
     }
     fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
         let mut result = ctx.result(self, axis(), "8 bytes read per step (the figure is SM clocks per step)");
-        let implementations = ctx.ptx_implementations(&mut result);
-        let sets = device_working_sets(ctx)?;
-        let plans = plan_series(ctx, &mut result, &implementations);
-        let mut timing = LatencyTiming::new(ctx)?;
+        let (mut runners, waived) = latency_runners(ctx.device)?;
+        result.waive(waived);
+        let sets = device_working_sets(ctx, &runners)?;
+        let plans = plan_series(ctx, &mut result, &runners);
         let total = sets.len() + SHARED_SETS.len() + 1;
-        let rings = chase_device_memory(ctx, &mut result, &mut timing, &plans, &sets, total)?;
-        chase_shared_memory(ctx, &mut result, &mut timing, &plans, (sets.len(), total))?;
+        let rings = chase_device_memory(ctx, &mut result, &mut runners, &plans, &sets, total)?;
+        chase_shared_memory(ctx, &mut result, &mut runners, &plans, (sets.len(), total))?;
         if !ctx.stop_before(total - 1, total) {
-            chain_fmas(ctx, &mut result, &mut timing, &plans)?;
+            chain_fmas(ctx, &mut result, &mut runners, &plans)?;
             ctx.progress.inc(1);
         }
         describe(ctx, &mut result, &sets, &rings);
@@ -161,69 +157,56 @@ impl Experiment for Latency {
     }
 }
 
+/// The family's runners on the device under test.
+type Runners<'a> = [Box<dyn LatencyRunner + 'a>];
+
 /// The device-memory chase's working sets: up to the run's buffer size
 /// (`--size-mib`) or [`LATENCY_MAX_WORKING_SET`], at most half the free memory.
-fn device_working_sets(ctx: &RunContext<'_>) -> Result<Vec<u64>> {
-    let (free, _) = ctx.device.gpu().memory_info()?;
+fn device_working_sets(ctx: &RunContext<'_>, runners: &Runners<'_>) -> Result<Vec<u64>> {
+    let mut free = u64::MAX;
+    for runner in runners {
+        free = free.min(runner.free_memory()?);
+    }
     let max_bytes = ctx
         .settings
         .buffer_mib
         .map_or(LATENCY_MAX_WORKING_SET, |mib| mib << 20)
-        .min(free as u64 / 2);
+        .min(free / 2);
     Ok(latency_working_sets(max_bytes, POINTS_PER_OCTAVE, SLOT_BYTES))
 }
 
-/// One implementation's three series (their indices in the result).
+/// One implementation's three series (their indices in the result), and its runner's place.
 struct ImplementationSeries {
+    runner: usize,
     implementation: Implementation,
     chase: usize,
     shared_chase: usize,
     fma: usize,
 }
 
-/// The series of every implementation, in the result's order.
+/// The series of every runner's implementations, in the result's order.
 fn plan_series(
     ctx: &RunContext<'_>,
     result: &mut ExperimentResult,
-    implementations: &[Implementation],
+    runners: &Runners<'_>,
 ) -> Vec<ImplementationSeries> {
     let mut index = |kernel: &str, implementation: Implementation, element: &str| {
         result.series.push(Series::of(ctx.key(kernel, implementation, element)));
         result.series.len() - 1
     };
-    implementations
-        .iter()
-        .map(|&implementation| ImplementationSeries {
-            implementation,
-            chase: index(CHASE, implementation, "u64"),
-            shared_chase: index(SHARED_CHASE, implementation, "u32"),
-            fma: index(FMA, implementation, "f32"),
-        })
-        .collect()
-}
-
-/// What every timed chase uses: a buffer per launch, the events.
-struct LatencyTiming<'g> {
-    outputs: LaunchOutputs<u64>,
-    timer: CudaTimer<'g>,
-}
-
-impl<'g> LatencyTiming<'g> {
-    fn new(ctx: &RunContext<'g>) -> Result<Self> {
-        let gpu = ctx.device.gpu();
-        Ok(Self {
-            outputs: LaunchOutputs::for_settings(gpu, ctx.settings, LATENCY_OUT_WORDS)?,
-            timer: CudaTimer::new(gpu)?,
-        })
+    let mut plans = Vec::new();
+    for (runner, implementations) in runners.iter().map(|r| r.implementations()).enumerate() {
+        for &implementation in implementations {
+            plans.push(ImplementationSeries {
+                runner,
+                implementation,
+                chase: index(CHASE, implementation, "u64"),
+                shared_chase: index(SHARED_CHASE, implementation, "u32"),
+                fma: index(FMA, implementation, "f32"),
+            });
+        }
     }
-
-    fn time(
-        &mut self,
-        ctx: &RunContext<'_>,
-        launch: &mut dyn FnMut(&mut DeviceBuffer<u64>) -> Result<()>,
-    ) -> Result<TimedLaunches<u64>> {
-        self.outputs.time(&mut self.timer, ctx.settings, launch)
-    }
+    plans
 }
 
 /// The device-memory rings walked: their image bytes and where the cold walks begin.
@@ -236,16 +219,13 @@ struct RingsWalked {
 fn chase_device_memory(
     ctx: &RunContext<'_>,
     result: &mut ExperimentResult,
-    timing: &mut LatencyTiming<'_>,
+    runners: &mut Runners<'_>,
     plans: &[ImplementationSeries],
     sets: &[u64],
     total: usize,
 ) -> Result<RingsWalked> {
-    let gpu = ctx.device.gpu();
     let l2 = ctx.device.info().l2_cache_bytes.max(0) as u64;
     let launches = launches_of(ctx.settings) as u64 * plans.len() as u64;
-    let mut prime_out = DeviceBuffer::<u64>::uninit(gpu, LATENCY_OUT_WORDS)?;
-    let mut flush: Option<DeviceBuffer<u32>> = None;
     let mut rings = RingsWalked {
         image_bytes: 0,
         cold_from: None,
@@ -256,8 +236,10 @@ fn chase_device_memory(
             rings.cold_from = Some(plan.bytes());
         }
         let successors = chase_successors(plan.slots as usize, SEED ^ set);
-        let ring = PointerRing::upload(gpu, &successors, plan.slot_bytes)?;
-        rings.image_bytes += ring.bytes();
+        for runner in runners.iter_mut() {
+            runner.load_pointer_ring(&successors, plan.slot_bytes)?;
+        }
+        rings.image_bytes += plan.bytes();
         let mut slot = 0u32;
         for series in plans {
             let implementation = series.implementation;
@@ -266,64 +248,54 @@ fn chase_device_memory(
                 implementation.label(),
                 size_label(set)
             ));
-            if plan.prime_steps > 0 {
-                pointer_chase(
-                    ctx.device,
-                    implementation,
-                    &ring,
-                    slot as u64,
-                    (plan.prime_steps as u32, 1),
-                    &mut prime_out,
-                )?;
-                slot = follow_successors(&successors, slot, plan.prime_steps + 1);
-            }
-            if plan.cold {
-                if flush.is_none() {
-                    flush = Some(DeviceBuffer::uninit(gpu, (l2 / 2).max(1 << 20) as usize)?);
-                }
-                if let Some(buffer) = &mut flush {
-                    buffer.fill(0)?; // 2 × L2 of writes: the ring's lines leave the L2
-                }
-            }
-            let mut ends = Vec::new();
-            let TimedLaunches {
-                times_ms,
-                written,
-                reps,
-            } = timing.time(ctx, &mut |out| {
-                let start = slot;
-                slot = follow_successors(&successors, start, (plan.warmup + plan.count) as u64);
-                ends.push(slot);
-                pointer_chase(
-                    ctx.device,
-                    implementation,
-                    &ring,
-                    start as u64,
-                    (plan.warmup, plan.count),
-                    out,
-                )
-            })?;
-            let failure = first_wrong_end(&ring, &written, &ends)?;
-            let (samples, ns) = per_step(&written, plan.count as u64, reps);
-            let at = plan.bytes() as i64;
-            result.series[series.chase].points.extend(latency_point(
-                at,
-                &samples,
-                ns,
-                &times_ms,
-                plan.count as u64,
-                failure,
-            ));
+            let runner = runners[series.runner].as_mut();
+            let point = chase_ring(ctx, (runner, implementation), &plan, &successors, &mut slot)?;
+            result.series[series.chase].points.extend(point);
         }
         Ok(())
     })?;
     Ok(rings)
 }
 
+/// One implementation's point of the device-memory chase over the loaded
+/// ring of `plan`, from `slot` (left where its last launch ended): primed
+/// (warm rings), the L2 flushed (cold ones), timed, every launch's end checked.
+fn chase_ring(
+    ctx: &RunContext<'_>,
+    (runner, implementation): (&mut dyn LatencyRunner, Implementation),
+    plan: &RingPlan,
+    successors: &[u32],
+    slot: &mut u32,
+) -> Result<Option<Point>> {
+    if plan.prime_steps > 0 {
+        runner.prime(implementation, *slot as u64, plan.prime_steps as u32)?;
+        *slot = follow_successors(successors, *slot, plan.prime_steps + 1);
+    }
+    if plan.cold {
+        runner.flush_l2()?; // 2 × L2 of writes: the ring's lines leave the L2
+    }
+    let mut ends = Vec::new();
+    let mut start = || {
+        let start = *slot;
+        *slot = follow_successors(successors, start, (plan.warmup + plan.count) as u64);
+        ends.push(*slot);
+        start as u64
+    };
+    let TimedLaunches {
+        times_ms,
+        written,
+        reps,
+    } = runner.time_pointer_chase(implementation, &mut start, (plan.warmup, plan.count), ctx.settings)?;
+    let failure = first_wrong_end(runner, &written, &ends)?;
+    let (samples, ns) = per_step(&written, plan.count as u64, reps);
+    let at = plan.bytes() as i64;
+    Ok(latency_point(at, &samples, ns, &times_ms, plan.count as u64, failure))
+}
+
 /// The first launch whose chase ended elsewhere than the ring's slot `ends[k]`.
-fn first_wrong_end(ring: &PointerRing, written: &[Vec<u64>], ends: &[u32]) -> Result<Option<String>> {
+fn first_wrong_end(runner: &dyn LatencyRunner, written: &[Vec<u64>], ends: &[u32]) -> Result<Option<String>> {
     for (k, (w, &end)) in written.iter().zip(ends).enumerate() {
-        let expected = ring.slot_address(end as u64)?;
+        let expected = runner.slot_address(end as u64)?;
         if w[0] != expected {
             return Ok(Some(format!(
                 "launch {k} ended at {:#x}, the ring's slot {end} is {expected:#x}",
@@ -338,14 +310,16 @@ fn first_wrong_end(ring: &PointerRing, written: &[Vec<u64>], ends: &[u32]) -> Re
 fn chase_shared_memory(
     ctx: &RunContext<'_>,
     result: &mut ExperimentResult,
-    timing: &mut LatencyTiming<'_>,
+    runners: &mut Runners<'_>,
     plans: &[ImplementationSeries],
     (first, total): (usize, usize),
 ) -> Result<usize> {
     each_point(ctx, SHARED_SETS, (first, total), |bytes| {
         let slots = (bytes / 4) as usize;
         let successors = chase_successors(slots, SEED ^ bytes);
-        let ring = SlotRing::upload(ctx.device.gpu(), &successors)?;
+        for runner in runners.iter_mut() {
+            runner.load_slot_ring(&successors)?;
+        }
         let warmup = slots as u32;
         let end = follow_successors(&successors, 0, (warmup + SHARED_STEPS) as u64) as u64;
         for series in plans {
@@ -359,17 +333,7 @@ fn chase_shared_memory(
                 times_ms,
                 written,
                 reps,
-            } = timing.time(ctx, &mut |out| {
-                shared_pointer_chase(
-                    ctx.device,
-                    implementation,
-                    &ring,
-                    0,
-                    (warmup, SHARED_STEPS),
-                    SHARED_CHASE_BLOCK_THREADS,
-                    out,
-                )
-            })?;
+            } = runners[series.runner].time_shared_chase(implementation, 0, (warmup, SHARED_STEPS), ctx.settings)?;
             let failure = written
                 .iter()
                 .position(|w| w[0] != end)
@@ -392,7 +356,7 @@ fn chase_shared_memory(
 fn chain_fmas(
     ctx: &RunContext<'_>,
     result: &mut ExperimentResult,
-    timing: &mut LatencyTiming<'_>,
+    runners: &mut Runners<'_>,
     plans: &[ImplementationSeries],
 ) -> Result<()> {
     let fmas = (FMA_TRIPS * FMA_LATENCY_UNROLL) as u64;
@@ -406,9 +370,7 @@ fn chain_fmas(
             times_ms,
             written,
             reps,
-        } = timing.time(ctx, &mut |out| {
-            fma_latency(ctx.device, implementation, FMA_ARGS, FMA_TRIPS, out)
-        })?;
+        } = runners[series.runner].time_fma_chain(implementation, FMA_ARGS, FMA_TRIPS, ctx.settings)?;
         let failure = written.iter().position(|w| w[0] != expected).map(|k| {
             format!(
                 "launch {k} ended with bits {:#x}, the CPU reference {expected:#x}",

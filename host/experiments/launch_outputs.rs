@@ -1,8 +1,9 @@
 //! Figures a kernel measures itself, kept for every launch of one timing
-//! run: the buffers and the timing loop are the launchers' ([`LaunchOutputs`]);
+//! run: the buffers and the timing loop are the launchers'
+//! ([`LaunchOutputs`](crate::launchers::LaunchOutputs), behind the runners);
 //! here, what the experiments make of the figures (per-sample means, medians).
 
-pub use crate::launchers::{LaunchOutputs, TimedLaunches, kept_reps, launches_of};
+pub use crate::launchers::{TimedLaunches, kept_reps, launches_of};
 
 /// The per-sample means of a figure taken from every launch of a timing run
 /// (`per_launch[0]` the warm-up, then samples of `reps` launches in order):

@@ -10,14 +10,9 @@
 
 use std::fmt::Write;
 
-use kernels_gpu::device::GlobalPtr;
-use kernels_gpu::latency::LATENCY_OUT_WORDS;
-
 use super::{Experiment, RunContext, Scope};
 use crate::error::Result;
-use crate::gpu::{DeviceBuffer, HostMemoryKind, PeerAccess, PeerAttributes, PinnedBuffer};
-use crate::launchers::{pointer_chase_from, pointer_ring_words};
-use crate::numa::bind_near_gpu;
+use crate::launchers::{ChaseRing, LinkChaseRunner, RingMemory, link_chase_runners};
 use crate::reference::{chase_successors, follow_successors};
 use crate::report::{
     Axis, Devices, ExperimentResult, Metric, Point, PointKey, Report, Scale, SectionHooks, Series, SeriesKey, Waiver,
@@ -76,90 +71,56 @@ impl RingPlace {
     }
 }
 
-/// A ring's memory, kept alive while chased (never read through these handles: the kernel reads it).
-#[allow(dead_code)]
-enum RingMemory {
-    Device(DeviceBuffer<u64>),
-    Host(PinnedBuffer<u64>),
-}
-
 /// (SM cycles, ns) per step of a chase, or why the chase is wrong.
 type StepFigures = std::result::Result<(f64, f64), String>;
 
-/// A ring laid out at the address the reader sees, with its successors for checking.
-struct Ring {
-    _memory: RingMemory,
-    base: u64,
-    slot_bytes: u64,
+/// A ring a runner laid out at the addresses the reader sees, with its successors for checking.
+struct Ring<'r> {
+    placed: Box<dyn ChaseRing + 'r>,
     successors: Vec<u32>,
 }
 
-impl Ring {
-    fn build(ctx: &RunContext<'_>, reader: &DeviceUnderTest, place: RingPlace, working_set: u64) -> Result<Self> {
+impl<'r> Ring<'r> {
+    fn build(
+        ctx: &RunContext<'_>,
+        (runner, reader): (&'r dyn LinkChaseRunner, &'r DeviceUnderTest),
+        place: RingPlace,
+        working_set: u64,
+    ) -> Result<Self> {
         let slot_bytes = slot_bytes(working_set);
         let successors = chase_successors((working_set / slot_bytes) as usize, SEED ^ working_set);
-        let words = successors.len() * (slot_bytes / 8) as usize;
-        let (memory, base) = match place {
-            RingPlace::Local | RingPlace::Peer(_) => {
-                let owner = match place {
-                    RingPlace::Peer(owner) => ctx
-                        .testbed
-                        .devices()
-                        .iter()
-                        .find(|d| d.info().ordinal.0 == owner)
-                        .ok_or_else(|| crate::error::Error::InvalidInput(format!("GPU {owner} is not in the run")))?,
-                    _ => reader,
-                };
-                let mut buffer = DeviceBuffer::<u64>::uninit(owner.gpu(), words)?;
-                let base = buffer.device_ptr();
-                buffer.copy_from_host(&pointer_ring_words(base, slot_bytes, &successors))?;
-                (RingMemory::Device(buffer), base)
-            }
-            RingPlace::Host => {
-                let (guard, _) = bind_near_gpu(&reader.info().pci_bus_id);
-                let mut buffer = PinnedBuffer::<u64>::new(reader.gpu(), words, HostMemoryKind::Mapped)?;
-                drop(guard);
-                let base = buffer.device_ptr()?;
-                buffer
-                    .as_mut_slice()
-                    .copy_from_slice(&pointer_ring_words(base, slot_bytes, &successors));
-                (RingMemory::Host(buffer), base)
-            }
+        let memory = match place {
+            RingPlace::Local => RingMemory::Own,
+            RingPlace::Peer(owner) => RingMemory::Peer(
+                ctx.testbed
+                    .devices()
+                    .iter()
+                    .find(|d| d.info().ordinal.0 == owner)
+                    .ok_or_else(|| crate::error::Error::InvalidInput(format!("GPU {owner} is not in the run")))?,
+            ),
+            RingPlace::Host => RingMemory::MappedHost,
         };
         Ok(Self {
-            _memory: memory,
-            base,
-            slot_bytes,
+            placed: runner.place_ring(reader, memory, &successors, slot_bytes)?,
             successors,
         })
-    }
-
-    fn address(&self, slot: u32) -> u64 {
-        self.base + slot as u64 * self.slot_bytes
     }
 
     /// Chases from `slot`: `warmup` untimed and `count` timed steps; the slot reached and
     /// (cycles, ns) per timed step, or a failure if the chase ended elsewhere.
     fn chase(
-        &self,
-        reader: &DeviceUnderTest,
+        &mut self,
         implementation: Implementation,
         slot: u32,
         (warmup, count): (u32, u32),
-        out: &mut DeviceBuffer<u64>,
     ) -> Result<(u32, StepFigures)> {
-        let start = GlobalPtr::from_raw(self.address(slot) as usize as *const u64);
-        // SAFETY: every slot of the ring holds the reader-visible address of another slot of the same
-        // live allocation (pointer_ring_words over checked successors); peer access or mapping is in place.
-        unsafe { pointer_chase_from(reader, implementation, start, (warmup, count), out)? };
-        reader.gpu().synchronize()?;
-        let words = out.to_host()?;
+        let words = self.placed.chase(implementation, slot, (warmup, count))?;
         let end = follow_successors(&self.successors, slot, (warmup + count) as u64);
-        let figures = if words[0] != self.address(end) {
+        let expected = self.placed.slot_address(end);
+        let figures = if words[0] != expected {
             Err(format!(
-                "the chase ended at {:#x}; the ring's slot {end} is {:#x}",
-                words[0],
-                self.address(end)
+                "the chase ended at {:#x}; the ring's slot {end} is {expected:#x}",
+                words[0]
             ))
         } else {
             Ok((words[1] as f64 / count as f64, words[2] as f64 / count as f64))
@@ -171,20 +132,19 @@ impl Ring {
     /// continuing where the last ended: a warm-up launch (a lap of a ring the L2 holds: every
     /// line in whatever cache holds it), then `--samples` timed launches of [`STEPS`] steps.
     fn measure(
-        &self,
+        &mut self,
         ctx: &RunContext<'_>,
         dut: &DeviceUnderTest,
         implementations: &[Implementation],
         working_set: u64,
     ) -> Result<Vec<Point>> {
         let warm = working_set <= dut.info().l2_cache_bytes.max(0) as u64;
-        let mut out = DeviceBuffer::<u64>::uninit(dut.gpu(), LATENCY_OUT_WORDS)?;
         let mut slot = 0u32;
         let mut points = Vec::with_capacity(implementations.len());
         for &implementation in implementations {
             let lap = if warm { self.successors.len() as u32 } else { 0 };
-            slot = self.chase(dut, implementation, slot, (lap, 1), &mut out)?.0;
-            let (cycles, ns, failure) = self.timed_chases(ctx, dut, implementation, &mut slot, &mut out)?;
+            slot = self.chase(implementation, slot, (lap, 1))?.0;
+            let (cycles, ns, failure) = self.timed_chases(ctx, implementation, &mut slot)?;
             points.push(latency_point(working_set, &cycles, &ns, failure));
         }
         Ok(points)
@@ -193,16 +153,14 @@ impl Ring {
     /// `--samples` timed chases of [`STEPS`] steps from `slot` (left where the last ended):
     /// (SM cycles, ns) per step of each, until one fails its check (then why).
     fn timed_chases(
-        &self,
+        &mut self,
         ctx: &RunContext<'_>,
-        dut: &DeviceUnderTest,
         implementation: Implementation,
         slot: &mut u32,
-        out: &mut DeviceBuffer<u64>,
     ) -> Result<(Vec<f64>, Vec<f64>, Option<String>)> {
         let (mut cycles, mut ns) = (Vec::new(), Vec::new());
         for _ in 0..ctx.settings.samples.max(1) {
-            let (end, figures) = self.chase(dut, implementation, *slot, (0, STEPS), out)?;
+            let (end, figures) = self.chase(implementation, *slot, (0, STEPS))?;
             *slot = end;
             match figures {
                 Ok((c, t)) => {
@@ -260,14 +218,16 @@ impl Experiment for LinkLatency {
         let devices = ctx.testbed.devices();
         let axis = Axis::lines("working set (MiB)", Metric::custom("latency", "ns", false)).x_scale(Scale::Log2);
         let mut result = ctx.result(self, axis, "");
-        let implementations = ctx.ptx_implementations(&mut result);
+        let (mut runners, waived) = link_chase_runners(ctx.device);
+        result.waive(waived);
         if devices.len() < 2 {
             result.waived.push(Waiver {
                 what: "a peer GPU's memory".into(),
                 reason: ctx.testbed.needs_gpus(2).err().unwrap_or_default(),
             });
         }
-        let (places, guards) = ring_places(ctx, &mut result)?;
+        let places = ring_places(ctx, &mut result, &mut runners)?;
+        let implementations: Vec<Implementation> = runners.iter().flat_map(|r| r.implementations().to_vec()).collect();
         result.series.extend(ring_series(&places, &implementations));
         let points = WORKING_SETS
             .iter()
@@ -276,29 +236,43 @@ impl Experiment for LinkLatency {
             if ctx.stop_before(index, places.len() * WORKING_SETS.len()) {
                 break;
             }
-            let dut = &devices[reader];
             ctx.progress.set_message(format!(
                 "link-latency: {} , {} MiB",
                 place.label(gpu),
                 working_set >> 20
             ));
-            let ring = Ring::build(ctx, dut, place, working_set)?;
-            let points = ring.measure(ctx, dut, &implementations, working_set)?;
-            for (&implementation, point) in implementations.iter().zip(points) {
-                let key = place.key(implementation, gpu);
-                if let Some(series) = result.series.iter_mut().find(|s| s.key == key) {
-                    series.points.push(point);
-                }
-            }
+            chase_place(ctx, &mut result, &runners, (&devices[reader], gpu, place), working_set)?;
             // The bar counts the first GPU's places only.
             if reader == 0 {
                 ctx.progress.inc(1);
             }
         }
-        drop(guards);
+        drop(runners); // and the peer access they enabled
         result.setup.push(setup_text(ctx.settings.samples));
         Ok(result)
     }
+}
+
+/// Every runner's points of one ring at `working_set`, read by `dut` (CUDA ordinal `gpu`) from
+/// `place`, each added to its series.
+fn chase_place(
+    ctx: &RunContext<'_>,
+    result: &mut ExperimentResult,
+    runners: &[Box<dyn LinkChaseRunner>],
+    (dut, gpu, place): (&DeviceUnderTest, usize, RingPlace),
+    working_set: u64,
+) -> Result<()> {
+    for runner in runners {
+        let mut ring = Ring::build(ctx, (runner.as_ref(), dut), place, working_set)?;
+        let points = ring.measure(ctx, dut, runner.implementations(), working_set)?;
+        for (&implementation, point) in runner.implementations().iter().zip(points) {
+            let key = place.key(implementation, gpu);
+            if let Some(series) = result.series.iter_mut().find(|s| s.key == key) {
+                series.points.push(point);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A ring the run chases: (the reader's place in the testbed, its CUDA ordinal, the ring's place).
@@ -328,18 +302,24 @@ fn setup_text(samples: u32) -> String {
 }
 
 /// Every ring the run chases, in order: for each GPU its own memory, each peer it can read (peer
-/// access enabled, held by the guards returned; a waiver for each it cannot), then host memory.
-fn ring_places(ctx: &RunContext<'_>, result: &mut ExperimentResult) -> Result<(Vec<RingAt>, Vec<PeerAccess>)> {
+/// access enabled by the runners, which hold it; a waiver for each it cannot), then host memory.
+fn ring_places(
+    ctx: &RunContext<'_>,
+    result: &mut ExperimentResult,
+    runners: &mut [Box<dyn LinkChaseRunner>],
+) -> Result<Vec<RingAt>> {
     let devices = ctx.testbed.devices();
-    let mut guards = Vec::new();
     let mut places = Vec::new();
     for (index, reader) in devices.iter().enumerate() {
         let gpu = reader.info().ordinal.0;
         places.push((index, gpu, RingPlace::Local));
         for owner in devices.iter().filter(|o| o.info().ordinal.0 != gpu) {
             let owner_gpu = owner.info().ordinal.0;
-            if PeerAttributes::query(reader.gpu(), owner.gpu())?.access_supported {
-                guards.push(PeerAccess::enable(reader.gpu(), owner.gpu())?);
+            let mut reached = true;
+            for runner in runners.iter_mut() {
+                reached &= runner.reach_peer(reader, owner)?;
+            }
+            if reached {
                 places.push((index, gpu, RingPlace::Peer(owner_gpu)));
             } else {
                 result.waived.push(Waiver {
@@ -350,7 +330,7 @@ fn ring_places(ctx: &RunContext<'_>, result: &mut ExperimentResult) -> Result<(V
         }
         places.push((index, gpu, RingPlace::Host));
     }
-    Ok((places, guards))
+    Ok(places)
 }
 
 impl SectionHooks for LinkLatency {

@@ -83,8 +83,9 @@ pub use instruction_throughput::{
     ChainValue, throughput, throughput_in_module, throughput_shape, throughput_wave_blocks,
 };
 pub use latency::{
-    SHARED_CHASE_BLOCK_THREADS, fma_latency, pointer_chase, pointer_chase_from, shared_pointer_chase,
-    shared_pointer_chase_shape,
+    ChaseRing, CudaLatencyRunner, CudaLinkChaseRunner, LatencyRunner, LinkChaseRunner, RingMemory,
+    SHARED_CHASE_BLOCK_THREADS, fma_latency, latency_runners, link_chase_runners, pointer_chase, pointer_chase_from,
+    shared_pointer_chase, shared_pointer_chase_shape,
 };
 pub use launch_outputs::{LaunchOutputs, MAX_KEPT_LAUNCHES, TimedLaunches, kept_reps, launches_of};
 pub use local_memory::{

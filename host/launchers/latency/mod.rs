@@ -1,3 +1,24 @@
+//! The latency family (Best Practices Guide §5.2, §3.2.2, §3.2.6): the
+//! single-thread chains `pointer_chase` (a ring of addresses in device, peer
+//! or mapped host memory), `shared_pointer_chase` (a ring of slot indices in
+//! shared memory) and `fma_latency` (dependent FMAs); their typed,
+//! bounds-checked launchers and shape checks; and the family's runners, one
+//! per programming model: [`LatencyRunner`] (the `latency` experiment's three
+//! chains on one GPU, chosen by [`latency_runners`]) and [`LinkChaseRunner`]
+//! (`link-latency`: rings in memory a GPU reaches over a link, chosen by
+//! [`link_chase_runners`]). The kernels have CUDA C twins and no OpenCL C
+//! twins yet: an OpenCL runner would join in those two functions.
+
+mod cuda_link_runner;
+mod cuda_runner;
+mod link_runner;
+mod runner;
+
+pub use cuda_link_runner::CudaLinkChaseRunner;
+pub use cuda_runner::CudaLatencyRunner;
+pub use link_runner::{ChaseRing, LinkChaseRunner, RingMemory, link_chase_runners};
+pub use runner::{LatencyRunner, latency_runners};
+
 use kernels_gpu::device::{Dim3, GlobalPtr, KernelSignature};
 use kernels_gpu::latency::{LATENCY_OUT_WORDS, fma_latency_params, pointer_chase_params, shared_pointer_chase_params};
 
