@@ -1,4 +1,6 @@
-use super::register_blocked::{Tile128x64, Tile128x128, register_blocked};
+use super::register_blocked::{
+    Guarded, Tile128x64, Tile128x128, WholeTiles, register_blocked, register_blocked_guarded_edges,
+};
 use crate::device::{GlobalMutPtr, GlobalPtr};
 
 kernel! {
@@ -71,7 +73,7 @@ kernel! {
     /// `a`: `m * k`, `b`: `k * n`, `c`: `m * n` floats, each 16-byte aligned; the launch shape above.
     pub unsafe fn sgemm_register_blocked(a: GlobalPtr<f32>, b: GlobalPtr<f32>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract.
-        unsafe { register_blocked::<f32, Tile128x128, false>(a, b, c, m, n, k) }
+        unsafe { register_blocked::<f32, Tile128x128, Guarded>(a, b, c, m, n, k) }
     }
 }
 
@@ -108,7 +110,7 @@ kernel! {
     /// As [`sgemm_register_blocked`], and the multiples above.
     pub unsafe fn sgemm_register_blocked_whole_tiles(a: GlobalPtr<f32>, b: GlobalPtr<f32>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract.
-        unsafe { register_blocked::<f32, Tile128x128, true>(a, b, c, m, n, k) }
+        unsafe { register_blocked::<f32, Tile128x128, WholeTiles>(a, b, c, m, n, k) }
     }
 }
 
@@ -146,7 +148,7 @@ kernel! {
     /// As [`sgemm_register_blocked`], with this tile's launch shape.
     pub unsafe fn sgemm_register_blocked_128x64(a: GlobalPtr<f32>, b: GlobalPtr<f32>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract.
-        unsafe { register_blocked::<f32, Tile128x64, false>(a, b, c, m, n, k) }
+        unsafe { register_blocked::<f32, Tile128x64, Guarded>(a, b, c, m, n, k) }
     }
 }
 
@@ -165,6 +167,65 @@ kernel! {
     /// As [`sgemm_register_blocked_128x64`], and the multiples above.
     pub unsafe fn sgemm_register_blocked_128x64_whole_tiles(a: GlobalPtr<f32>, b: GlobalPtr<f32>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract.
-        unsafe { register_blocked::<f32, Tile128x64, true>(a, b, c, m, n, k) }
+        unsafe { register_blocked::<f32, Tile128x64, WholeTiles>(a, b, c, m, n, k) }
+    }
+}
+
+kernel! {
+    /// [`sgemm_register_blocked`] with guards only where a block crosses an
+    /// edge of `C`: the entry for every shape not made of whole tiles.
+    ///
+    /// **Demonstrates** paying for the edges only at the edges. A block
+    /// wholly inside `C` (at 4095³, 961 of the 1024 blocks) runs the
+    /// whole-tile loop over its whole `k` tiles: no guards, two tiles per
+    /// trip with constant stage offsets, `float4` loads where `k` and `n` are
+    /// multiples of 4 and float-by-float ones otherwise; then the partial last
+    /// `k` tile, if any, guarded in `k` and not overlapped. A block crossing
+    /// the last row or column of `C` runs [`sgemm_register_blocked`]'s
+    /// guarded loop. The test is per block, so no warp diverges. One entry,
+    /// not an interior launch plus edge launches: on one stream a second
+    /// launch cannot start until the first has drained, so the 63 edge blocks
+    /// of 4095³ would run as a wave of their own after the 961 interior ones
+    /// (ceil(961 / 264) + 1 = 5 block times on an H100, two blocks per SM,
+    /// against ceil(1024 / 264) = 4 in one launch).
+    ///
+    /// **Indexing**: as [`sgemm_register_blocked`]; the block's `k` loop
+    /// runs `floor(k / 8)` whole tiles, two per trip, then one partial tile.
+    ///
+    /// **Launch**: as [`sgemm_register_blocked`]; the host picks this entry
+    /// for the 128 × 128 tile whenever the shape is not made of whole tiles.
+    ///
+    /// **Expected**: at 4095³ near the whole-tile entry at 4096³ (the interior
+    /// loop is the same but for 8 scalar loads a tile in place of 2 `float4`s):
+    /// _to fill from `gpu-checks/sgemm_tiles.sh`_; the fully guarded entry ran
+    /// 0.822 of cuBLAS there (H100). SASS figures (ptxas 13, sm_90, under the
+    /// launch bound): see `register_blocked_guarded_edges` in `register_blocked.rs`.
+    ///
+    /// # Safety
+    /// As [`sgemm_register_blocked`].
+    pub unsafe fn sgemm_register_blocked_guarded_edges(a: GlobalPtr<f32>, b: GlobalPtr<f32>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
+        // SAFETY: forwarded contract.
+        unsafe { register_blocked_guarded_edges::<f32, Tile128x128>(a, b, c, m, n, k) }
+    }
+}
+
+kernel! {
+    /// [`sgemm_register_blocked_guarded_edges`] on the 128 × 64 tile: blocks
+    /// wholly inside `C` run [`sgemm_register_blocked_128x64_whole_tiles`]'s
+    /// loop over their whole `k` tiles (16 deep) and one guarded partial
+    /// tile, blocks crossing an edge [`sgemm_register_blocked_128x64`]'s.
+    ///
+    /// **Indexing** and **Launch**: as [`sgemm_register_blocked_128x64`];
+    /// the host picks this entry for the 128 × 64 tile whenever the shape is
+    /// not made of whole tiles.
+    ///
+    /// **Expected**: as [`sgemm_register_blocked_guarded_edges`] is to the
+    /// 128 × 128 tile (none of the experiment's sizes runs it on an H100).
+    ///
+    /// # Safety
+    /// As [`sgemm_register_blocked_128x64`].
+    pub unsafe fn sgemm_register_blocked_128x64_guarded_edges(a: GlobalPtr<f32>, b: GlobalPtr<f32>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
+        // SAFETY: forwarded contract.
+        unsafe { register_blocked_guarded_edges::<f32, Tile128x64>(a, b, c, m, n, k) }
     }
 }
