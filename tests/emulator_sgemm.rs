@@ -10,10 +10,12 @@ mod support;
 use half::f16;
 use kernels_gpu::device::{F32x4, f16_bits_to_f32};
 use kernels_gpu::sgemm::{
-    SGEMM_BK, SGEMM_BM, SGEMM_BN, SGEMM_THREADS, SGEMM_TILE_128X64, SGEMM_WARP_TILE_128X128, SgemmTile,
-    TILED_SGEMM_TILE, hgemm_f16_storage, hgemm_f16_storage_whole_tiles, naive_sgemm, sgemm_register_blocked,
-    sgemm_register_blocked_128x64, sgemm_register_blocked_128x64_whole_tiles, sgemm_register_blocked_whole_tiles,
-    sgemm_shared_bytes, sgemm_warp_tiled, sgemm_warp_tiled_whole_tiles, tiled_sgemm, tiled_sgemm_shared_bytes,
+    SGEMM_BK, SGEMM_BM, SGEMM_BN, SGEMM_THREADS, SGEMM_TILE_128X64, SGEMM_TILE_128X128, SGEMM_WARP_TILE_128X128,
+    SgemmTile, TILED_SGEMM_TILE, hgemm_f16_storage, hgemm_f16_storage_whole_tiles, naive_sgemm, sgemm_register_blocked,
+    sgemm_register_blocked_128x64, sgemm_register_blocked_128x64_guarded_edges,
+    sgemm_register_blocked_128x64_whole_tiles, sgemm_register_blocked_guarded_edges,
+    sgemm_register_blocked_whole_tiles, sgemm_shared_bytes, sgemm_warp_tiled, sgemm_warp_tiled_whole_tiles,
+    tiled_sgemm, tiled_sgemm_shared_bytes,
 };
 use ptxsuite::device::{Dim3, GlobalMutPtr, GlobalPtr};
 use ptxsuite::emulator::{Emulator, FaultKind, LaunchConfig};
@@ -303,6 +305,113 @@ fn the_two_register_blocked_tiles_agree_bit_for_bit() {
         assert!(
             small.iter().zip(&large).all(|(x, y)| x.to_bits() == y.to_bits()),
             "{m}×{n}×{k}: the 128 × 64 and 128 × 128 tiles differ"
+        );
+    }
+}
+
+/// `(m, n, k)` for the `_guarded_edges` entries, beyond [`SHAPES`],
+/// [`SHAPES_128X64`] and [`odd_shapes`]: grids with blocks inside `C` and
+/// blocks across its edges, on both tiles. Rows unaligned (`k`, `n` odd: the
+/// inside blocks load float by float) and aligned (multiples of 4: `float4`);
+/// whole `k` tiles then a partial one, an odd count of whole tiles, none at all
+/// (`k` below the tile's depth), and every block inside `C` with only `k` ragged.
+const SHAPES_GUARDED_EDGES: [(usize, usize, usize); 7] = [
+    (257, 259, 35),
+    (260, 196, 36),
+    (256, 130, 5),
+    (129, 257, 24),
+    (256, 256, 20),
+    (128, 128, 7),
+    (384, 200, 43),
+];
+
+/// Blocks of `tile`'s grid for `m × n` that lie wholly inside `C`.
+fn inside_blocks(tile: SgemmTile, m: usize, n: usize) -> usize {
+    (m / tile.rows as usize) * (n / tile.cols as usize)
+}
+
+#[test]
+fn guarded_edges_entries_match_the_fully_guarded_ones_bit_for_bit() {
+    let mut shapes = SHAPES_GUARDED_EDGES.to_vec();
+    shapes.extend(SHAPES);
+    shapes.extend(SHAPES_128X64);
+    shapes.extend(odd_shapes());
+    let cases: [(SgemmTile, &str, F32Kernel, F32Kernel); 2] = [
+        (
+            SGEMM_TILE_128X128,
+            "sgemm_register_blocked_guarded_edges",
+            sgemm_register_blocked_guarded_edges,
+            sgemm_register_blocked,
+        ),
+        (
+            SGEMM_TILE_128X64,
+            "sgemm_register_blocked_128x64_guarded_edges",
+            sgemm_register_blocked_128x64_guarded_edges,
+            sgemm_register_blocked_128x64,
+        ),
+    ];
+    for (tile, name, guarded_edges, guarded) in cases {
+        let choice = register_blocked_tile_of_entry(name).expect("a launcher tile");
+        assert_eq!(choice.tile, tile, "the launchers run {name} with this tile");
+        let (mut inside_unaligned, mut inside_aligned, mut partial_k) = (0, 0, 0);
+        for &(m, n, k) in &shapes {
+            let dims32 = (m as u32, n as u32, k as u32);
+            // The launchers run this entry for every shape not made of whole tiles.
+            assert_eq!(
+                choice.entry_for(dims32) == name,
+                !tile.whole_tiles(dims32.0, dims32.1, dims32.2),
+                "{m}×{n}×{k}"
+            );
+            let (c, a, b) = run_f32(guarded_edges, tile_config(tile, m, n), (m, n, k));
+            let (expected, scale) = matmul(&a, &b, m, k, n);
+            assert_close(&c, &expected, &scale, &format!("{name} {m}×{n}×{k}"));
+            // The same FMAs in the same k order as the fully guarded entry, whichever path a block took.
+            let (reference, _, _) = run_f32(guarded, tile_config(tile, m, n), (m, n, k));
+            assert!(
+                c.iter().zip(&reference).all(|(x, y)| x.to_bits() == y.to_bits()),
+                "{name} {m}×{n}×{k} differs from the fully guarded entry"
+            );
+            if inside_blocks(tile, m, n) > 0 {
+                if k % 4 == 0 && n % 4 == 0 {
+                    inside_aligned += 1;
+                } else {
+                    inside_unaligned += 1;
+                }
+                if k % tile.depth as usize != 0 {
+                    partial_k += 1;
+                }
+            }
+        }
+        // Both inside paths ran, with and without a partial last k tile.
+        assert!(
+            inside_unaligned >= 3 && inside_aligned >= 3 && partial_k >= 3,
+            "{name}: {inside_unaligned} unaligned, {inside_aligned} aligned shapes with inside blocks, {partial_k} with a partial k tile"
+        );
+    }
+}
+
+#[test]
+fn guarded_edges_entries_need_all_of_their_shared_memory() {
+    // A block inside C (m = n = 128, k of two whole tiles): its second stage runs past half the memory.
+    for (tile, kernel) in [
+        (SGEMM_TILE_128X128, sgemm_register_blocked_guarded_edges as F32Kernel),
+        (SGEMM_TILE_128X64, sgemm_register_blocked_128x64_guarded_edges),
+    ] {
+        let (m, n, k) = (tile.rows as usize, tile.cols as usize, 2 * tile.depth as usize + 1);
+        let a = aligned_floats(m * k, |i| value(i, 5));
+        let b = aligned_floats(k * n, |i| value(i, 6));
+        let mut c = aligned_floats(m * n, |_| 0.0);
+        let mut emu = Emulator::new();
+        let (pa, pb) = (emu.global(F32x4::as_floats(&a)), emu.global(F32x4::as_floats(&b)));
+        let pc = emu.global_mut(F32x4::as_floats_mut(&mut c));
+        let config = LaunchConfig::new(Dim3::xy(1, 1), Dim3::x(SGEMM_THREADS), tile.shared_bytes() / 2);
+        // SAFETY: the global buffers are large enough; only the shared memory is short, which the emulator checks.
+        let err = emu
+            .launch(config, || unsafe { kernel(pa, pb, pc, m as u32, n as u32, k as u32) })
+            .unwrap_err();
+        assert!(
+            err.has_fault(|k| matches!(k, FaultKind::SharedOutOfBounds { .. })),
+            "{err}"
         );
     }
 }

@@ -535,8 +535,8 @@ fn the_register_blocked_tile_fills_an_h100_at_every_measured_size() {
     }
     assert_eq!(
         register_blocked_tile((4095, 4095, 4095), H100_SMS).entry_for((4095, 4095, 4095)),
-        "sgemm_register_blocked",
-        "4095³ has ragged edges: the guarded entry"
+        "sgemm_register_blocked_guarded_edges",
+        "4095³ has ragged edges: guards in the edge blocks only"
     );
     // The rule, computed here from first principles: the tile whose busiest SM has the fewest
     // outputs (the 128 × 64 tile's counted 1/0.9), ties to 128 × 128.

@@ -115,11 +115,18 @@ const RECORDED_SHAPES: &[(&str, [u32; 3], [u32; 3], u32)] = &[
     ("sgemm_register_blocked", [1, 1, 1], [256, 1, 1], 16640),
     ("sgemm_register_blocked_128x64", [1, 1, 1], [256, 1, 1], 25088),
     (
+        "sgemm_register_blocked_128x64_guarded_edges",
+        [1, 1, 1],
+        [256, 1, 1],
+        25088,
+    ),
+    (
         "sgemm_register_blocked_128x64_whole_tiles",
         [1, 1, 1],
         [256, 1, 1],
         25088,
     ),
+    ("sgemm_register_blocked_guarded_edges", [1, 1, 1], [256, 1, 1], 16640),
     ("sgemm_register_blocked_whole_tiles", [1, 1, 1], [256, 1, 1], 16640),
     ("sgemm_warp_tiled", [1, 1, 1], [256, 1, 1], 33280),
     ("sgemm_warp_tiled_whole_tiles", [1, 1, 1], [256, 1, 1], 33280),

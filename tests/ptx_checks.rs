@@ -254,6 +254,10 @@ fn register_blocked_gemms_keep_accumulators_in_registers_and_use_128_bit_shared_
         ("sgemm_register_blocked_128x64_whole_tiles", "ld.global.v4", 2),
         ("hgemm_f16_storage", "ld.global.b64", 1),
         ("hgemm_f16_storage_whole_tiles", "ld.global.b64", 2),
+        // The guarded loop (one tile), and for blocks inside C the float4 and the float-by-float
+        // whole-tile loops (two tiles each) with their partial last k tile (one each).
+        ("sgemm_register_blocked_guarded_edges", "ld.global.v4", 7),
+        ("sgemm_register_blocked_128x64_guarded_edges", "ld.global.v4", 7),
     ] {
         let body = entry_body(name);
         assert!(!body.contains(".local"), "{name} uses local memory");
@@ -281,6 +285,17 @@ fn register_blocked_gemms_keep_accumulators_in_registers_and_use_128_bit_shared_
             tile_steps * 512,
             "{name}: {tile_steps} unrolled tile step(s) of 512 FMAs (two: the whole-tile loop runs two tiles a trip)"
         );
+    }
+    // Barriers: the guarded case has two (after the first tile, in the loop), the whole-tile entry
+    // three (two tiles a trip), each inside case four (three, and one before the partial k tile): the
+    // guarded-edges entries, one guarded and two inside cases, have 10. A case merged into another or
+    // folded away changes the count.
+    for (name, barriers) in [
+        ("sgemm_register_blocked_guarded_edges", 10),
+        ("sgemm_register_blocked_128x64_guarded_edges", 10),
+        ("sgemm_register_blocked_whole_tiles", 3),
+    ] {
+        assert_eq!(entry_body(name).matches("bar.sync").count(), barriers, "{name}");
     }
     // The warp-tiled entries: 16-deep tiles of 1024 FMAs a thread; the whole-tile
     // entry's last tile is peeled (a second copy of the tile's FMAs after the loop).

@@ -127,13 +127,19 @@ __device__ __forceinline__ void stage_tiles(float *shared, size_t stage, size_t 
         *reinterpret_cast<float4 *>(a_tile + T::A_TILE + (b_k + T::B_PASS_ROWS * s) * T::BN + b_col) = b_strips[s];
 }
 
-// The body for one tile and one kind of problem (see the Rust register_blocked): WholeTiles when m, n and k
-// are multiples of the tile sizes (no guards, float4 throughout, tile loop unrolled 2x), otherwise guarded at
-// every edge.
-template <typename E, typename T, bool WholeTiles>
+// What the body may assume of a block's edges (the Rust Edges types): GUARDED, any block of any shape (every
+// load and store guarded, one tile per trip); WHOLE_TILES, m, n and k multiples of the tile sizes (no guards,
+// float4 throughout); INSIDE / INSIDE_VECTOR, a block wholly inside C of any k (the whole k tiles unguarded,
+// float by float / as float4s where k and n are multiples of 4, then the partial last k tile guarded in k).
+enum Edges { GUARDED, WHOLE_TILES, INSIDE, INSIDE_VECTOR };
+
+// The body for one tile and one case of edges (see the Rust register_blocked): every case but GUARDED runs
+// its whole k tiles two per trip with constant stage offsets.
+template <typename E, typename T, Edges X>
 __device__ __forceinline__ void register_blocked_tiles(const E *a, const E *b, float *c, unsigned int m_,
                                                        unsigned int n_, unsigned int k_)
 {
+    constexpr bool Guarded = X == GUARDED, WholeK = X == WHOLE_TILES, Vector = X == WHOLE_TILES || X == INSIDE_VECTOR;
     extern __shared__ float4 shared4[];
     float *shared = reinterpret_cast<float *>(shared4);
     size_t tid = threadIdx.x, m = m_, n = n_, k = k_;
@@ -154,32 +160,29 @@ __device__ __forceinline__ void register_blocked_tiles(const E *a, const E *b, f
         for (int j = 0; j < T::TN; ++j)
             acc[i][j] = 0.0f;
 
-    // Every tile of a WholeTiles problem lies inside A and B (the caller clamps the prefetch past the last one).
-    auto fetch = [&](size_t k0, float4 *a_strips, float4 *b_strips) {
+    // The strips of the tile at k0: guarded (load_strip's guards), or, unguarded, a tile inside A and B (the
+    // caller's contract) as float4s (Vector) or float by float.
+    auto strips = [&](size_t k0, bool guarded, float4 *a_strips, float4 *b_strips) {
 #pragma unroll
         for (int s = 0; s < T::A_STRIPS; ++s) {
             size_t a_at = k0 + a_k + 8 * s, a_index = (block_row + a_row) * k + a_at;
-            a_strips[s] = WholeTiles ? load4(a, a_index) : load_strip(a, a_index, a_row_inside, a_at, k, vector_a);
+            a_strips[s] = guarded  ? load_strip(a, a_index, a_row_inside, a_at, k, vector_a)
+                          : Vector ? load4(a, a_index)
+                                   : make_float4(load1(a, a_index), load1(a, a_index + 1), load1(a, a_index + 2),
+                                                 load1(a, a_index + 3));
         }
 #pragma unroll
         for (int s = 0; s < T::B_STRIPS; ++s) {
             size_t b_at = k0 + b_k + T::B_PASS_ROWS * s, b_index = b_at * n + block_col + b_col;
-            b_strips[s] = WholeTiles ? load4(b, b_index)
-                                     : load_strip(b, b_index, b_at < k, block_col + b_col, n, vector_b);
+            b_strips[s] = guarded  ? load_strip(b, b_index, b_at < k, block_col + b_col, n, vector_b)
+                          : Vector ? load4(b, b_index)
+                                   : make_float4(load1(b, b_index), load1(b, b_index + 1), load1(b, b_index + 2),
+                                                 load1(b, b_index + 3));
         }
     };
-    float4 a_strips[T::A_STRIPS], b_strips[T::B_STRIPS];
-    fetch(0, a_strips, b_strips);
-    stage_tiles<T>(shared, 0, a_row, a_k, b_k, b_col, a_strips, b_strips);
-    __syncthreads();
-    size_t tiles = (k + T::BK - 1) / T::BK;
-    // One tile: fetch the next one, multiply this stage, store the next into the other stage.
-    auto step = [&](size_t tile, size_t stage) {
-        // Guarded: past the last tile every strip is outside A and B (zeros, no loads). Whole tiles: the
-        // prefetch past the last tile loads the last one again (never multiplied), so no branch skips loads.
-        size_t next = WholeTiles && tile + 1 >= tiles ? tiles - 1 : tile + 1;
-        float4 next_a[T::A_STRIPS], next_b[T::B_STRIPS];
-        fetch(next * T::BK, next_a, next_b);
+    // The tile loops' loads: guarded in the GUARDED case only.
+    auto fetch = [&](size_t k0, float4 *a_strips, float4 *b_strips) { strips(k0, Guarded, a_strips, b_strips); };
+    auto multiply = [&](size_t stage) {
         const float4 *a_frags = shared4 + (stage * T::STAGE + 4 * ty) / 4;
         const float4 *b_frags = shared4 + (stage * T::STAGE + T::A_TILE + 4 * tx) / 4;
 #pragma unroll
@@ -203,19 +206,46 @@ __device__ __forceinline__ void register_blocked_tiles(const E *a, const E *b, f
                 for (int j = 0; j < T::TN; ++j)
                     acc[i][j] = fmaf(a_frag[i], b_frag[j], acc[i][j]);
         }
+    };
+    float4 a_strips[T::A_STRIPS], b_strips[T::B_STRIPS];
+    // The loop's tiles: every tile (GUARDED), or the whole ones.
+    size_t tiles = Guarded ? (k + T::BK - 1) / T::BK : k / T::BK;
+    // One tile: fetch the next one, multiply this stage, store the next into the other stage.
+    auto step = [&](size_t tile, size_t stage) {
+        // Guarded: past the last tile every strip is outside A and B (zeros, no loads). Otherwise: the
+        // prefetch past the last whole tile loads that one again (never multiplied), so no branch skips loads.
+        size_t next = !Guarded && tile + 1 >= tiles ? tiles - 1 : tile + 1;
+        float4 next_a[T::A_STRIPS], next_b[T::B_STRIPS];
+        fetch(next * T::BK, next_a, next_b);
+        multiply(stage);
         stage_tiles<T>(shared, 1 - stage, a_row, a_k, b_k, b_col, next_a, next_b);
         __syncthreads();
     };
-    if (WholeTiles) {
-        // Two tiles per trip, so each stage's shared-memory offsets are constants.
-        for (size_t tile = 0; tile < tiles; tile += 2) {
-            step(tile, 0);
-            if (tile + 1 < tiles)
-                step(tile + 1, 1);
-        }
-    } else {
+    if (Guarded) {
+        fetch(0, a_strips, b_strips);
+        stage_tiles<T>(shared, 0, a_row, a_k, b_k, b_col, a_strips, b_strips);
+        __syncthreads();
         for (size_t tile = 0; tile < tiles; ++tile)
             step(tile, tile % 2);
+    } else {
+        if (WholeK || tiles > 0) {
+            fetch(0, a_strips, b_strips);
+            stage_tiles<T>(shared, 0, a_row, a_k, b_k, b_col, a_strips, b_strips);
+            __syncthreads();
+            // Two tiles per trip, so each stage's shared-memory offsets are constants.
+            for (size_t tile = 0; tile < tiles; tile += 2) {
+                step(tile, 0);
+                if (tile + 1 < tiles)
+                    step(tile + 1, 1);
+            }
+        }
+        if (!WholeK && k % T::BK != 0) {
+            // The partial last k tile, guarded, not overlapped: after the last barrier no thread reads a stage.
+            strips(tiles * T::BK, true, a_strips, b_strips);
+            stage_tiles<T>(shared, 0, a_row, a_k, b_k, b_col, a_strips, b_strips);
+            __syncthreads();
+            multiply(0);
+        }
     }
 
 #pragma unroll
@@ -225,45 +255,90 @@ __device__ __forceinline__ void register_blocked_tiles(const E *a, const E *b, f
         for (int half = 0; half < T::TN / 4; ++half) {
             size_t col = block_col + 4 * tx + half * (T::BN / 2);
             size_t index = row * n + col;
-            if (WholeTiles || vector_c) {
-                if (WholeTiles || (row < m && col < n))
+            // Unguarded cases: the block is inside C (row < m, col + 4 <= n).
+            if (WholeK || vector_c) {
+                if (!Guarded || (row < m && col < n))
                     *reinterpret_cast<float4 *>(c + index) = make_float4(
                         acc[i][4 * half], acc[i][4 * half + 1], acc[i][4 * half + 2], acc[i][4 * half + 3]);
             } else {
 #pragma unroll
                 for (int j = 0; j < 4; ++j)
-                    if (row < m && col + j < n)
+                    if (!Guarded || (row < m && col + j < n))
                         c[index + j] = acc[i][4 * half + j];
             }
         }
     }
 }
 
+// One case of the body as a function of its own, for register_blocked_guarded_edges: with the three cases
+// inlined into one kernel, NVVM shared their common values and ptxas spilled 76 bytes (reloaded in every
+// loop; ptxas 13, sm_90, under the launch bound); as calls, ptxas inlines them again but without the
+// spills. (The Rust kernel, inlined, does not spill.)
+template <typename E, typename T, Edges X>
+__device__ __noinline__ void register_blocked_case(const E *a, const E *b, float *c, unsigned int m, unsigned int n,
+                                                   unsigned int k)
+{
+    register_blocked_tiles<E, T, X>(a, b, c, m, n, k);
+}
+
+// The _guarded_edges entries' body (the Rust register_blocked_guarded_edges): a block wholly inside C runs
+// INSIDE_VECTOR (k and n multiples of 4) or INSIDE, any other block GUARDED; uniform per block.
+template <typename E, typename T>
+__device__ __forceinline__ void register_blocked_guarded_edges(const E *a, const E *b, float *c, unsigned int m,
+                                                               unsigned int n, unsigned int k)
+{
+    size_t rows_end = ((size_t)blockIdx.y + 1) * T::BM, cols_end = ((size_t)blockIdx.x + 1) * T::BN;
+    if (rows_end <= m && cols_end <= n) {
+        if (k % 4 == 0 && n % 4 == 0)
+            register_blocked_case<E, T, INSIDE_VECTOR>(a, b, c, m, n, k);
+        else
+            register_blocked_case<E, T, INSIDE>(a, b, c, m, n, k);
+    } else {
+        register_blocked_case<E, T, GUARDED>(a, b, c, m, n, k);
+    }
+}
+
 extern "C" __global__ void sgemm_register_blocked(const float *a, const float *b, float *c, unsigned int m,
                                                   unsigned int n, unsigned int k)
 {
-    register_blocked_tiles<float, Tile128x128, false>(a, b, c, m, n, k);
+    register_blocked_tiles<float, Tile128x128, GUARDED>(a, b, c, m, n, k);
 }
 
 // m, n multiples of 128 and k of 8 (the host picks it whenever the shape allows).
 extern "C" __global__ void sgemm_register_blocked_whole_tiles(const float *a, const float *b, float *c, unsigned int m,
                                                               unsigned int n, unsigned int k)
 {
-    register_blocked_tiles<float, Tile128x128, true>(a, b, c, m, n, k);
+    register_blocked_tiles<float, Tile128x128, WHOLE_TILES>(a, b, c, m, n, k);
 }
 
 // The 128 x 64 x 16 tile, 8 x 4 per thread: twice the blocks, for problems where 128 x 128 leaves SMs idle.
 extern "C" __global__ void sgemm_register_blocked_128x64(const float *a, const float *b, float *c, unsigned int m,
                                                          unsigned int n, unsigned int k)
 {
-    register_blocked_tiles<float, Tile128x64, false>(a, b, c, m, n, k);
+    register_blocked_tiles<float, Tile128x64, GUARDED>(a, b, c, m, n, k);
 }
 
 // m a multiple of 128, n of 64 and k of 16.
 extern "C" __global__ void sgemm_register_blocked_128x64_whole_tiles(const float *a, const float *b, float *c,
                                                                      unsigned int m, unsigned int n, unsigned int k)
 {
-    register_blocked_tiles<float, Tile128x64, true>(a, b, c, m, n, k);
+    register_blocked_tiles<float, Tile128x64, WHOLE_TILES>(a, b, c, m, n, k);
+}
+
+// Guards only where a block crosses an edge of C (any shape; the host picks it where the shape is not made of
+// whole tiles): blocks inside C run the whole-tile loop over their whole k tiles, edge blocks the guarded one.
+extern "C" __global__ void sgemm_register_blocked_guarded_edges(const float *a, const float *b, float *c,
+                                                                unsigned int m, unsigned int n, unsigned int k)
+{
+    register_blocked_guarded_edges<float, Tile128x128>(a, b, c, m, n, k);
+}
+
+// The same on the 128 x 64 x 16 tile.
+extern "C" __global__ void sgemm_register_blocked_128x64_guarded_edges(const float *a, const float *b, float *c,
+                                                                       unsigned int m, unsigned int n,
+                                                                       unsigned int k)
+{
+    register_blocked_guarded_edges<float, Tile128x64>(a, b, c, m, n, k);
 }
 
 // The warp-tiled kernels (the Rust warp_tiled body, SgemmWarpTile): a BM x BN tile of C per block, staged BK
@@ -420,11 +495,11 @@ extern "C" __global__ void sgemm_warp_tiled_whole_tiles(const float *a, const fl
 extern "C" __global__ void hgemm_f16_storage(const unsigned short *a, const unsigned short *b, float *c,
                                              unsigned int m, unsigned int n, unsigned int k)
 {
-    register_blocked_tiles<unsigned short, Tile128x128, false>(a, b, c, m, n, k);
+    register_blocked_tiles<unsigned short, Tile128x128, GUARDED>(a, b, c, m, n, k);
 }
 
 extern "C" __global__ void hgemm_f16_storage_whole_tiles(const unsigned short *a, const unsigned short *b, float *c,
                                                          unsigned int m, unsigned int n, unsigned int k)
 {
-    register_blocked_tiles<unsigned short, Tile128x128, true>(a, b, c, m, n, k);
+    register_blocked_tiles<unsigned short, Tile128x128, WHOLE_TILES>(a, b, c, m, n, k);
 }

@@ -280,7 +280,10 @@ fn describe(ctx: &RunContext<'_>, result: &mut ExperimentResult) {
         })
         .collect();
     result.setup.push(format!(
-        "register-blocked SGEMM, Rust and CUDA C alike: the block tile whose busiest SM has the least work on              {sms} SMs (host/launchers/sgemm/tile_choice.rs), with the unguarded `_whole_tiles` entry where the              shape is made of whole tiles: {}",
+        "register-blocked SGEMM, Rust and CUDA C alike: the block tile whose busiest SM has the least work on \
+         {sms} SMs (host/launchers/sgemm/tile_choice.rs), with the unguarded `_whole_tiles` entry where the \
+         shape is made of whole tiles and the `_guarded_edges` one (guards only in blocks crossing an edge of C) \
+         otherwise: {}",
         tiles.join("; ")
     ));
     let warp_tiled: Vec<String> = SIZES

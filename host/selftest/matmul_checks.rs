@@ -96,6 +96,11 @@ pub(super) fn guide_multiplies(testbed: &Testbed) -> Result<()> {
 /// (the whole-tile path) with an even and an odd number of k tiles.
 const GEMM_SHAPES: [(usize, usize, usize); 3] = [(130, 127, 9), (128, 128, 32), (128, 256, 24)];
 
+/// Shapes whose `_guarded_edges` grids have blocks inside `C` and blocks across
+/// its edges on both tiles, with whole `k` tiles and a partial last one: rows
+/// not 16-byte aligned (`k`, `n` odd, as 4095³) and aligned (multiples of 4).
+const INSIDE_BLOCK_SHAPES: [(usize, usize, usize); 2] = [(257, 259, 35), (260, 196, 36)];
+
 /// Every GEMM entry (the tiled and register-blocked SGEMMs and the f16-storage
 /// variant in every implementation, and cuBLAS when `library`) on each shape.
 fn gemm_entries(testbed: &Testbed, library: bool) -> Result<()> {
@@ -143,12 +148,15 @@ fn gemm_entries(testbed: &Testbed, library: bool) -> Result<()> {
 }
 
 /// The register-blocked SGEMM on every tile (not only the one the rule picks
-/// for these shapes on this GPU), in every implementation, on [`GEMM_SHAPES`]:
-/// ragged edges, and whole tiles of one tile but not of the other.
+/// for these shapes on this GPU) and every entry that may run the shape
+/// (fully guarded, guarded edges, whole tiles), in every implementation, on
+/// [`GEMM_SHAPES`] and [`INSIDE_BLOCK_SHAPES`]: ragged edges, whole tiles of
+/// one tile but not of the other, and blocks inside `C` with a partial last
+/// `k` tile, rows unaligned and aligned.
 pub(super) fn register_blocked_tiles(testbed: &Testbed) -> Result<()> {
     let dut = first(testbed);
     let gpu = dut.gpu();
-    for (m, n, k) in GEMM_SHAPES {
+    for (m, n, k) in GEMM_SHAPES.into_iter().chain(INSIDE_BLOCK_SHAPES) {
         let dims = (m as u32, n as u32, k as u32);
         let (a_host, b_host) = (values(m * k, 5), values(k * n, 6));
         let expected = Expected::of(&a_host, &b_host, (m, n, k));
@@ -158,14 +166,13 @@ pub(super) fn register_blocked_tiles(testbed: &Testbed) -> Result<()> {
         );
         let mut c = DeviceBuffer::<f32>::uninit(gpu, m * n)?;
         for choice in launchers::REGISTER_BLOCKED_TILES {
-            for imp in dut.ptx_implementations().0 {
-                c.fill(f32::NAN)?;
-                launchers::sgemm_register_blocked_with_tile(dut, imp, choice, &a, &b, &mut c, dims)?;
-                gpu.synchronize()?;
-                expected.check(
-                    format!("{} · {} {m}x{n}x{k}", choice.entry_for(dims), imp.label()),
-                    &c.to_host()?,
-                )?;
+            for entry in choice.entries_for(dims) {
+                for imp in dut.ptx_implementations().0 {
+                    c.fill(f32::NAN)?;
+                    launchers::sgemm_register_blocked_with_tile(dut, imp, choice, entry, &a, &b, &mut c, dims)?;
+                    gpu.synchronize()?;
+                    expected.check(format!("{entry} · {} {m}x{n}x{k}", imp.label()), &c.to_host()?)?;
+                }
             }
         }
     }

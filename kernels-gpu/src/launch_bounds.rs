@@ -72,6 +72,22 @@ pub const LAUNCH_BOUNDS: &[LaunchBound] = &[
         architectures: &[(9, 0)],
         max_spill_bytes: 0,
     },
+    // The guarded-edges entries: the whole-tile loop for blocks inside C, the guarded one for edge blocks,
+    // in one kernel under one allocation (see register_blocked_guarded_edges).
+    LaunchBound {
+        entry: "sgemm_register_blocked_guarded_edges",
+        max_threads: 256,
+        min_blocks_per_sm: 2,
+        architectures: &[(9, 0)],
+        max_spill_bytes: 0,
+    },
+    LaunchBound {
+        entry: "sgemm_register_blocked_128x64_guarded_edges",
+        max_threads: 256,
+        min_blocks_per_sm: 2,
+        architectures: &[(9, 0)],
+        max_spill_bytes: 0,
+    },
     LaunchBound {
         entry: "hgemm_f16_storage",
         max_threads: 256,

@@ -19,8 +19,9 @@ use half::f16;
 use kernels_gpu::device::{Dim3, GlobalMutPtr, GlobalPtr, KernelSignature, Signature};
 use kernels_gpu::sgemm::{
     SGEMM_THREADS, SGEMM_TILE_128X128, SGEMM_WARP_TILE_128X128, SgemmTile, TILED_SGEMM_TILE, hgemm_f16_storage_params,
-    hgemm_f16_storage_whole_tiles_params, naive_sgemm_params, sgemm_register_blocked_128x64_params,
-    sgemm_register_blocked_128x64_whole_tiles_params, sgemm_register_blocked_params,
+    hgemm_f16_storage_whole_tiles_params, naive_sgemm_params, sgemm_register_blocked_128x64_guarded_edges_params,
+    sgemm_register_blocked_128x64_params, sgemm_register_blocked_128x64_whole_tiles_params,
+    sgemm_register_blocked_guarded_edges_params, sgemm_register_blocked_params,
     sgemm_register_blocked_whole_tiles_params, sgemm_warp_tiled_params, sgemm_warp_tiled_whole_tiles_params,
     tiled_sgemm_params, tiled_sgemm_shared_bytes,
 };
@@ -38,6 +39,8 @@ pub(super) const PTX_ENTRIES: &[&str] = &[
     "sgemm_register_blocked_whole_tiles",
     "sgemm_register_blocked_128x64",
     "sgemm_register_blocked_128x64_whole_tiles",
+    "sgemm_register_blocked_guarded_edges",
+    "sgemm_register_blocked_128x64_guarded_edges",
     "sgemm_warp_tiled",
     "sgemm_warp_tiled_whole_tiles",
     "hgemm_f16_storage",
@@ -185,7 +188,7 @@ pub fn sgemm_shape(
 /// The entry and launch shape that run `kernel` for an `m × n × k` product on
 /// a GPU of `sm_count` SMs, after checking the buffers: for the
 /// register-blocked kernel, the tile of [`register_blocked_tile`] and its
-/// `_whole_tiles` entry where the shape allows.
+/// `_whole_tiles` entry where the shape allows, its `_guarded_edges` one otherwise.
 pub fn sgemm_launch(
     kernel: SgemmKernel,
     dims: (u32, u32, u32),
@@ -264,26 +267,40 @@ pub fn sgemm(
 }
 
 /// `C = A · B` (row-major, any shape) with the register-blocked kernel on
-/// `choice`'s tile, whatever the rule would pick (the self-test runs every
-/// tile this way); its `_whole_tiles` entry where the shape allows.
+/// `choice`'s tile, whatever the rule would pick, through `entry`: one of
+/// [`TileChoice::entries_for`] for this shape (the self-test runs each).
+#[allow(clippy::too_many_arguments)]
 pub fn sgemm_register_blocked_with_tile(
     dut: &DeviceUnderTest,
     implementation: Implementation,
     choice: TileChoice,
+    entry: &'static str,
     a: &DeviceBuffer<f32>,
     b: &DeviceBuffer<f32>,
     c: &mut DeviceBuffer<f32>,
     dims: (u32, u32, u32),
 ) -> Result<()> {
     check_gemm_buffers(choice.entry, dims, (a.len(), b.len(), c.len()))?;
+    if !choice.entries_for(dims).contains(&entry) {
+        return Err(Error::InvalidLaunch {
+            kernel: choice.entry,
+            reason: format!(
+                "{entry} cannot run a {} x {} x {} product on the {} tile",
+                dims.0,
+                dims.1,
+                dims.2,
+                choice.label()
+            ),
+        });
+    }
     let shape = register_blocked_shape((dims.0, dims.1), choice.tile);
     // SAFETY: the check proved A, B and C hold m·k, k·n and m·n floats; the shape is the tile's
-    // grid for m × n; the guarded entry guards its edges, and the whole-tile one runs only on whole tiles.
+    // grid for m × n; the guarded entries guard their edges, and the whole-tile one runs only on whole tiles.
     unsafe {
         launch_gemm(
             dut,
             implementation,
-            choice.entry_for(dims),
+            entry,
             shape,
             (a.as_global(), b.as_global(), c),
             dims,
@@ -327,6 +344,8 @@ impl GemmElement for f32 {
         sgemm_register_blocked_whole_tiles_params::SIGNATURE,
         sgemm_register_blocked_128x64_params::SIGNATURE,
         sgemm_register_blocked_128x64_whole_tiles_params::SIGNATURE,
+        sgemm_register_blocked_guarded_edges_params::SIGNATURE,
+        sgemm_register_blocked_128x64_guarded_edges_params::SIGNATURE,
         sgemm_warp_tiled_params::SIGNATURE,
         sgemm_warp_tiled_whole_tiles_params::SIGNATURE,
     ];
@@ -373,6 +392,11 @@ mod typed_launch_tests {
     fn every_entry_the_launchers_pick_has_a_signature() {
         for choice in REGISTER_BLOCKED_TILES {
             assert!(launchable::<f32>(choice.entry), "{}", choice.entry);
+            assert!(
+                launchable::<f32>(choice.guarded_edges_entry),
+                "{}",
+                choice.guarded_edges_entry
+            );
             assert!(
                 launchable::<f32>(choice.whole_tiles_entry),
                 "{}",

@@ -10,8 +10,17 @@
 //! each (`k` is the same for every tile). Its cost is that work divided by the
 //! tile's relative efficiency per FMA ([`TileChoice::efficiency`]); the tile
 //! of least cost wins, ties going to the larger tile. The rule uses `m`, `n`
-//! and the SM count; `k` only decides between the guarded entry and the
-//! `_whole_tiles` one.
+//! and the SM count; `k` only decides between the `_guarded_edges` entry and
+//! the `_whole_tiles` one.
+//!
+//! # The entry
+//!
+//! A shape made of whole tiles runs the `_whole_tiles` entry (no guards); any
+//! other the `_guarded_edges` one, whose blocks inside `C` run the same
+//! unguarded loop over their whole `k` tiles and whose edge blocks run the
+//! fully guarded one. The fully guarded entry ([`TileChoice::entry`]) stays
+//! for the self-test and the tests, as the reference the other two must
+//! agree with bit for bit.
 //!
 //! On an H100 (132 SMs), square products: 1024³ makes 64 blocks of 128 × 128
 //! (cost 16384) or 128 of 128 × 64 (cost 8192 / 0.9 ≈ 9102): 128 × 64. From
@@ -34,8 +43,11 @@ use kernels_gpu::sgemm::{SGEMM_TILE_128X64, SGEMM_TILE_128X128, SgemmTile};
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TileChoice {
     pub tile: SgemmTile,
-    /// The guarded entry (any shape).
+    /// The fully guarded entry (any shape): every load and store of every block guarded.
     pub entry: &'static str,
+    /// The entry the launchers run for shapes not made of whole tiles: guards
+    /// only in the blocks that cross an edge of `C` (any shape).
+    pub guarded_edges_entry: &'static str,
     /// The entry for problems made of whole tiles ([`SgemmTile::whole_tiles`]).
     pub whole_tiles_entry: &'static str,
     /// Work per FMA relative to the 128 × 128 tile (1.0); see the module docs.
@@ -47,12 +59,14 @@ pub const REGISTER_BLOCKED_TILES: [TileChoice; 2] = [
     TileChoice {
         tile: SGEMM_TILE_128X128,
         entry: "sgemm_register_blocked",
+        guarded_edges_entry: "sgemm_register_blocked_guarded_edges",
         whole_tiles_entry: "sgemm_register_blocked_whole_tiles",
         efficiency: 1.0,
     },
     TileChoice {
         tile: SGEMM_TILE_128X64,
         entry: "sgemm_register_blocked_128x64",
+        guarded_edges_entry: "sgemm_register_blocked_128x64_guarded_edges",
         whole_tiles_entry: "sgemm_register_blocked_128x64_whole_tiles",
         efficiency: 0.9,
     },
@@ -71,13 +85,25 @@ impl TileChoice {
         (per_sm * self.tile.rows as u64 * self.tile.cols as u64) as f64 / self.efficiency
     }
 
-    /// The entry for an `m × n × k` product: `_whole_tiles` where the shape allows.
+    /// The entry the launchers run for an `m × n × k` product: `_whole_tiles`
+    /// where the shape allows, `_guarded_edges` otherwise.
     pub fn entry_for(&self, (m, n, k): (u32, u32, u32)) -> &'static str {
         if self.tile.whole_tiles(m, n, k) {
             self.whole_tiles_entry
         } else {
-            self.entry
+            self.guarded_edges_entry
         }
+    }
+
+    /// Every entry of this tile that may run an `m × n × k` product: the
+    /// fully guarded one, the `_guarded_edges` one, and `_whole_tiles` where
+    /// the shape allows (what the self-test runs).
+    pub fn entries_for(&self, (m, n, k): (u32, u32, u32)) -> Vec<&'static str> {
+        let mut entries = vec![self.entry, self.guarded_edges_entry];
+        if self.tile.whole_tiles(m, n, k) {
+            entries.push(self.whole_tiles_entry);
+        }
+        entries
     }
 
     /// `m × n` with the block tile, e.g. "128 × 64".
@@ -98,9 +124,9 @@ pub fn register_blocked_tile((m, n, _k): (u32, u32, u32), sm_count: u32) -> Tile
     best
 }
 
-/// The configuration whose guarded or `_whole_tiles` entry is `entry`.
+/// The configuration one of whose entries is `entry`.
 pub fn register_blocked_tile_of_entry(entry: &str) -> Option<TileChoice> {
     REGISTER_BLOCKED_TILES
         .into_iter()
-        .find(|c| c.entry == entry || c.whole_tiles_entry == entry)
+        .find(|c| c.entry == entry || c.guarded_edges_entry == entry || c.whole_tiles_entry == entry)
 }

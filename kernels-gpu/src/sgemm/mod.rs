@@ -76,9 +76,11 @@ pub use register_blocked::{
     SGEMM_BK, SGEMM_BM, SGEMM_BN, SGEMM_THREADS, SGEMM_TILE_128X64, SGEMM_TILE_128X128, SgemmTile, sgemm_shared_bytes,
 };
 pub use sgemm_register_blocked::{
-    sgemm_register_blocked, sgemm_register_blocked_128x64, sgemm_register_blocked_128x64_params,
+    sgemm_register_blocked, sgemm_register_blocked_128x64, sgemm_register_blocked_128x64_guarded_edges,
+    sgemm_register_blocked_128x64_guarded_edges_params, sgemm_register_blocked_128x64_params,
     sgemm_register_blocked_128x64_whole_tiles, sgemm_register_blocked_128x64_whole_tiles_params,
-    sgemm_register_blocked_params, sgemm_register_blocked_whole_tiles, sgemm_register_blocked_whole_tiles_params,
+    sgemm_register_blocked_guarded_edges, sgemm_register_blocked_guarded_edges_params, sgemm_register_blocked_params,
+    sgemm_register_blocked_whole_tiles, sgemm_register_blocked_whole_tiles_params,
 };
 pub use sgemm_warp_tiled::{
     sgemm_warp_tiled, sgemm_warp_tiled_params, sgemm_warp_tiled_whole_tiles, sgemm_warp_tiled_whole_tiles_params,

@@ -242,21 +242,63 @@ pub(super) unsafe fn load_strip<E: Staged>(
     strip
 }
 
+/// What the register-blocked body may assume of a block's edges: a type per
+/// case, so that the body is monomorphized for each (the CUDA C twin: a
+/// template parameter). Only [`Guarded`] is correct for every block.
+pub(crate) trait Edges {
+    /// Every load and store guarded, one `k` tile per trip of the loop (any block of any shape).
+    const GUARDED: bool;
+    /// The unguarded loads are `float4`s (rows 16-byte aligned); otherwise float by float.
+    const VECTOR: bool;
+    /// `k` is a multiple of `BK`: no partial last `k` tile.
+    const WHOLE_K: bool;
+}
+
+/// Any block of any shape: every edge guarded.
+pub(crate) struct Guarded;
+impl Edges for Guarded {
+    const GUARDED: bool = true;
+    const VECTOR: bool = false;
+    const WHOLE_K: bool = false;
+}
+
+/// `m`, `n` and `k` multiples of the tile's `BM`, `BN` and `BK`: no guards, `float4` throughout.
+pub(crate) struct WholeTiles;
+impl Edges for WholeTiles {
+    const GUARDED: bool = false;
+    const VECTOR: bool = true;
+    const WHOLE_K: bool = true;
+}
+
+/// A block wholly inside `C` (its `BM` rows below `m`, its `BN` columns
+/// below `n`) of any `k`: the whole `k` tiles unguarded (`float4` loads with
+/// `VECTOR`, which needs `k % 4 == 0` and `n % 4 == 0`; float by float
+/// otherwise), then the partial last `k` tile, if any, guarded in `k` only.
+pub(crate) struct Inside<const VECTOR: bool>;
+impl<const VECTOR: bool> Edges for Inside<VECTOR> {
+    const GUARDED: bool = false;
+    const VECTOR: bool = VECTOR;
+    const WHOLE_K: bool = false;
+}
+
 /// The body of the register-blocked kernels (see [`super::sgemm_register_blocked`]),
-/// for one tile `T` and one kind of problem. With `WHOLE_TILES` (`m`, `n` and
-/// `k` multiples of the tile's `BM`, `BN` and `BK`) it has no guards, uses
-/// 128-bit accesses throughout and runs two tiles per trip of its loop, so
-/// each stage's shared-memory offsets are constants; otherwise every edge is
-/// guarded. The two are separate entries because ptxas allocates registers
-/// per kernel: in one kernel, the guarded path lost 10% at 4095³ (H100).
+/// for one tile `T` and one case of edges `X`. With [`WholeTiles`] and
+/// [`Inside`] it has no guards in its loop, and runs two tiles per trip, so
+/// each stage's shared-memory offsets are constants; with [`Guarded`] every
+/// edge is guarded and the stage is a run-time offset. The cases are
+/// separate entries, or separate blocks of one ([`register_blocked_guarded_edges`]),
+/// because ptxas allocates registers per kernel: in one kernel with a
+/// run-time choice, the guarded path lost 10% at 4095³ (H100).
 ///
 /// # Safety
 /// `a`: `m * k`, `b`: `k * n` elements, `c`: `m * n` floats, all three
 /// 16-byte aligned; blocks of [`SGEMM_THREADS`] threads, a grid of
 /// [`SgemmTile::grid`], [`SgemmTile::shared_bytes`] of dynamic shared
-/// memory (both of `T::TILE`); with `WHOLE_TILES`, the multiples above.
+/// memory (both of `T::TILE`); with [`WholeTiles`], the multiples it names;
+/// with [`Inside`], this block wholly inside `C`, and with `Inside<true>`
+/// `k` and `n` multiples of 4.
 #[inline(always)]
-pub(crate) unsafe fn register_blocked<E: Staged, T: TileShape, const WHOLE_TILES: bool>(
+pub(crate) unsafe fn register_blocked<E: Staged, T: TileShape, X: Edges>(
     a: GlobalPtr<E>,
     b: GlobalPtr<E>,
     c: GlobalMutPtr<f32>,
@@ -279,36 +321,49 @@ pub(crate) unsafe fn register_blocked<E: Staged, T: TileShape, const WHOLE_TILES
     let (a_row, a_k) = (tid / 2, tid % 2 * 4);
     let (b_k, b_col) = (tid / (T::BN / 4), tid % (T::BN / 4) * 4);
     let a_row_inside = block_row + a_row < m;
-    let fetch = |k0: usize| {
+    // Every strip of the tile at k0: guarded (load_strip's guards) with `guarded`;
+    // otherwise the tile lies inside A and B (the caller's contract), loaded as
+    // float4s with X::VECTOR, float by float without.
+    let strips = |k0: usize, guarded: bool| {
         let (mut a_strips, mut b_strips) = ([[0.0f32; 4]; 2], [[0.0f32; 4]; 2]);
         unroll!(for s in 0..T::A_STRIPS, at most 2 {
             let a_at = k0 + a_k + 8 * s;
             let a_index = (block_row + a_row) * k + a_at;
-            // SAFETY: rows < m of A, positions < k: inside A (load_strip's guards;
-            // whole tiles: the caller keeps k0 + BK <= k).
+            // SAFETY: guarded: rows < m of A, positions < k (load_strip's guards); unguarded:
+            // the caller keeps the row below m and k0 + BK <= k, and X::VECTOR only where k % 4 == 0.
             a_strips[s] = unsafe {
-                if WHOLE_TILES {
+                if guarded {
+                    load_strip(a, a_index, a_row_inside, a_at, k, vector_a)
+                } else if X::VECTOR {
                     E::load4(a, a_index)
                 } else {
-                    load_strip(a, a_index, a_row_inside, a_at, k, vector_a)
+                    [0, 1, 2, 3].map(|j| E::load1(a, a_index + j))
                 }
             };
         });
         unroll!(for s in 0..T::B_STRIPS, at most 2 {
             let b_at = k0 + b_k + T::B_PASS_ROWS * s;
             let b_index = b_at * n + block_col + b_col;
-            // SAFETY: rows < k of B, positions < n: inside B (load_strip's guards;
-            // whole tiles: the caller keeps k0 + BK <= k).
+            // SAFETY: guarded: rows < k of B, positions < n (load_strip's guards); unguarded:
+            // the caller keeps k0 + BK <= k and the block's columns below n, and X::VECTOR only
+            // where n % 4 == 0.
             b_strips[s] = unsafe {
-                if WHOLE_TILES {
+                if guarded {
+                    load_strip(b, b_index, b_at < k, block_col + b_col, n, vector_b)
+                } else if X::VECTOR {
                     E::load4(b, b_index)
                 } else {
-                    load_strip(b, b_index, b_at < k, block_col + b_col, n, vector_b)
+                    [0, 1, 2, 3].map(|j| E::load1(b, b_index + j))
                 }
             };
         });
         (a_strips, b_strips)
     };
+    // The tile loops' loads: guarded in the Guarded case only. (One closure with the
+    // choice fixed: the guarded loop then compiles as it did before the other cases
+    // existed; called with a run-time-looking flag, LLVM reshuffled it and ptxas
+    // spilled 16 bytes in sgemm_register_blocked, 44 in hgemm_f16_storage.)
+    let fetch = |k0: usize| strips(k0, X::GUARDED);
     let stage_tiles = |stage: usize, (a_strips, b_strips): ([[f32; 4]; 2], [[f32; 4]; 2])| {
         let base = stage * T::STAGE;
         // SAFETY: a_k + 8·s + j < BK and a_row < BM, b_k + B_PASS_ROWS·s < BK and b_col + 4 <= BN:
@@ -361,33 +416,10 @@ pub(crate) unsafe fn register_blocked<E: Staged, T: TileShape, const WHOLE_TILES
     // Double buffering: while the block multiplies one stage, each thread's
     // loads for the next tile are in flight; they are written to the other
     // stage afterwards, and one barrier per tile separates the two.
-    let tiles = k.div_ceil(T::BK);
-    stage_tiles(0, fetch(0));
-    sync_threads();
-    if WHOLE_TILES {
-        // Two tiles per trip, so each stage's shared-memory offsets are constants
-        // (written out twice: through one closure called with stage 0 and 1,
-        // LLVM merges the two calls back into one body with a run-time stage).
-        // Every tile lies inside A and B; the prefetch past the last tile loads
-        // the last one again (never multiplied), so no branch skips loads:
-        // skipping them cost 40 bytes of spills (ptxas 13, sm_90), and a choice
-        // between a load and zeros became a load through a generic pointer to
-        // either A/B or a stack array of zeros.
-        let mut tile = 0;
-        while tile < tiles {
-            let next = fetch((tile + 1).min(tiles - 1) * T::BK);
-            multiply_stage(0, &mut acc);
-            stage_tiles(1, next);
-            sync_threads();
-            if tile + 1 < tiles {
-                let next = fetch((tile + 2).min(tiles - 1) * T::BK);
-                multiply_stage(1, &mut acc);
-                stage_tiles(0, next);
-                sync_threads();
-            }
-            tile += 2;
-        }
-    } else {
+    if X::GUARDED {
+        let tiles = k.div_ceil(T::BK);
+        stage_tiles(0, fetch(0));
+        sync_threads();
         for tile in 0..tiles {
             let stage = tile % 2;
             // Past the last tile every strip is outside A and B: zeros, no loads.
@@ -395,6 +427,41 @@ pub(crate) unsafe fn register_blocked<E: Staged, T: TileShape, const WHOLE_TILES
             multiply_stage(stage, &mut acc);
             stage_tiles(1 - stage, next);
             sync_threads();
+        }
+    } else {
+        // The whole k tiles, two per trip, so each stage's shared-memory offsets are
+        // constants (written out twice: through one closure called with stage 0 and 1,
+        // LLVM merges the two calls back into one body with a run-time stage).
+        // Every tile lies inside A and B; the prefetch past the last tile loads
+        // the last one again (never multiplied), so no branch skips loads:
+        // skipping them cost 40 bytes of spills (ptxas 13, sm_90), and a choice
+        // between a load and zeros became a load through a generic pointer to
+        // either A/B or a stack array of zeros.
+        let tiles = k / T::BK;
+        if X::WHOLE_K || tiles > 0 {
+            stage_tiles(0, fetch(0));
+            sync_threads();
+            let mut tile = 0;
+            while tile < tiles {
+                let next = fetch((tile + 1).min(tiles - 1) * T::BK);
+                multiply_stage(0, &mut acc);
+                stage_tiles(1, next);
+                sync_threads();
+                if tile + 1 < tiles {
+                    let next = fetch((tile + 2).min(tiles - 1) * T::BK);
+                    multiply_stage(1, &mut acc);
+                    stage_tiles(0, next);
+                    sync_threads();
+                }
+                tile += 2;
+            }
+        }
+        if !X::WHOLE_K && !k.is_multiple_of(T::BK) {
+            // The partial last k tile, guarded (zeros past k), not overlapped with
+            // anything: after the last barrier no thread reads either stage.
+            stage_tiles(0, strips(tiles * T::BK, true));
+            sync_threads();
+            multiply_stage(0, &mut acc);
         }
     }
 
@@ -409,9 +476,20 @@ pub(crate) unsafe fn register_blocked<E: Staged, T: TileShape, const WHOLE_TILES
                 acc[i][4 * half + 3],
             ];
             let index = row * n + col;
-            if WHOLE_TILES {
+            if X::WHOLE_K {
                 // SAFETY: whole tiles: row < m, col + 4 <= n; index 4-aligned.
                 unsafe { c.cast::<F32x4>().store((index / 4) as isize, F32x4::from_array(values)) };
+            } else if !X::GUARDED {
+                // A block inside C: row < m and col + 4 <= n.
+                if vector_c {
+                    // SAFETY: inside C (above); n and col multiples of 4: index 4-aligned.
+                    unsafe { c.cast::<F32x4>().store((index / 4) as isize, F32x4::from_array(values)) };
+                } else {
+                    unroll!(for j in 0..4 {
+                        // SAFETY: inside C (above).
+                        unsafe { c.store((index + j) as isize, values[j]) };
+                    });
+                }
             } else if vector_c {
                 if row < m && col < n {
                     // SAFETY: row < m, col..col + 4 <= n (both multiples of 4): inside C; index 4-aligned.
@@ -427,4 +505,45 @@ pub(crate) unsafe fn register_blocked<E: Staged, T: TileShape, const WHOLE_TILES
             }
         });
     });
+}
+
+/// The body of the `_guarded_edges` entries: each block checks whether it
+/// lies wholly inside `C`; if so it runs [`Inside`] (whole `k` tiles without
+/// guards, two per trip, `float4`s where `k` and `n` are multiples of 4), and
+/// otherwise [`Guarded`]. The test is uniform over the block, so no warp
+/// diverges; ptxas allocates registers for the kernel as a whole, so the
+/// three paths share one allocation. Under the sm_90 launch bound it fits all
+/// three in 128 registers without spills, and each loop's SASS is that of its
+/// own entry: the inside loops 1167 instructions per two tiles (the
+/// whole-tile entry's 1165), the guarded loop 651 a tile (its entry's 663):
+/// no loss from sharing here (the figures per entry are in
+/// [`super::sgemm_register_blocked_guarded_edges`]).
+///
+/// # Safety
+/// As [`register_blocked`] with [`Guarded`].
+#[inline(always)]
+pub(crate) unsafe fn register_blocked_guarded_edges<E: Staged, T: TileShape>(
+    a: GlobalPtr<E>,
+    b: GlobalPtr<E>,
+    c: GlobalMutPtr<f32>,
+    m: u32,
+    n: u32,
+    k: u32,
+) {
+    let (m_, n_) = (m as usize, n as usize);
+    let rows_end = (block_idx_y() as usize + 1) * T::BM;
+    let cols_end = (block_idx_x() as usize + 1) * T::BN;
+    // SAFETY (all three): forwarded contract; Inside only for a block inside C, Inside<true>
+    // only where k and n are multiples of 4.
+    unsafe {
+        if rows_end <= m_ && cols_end <= n_ {
+            if k % 4 == 0 && n % 4 == 0 {
+                register_blocked::<E, T, Inside<true>>(a, b, c, m, n, k)
+            } else {
+                register_blocked::<E, T, Inside<false>>(a, b, c, m, n, k)
+            }
+        } else {
+            register_blocked::<E, T, Guarded>(a, b, c, m, n, k)
+        }
+    }
 }

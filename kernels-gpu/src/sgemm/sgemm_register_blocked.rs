@@ -1,4 +1,6 @@
-use super::register_blocked::{Tile128x64, Tile128x128, register_blocked};
+use super::register_blocked::{
+    Guarded, Tile128x64, Tile128x128, WholeTiles, register_blocked, register_blocked_guarded_edges,
+};
 use crate::device::{GlobalMutPtr, GlobalPtr};
 
 kernel! {
@@ -37,7 +39,10 @@ kernel! {
     /// SM); on sm_90 the host adds the [`crate::launch_bounds`] `.maxntid 256,
     /// 1, 1` / `.minnctapersm 2` (CUDA C's `__launch_bounds__(256, 2)`), which
     /// fits it in 128 registers without spills, two blocks per SM. Shapes made
-    /// of whole tiles take [`sgemm_register_blocked_whole_tiles`].
+    /// of whole tiles take [`sgemm_register_blocked_whole_tiles`], all others
+    /// [`sgemm_register_blocked_guarded_edges`] (this loop for the edge blocks
+    /// only); this fully guarded entry is the reference the self-test and the
+    /// emulator tests hold both to, bit for bit.
     ///
     /// What limits the register-blocked SGEMM, per size of the `sgemm`
     /// experiment (H100 SXM, 132 SMs; "before": one run of 2026-11-25, every
@@ -48,7 +53,7 @@ kernel! {
     /// |---:|---|---|---|---|
     /// | 1024 | 128 × 64, `_128x64_whole_tiles`, 128 | 19.3, 0.536, 0.945 (64 blocks) | _TBD_ | before: 64 blocks on 132 SMs, half the GPU idle; after: one block (8 warps) on 128 SMs, two warps per scheduler to hide shared-memory and barrier latency; _ncu: TBD_ |
     /// | 2048 | 128 × 128, `_whole_tiles`, 256 | 43.1, 0.867, 0.966 | _TBD_ | a single wave (264 slots of two blocks per SM); per-SM issue and latency as at 4096³ |
-    /// | 4095 | 128 × 128, guarded, 1024 | 40.2, 0.820, 0.954 | _TBD_ | rows not 16-byte aligned: scalar global loads (8 instead of 2 per tile) and guarded edges, on top of 4096³'s limits; two aligned `LDG.128` and a shift instead were tried and measured slower (Rust 30.1, CUDA C 33.8 TFLOP/s, 0.613 of cuBLAS; H100, 2026-11-26) |
+    /// | 4095 | 128 × 128, `_guarded_edges` (before: guarded), 1024 | 40.2, 0.820, 0.954; 2026-11-26: 0.822, 0.961 | _TBD_ | before: every block guarded, one tile per trip with run-time stage offsets (SASS: 663 instructions per tile, 0.772 FFMA); after: the 961 blocks inside `C` run the whole-tile loop float by float (1167 per two tiles, 0.877 FFMA, against 1165 and 0.879 at 4096³), the 63 edge blocks the guarded one; rows not 16-byte aligned: 8 scalar global loads a tile instead of 2 `LDG.128`; two aligned `LDG.128` and a shift instead were tried and measured slower (Rust 30.1, CUDA C 33.8 TFLOP/s, 0.613 of cuBLAS; H100, 2026-11-26) |
     /// | 4096 | 128 × 128, `_whole_tiles`, 1024 | 44.7, 0.864, 0.972 | _TBD_ | issue and latency: per tile 512 FFMAs among about 600 instructions (32 `LDS.128`, staging, addresses), so issue alone caps it near 85% of the FP32 peak; four warps per scheduler (two blocks of 128 registers) and a barrier every 8 `k` steps; _ncu: TBD_ |
     /// | 8192 | 128 × 128, `_whole_tiles`, 4096 | 45.2, 0.877, 0.975 | _TBD_ | as 4096³ |
     ///
@@ -71,7 +76,7 @@ kernel! {
     /// `a`: `m * k`, `b`: `k * n`, `c`: `m * n` floats, each 16-byte aligned; the launch shape above.
     pub unsafe fn sgemm_register_blocked(a: GlobalPtr<f32>, b: GlobalPtr<f32>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract.
-        unsafe { register_blocked::<f32, Tile128x128, false>(a, b, c, m, n, k) }
+        unsafe { register_blocked::<f32, Tile128x128, Guarded>(a, b, c, m, n, k) }
     }
 }
 
@@ -108,7 +113,7 @@ kernel! {
     /// As [`sgemm_register_blocked`], and the multiples above.
     pub unsafe fn sgemm_register_blocked_whole_tiles(a: GlobalPtr<f32>, b: GlobalPtr<f32>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract.
-        unsafe { register_blocked::<f32, Tile128x128, true>(a, b, c, m, n, k) }
+        unsafe { register_blocked::<f32, Tile128x128, WholeTiles>(a, b, c, m, n, k) }
     }
 }
 
@@ -146,7 +151,7 @@ kernel! {
     /// As [`sgemm_register_blocked`], with this tile's launch shape.
     pub unsafe fn sgemm_register_blocked_128x64(a: GlobalPtr<f32>, b: GlobalPtr<f32>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract.
-        unsafe { register_blocked::<f32, Tile128x64, false>(a, b, c, m, n, k) }
+        unsafe { register_blocked::<f32, Tile128x64, Guarded>(a, b, c, m, n, k) }
     }
 }
 
@@ -165,6 +170,78 @@ kernel! {
     /// As [`sgemm_register_blocked_128x64`], and the multiples above.
     pub unsafe fn sgemm_register_blocked_128x64_whole_tiles(a: GlobalPtr<f32>, b: GlobalPtr<f32>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract.
-        unsafe { register_blocked::<f32, Tile128x64, true>(a, b, c, m, n, k) }
+        unsafe { register_blocked::<f32, Tile128x64, WholeTiles>(a, b, c, m, n, k) }
+    }
+}
+
+kernel! {
+    /// [`sgemm_register_blocked`] with guards only where a block crosses an
+    /// edge of `C`: the entry for every shape not made of whole tiles.
+    ///
+    /// **Demonstrates** paying for the edges only at the edges. A block
+    /// wholly inside `C` (at 4095³, 961 of the 1024 blocks) runs the
+    /// whole-tile loop over its whole `k` tiles: no guards, two tiles per
+    /// trip with constant stage offsets, `float4` loads where `k` and `n` are
+    /// multiples of 4 and float-by-float ones otherwise; then the partial last
+    /// `k` tile, if any, guarded in `k` and not overlapped. A block crossing
+    /// the last row or column of `C` runs [`sgemm_register_blocked`]'s
+    /// guarded loop. The test is per block, so no warp diverges. One entry,
+    /// not an interior launch plus edge launches: on one stream a second
+    /// launch cannot start until the first has drained, so the 63 edge blocks
+    /// of 4095³ would run as a wave of their own after the 961 interior ones
+    /// (ceil(961 / 264) + 1 = 5 block times on an H100, two blocks per SM,
+    /// against ceil(1024 / 264) = 4 in one launch).
+    ///
+    /// **Indexing**: as [`sgemm_register_blocked`]; the block's `k` loop
+    /// runs `floor(k / 8)` whole tiles, two per trip, then one partial tile.
+    ///
+    /// **Launch**: as [`sgemm_register_blocked`]; the host picks this entry
+    /// for the 128 × 128 tile whenever the shape is not made of whole tiles.
+    ///
+    /// **Expected**: at 4095³ near the whole-tile entry at 4096³ (the inside
+    /// loop is the same but for 8 scalar loads a tile in place of 2 `float4`s):
+    /// _to fill from `gpu-checks/sgemm_tiles.sh`_; the fully guarded entry ran
+    /// 0.822 of cuBLAS there (H100, 2026-11-26). SASS (ptxas 13, sm_90, under
+    /// the launch bound `.maxntid 256` / `.minnctapersm 2`): 128 registers, no
+    /// spills; per two `k` tiles (1024 FFMAs a thread) the inside loops run
+    /// 1167 instructions, 0.877 FFMA, float by float (16 `LDG.E`) and with
+    /// `float4`s (4 `LDG.E.128`) alike, where [`sgemm_register_blocked_whole_tiles`]
+    /// runs 1165 (0.879) and the guarded loop 2 × 663 (0.772); the guarded
+    /// loop inside this entry is 651 instructions a tile. The CUDA C twin
+    /// (NVRTC's compiler, the same ptxas): 128 registers, no spills, 1187
+    /// (0.863) float by float and 1175 (0.871) with `float4`s, where its
+    /// whole-tile entry runs 1153 (0.888).
+    ///
+    /// # Safety
+    /// As [`sgemm_register_blocked`].
+    pub unsafe fn sgemm_register_blocked_guarded_edges(a: GlobalPtr<f32>, b: GlobalPtr<f32>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
+        // SAFETY: forwarded contract.
+        unsafe { register_blocked_guarded_edges::<f32, Tile128x128>(a, b, c, m, n, k) }
+    }
+}
+
+kernel! {
+    /// [`sgemm_register_blocked_guarded_edges`] on the 128 × 64 tile: blocks
+    /// wholly inside `C` run [`sgemm_register_blocked_128x64_whole_tiles`]'s
+    /// loop over their whole `k` tiles (16 deep) and one guarded partial
+    /// tile, blocks crossing an edge [`sgemm_register_blocked_128x64`]'s.
+    ///
+    /// **Indexing** and **Launch**: as [`sgemm_register_blocked_128x64`];
+    /// the host picks this entry for the 128 × 64 tile whenever the shape is
+    /// not made of whole tiles.
+    ///
+    /// **Expected**: as [`sgemm_register_blocked_guarded_edges`] is to the
+    /// 128 × 128 tile (none of the experiment's sizes runs it on an H100).
+    /// SASS (ptxas 13, sm_90, launch bound): 119 registers, no spills; per two
+    /// 16-deep tiles the inside loops run 1200 instructions (0.853 FFMA) float
+    /// by float and 1214 (0.843) with `float4`s, as
+    /// [`sgemm_register_blocked_128x64_whole_tiles`] (1214); the CUDA C twin
+    /// 1201 and 1183 (its whole-tile entry 1187), 117 registers.
+    ///
+    /// # Safety
+    /// As [`sgemm_register_blocked_128x64`].
+    pub unsafe fn sgemm_register_blocked_128x64_guarded_edges(a: GlobalPtr<f32>, b: GlobalPtr<f32>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
+        // SAFETY: forwarded contract.
+        unsafe { register_blocked_guarded_edges::<f32, Tile128x64>(a, b, c, m, n, k) }
     }
 }
