@@ -45,7 +45,6 @@ const NOT_YET_BEHIND_RUNNERS: &[&str] = &[
     "latency.rs",
     "link_latency.rs",
     "math_functions.rs",
-    "matmul.rs",
     "mod.rs",
     "opencl_arithmetic.rs",
     "particles/block_shapes.rs",

@@ -78,7 +78,10 @@ pub use global_memory::{
     texture_shift_copy, texture_shift_copy_shape, vector_copy, vector_copy_blocks, vector_copy_global,
     vector_copy_global_grid, vector_copy_global_on,
 };
-pub use guide_multiply::{GuideMultiply, guide_multiply, guide_multiply_shape};
+pub use guide_multiply::{
+    CudaGuideMultiplyRunner, GuideLaunch, GuideMultiply, GuideMultiplyRunner, guide_multiply, guide_multiply_runners,
+    guide_multiply_shape,
+};
 pub use instruction_throughput::{
     ChainValue, throughput, throughput_in_module, throughput_shape, throughput_wave_blocks,
 };
