@@ -52,8 +52,8 @@ pub use allocation::{
 };
 pub use batched_copies::{CUDA_PINNED_PIECES, CudaPieceCopyRunner, PieceCopies, PieceCopyRunner, piece_copy_runners};
 pub use compat_layer::{
-    CompatKernel, CudaStdBlockSum, CudaStdVecadd, KernelLayer, block_sum, block_sum_shape, block_sum_shared_bytes,
-    compat_blocks, vecadd, vecadd_shape,
+    CompatKernel, CompatLayerRunner, CudaCompatLayerRunner, CudaStdBlockSum, CudaStdVecadd, KernelLayer, block_sum,
+    block_sum_shape, block_sum_shared_bytes, compat_blocks, compat_layer_runners, vecadd, vecadd_shape,
 };
 pub use constant_memory::{
     CONSTANT_CHASE_BLOCK_THREADS, CONSTANT_CHASE_TABLE_WORDS, ChaseCase, ChaseRunner, ChaseTable, ChaseTiming,
