@@ -79,6 +79,50 @@ fn gpu_cuda_std_launchers_refuse_out_of_bounds_launches() {
     dut.gpu().synchronize().unwrap();
 }
 
+/// Every runner of the family sizes an output per algorithm, times each
+/// layer's kernel over a partial last block (one time per sample) and reads
+/// back an output equal bit for bit to the CPU's; a launch into an output
+/// sized for the other algorithm is refused.
+#[test]
+fn gpu_compat_layer_runner_times_and_checks_both_layers() {
+    use ptxsuite::launchers::compat_layer_runners;
+    let Some(dut) = gpu_or_skip("gpu_compat_layer_runner_times_and_checks_both_layers") else {
+        return;
+    };
+    let settings = RunSettings {
+        samples: 2,
+        reps: 3,
+        ..RunSettings::default()
+    };
+    let n = 5 * COMPAT_BLOCK_THREADS as usize + 7;
+    let (a, b) = (values(n, 1), values(n, 2));
+    let (mut runners, waived) = compat_layer_runners(&dut, &a, &b).unwrap();
+    assert!(waived.is_empty(), "the pairs have no twins to waive: {waived:?}");
+    assert!(!runners.is_empty());
+    for runner in &mut runners {
+        assert!(runner.clear_output().is_err(), "no output sized yet");
+        for kernel in CompatKernel::ALL {
+            let expected = match kernel {
+                CompatKernel::VectorAdd => vector_add(&a, &b),
+                CompatKernel::BlockSum => block_tree_sums(&a, COMPAT_BLOCK_THREADS as usize),
+            };
+            runner.size_output(kernel).unwrap();
+            for layer in KernelLayer::ALL {
+                runner.clear_output().unwrap();
+                let times = runner.time(kernel, layer, &settings).unwrap();
+                let what = format!("{} · {}", kernel.name(), layer.label());
+                assert_eq!(times.len(), 2, "{what}");
+                assert!(times.iter().all(|t| t.is_finite() && *t > 0.0), "{what}: {times:?}");
+                let mismatch = first_mismatch(&runner.read_output().unwrap(), &expected);
+                assert!(mismatch.is_none(), "{what}: {mismatch:?}");
+            }
+        }
+        // The output is now the block sums': a vector add into it is refused, not launched.
+        let refused = runner.time(CompatKernel::VectorAdd, KernelLayer::CudaStd, &settings);
+        assert!(matches!(refused, Err(Error::InvalidInput(_))), "{refused:?}");
+    }
+}
+
 #[test]
 fn gpu_cuda_std_experiment_measures_both_layers() {
     let Some(dut) = gpu_or_skip("gpu_cuda_std_experiment_measures_both_layers") else {

@@ -1,6 +1,6 @@
 //! The matrix multiplies on a real GPU against the CPU reference (every
-//! element within γ_K·Σ|a·b|), Rust and CUDA C twins, cuBLAS, and the
-//! launchers' refusals. Without a CUDA driver or device each test prints
+//! element within γ_K·Σ|a·b|), Rust and CUDA C twins, cuBLAS, the guide's
+//! family's runners, and the launchers' refusals. Without a CUDA driver or device each test prints
 //! `SKIPPED ...` (past the harness's output capture) and passes.
 
 mod gpu_support;
@@ -63,6 +63,64 @@ fn gpu_guide_multiplies_match_reference() {
                     ptxsuite::launchers::cublas_sgemm(cublas, &a, &b, &mut c, (m, n, k as u32)).unwrap();
                 }
                 check(&c, format!("cuBLAS aat={aat}"));
+            }
+        }
+    }
+}
+
+/// Every runner of the guide's family loads a product, times each launch of
+/// both tables (one time per sample), and reads back a `C` within the CPU
+/// reference's bound; the plan holds every kernel of each table by Rust, and
+/// cuBLAS where this device has it.
+#[test]
+fn gpu_guide_multiply_runner_times_and_checks_every_launch() {
+    use ptxsuite::launchers::{GuideLaunch, guide_multiply_runners};
+    use ptxsuite::run_settings::RunSettings;
+    let Some(dut) = gpu_or_skip("gpu_guide_multiply_runner_times_and_checks_every_launch") else {
+        return;
+    };
+    let settings = RunSettings {
+        samples: 2,
+        reps: 3,
+        ..RunSettings::default()
+    };
+    let (side, k) = (96u32, 32usize);
+    let s = side as usize;
+    let (a_host, b_host) = (values(s * k, 1), values(k * s, 2));
+    let (mut runners, waived) = guide_multiply_runners(&dut).unwrap();
+    for (what, why) in &waived {
+        note_skipped(&format!("{what} skipped: {why}"));
+    }
+    assert!(!runners.is_empty());
+    let mut got = vec![0.0f32; s * s];
+    for runner in &mut runners {
+        let mut fresh = vec![0.0f32; s * s];
+        assert!(runner.read_c(&mut fresh).is_err(), "nothing loaded yet");
+        runner.load(&a_host, &b_host, side).unwrap();
+        for aat in [false, true] {
+            let (expected, scale) = if aat {
+                reference::matmul_aat(&a_host, s, k)
+            } else {
+                reference::matmul(&a_host, &b_host, s, k, s)
+            };
+            let launches = runner.launches(aat);
+            for kernel in GuideMultiply::ALL.into_iter().filter(|g| g.is_aat() == aat) {
+                assert!(launches.contains(&GuideLaunch::Kernel(kernel, Implementation::Rust)));
+            }
+            assert_eq!(
+                launches.contains(&GuideLaunch::Cublas { aat }),
+                dut.cublas().is_ok(),
+                "cuBLAS planned where it is available"
+            );
+            for launch in launches {
+                runner.fill_c(f32::NAN).unwrap();
+                let times = runner.time(launch, &settings).unwrap();
+                assert_eq!(times.len(), 2, "{launch:?}");
+                assert!(times.iter().all(|t| t.is_finite() && *t > 0.0), "{launch:?}: {times:?}");
+                runner.read_c(&mut got).unwrap();
+                if let Some(why) = reference::matmul_mismatch(&got, &expected, &scale, k, s) {
+                    panic!("{launch:?} {side} x {side}: {why}");
+                }
             }
         }
     }

@@ -39,11 +39,9 @@ const FACTS_MAY_REACH: &[&str] = &["stats"];
 /// `mod.rs` hands the run context's OpenCL side and cuBLAS handle to the files still listed.
 const NOT_YET_BEHIND_RUNNERS: &[&str] = &[
     "accuracy.rs",
-    "cuda_std_layer.rs",
     "host_links.rs",
     "instructions.rs",
     "math_functions.rs",
-    "matmul.rs",
     "mod.rs",
     "opencl_arithmetic.rs",
     "particles/block_shapes.rs",

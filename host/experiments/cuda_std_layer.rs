@@ -9,21 +9,18 @@
 
 use std::fmt::Write;
 
-use super::calibrated_launches::timed_launches;
 use super::copy_sweep::buffer_len;
 use super::{Experiment, RunContext};
 use crate::copy_element::first_mismatch;
 use crate::error::Result;
-use crate::gpu::DeviceBuffer;
 use crate::input_values::matrix_value;
-use crate::launchers::{self, CompatKernel, KernelLayer, compat_blocks};
+use crate::launchers::{CompatKernel, CompatLayerRunner, KernelLayer, compat_blocks, compat_layer_runners};
 use crate::reference::{block_tree_sums, vector_add};
 use crate::report::{
     Axis, Bound, ExperimentResult, Metric, PlotKind, Point, PointKey, Report, SectionHooks, Series, Unit, Work,
     better_by, point_cell,
 };
 use crate::testbed::Implementation;
-use crate::timing::CudaTimer;
 
 use kernels_gpu::compat_layer::COMPAT_BLOCK_THREADS;
 
@@ -69,47 +66,29 @@ impl Experiment for CudaStdLayer {
     fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
         let axis = Axis::lines("buffer MiB", Metric::Bandwidth).plot(PlotKind::None);
         let mut result = ctx.result(self, axis, COUNTING);
-        let dut = ctx.device;
         let n = (buffer_len::<f32>(ctx, 0) as u64).min(u32::MAX as u64);
         let len = n as usize;
         let mib = ((n * 4) >> 20) as i64;
         let a: Vec<f32> = (0..len).map(|i| matrix_value(i, 1)).collect();
         let b: Vec<f32> = (0..len).map(|i| matrix_value(i, 2)).collect();
-        let a_device = DeviceBuffer::from_host(dut.gpu(), &a)?;
-        let b_device = DeviceBuffer::from_host(dut.gpu(), &b)?;
+        let (mut runners, waived) = compat_layer_runners(ctx.device, &a, &b)?;
+        result.waive(waived);
         let blocks = compat_blocks(CompatKernel::BlockSum, KernelLayer::CudaStd, n)? as usize;
-        let theoretical = dut.info().theoretical_bandwidth_gbps;
-        let mut timer = CudaTimer::new(dut.gpu())?;
         for (done, kernel) in CompatKernel::ALL.into_iter().enumerate() {
             if ctx.stop_before(done, CompatKernel::ALL.len()) {
                 break;
             }
-            let (expected, mut out) = match kernel {
-                CompatKernel::VectorAdd => (vector_add(&a, &b), DeviceBuffer::<f32>::uninit(dut.gpu(), len)?),
-                CompatKernel::BlockSum => (
-                    block_tree_sums(&a, COMPAT_BLOCK_THREADS as usize),
-                    DeviceBuffer::<f32>::uninit(dut.gpu(), blocks)?,
-                ),
+            let expected = match kernel {
+                CompatKernel::VectorAdd => vector_add(&a, &b),
+                CompatKernel::BlockSum => block_tree_sums(&a, COMPAT_BLOCK_THREADS as usize),
             };
-            let work = Work::bytes(n, bytes_moved(kernel, n));
-            for layer in KernelLayer::ALL {
-                let mut series = series_of(ctx, kernel, layer);
-                ctx.progress.set_message(series.label.clone());
-                out.fill(f32::NAN)?;
-                let times = timed_launches(&mut timer, ctx.settings, &mut || match kernel {
-                    CompatKernel::VectorAdd => launchers::vecadd(dut, layer, &mut out, &a_device, &b_device, n),
-                    CompatKernel::BlockSum => launchers::block_sum(dut, layer, &mut out, &a_device, n),
-                })?;
-                let failure = first_mismatch(&out.to_host()?, &expected);
-                if let Some(mut point) = Point::timed(PointKey::Value(mib), &Metric::Bandwidth, work, &times, failure) {
-                    if let Some(gbps) = point.median()
-                        && theoretical > 0.0
-                    {
-                        point.set_extra(PERCENT_OF_PEAK, 100.0 * gbps / theoretical);
-                    }
-                    series.points.push(point);
+            let at = (PointKey::Value(mib), Work::bytes(n, bytes_moved(kernel, n)));
+            for runner in &mut runners {
+                runner.size_output(kernel)?;
+                for layer in KernelLayer::ALL {
+                    let series = measure(ctx, runner.as_mut(), (kernel, layer), at, &expected)?;
+                    result.series.push(series);
                 }
-                result.series.push(series);
             }
             ctx.progress.inc(1);
         }
@@ -121,6 +100,33 @@ impl Experiment for CudaStdLayer {
         ));
         Ok(result)
     }
+}
+
+/// The series of `kernel` written against `layer` by `runner`: the output
+/// from NaN, timed, checked bit for bit against `expected`, its one point at
+/// `at` with the median's share of the DRAM peak.
+fn measure(
+    ctx: &RunContext<'_>,
+    runner: &mut dyn CompatLayerRunner,
+    (kernel, layer): (CompatKernel, KernelLayer),
+    (at, work): (PointKey, Work),
+    expected: &[f32],
+) -> Result<Series> {
+    let mut series = series_of(ctx, kernel, layer);
+    ctx.progress.set_message(series.label.clone());
+    runner.clear_output()?;
+    let times = runner.time(kernel, layer, ctx.settings)?;
+    let failure = first_mismatch(&runner.read_output()?, expected);
+    let theoretical = ctx.device.info().theoretical_bandwidth_gbps;
+    if let Some(mut point) = Point::timed(at, &Metric::Bandwidth, work, &times, failure) {
+        if let Some(gbps) = point.median()
+            && theoretical > 0.0
+        {
+            point.set_extra(PERCENT_OF_PEAK, 100.0 * gbps / theoretical);
+        }
+        series.points.push(point);
+    }
+    Ok(series)
 }
 
 /// The figures of one algorithm: its two series' points and the ratio

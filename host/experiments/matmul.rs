@@ -9,9 +9,8 @@ use kernels_gpu::guide_multiply::TILE_DIM;
 use super::sweep::each_point;
 use super::{Experiment, RunContext};
 use crate::error::Result;
-use crate::gpu::{CublasHandle, DeviceBuffer};
 use crate::input_values::matrix_value;
-use crate::launchers::{GuideMultiply, cublas_sgemm, cublas_sgemm_aat, guide_multiply};
+use crate::launchers::{GuideLaunch, GuideMultiply, GuideMultiplyRunner, guide_multiply_runners};
 use crate::published_figures::{GUIDE_TABLE_DEVICES, MATMUL, value_of};
 use crate::reference;
 use crate::report::{
@@ -19,7 +18,6 @@ use crate::report::{
     SeriesKey, Work, better_by, point_cell, summary_cell,
 };
 use crate::testbed::Implementation;
-use crate::timing::{CudaTimer, time_per_launch};
 
 pub struct Matmul;
 
@@ -32,16 +30,6 @@ pub fn guide_side(buffer_bytes: u64) -> u32 {
     let t = TILE_DIM as u64;
     let side = ((buffer_bytes / 4) as f64).sqrt() as u64;
     (side / t * t).clamp(t, MAX_SIDE) as u32
-}
-
-/// What one series launches.
-#[derive(Clone, Copy)]
-enum Launch {
-    Kernel(GuideMultiply, Implementation),
-    /// cuBLAS SGEMM on the product of the table (`AAᵀ` or not).
-    Cublas {
-        aat: bool,
-    },
 }
 
 fn cublas_variant(aat: bool) -> &'static str {
@@ -67,10 +55,13 @@ impl Experiment for Matmul {
                              fixed count gives the same speedups. GFLOP/s counts 2·K operations per element of C";
         let axis = Axis::lines("M = N", Metric::Bandwidth).plot(PlotKind::None);
         let mut result = ctx.result(self, axis, byte_counting);
-        let implementations = ctx.ptx_implementations(&mut result);
-        let cublas = ctx.cublas(&mut result);
+        let (mut runners, waived) = guide_multiply_runners(ctx.device)?;
+        result.waive(waived);
         let side = guide_side(ctx.settings.buffer_bytes(ctx.device.info()));
-        let mut product = Product::new(ctx, side)?;
+        let mut product = Product::new(side);
+        for runner in &mut runners {
+            runner.load(&product.a, &product.b, side)?;
+        }
         // Table 3.2 (C = AB), then Table 3.3 (C = AAᵀ): one reference each, computed once.
         each_point(ctx, [false, true], (0, 2), |aat| {
             ctx.progress.set_message(format!(
@@ -78,17 +69,11 @@ impl Experiment for Matmul {
                 if aat { " (AAᵀ)" } else { "" }
             ));
             let reference = product.reference(aat);
-            let mut plan: Vec<Launch> = GuideMultiply::ALL
-                .into_iter()
-                .filter(|kernel| kernel.is_aat() == aat)
-                .flat_map(|kernel| implementations.iter().map(move |&imp| Launch::Kernel(kernel, imp)))
-                .collect();
-            if cublas.is_some() {
-                plan.push(Launch::Cublas { aat });
-            }
-            for launch in plan {
-                let series = product.measure(ctx, cublas, (launch, aat), &reference)?;
-                result.series.push(series);
+            for runner in &mut runners {
+                for launch in runner.launches(aat) {
+                    let series = product.measure(ctx, runner.as_mut(), (launch, aat), &reference)?;
+                    result.series.push(series);
+                }
             }
             Ok(())
         })?;
@@ -97,70 +82,54 @@ impl Experiment for Matmul {
     }
 }
 
-/// The guide's product at one size: inputs on both sides, C, the events.
-struct Product<'g> {
+/// The guide's product at one size: the inputs on the host and the buffer C is read back into.
+struct Product {
     side: u32,
-    a_host: Vec<f32>,
-    b_host: Vec<f32>,
-    a: DeviceBuffer<f32>,
-    b: DeviceBuffer<f32>,
-    c: DeviceBuffer<f32>,
+    a: Vec<f32>,
+    b: Vec<f32>,
     got: Vec<f32>,
-    timer: CudaTimer<'g>,
 }
 
-impl<'g> Product<'g> {
+impl Product {
     /// M = N = `side`, K = TILE_DIM.
-    fn new(ctx: &RunContext<'g>, side: u32) -> Result<Self> {
-        let gpu = ctx.device.gpu();
+    fn new(side: u32) -> Self {
         let (mu, nu, ku) = (side as usize, side as usize, TILE_DIM as usize);
-        gpu.ensure_free_memory(4 * (mu * ku + ku * nu + mu * nu) as u64)?;
-        let a_host: Vec<f32> = (0..mu * ku).map(|i| matrix_value(i, 1)).collect();
-        let b_host: Vec<f32> = (0..ku * nu).map(|i| matrix_value(i, 2)).collect();
-        let a = DeviceBuffer::from_host(gpu, &a_host)?;
-        let b = DeviceBuffer::from_host(gpu, &b_host)?;
-        let c = DeviceBuffer::<f32>::uninit(gpu, mu * nu)?;
-        let timer = CudaTimer::new(gpu)?;
-        Ok(Self {
+        Self {
             side,
-            a_host,
-            b_host,
-            a,
-            b,
-            c,
+            a: (0..mu * ku).map(|i| matrix_value(i, 1)).collect(),
+            b: (0..ku * nu).map(|i| matrix_value(i, 2)).collect(),
             got: vec![0.0f32; mu * nu],
-            timer,
-        })
+        }
     }
 
     /// The f64 CPU reference of C = AB or C = AAᵀ, and its error scales.
     fn reference(&self, aat: bool) -> (Vec<f32>, Vec<f64>) {
         let (mu, nu, ku) = (self.side as usize, self.side as usize, TILE_DIM as usize);
         if aat {
-            reference::matmul_aat(&self.a_host, mu, ku)
+            reference::matmul_aat(&self.a, mu, ku)
         } else {
-            reference::matmul(&self.a_host, &self.b_host, mu, ku, nu)
+            reference::matmul(&self.a, &self.b, mu, ku, nu)
         }
     }
 
-    /// One launch's series (of C = AAᵀ where `aat`): C from NaN, timed, every element checked.
+    /// One launch's series (of C = AAᵀ where `aat`) by `runner`: C from NaN, timed, every element checked.
     fn measure(
         &mut self,
         ctx: &RunContext<'_>,
-        cublas: Option<&CublasHandle>,
-        (launch, aat): (Launch, bool),
+        runner: &mut dyn GuideMultiplyRunner,
+        (launch, aat): (GuideLaunch, bool),
         (expected, scale): &(Vec<f32>, Vec<f64>),
     ) -> Result<Series> {
         let (m, n, k) = (self.side, self.side, TILE_DIM);
-        let (mu, nu, ku) = (m as usize, n as usize, k as usize);
+        let (nu, ku) = (n as usize, k as usize);
         let peak = ctx.device.info().theoretical_bandwidth_gbps;
         let (key, label, shape_of) = match launch {
-            Launch::Kernel(kernel, imp) => (
+            GuideLaunch::Kernel(kernel, imp) => (
                 ctx.key(kernel.kernel(), imp, "f32"),
                 format!("{} · {}", kernel.kernel(), imp.label()),
                 kernel,
             ),
-            Launch::Cublas { aat } => (
+            GuideLaunch::Cublas { aat } => (
                 ctx.key("cublasSgemm", Implementation::Cublas, "f32")
                     .variant(cublas_variant(aat)),
                 format!("cublasSgemm ({})", cublas_variant(aat)),
@@ -172,17 +141,11 @@ impl<'g> Product<'g> {
             ),
         };
         ctx.progress.set_message(format!("matmul {label}"));
-        let Self {
-            a, b, c, got, timer, ..
-        } = self;
-        c.fill(f32::NAN)?; // every element must be written by this series
-        let times_ms = time_per_launch(timer, ctx.settings, &mut || match launch {
-            Launch::Kernel(kernel, imp) => guide_multiply(ctx.device, imp, kernel, a, b, c, m, n),
-            Launch::Cublas { aat: true } => cublas_sgemm_aat(cublas.expect("planned with a handle"), a, c, (m, k)),
-            Launch::Cublas { aat: false } => cublas_sgemm(cublas.expect("planned with a handle"), a, b, c, (m, n, k)),
-        })?;
-        c.copy_to_host(got)?;
-        let columns = if aat { mu } else { nu };
+        runner.fill_c(f32::NAN)?; // every element must be written by this series
+        let times_ms = runner.time(launch, ctx.settings)?;
+        let got = &mut self.got;
+        runner.read_c(got)?;
+        let columns = if aat { m as usize } else { nu };
         let failure = reference::matmul_mismatch(got, expected, scale, ku, columns);
         let work = Work::bytes(got.len() as u64, shape_of.compulsory_bytes(m, n)).with_flops(shape_of.flops(m, n));
         let mut series = Series::new(key, label);

@@ -52,8 +52,8 @@ pub use allocation::{
 };
 pub use batched_copies::{CUDA_PINNED_PIECES, CudaPieceCopyRunner, PieceCopies, PieceCopyRunner, piece_copy_runners};
 pub use compat_layer::{
-    CompatKernel, CudaStdBlockSum, CudaStdVecadd, KernelLayer, block_sum, block_sum_shape, block_sum_shared_bytes,
-    compat_blocks, vecadd, vecadd_shape,
+    CompatKernel, CompatLayerRunner, CudaCompatLayerRunner, CudaStdBlockSum, CudaStdVecadd, KernelLayer, block_sum,
+    block_sum_shape, block_sum_shared_bytes, compat_blocks, compat_layer_runners, vecadd, vecadd_shape,
 };
 pub use constant_memory::{
     CONSTANT_CHASE_BLOCK_THREADS, CONSTANT_CHASE_TABLE_WORDS, ChaseCase, ChaseRunner, ChaseTable, ChaseTiming,
@@ -78,7 +78,10 @@ pub use global_memory::{
     texture_shift_copy, texture_shift_copy_shape, vector_copy, vector_copy_blocks, vector_copy_global,
     vector_copy_global_grid, vector_copy_global_on,
 };
-pub use guide_multiply::{GuideMultiply, guide_multiply, guide_multiply_shape};
+pub use guide_multiply::{
+    CudaGuideMultiplyRunner, GuideLaunch, GuideMultiply, GuideMultiplyRunner, guide_multiply, guide_multiply_runners,
+    guide_multiply_shape,
+};
 pub use instruction_throughput::{
     ChainValue, throughput, throughput_in_module, throughput_shape, throughput_wave_blocks,
 };

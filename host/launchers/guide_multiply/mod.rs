@@ -1,3 +1,17 @@
+//! The CUDA C Best Practices Guide's shared-memory matrix multiplies
+//! (§3.2.2.2–3.2.2.3): the kernels' cases ([`GuideMultiply`]), the shape
+//! check, the typed, bounds-checked launcher ([`guide_multiply`]) and the
+//! family's runners, one per programming model ([`GuideMultiplyRunner`],
+//! chosen by [`guide_multiply_runners`]: the Rust kernels, their CUDA C twins
+//! and cuBLAS SGEMM on the same products; no OpenCL C twins yet, whose runner
+//! would join there).
+
+mod cuda_runner;
+mod runner;
+
+pub use cuda_runner::CudaGuideMultiplyRunner;
+pub use runner::{GuideLaunch, GuideMultiplyRunner, guide_multiply_runners};
+
 use kernels_gpu::device::{Dim3, GlobalMutPtr, GlobalPtr, KernelSignature, Signature};
 use kernels_gpu::guide_multiply::{
     TILE_DIM, coalesced_multiply_aat_padded_params, coalesced_multiply_aat_params, coalesced_multiply_params,

@@ -8,6 +8,16 @@
 //! as a `u64` (`usize`), in the order `cust::launch!` passes them; a raw
 //! `*mut f32` is one. The launchers pass the first `n` elements of each
 //! buffer as the slice, so the kernels' own bounds checks can never fire.
+//!
+//! The family's runners, one per programming model ([`CompatLayerRunner`],
+//! chosen by [`compat_layer_runners`]): CUDA's, launching both layers' Rust
+//! kernels (the pairs have no CUDA C or OpenCL C twins).
+
+mod cuda_runner;
+mod runner;
+
+pub use cuda_runner::CudaCompatLayerRunner;
+pub use runner::{CompatLayerRunner, compat_layer_runners};
 
 use kernels_gpu::compat_layer::{COMPAT_BLOCK_THREADS, ptx_device_block_sum_params, ptx_device_vecadd_params};
 use kernels_gpu::device::{GlobalMutPtr, GlobalPtr, KernelSignature, Param, ParamKind};
