@@ -41,7 +41,6 @@ pub mod facts;
 pub mod gl;
 pub mod gpu;
 pub mod input_values;
-pub mod interop;
 pub mod interrupt_watch;
 pub mod launchers;
 pub mod merge;

@@ -19,9 +19,10 @@ use kernels_gpu::device::{Dim3, F32x4, FAST_COS_MAX_ABS_ERROR, FAST_SIN_MAX_ABS_
 use ptxsuite::Error;
 use ptxsuite::gl::{EglDeviceChoice, GlContext, PointRenderer};
 use ptxsuite::gpu::{DeviceBuffer, GraphicsResource};
-use ptxsuite::interop::ParticleFrames;
-use ptxsuite::launchers;
-use ptxsuite::particle_scene::{ParticleGrid, ParticleRows, ParticleState, ParticleSystem, initial_state};
+use ptxsuite::launchers::{self, ParticleFrames};
+use ptxsuite::particle_scene::{
+    GRAVITY_GRID, ParticleGrid, ParticleRows, ParticleState, ParticleSystem, gravity_initial_state, initial_state,
+};
 use ptxsuite::reference::{
     FountainEmitter, particle_rows_mismatch, particle_step, run_particle_rows, run_particle_steps,
 };
@@ -410,5 +411,100 @@ fn gpu_fountain_follows_the_cpu_bit_for_bit_given_the_probed_emitter() {
             "{} after {steps} steps",
             implementation.label()
         );
+    }
+}
+
+#[test]
+fn gpu_the_particle_runner_steps_replays_reads_rows_and_ping_pongs_like_the_cpu() {
+    let test = "gpu_the_particle_runner_steps_replays_reads_rows_and_ping_pongs_like_the_cpu";
+    let Some(dut) = gpu_or_skip(test) else {
+        return;
+    };
+    let (runners, waived) = launchers::particle_runners(&dut).unwrap();
+    for (what, why) in waived {
+        note_skipped(&format!("{what} skipped: {why}"));
+    }
+    let system = ParticleSystem::Swarm;
+    let (grid, max_age, steps) = (ParticleGrid::new(37, 19), 40, 30);
+    let start = initial_state(system, grid, max_age).unwrap();
+    let expected = run_particle_steps(system, start.clone(), max_age, 0, steps);
+    let rows = [3, 7, 18];
+    let gravity_start = gravity_initial_state(GRAVITY_GRID);
+    let mut gravity_expected = vec![gravity_start.clone()];
+    for k in 0..2 {
+        let mut next = gravity_expected[k].clone();
+        ptxsuite::reference::gravity_step(&mut next);
+        gravity_expected.push(next);
+    }
+    for runner in &runners {
+        let mut clock = runner.clock().unwrap();
+        for &implementation in runner.implementations() {
+            let label = implementation.label();
+            let mut population = runner.population(&start).unwrap();
+            assert_eq!(population.grid(), grid);
+            let block = Dim3::xy(5, 3);
+            for frame in 0..steps {
+                population
+                    .step(implementation, block, max_age, system.inputs(frame))
+                    .unwrap();
+            }
+            let stepped = ParticleRows::all(population.read_all().unwrap());
+            assert_eq!(
+                particle_rows_mismatch(&stepped, &ParticleRows::all(expected.clone())),
+                None,
+                "{label}: {steps} steps"
+            );
+            let some = population.read_rows(&rows).unwrap();
+            assert_eq!(
+                particle_rows_mismatch(&some, &ParticleRows::of(&expected, &rows).unwrap()),
+                None,
+                "{label}: rows {rows:?}"
+            );
+            // Back to the start, the same steps captured and replayed once.
+            population.reset().unwrap();
+            let reset = ParticleRows::all(population.read_all().unwrap());
+            assert_eq!(
+                particle_rows_mismatch(&reset, &ParticleRows::all(start.clone())),
+                None,
+                "{label}: reset"
+            );
+            let replay = runner
+                .capture(steps, &mut |frame| {
+                    population.step(implementation, block, max_age, system.inputs(frame))
+                })
+                .unwrap();
+            assert_eq!(replay.steps(), steps);
+            replay.replay().unwrap();
+            let replayed = ParticleRows::all(population.read_all().unwrap());
+            assert_eq!(
+                particle_rows_mismatch(&replayed, &ParticleRows::all(expected.clone())),
+                None,
+                "{label}: one replay of {steps} captured steps"
+            );
+            let ms = clock.time_ms(&mut || replay.replay()).unwrap();
+            assert!(ms.is_finite() && ms > 0.0, "{label}: a replay timed at {ms} ms");
+            // The all-pairs swarm: step 0 writes the odd vertex buffer, step 1 the even one.
+            for tiled in [false, true] {
+                let mut gravity = runner.gravity(&gravity_start).unwrap();
+                for k in 0..2u32 {
+                    gravity.step(implementation, tiled, Dim3::xy(16, 16), k).unwrap();
+                    let got = ParticleRows::all(gravity.read_after(k + 1).unwrap());
+                    let want = ParticleRows::all(gravity_expected[k as usize + 1].clone());
+                    assert_eq!(
+                        particle_rows_mismatch(&got, &want),
+                        None,
+                        "{label} tiled {tiled}: step {k}"
+                    );
+                }
+                gravity.reset().unwrap();
+                let back = ParticleRows::all(gravity.read_after(2).unwrap());
+                let want = ParticleRows::all(gravity_start.clone());
+                assert_eq!(
+                    particle_rows_mismatch(&back, &want),
+                    None,
+                    "{label} tiled {tiled}: reset"
+                );
+            }
+        }
     }
 }

@@ -113,7 +113,11 @@ pub use occupancy::{
 };
 pub use opencl_c_kernels::opencl_c_kernels;
 pub use opencl_throughput::{build_throughput_twins, opencl_throughput};
-pub use particles::{fountain_version_step, gravity_step, particle_shape, particle_step, particle_step_global};
+pub use particles::{
+    CudaGravityBuffers, CudaParticleBuffers, CudaParticleRunner, FrameTimes, GravityBuffers, InteropFrames,
+    ParticleBuffers, ParticleFrames, ParticleRunner, StepReplay, fountain_version_step, gravity_step, particle_runners,
+    particle_shape, particle_step, particle_step_global, population_bytes,
+};
 pub use pointer_ring::{PointerRing, pointer_ring_words};
 pub use ptx_entries::{memory_claims_entries, ptx_entries};
 pub use sgemm::{

@@ -8,8 +8,7 @@ use super::SelfTest;
 use super::checks::{first, verified};
 use crate::error::{Error, Result};
 use crate::gpu::DeviceBuffer;
-use crate::interop::ParticleFrames;
-use crate::launchers::{self, emitter_mismatch, fountain_emitter_positions};
+use crate::launchers::{self, ParticleFrames, emitter_mismatch, fountain_emitter_positions};
 use crate::particle_scene::{
     ParticleGrid, ParticleRows, ParticleState, ParticleSystem, fountain_emitter_angle, initial_state,
 };

@@ -24,11 +24,10 @@ use kernels_gpu::device::Dim3;
 use super::population::{EmitterPaths, Population, population_variant};
 use super::{RunContext, shape_key, step_point};
 use crate::error::Result;
-use crate::gpu::LaunchGraph;
+use crate::launchers::ParticleRunner;
 use crate::particle_scene::NOTES_BLOCK_SHAPE_FPS;
 use crate::report::{ExperimentResult, Series};
-use crate::testbed::Implementation;
-use crate::timing::{CudaTimer, paced, probe_ms, time_per_launch};
+use crate::timing::{paced, probe_ms, time_per_launch};
 
 /// The most steps whose result a point compares directly; longer runs are
 /// checked by a separate run of this many steps.
@@ -73,17 +72,16 @@ pub fn steps_per_point(samples: u32, reps: u32) -> u32 {
 }
 
 /// Measures every block shape of the notes' table on `population` for every
-/// implementation, adding one series per implementation. Returns `false`
-/// when stopped (Ctrl-C) before the last shape.
+/// implementation of `runner`, adding one series per implementation.
+/// Returns `false` when stopped (Ctrl-C) before the last shape.
 pub fn measure_block_shapes(
     ctx: &RunContext<'_>,
     result: &mut ExperimentResult,
-    population: &mut Population,
-    implementations: &[Implementation],
+    (runner, population): (&dyn ParticleRunner, &mut Population),
     emitters: &EmitterPaths,
     (done, planned): (&mut usize, usize),
 ) -> Result<bool> {
-    let dut = ctx.device;
+    let implementations = runner.implementations();
     let grid = population.grid();
     let system = population.system;
     let kernel = system.kernel();
@@ -97,7 +95,8 @@ pub fn measure_block_shapes(
             )
         })
         .collect();
-    let mut timer = CudaTimer::new(dut.gpu())?;
+    let mut clock = runner.clock()?;
+    let timer = clock.as_mut();
     let mut finished = true;
     for (row, ((bx, by), _)) in NOTES_BLOCK_SHAPE_FPS.into_iter().enumerate() {
         if ctx.stop_before(*done, planned) {
@@ -113,31 +112,30 @@ pub fn measure_block_shapes(
             let max_age = population.max_age;
             let buffers = &mut population.buffers;
             let mut step = || -> Result<()> {
-                buffers.step(dut, implementation, block, max_age, system.inputs(frame))?;
+                buffers.step(implementation, block, max_age, system.inputs(frame))?;
                 frame += 1;
                 Ok(())
             };
             // The shortest of a few one-step probes paces the samples.
             let mut one = f64::INFINITY;
             for _ in 0..PROBES {
-                one = one.min(probe_ms(&mut timer, &mut step)?);
+                one = one.min(probe_ms(timer, &mut step)?);
             }
-            let times = time_per_launch(&mut timer, &paced(ctx.settings, one), &mut step)?;
+            let times = time_per_launch(timer, &paced(ctx.settings, one), &mut step)?;
             let mut steps = frame;
             if graph_timed(grid.width as u64 * grid.height as u64) || one < GRAPH_BELOW_MS {
                 // Launch-bound: the figure comes from graph replays; the host-launched one is kept beside it.
                 population.buffers.reset()?;
                 let buffers = &mut population.buffers;
-                let graph = LaunchGraph::capture(dut.gpu(), GRAPH_STEPS, &mut |frame| {
-                    buffers.step(dut, implementation, block, max_age, system.inputs(frame))
+                let graph = runner.capture(GRAPH_STEPS, &mut |frame| {
+                    buffers.step(implementation, block, max_age, system.inputs(frame))
                 })?;
-                graph.launch()?;
+                graph.replay()?;
                 let failure = population.check(GRAPH_STEPS, emitters.of(implementation))?;
-                let per_graph =
-                    time_per_launch(&mut timer, &paced(ctx.settings, one * GRAPH_STEPS as f64), &mut || {
-                        graph.launch()
-                    })?;
-                let per_step: Vec<f64> = per_graph.iter().map(|ms| ms / graph.launches() as f64).collect();
+                let per_graph = time_per_launch(timer, &paced(ctx.settings, one * GRAPH_STEPS as f64), &mut || {
+                    graph.replay()
+                })?;
+                let per_step: Vec<f64> = per_graph.iter().map(|ms| ms / graph.steps() as f64).collect();
                 let stream_rate = step_point(shape_key(row), grid, &times, None).and_then(|p| p.median());
                 let mut point = step_point(shape_key(row), grid, &per_step, failure);
                 if let (Some(point), Some(rate)) = (point.as_mut(), stream_rate) {
@@ -151,7 +149,7 @@ pub fn measure_block_shapes(
                 for frame in 0..VERIFY_MAX_STEPS {
                     population
                         .buffers
-                        .step(dut, implementation, block, max_age, system.inputs(frame))?;
+                        .step(implementation, block, max_age, system.inputs(frame))?;
                 }
                 steps = VERIFY_MAX_STEPS;
             }

@@ -13,12 +13,12 @@ use kernels_gpu::device::Dim3;
 use super::population::{EmitterPaths, Population};
 use super::{RunContext, step_point};
 use crate::error::Result;
+use crate::launchers::ParticleRunner;
 use crate::particle_scene::ParticleState;
 use crate::picture::{encode_apng, encode_png, render_particles};
 use crate::report::{ExperimentResult, Point, PointKey, Series, Status};
 use crate::run_settings::RunSettings;
-use crate::testbed::Implementation;
-use crate::timing::{CudaTimer, time_per_launch};
+use crate::timing::time_per_launch;
 
 /// The run covers at least this many steps: two of the notes' lifetimes,
 /// so every particle has been born at least once.
@@ -85,26 +85,25 @@ pub fn artifact_name(ctx: &RunContext<'_>, name: &str) -> String {
     }
 }
 
-/// Runs the checkpoint run of `population` for every implementation, adding
-/// a series each; the first implementation's run also makes the pictures.
+/// Runs the checkpoint run of `population` for every implementation of
+/// `runner`, adding a series each; the first implementation's run also makes
+/// the pictures.
 /// Returns the state at the last checkpoint and its step, for the OpenGL
 /// picture of the same moment (`None` where that checkpoint failed).
 pub fn checkpoint_run(
     ctx: &RunContext<'_>,
     result: &mut ExperimentResult,
-    population: &mut Population,
-    implementations: &[Implementation],
+    (runner, population): (&dyn ParticleRunner, &mut Population),
     emitters: &EmitterPaths,
 ) -> Result<Option<(ParticleState, u32)>> {
-    let dut = ctx.device;
     let system = population.system;
     let kernel = system.kernel();
     let plan = CheckpointPlan::new(ctx.settings);
     let block = Dim3::xy(RUN_BLOCK.0, RUN_BLOCK.1);
     let grid = population.grid();
-    let mut timer = CudaTimer::new(dut.gpu())?;
+    let mut timer = runner.clock()?;
     let mut last_checkpoint = None;
-    for (k, &implementation) in implementations.iter().enumerate() {
+    for (k, &implementation) in runner.implementations().iter().enumerate() {
         ctx.progress.set_message(format!(
             "particles: {} run of {} steps, {}",
             system.label(),
@@ -128,11 +127,11 @@ pub fn checkpoint_run(
         for _ in 0..plan.checkpoints {
             let buffers = &mut population.buffers;
             let mut step = || -> Result<()> {
-                buffers.step(dut, implementation, block, max_age, system.inputs(frame))?;
+                buffers.step(implementation, block, max_age, system.inputs(frame))?;
                 frame += 1;
                 Ok(())
             };
-            let times = time_per_launch(&mut timer, &plan.settings, &mut step)?;
+            let times = time_per_launch(timer.as_mut(), &plan.settings, &mut step)?;
             let failure = population.check(frame, emitters.of(implementation))?;
             failed |= failure.is_some();
             series
@@ -165,7 +164,7 @@ pub fn checkpoint_run(
                     for _ in 0..ANIMATION_STEPS_PER_FRAME {
                         population
                             .buffers
-                            .step(dut, implementation, block, max_age, system.inputs(frame))?;
+                            .step(implementation, block, max_age, system.inputs(frame))?;
                         frame += 1;
                     }
                 }

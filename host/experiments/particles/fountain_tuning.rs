@@ -10,10 +10,10 @@ use super::graph_point::graph_point;
 use super::population::{EmitterPaths, Population, population_variant};
 use crate::error::Result;
 use crate::experiments::RunContext;
+use crate::launchers::ParticleRunner;
 use crate::particle_scene::{FountainVersion, NOTES_GRID, ParticleSystem, TableTop, fountain_emitter_angle};
 use crate::report::{ExperimentResult, PointKey, Series};
 use crate::testbed::Implementation;
-use crate::timing::CudaTimer;
 
 /// The shapes of the notes' second table (naive against optimised), in its order.
 pub const TUNING_SHAPES: [(u32, u32); 10] = [
@@ -57,24 +57,24 @@ pub fn tuning_points() -> usize {
     TUNING_SHAPES.iter().map(|&s| versions_at(s).len()).sum()
 }
 
-/// Measures every version at every shape it runs at, adding one series per
-/// version and implementation. Returns `false` when stopped before the end.
+/// Measures every version at every shape it runs at on `runner`, adding one
+/// series per version and implementation. Returns `false` when stopped
+/// before the end.
 pub fn measure_tuning(
     ctx: &RunContext<'_>,
     result: &mut ExperimentResult,
-    implementations: &[Implementation],
+    runner: &dyn ParticleRunner,
     emitters: &EmitterPaths,
     (done, planned): (&mut usize, usize),
 ) -> Result<bool> {
-    let dut = ctx.device;
     let max_age = crate::particle_scene::NOTES_MAX_AGE;
     let rows = NOTES_GRID.height;
     let fountain = ParticleSystem::Fountain;
-    let mut disc = Population::on(dut, fountain, TableTop::Disc, NOTES_GRID, max_age, rows)?;
-    let mut square = Population::on(dut, fountain, TableTop::Square, NOTES_GRID, max_age, rows)?;
+    let mut disc = Population::on(runner, fountain, TableTop::Disc, NOTES_GRID, max_age, rows)?;
+    let mut square = Population::on(runner, fountain, TableTop::Square, NOTES_GRID, max_age, rows)?;
     let variant = population_variant(NOTES_GRID);
     let mut series: Vec<(FountainVersion, Implementation, Series)> = Vec::new();
-    let mut timer = CudaTimer::new(dut.gpu())?;
+    let mut timer = runner.clock()?;
     for (row, shape) in TUNING_SHAPES.into_iter().enumerate() {
         for version in versions_at(shape) {
             if ctx.stop_before(*done, planned) {
@@ -86,18 +86,16 @@ pub fn measure_tuning(
                 TableTop::Disc => &mut disc,
                 TableTop::Square => &mut square,
             };
-            for &implementation in implementations {
+            for &implementation in runner.implementations() {
                 let block = Dim3::xy(shape.0, shape.1);
                 let mut step = |p: &mut Population, frame: u32| {
                     let inputs = (fountain_emitter_angle(frame), frame);
-                    p.buffers
-                        .step_version(dut, implementation, version, block, max_age, inputs)
+                    p.buffers.step_version(implementation, version, block, max_age, inputs)
                 };
                 let emitter = emitters.of(implementation);
                 let point = graph_point(
-                    dut,
+                    (runner, timer.as_mut()),
                     ctx.settings,
-                    &mut timer,
                     tuning_key(row),
                     population,
                     emitter,

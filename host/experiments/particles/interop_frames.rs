@@ -1,23 +1,23 @@
 //! The notes' frame loop through CUDA–OpenGL interop: per frame, map the
 //! OpenGL vertex buffer for CUDA, one step of the kernel in it, unmap, draw
-//! the points and read the picture back ([`ParticleFrames`], on the EGL
-//! device that is the CUDA device under test), each phase timed; beside it
-//! the same kernel on plain device memory, timed the same way (one launch
-//! between two events, waited for, per frame). Both runs are checked
-//! against the CPU simulation afterwards.
+//! the points and read the picture back (the runner's
+//! [`InteropFrames`](crate::launchers::InteropFrames), on the EGL device that
+//! is the CUDA device under test), each phase timed; beside it the same
+//! kernel on plain device memory, timed the same way (one launch between two
+//! events, waited for, per frame). Both runs are checked against the CPU
+//! simulation afterwards.
 
 use kernels_gpu::device::Dim3;
 
 use super::population::{EmitterPaths, Population};
 use super::{RunContext, interop_key};
 use crate::error::{Error, Result};
-use crate::interop::{FrameTimes, ParticleFrames};
+use crate::launchers::{FrameTimes, ParticleRunner};
 use crate::particle_scene::{ParticleRows, ParticleState, ParticleSystem};
 use crate::picture::encode_png;
 use crate::report::{ExperimentResult, Point, Series, Status, Waiver, Work};
 use crate::stats::Summary;
 use crate::testbed::Implementation;
-use crate::timing::{CudaTimer, SampleTimer};
 
 use super::checkpoint_run::{RUN_BLOCK, STILL_SIZE, artifact_name};
 
@@ -78,22 +78,20 @@ pub fn frame_point(
 }
 
 /// Runs the interop frames of `population` (the notes' grid) for every
-/// implementation, adding a series each, and draws `still` (a state at
+/// implementation of `runner`, adding a series each, and draws `still` (a state at
 /// `step`) through OpenGL as `particles-gl-<system>.png`. Waived, with the
 /// reason, where there is no EGL or no EGL device for this GPU.
 pub fn measure_interop(
     ctx: &RunContext<'_>,
     result: &mut ExperimentResult,
-    population: &mut Population,
-    implementations: &[Implementation],
+    (runner, population): (&dyn ParticleRunner, &mut Population),
     emitters: &EmitterPaths,
     still: Option<&(ParticleState, u32)>,
 ) -> Result<()> {
-    let dut = ctx.device;
     let system = population.system;
     let grid = population.grid();
     let block = Dim3::xy(RUN_BLOCK.0, RUN_BLOCK.1);
-    let mut frames = match ParticleFrames::new(dut, system, grid, population.max_age, STILL_SIZE) {
+    let mut frames = match runner.interop_frames(system, grid, population.max_age, STILL_SIZE) {
         Ok(frames) => frames,
         Err(Error::Waived(reason)) => {
             if !result.waived.iter().any(|w| w.reason == reason) {
@@ -106,14 +104,7 @@ pub fn measure_interop(
         }
         Err(e) => return Err(e),
     };
-    let context = frames.context().clone();
-    let gl = format!(
-        "OpenGL {}.{} on {} ({})",
-        context.version().0,
-        context.version().1,
-        context.display().description(),
-        context.renderer()
-    );
+    let gl = frames.describe();
     if !result.setup.iter().any(|s| s.contains(&gl)) {
         result.setup.push(format!(
             "interop frames: {gl}, a {}×{} framebuffer, {WARM_UP_FRAMES} frames then {TIMED_FRAMES} timed",
@@ -124,8 +115,8 @@ pub fn measure_interop(
     let steps = WARM_UP_FRAMES + TIMED_FRAMES;
     let particles = grid.particles() as u64;
     let bytes = particles * crate::particle_scene::PARTICLE_BYTES_PER_STEP;
-    let mut timer = CudaTimer::new(dut.gpu())?;
-    for &implementation in implementations {
+    let mut timer = runner.clock()?;
+    for &implementation in runner.implementations() {
         ctx.progress.set_message(format!(
             "particles: {} interop frames, {}",
             system.label(),
@@ -134,7 +125,7 @@ pub fn measure_interop(
         frames.set_state(&start, 0)?;
         let mut timed = Vec::with_capacity(TIMED_FRAMES as usize);
         for f in 0..steps {
-            let (times, _) = frames.frame(implementation, block)?;
+            let times = frames.timed_frame(implementation, block)?;
             if f >= WARM_UP_FRAMES {
                 timed.push(times);
             }
@@ -148,7 +139,7 @@ pub fn measure_interop(
         for frame in 0..steps {
             let max_age = population.max_age;
             let buffers = &mut population.buffers;
-            let ms = timer.time_ms(&mut || buffers.step(dut, implementation, block, max_age, system.inputs(frame)))?;
+            let ms = timer.time_ms(&mut || buffers.step(implementation, block, max_age, system.inputs(frame)))?;
             if frame >= WARM_UP_FRAMES {
                 plain.push(ms);
             }

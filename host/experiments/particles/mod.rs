@@ -18,7 +18,6 @@ mod fountain_tuning;
 mod graph_point;
 mod gravity_swarm;
 mod interop_frames;
-mod particle_buffers;
 mod population;
 mod shape_plot;
 mod step_limits;
@@ -29,6 +28,7 @@ mod tuning_tables;
 
 use super::{Experiment, RunContext};
 use crate::error::{Error, Result};
+use crate::launchers::{ParticleRunner, particle_runners, population_bytes};
 use crate::particle_scene::{
     NOTES_BLOCK_SHAPE_FPS, NOTES_GRID, NOTES_MAX_AGE, PARTICLE_BYTES_PER_STEP, ParticleGrid, ParticleSystem,
 };
@@ -36,11 +36,9 @@ use crate::report::{
     Axis, ExperimentResult, LedgerRow, Metric, PlotKind, PlotSpec, Point, PointKey, Report, SectionHooks, Waiver, Work,
 };
 use crate::stats::Summary;
-use crate::testbed::Implementation;
 use block_shapes::{VERIFY_MAX_STEPS, measure_block_shapes, steps_per_point};
 use checkpoint_run::{CheckpointPlan, checkpoint_run};
 use interop_frames::measure_interop;
-use particle_buffers::ParticleBuffers;
 use population::{EmitterPaths, Population, population_variant};
 pub use tuning::ParticleTuning;
 
@@ -120,7 +118,8 @@ impl Experiment for Particles {
         )
         .plot(PlotKind::None);
         let mut result = ctx.result(self, axis, BYTE_COUNTING);
-        let implementations = ctx.ptx_implementations(&mut result);
+        let (runners, waived) = particle_runners(ctx.device)?;
+        result.waive(waived);
         let max_age = NOTES_MAX_AGE;
         let plan = CheckpointPlan::new(ctx.settings);
         let table_steps = steps_per_point(ctx.settings.samples, ctx.settings.reps).min(VERIFY_MAX_STEPS);
@@ -128,13 +127,15 @@ impl Experiment for Particles {
             .max(plan.total_steps())
             .max(interop_frames::WARM_UP_FRAMES + interop_frames::TIMED_FRAMES);
         ctx.progress.set_message("particles: probing the fountain's emitter");
-        let emitters = EmitterPaths::probe(ctx.device, &implementations, max_age, 0..frames)?;
+        let emitters = EmitterPaths::probe(&runners, max_age, 0..frames)?;
         let mut count = (0usize, self.points() as usize);
         'systems: for system in ParticleSystem::ALL {
             for grid in POPULATIONS {
-                let population = (system, grid);
-                if !measure_population(ctx, &mut result, population, &implementations, &emitters, &mut count)? {
-                    break 'systems;
+                for runner in &runners {
+                    let population = (system, grid);
+                    if !measure_population(ctx, &mut result, population, runner.as_ref(), &emitters, &mut count)? {
+                        break 'systems;
+                    }
                 }
             }
         }
@@ -159,26 +160,26 @@ impl Experiment for Particles {
     }
 }
 
-/// One system at one population: its block shapes, then (on the notes' grid)
-/// the checkpoint run and the interop frames; a population that does not fit
-/// is waived. `count` is (points done, points planned); `false` means stop
+/// One system at one population on `runner`: its block shapes, then (on the
+/// notes' grid) the checkpoint run and the interop frames; a population that
+/// does not fit is waived. `count` is (points done, points planned); `false` means stop
 /// (Ctrl-C).
 fn measure_population(
     ctx: &RunContext<'_>,
     result: &mut ExperimentResult,
     (system, grid): (ParticleSystem, ParticleGrid),
-    implementations: &[Implementation],
+    runner: &dyn ParticleRunner,
     emitters: &EmitterPaths,
     (done, planned): &mut (usize, usize),
 ) -> Result<bool> {
     let planned = *planned;
     let checked_rows = if grid == NOTES_GRID { grid.height } else { SAMPLED_ROWS };
-    let mut population = match Population::new(ctx.device, system, grid, NOTES_MAX_AGE, checked_rows) {
+    let mut population = match Population::new(runner, system, grid, NOTES_MAX_AGE, checked_rows) {
         Ok(population) => population,
         Err(e @ Error::OutOfDeviceMemory { .. }) => {
             result.waived.push(Waiver {
                 what: format!("{} at {}", system.label(), population_variant(grid)),
-                reason: format!("{e} ({} MB needed)", ParticleBuffers::bytes_needed(grid) / 1_000_000),
+                reason: format!("{e} ({} MB needed)", population_bytes(grid) / 1_000_000),
             });
             *done += NOTES_BLOCK_SHAPE_FPS.len();
             ctx.progress.inc(NOTES_BLOCK_SHAPE_FPS.len() as u64);
@@ -186,14 +187,7 @@ fn measure_population(
         }
         Err(e) => return Err(e),
     };
-    let finished = measure_block_shapes(
-        ctx,
-        result,
-        &mut population,
-        implementations,
-        emitters,
-        (&mut *done, planned),
-    )?;
+    let finished = measure_block_shapes(ctx, result, (runner, &mut population), emitters, (&mut *done, planned))?;
     if !finished {
         return Ok(false);
     }
@@ -203,13 +197,13 @@ fn measure_population(
     if ctx.stop_before(*done, planned) {
         return Ok(false);
     }
-    let still = checkpoint_run(ctx, result, &mut population, implementations, emitters)?;
+    let still = checkpoint_run(ctx, result, (runner, &mut population), emitters)?;
     *done += 1;
     ctx.progress.inc(1);
     if ctx.stop_before(*done, planned) {
         return Ok(false);
     }
-    let interop = measure_interop(ctx, result, &mut population, implementations, emitters, still.as_ref());
+    let interop = measure_interop(ctx, result, (runner, &mut population), emitters, still.as_ref());
     match interop {
         Ok(()) => {}
         // OpenGL or the CUDA-GL hand-over broke: the interop point fails, the rest stands.

@@ -6,46 +6,45 @@
 use std::ops::Range;
 
 use super::expectations::ExpectedRuns;
-use super::particle_buffers::ParticleBuffers;
 use crate::error::Result;
-use crate::launchers::{emitter_mismatch, fountain_emitter_positions};
+use crate::launchers::{ParticleBuffers, ParticleRunner, emitter_mismatch};
 use crate::particle_scene::{
     ParticleGrid, ParticleRows, ParticleSystem, TableTop, fountain_emitter_angle, initial_state, sample_rows,
 };
 use crate::reference::particle_rows_mismatch;
-use crate::testbed::{DeviceUnderTest, Implementation};
+use crate::testbed::Implementation;
 
 /// The series variant naming a population: `256x256`.
 pub fn population_variant(grid: ParticleGrid) -> String {
     format!("{}x{}", grid.width, grid.height)
 }
 
-/// A scene at one population, ready to run.
-pub struct Population {
+/// A scene at one population on one runner, ready to run.
+pub struct Population<'r> {
     pub system: ParticleSystem,
-    pub buffers: ParticleBuffers,
+    pub buffers: Box<dyn ParticleBuffers + 'r>,
     /// The rows every check reads back and simulates.
     pub rows: Vec<u32>,
     pub expected: ExpectedRuns,
     pub max_age: u32,
 }
 
-impl Population {
-    /// The scene's initial state for `grid`, uploaded; checks compare
+impl<'r> Population<'r> {
+    /// The scene's initial state for `grid`, uploaded by `runner`; checks compare
     /// `checked_rows` rows spread over the grid (every row when it has no more).
     pub fn new(
-        dut: &DeviceUnderTest,
+        runner: &'r dyn ParticleRunner,
         system: ParticleSystem,
         grid: ParticleGrid,
         max_age: u32,
         checked_rows: u32,
     ) -> Result<Self> {
-        Self::on(dut, system, TableTop::Disc, grid, max_age, checked_rows)
+        Self::on(runner, system, TableTop::Disc, grid, max_age, checked_rows)
     }
 
     /// As [`new`](Self::new), checked against a fountain bouncing on `table`.
     pub fn on(
-        dut: &DeviceUnderTest,
+        runner: &'r dyn ParticleRunner,
         system: ParticleSystem,
         table: TableTop,
         grid: ParticleGrid,
@@ -53,7 +52,7 @@ impl Population {
         checked_rows: u32,
     ) -> Result<Self> {
         let start = initial_state(system, grid, max_age)?;
-        let buffers = ParticleBuffers::new(dut, &start)?;
+        let buffers = runner.population(&start)?;
         let rows = sample_rows(grid.height, checked_rows);
         let first = if rows.len() == grid.height as usize {
             ParticleRows::all(start)
@@ -109,16 +108,14 @@ pub struct EmitterPaths {
 type EmitterPath = std::result::Result<Vec<[f32; 2]>, String>;
 
 impl EmitterPaths {
-    /// Probes every implementation for `frames`.
-    pub fn probe(
-        dut: &DeviceUnderTest,
-        implementations: &[Implementation],
-        max_age: u32,
-        frames: Range<u32>,
-    ) -> Result<Self> {
+    /// Probes every implementation of every runner for `frames`.
+    pub fn probe(runners: &[Box<dyn ParticleRunner + '_>], max_age: u32, frames: Range<u32>) -> Result<Self> {
         let mut paths = Vec::new();
-        for &implementation in implementations {
-            let positions = fountain_emitter_positions(dut, implementation, max_age, frames.clone())?;
+        let lanes = runners
+            .iter()
+            .flat_map(|runner| runner.implementations().iter().map(move |&i| (runner, i)));
+        for (runner, implementation) in lanes {
+            let positions = runner.emitter_positions(implementation, max_age, frames.clone())?;
             let trusted = positions
                 .iter()
                 .zip(frames.clone())

@@ -329,7 +329,7 @@ mod tests {
     use super::super::population::population_variant;
     use super::super::{LARGE_GRID, shape_key, step_point, update_rate};
     use crate::facts::DeviceInfo;
-    use crate::interop::FrameTimes;
+    use crate::launchers::FrameTimes;
     use crate::particle_scene::{NOTES_BLOCK_SHAPE_FPS, NOTES_GRID, ParticleGrid, ParticleSystem};
     use crate::report::{Axis, ExperimentResult, PlotKind, PointKey, Report, Series, SeriesKey, Status};
     use crate::run_settings::RunSettings;

@@ -18,6 +18,7 @@ use super::population::{EmitterPaths, population_variant};
 use super::{BYTE_COUNTING, tuning_claims, update_rate};
 use crate::error::Result;
 use crate::experiments::{Experiment, RunContext};
+use crate::launchers::particle_runners;
 use crate::particle_scene::{GRAVITY_GRID, NOTES_GRID, NOTES_MAX_AGE};
 use crate::report::{Axis, Claim, ExperimentResult, LedgerRow, PlotKind, Report, SectionHooks};
 
@@ -40,16 +41,20 @@ impl Experiment for ParticleTuning {
     fn run(&self, ctx: &RunContext<'_>) -> Result<ExperimentResult> {
         let axis = Axis::lines("block shape (row of the notes' second table)", update_rate()).plot(PlotKind::None);
         let mut result = ctx.result(self, axis, BYTE_COUNTING);
-        let implementations = ctx.ptx_implementations(&mut result);
+        let (runners, waived) = particle_runners(ctx.device)?;
+        result.waive(waived);
         ctx.progress
             .set_message("particle-tuning: probing the fountain's emitter");
         let frames = 0..super::block_shapes::GRAPH_STEPS;
-        let emitters = EmitterPaths::probe(ctx.device, &implementations, NOTES_MAX_AGE, frames)?;
+        let emitters = EmitterPaths::probe(&runners, NOTES_MAX_AGE, frames)?;
         let planned = self.points() as usize;
         let mut done = 0usize;
-        let finished = measure_tuning(ctx, &mut result, &implementations, &emitters, (&mut done, planned))?;
-        if finished && !ctx.stop_before(done, planned) {
-            measure_gravity(ctx, &mut result, &implementations)?;
+        for runner in &runners {
+            let finished = measure_tuning(ctx, &mut result, runner.as_ref(), &emitters, (&mut done, planned))?;
+            if !finished || ctx.stop_before(done, planned) {
+                break;
+            }
+            measure_gravity(ctx, &mut result, runner.as_ref())?;
         }
         result.setup.push(format!(
             "fountain: {} particles, {NOTES_MAX_AGE} steps in a lifetime, every version at {}×{} blocks, the naive \

@@ -1,13 +1,8 @@
-//! One population of particles on the GPU: the vertex and state buffers the
-//! kernels step, and a copy of the initial state on the device, so that
-//! every block shape and implementation starts from the same state without
-//! an upload.
-
 use kernels_gpu::device::{Dim3, F32x4};
 
+use super::{ParticleBuffers, fountain_version_step, particle_step, population_bytes};
 use crate::error::Result;
 use crate::gpu::DeviceBuffer;
-use crate::launchers::{fountain_version_step, particle_step};
 use crate::particle_scene::{FountainVersion, ParticleGrid, ParticleRows, ParticleState, StepInputs};
 use crate::testbed::{DeviceUnderTest, Implementation};
 
@@ -20,8 +15,11 @@ fn to_vectors(floats: &[f32]) -> Vec<F32x4> {
         .collect()
 }
 
-/// The buffers of one population of `grid` particles.
-pub struct ParticleBuffers {
+/// One population of particles in CUDA device memory ([`ParticleBuffers`]):
+/// the initial state and the working vertex and state buffers, stepped on
+/// the suite's stream.
+pub struct CudaParticleBuffers<'a> {
+    dut: &'a DeviceUnderTest,
     grid: ParticleGrid,
     initial_vertices: DeviceBuffer<F32x4>,
     initial_state: DeviceBuffer<F32x4>,
@@ -29,19 +27,15 @@ pub struct ParticleBuffers {
     state: DeviceBuffer<F32x4>,
 }
 
-impl ParticleBuffers {
-    /// Device memory a population of `grid` takes: two copies of both buffers.
-    pub fn bytes_needed(grid: ParticleGrid) -> u64 {
-        2 * 4 * (grid.vertex_floats() + grid.state_floats()) as u64
-    }
-
+impl<'a> CudaParticleBuffers<'a> {
     /// Uploads `start` as the initial state (and the working state).
-    pub fn new(dut: &DeviceUnderTest, start: &ParticleState) -> Result<Self> {
+    pub fn new(dut: &'a DeviceUnderTest, start: &ParticleState) -> Result<Self> {
         let gpu = dut.gpu();
-        gpu.ensure_free_memory(Self::bytes_needed(start.grid))?;
+        gpu.ensure_free_memory(population_bytes(start.grid))?;
         let initial_vertices = DeviceBuffer::from_host(gpu, &to_vectors(&start.vertices))?;
         let initial_state = DeviceBuffer::from_host(gpu, &to_vectors(&start.state))?;
         let mut buffers = Self {
+            dut,
             grid: start.grid,
             vertices: DeviceBuffer::uninit(gpu, initial_vertices.len())?,
             state: DeviceBuffer::uninit(gpu, initial_state.len())?,
@@ -51,30 +45,23 @@ impl ParticleBuffers {
         buffers.reset()?;
         Ok(buffers)
     }
+}
 
-    pub fn grid(&self) -> ParticleGrid {
+impl ParticleBuffers for CudaParticleBuffers<'_> {
+    fn grid(&self) -> ParticleGrid {
         self.grid
     }
 
-    /// Puts the initial state back (device-to-device copies, in stream order).
-    pub fn reset(&mut self) -> Result<()> {
+    fn reset(&mut self) -> Result<()> {
         self.vertices
             .copy_from_device_async(&self.initial_vertices, self.initial_vertices.len())?;
         self.state
             .copy_from_device_async(&self.initial_state, self.initial_state.len())
     }
 
-    /// Enqueues one step of `implementation`'s kernel in blocks of `block`.
-    pub fn step(
-        &mut self,
-        dut: &DeviceUnderTest,
-        implementation: Implementation,
-        block: Dim3,
-        max_age: u32,
-        inputs: StepInputs,
-    ) -> Result<()> {
+    fn step(&mut self, implementation: Implementation, block: Dim3, max_age: u32, inputs: StepInputs) -> Result<()> {
         particle_step(
-            dut,
+            self.dut,
             implementation,
             &mut self.vertices,
             &mut self.state,
@@ -85,10 +72,8 @@ impl ParticleBuffers {
         )
     }
 
-    /// Enqueues one step of `version` of the fountain (the notes' tuning steps) in frame `frame`.
-    pub fn step_version(
+    fn step_version(
         &mut self,
-        dut: &DeviceUnderTest,
         implementation: Implementation,
         version: FountainVersion,
         block: Dim3,
@@ -96,7 +81,7 @@ impl ParticleBuffers {
         (emitter_angle, frame): (f32, u32),
     ) -> Result<()> {
         fountain_version_step(
-            dut,
+            self.dut,
             implementation,
             version,
             (&mut self.vertices, &mut self.state),
@@ -107,8 +92,7 @@ impl ParticleBuffers {
         )
     }
 
-    /// The whole state (waits for the work queued before).
-    pub fn read_all(&self) -> Result<ParticleState> {
+    fn read_all(&self) -> Result<ParticleState> {
         Ok(ParticleState {
             grid: self.grid,
             vertices: F32x4::as_floats(&self.vertices.to_host()?).to_vec(),
@@ -116,9 +100,7 @@ impl ParticleBuffers {
         })
     }
 
-    /// Rows `rows` of the state (every row: the whole state), in the layout
-    /// of [`ParticleRows`].
-    pub fn read_rows(&self, rows: &[u32]) -> Result<ParticleRows> {
+    fn read_rows(&self, rows: &[u32]) -> Result<ParticleRows> {
         if rows.len() == self.grid.height as usize && rows.iter().enumerate().all(|(k, &r)| r as usize == k) {
             return Ok(ParticleRows::all(self.read_all()?));
         }

@@ -1,3 +1,29 @@
+//! The particle family (the lecture notes' SDK particle samples): the
+//! kernels' shape checks and typed, bounds-checked launchers (the fountain
+//! and the swarm, the fountain's tuning versions, the all-pairs swarm), and
+//! the family's runners, one per programming model ([`ParticleRunner`],
+//! chosen by [`particle_runners`]): populations of particles on the device
+//! ([`ParticleBuffers`]), the all-pairs swarm's ping-pong buffers
+//! ([`GravityBuffers`]), steps captured and replayed as a whole
+//! ([`StepReplay`]: CUDA graphs) and the notes' frame loop through
+//! CUDA–OpenGL interop ([`InteropFrames`]: [`ParticleFrames`], a kernel
+//! writing the particles straight into the OpenGL vertex buffer, which
+//! OpenGL then draws). The kernels have CUDA C twins and no OpenCL C twins yet.
+
+mod cuda_gravity;
+mod cuda_population;
+mod cuda_runner;
+mod gl_frames;
+mod runner;
+
+pub use cuda_gravity::CudaGravityBuffers;
+pub use cuda_population::CudaParticleBuffers;
+pub use cuda_runner::CudaParticleRunner;
+pub use gl_frames::{FrameTimes, ParticleFrames};
+pub use runner::{
+    GravityBuffers, InteropFrames, ParticleBuffers, ParticleRunner, StepReplay, particle_runners, population_bytes,
+};
+
 use kernels_gpu::device::{Dim3, F32x4, GlobalMutPtr};
 use kernels_gpu::particles::{
     STATE_FLOATS_PER_PARTICLE, VERTEX_FLOATS_PER_PARTICLE, particle_fountain_float4_state_params,

@@ -4,10 +4,10 @@ use std::time::Instant;
 use cudarc::driver::{CudaEvent, sys};
 use kernels_gpu::device::{Dim3, F32x4};
 
+use super::{InteropFrames, particle_step_global};
 use crate::error::{DriverResultExt, Error, Result};
 use crate::gl::{EglDeviceChoice, GlContext, PointRenderer};
 use crate::gpu::{DeviceBuffer, GraphicsResource};
-use crate::launchers::particle_step_global;
 use crate::particle_scene::{ParticleGrid, ParticleState, ParticleSystem, initial_state};
 use crate::picture::{Camera, PointRasterizer, RgbImage, fountain_camera, swarm_camera};
 use crate::testbed::{DeviceUnderTest, Implementation};
@@ -223,6 +223,35 @@ impl<'gpu> ParticleFrames<'gpu> {
         mapped.copy_from_host(floats)?;
         mapped.unmap()?;
         self.dut.gpu().synchronize()
+    }
+}
+
+impl InteropFrames for ParticleFrames<'_> {
+    fn describe(&self) -> String {
+        let context = self.context();
+        format!(
+            "OpenGL {}.{} on {} ({})",
+            context.version().0,
+            context.version().1,
+            context.display().description(),
+            context.renderer()
+        )
+    }
+
+    fn set_state(&mut self, state: &ParticleState, next_frame: u32) -> Result<()> {
+        ParticleFrames::set_state(self, state, next_frame)
+    }
+
+    fn timed_frame(&mut self, implementation: Implementation, block: Dim3) -> Result<FrameTimes> {
+        Ok(self.frame(implementation, block)?.0)
+    }
+
+    fn read_state(&self) -> Result<ParticleState> {
+        ParticleFrames::read_state(self)
+    }
+
+    fn draw(&mut self) -> Result<RgbImage> {
+        ParticleFrames::draw(self)
     }
 }
 
