@@ -40,7 +40,6 @@ const FACTS_MAY_REACH: &[&str] = &["stats"];
 const NOT_YET_BEHIND_RUNNERS: &[&str] = &[
     "accuracy.rs",
     "cuda_std_layer.rs",
-    "host_links.rs",
     "instructions.rs",
     "latency.rs",
     "link_latency.rs",
@@ -55,9 +54,6 @@ const NOT_YET_BEHIND_RUNNERS: &[&str] = &[
     "particles/gravity_swarm.rs",
     "particles/interop_frames.rs",
     "particles/particle_buffers.rs",
-    "peer/mod.rs",
-    "peer/peer_buffers.rs",
-    "peer_copy_limits.rs",
     "throughput_code.rs",
 ];
 
