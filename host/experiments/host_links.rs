@@ -7,7 +7,8 @@
 //! each direction and both at once) and SMs (a Rust `vector_copy` reading or
 //! writing mapped host memory). Each GPU's host buffers are pinned while the
 //! thread is bound to the GPU's NUMA node where the host has several, so
-//! they sit next to the GPU's root port. Every copy is checked.
+//! they sit next to the GPU's root port. Every copy is checked. The arrays,
+//! copies and timings are the node-copies runner's ([`NodeCopyRunner`]).
 
 use std::fmt::Write;
 

@@ -25,6 +25,8 @@
 //! `vector_copy`'s documentation explains. Bulk copies by the Tensor Memory
 //! Accelerator (`cp.async.bulk`, CUDA C in `gpu-checks/tma_peer_copy.cu`)
 //! stop at the same 0.94 on two H100: they are SM requests too.
+//!
+//! The copies are made and timed by the node-copies runner ([`NodeCopyRunner`]).
 
 use super::peer::{NVLINK_GBPS, PeerBuffers, Theoretical, check_against_route};
 use super::{Experiment, RunContext, Scope, peer_sizes};

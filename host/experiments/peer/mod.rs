@@ -18,6 +18,10 @@
 //! and their theoretical bandwidth). A pair without peer access is measured
 //! by copy engines only, through host memory, and says so; its kernel copies
 //! are waived.
+//!
+//! Every array, peer access, copy and timing is the node-copies runner's
+//! ([`NodeCopyRunner`], `host/launchers/node_copies/`); this file plans the
+//! copies, checks them and builds the series.
 
 mod fabric_tests;
 mod link_ceilings;
