@@ -39,14 +39,10 @@ const FACTS_MAY_REACH: &[&str] = &["stats"];
 /// `mod.rs` hands the run context's OpenCL side and cuBLAS handle to the files still listed.
 const NOT_YET_BEHIND_RUNNERS: &[&str] = &[
     "accuracy.rs",
-    "host_links.rs",
     "instructions.rs",
     "math_functions.rs",
     "mod.rs",
     "opencl_arithmetic.rs",
-    "peer/mod.rs",
-    "peer/peer_buffers.rs",
-    "peer_copy_limits.rs",
     "throughput_code.rs",
 ];
 

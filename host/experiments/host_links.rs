@@ -7,19 +7,17 @@
 //! each direction and both at once) and SMs (a Rust `vector_copy` reading or
 //! writing mapped host memory). Each GPU's host buffers are pinned while the
 //! thread is bound to the GPU's NUMA node where the host has several, so
-//! they sit next to the GPU's root port. Every copy is checked.
+//! they sit next to the GPU's root port. Every copy is checked. The arrays,
+//! copies and timings are the node-copies runner's ([`NodeCopyRunner`]).
 
 use std::fmt::Write;
 
-use super::calibrated_launches::timed_launches;
 use super::sweep::each_point;
 use super::transfers::transfer_sizes;
 use super::{Experiment, RunContext, Scope};
-use crate::concurrent_timing::{Lane, LaneWork, concurrent_gbps};
 use crate::copy_element::{first_mismatch, pattern};
-use crate::error::{DriverResultExt, Result};
-use crate::gpu::{DeviceBuffer, HostMemoryKind, PinnedBuffer};
-use crate::launchers::vector_copy_global_on;
+use crate::error::Result;
+use crate::launchers::{NodeArray, NodeCopy, NodeCopyRunner, NodeKernels, node_copy_runners};
 use crate::numa::{HostPlacement, bind_near_gpu};
 use crate::report::{
     Axis, Devices, ExperimentResult, Metric, PlotKind, Point, PointKey, Report, SectionHooks, Series, SeriesKey,
@@ -27,7 +25,6 @@ use crate::report::{
 };
 use crate::run_settings::RunSettings;
 use crate::testbed::{DeviceUnderTest, Implementation};
-use crate::timing::CudaTimer;
 
 pub struct HostLinks;
 
@@ -98,101 +95,91 @@ impl HostTest {
     }
 }
 
-/// One GPU's buffers: host memory pinned (and mapped) near it, device memory on it.
+/// One GPU's arrays, the runner's: host memory pinned (and mapped) near it, device memory on it.
 struct LinkBuffers {
-    host_in: PinnedBuffer<f32>,
-    host_out: PinnedBuffer<f32>,
-    device_in: DeviceBuffer<f32>,
-    device_out: DeviceBuffer<f32>,
+    /// The GPU's place in the run.
+    gpu: usize,
+    host_in: NodeArray,
+    host_out: NodeArray,
+    device_in: NodeArray,
+    device_out: NodeArray,
     placement: HostPlacement,
 }
 
 impl LinkBuffers {
-    fn allocate(dut: &DeviceUnderTest, len: usize, source: &[f32]) -> Result<Self> {
-        let gpu = dut.gpu();
+    fn allocate(
+        runner: &mut dyn NodeCopyRunner,
+        (gpu, dut): (usize, &DeviceUnderTest),
+        source: &[f32],
+    ) -> Result<Self> {
+        let len = source.len();
         let (guard, placement) = bind_near_gpu(&dut.info().pci_bus_id);
-        let mut host_in = PinnedBuffer::<f32>::new(gpu, len, HostMemoryKind::Mapped)?;
-        host_in.as_mut_slice().copy_from_slice(source);
-        let host_out = PinnedBuffer::<f32>::new(gpu, len, HostMemoryKind::Mapped)?;
+        let host_in = runner.host_array(gpu, len)?;
+        runner.write(host_in, source)?;
+        let host_out = runner.host_array(gpu, len)?;
         drop(guard);
+        let device_in = runner.device_array(gpu, len)?;
+        runner.write(device_in, source)?;
         Ok(Self {
+            gpu,
             host_in,
             host_out,
-            device_in: DeviceBuffer::from_host(gpu, source)?,
-            device_out: DeviceBuffer::uninit(gpu, len)?,
+            device_in,
+            device_out: runner.device_array(gpu, len)?,
             placement,
         })
     }
 
-    fn clear(&mut self, dut: &DeviceUnderTest) -> Result<()> {
-        self.host_out.as_mut_slice().fill(-1.0);
-        self.device_out.fill(-1.0)?;
-        dut.gpu().synchronize()
+    fn clear(&self, runner: &mut dyn NodeCopyRunner) -> Result<()> {
+        runner.fill(self.host_out, -1.0)?;
+        runner.fill(self.device_out, -1.0)
     }
 
     /// The destinations `test` wrote, against the source. The GPU must be idle.
-    fn check(&self, test: HostTest, source: &[f32]) -> Result<Option<String>> {
-        let on_device = || -> Result<Option<String>> { Ok(first_mismatch(&self.device_out.to_host()?, source)) };
-        let on_host = || first_mismatch(self.host_out.as_slice(), source);
+    fn check(&self, runner: &mut dyn NodeCopyRunner, test: HostTest, source: &[f32]) -> Result<Option<String>> {
+        let mut mismatch = |array: NodeArray| -> Result<Option<String>> {
+            let mut held = vec![0f32; array.len()];
+            runner.read(array, 0, &mut held)?;
+            Ok(first_mismatch(&held, source))
+        };
         Ok(match test {
-            HostTest::Upload | HostTest::KernelReads => on_device()?,
-            HostTest::Download | HostTest::KernelWrites => on_host(),
-            HostTest::BothWays => on_device()?.or_else(on_host),
+            HostTest::Upload | HostTest::KernelReads => mismatch(self.device_out)?,
+            HostTest::Download | HostTest::KernelWrites => mismatch(self.host_out)?,
+            HostTest::BothWays => match mismatch(self.device_out)? {
+                None => mismatch(self.host_out)?,
+                found => found,
+            },
         })
     }
 
-    /// The lanes of `test` on `dut`, each on a new stream.
-    fn lanes<'a>(&'a mut self, dut: &'a DeviceUnderTest, test: HostTest, n: usize) -> Result<Vec<Lane<'a>>> {
-        let bytes = n as u64 * 4;
-        let stream = || dut.gpu().context().new_stream().during("cuStreamCreate");
-        let Self {
-            host_in,
-            host_out,
-            device_in,
-            device_out,
-            ..
-        } = self;
-        let (len, device_len) = (host_in.len(), device_out.len());
-        let lanes = match test {
-            HostTest::Upload => {
-                let (host_in, device_out) = (&*host_in, device_out);
-                // SAFETY: the buffers outlive the lane; concurrent_gbps waits for it.
-                let work: LaneWork<'a> = Box::new(move |s| unsafe { host_in.upload_async(0..n, device_out, s) });
-                vec![Lane::new(dut, stream()?, bytes, work)?]
-            }
-            HostTest::Download => {
-                let (host_out, device_in) = (host_out, &*device_in);
-                // SAFETY: as above.
-                let work: LaneWork<'a> = Box::new(move |s| unsafe { host_out.download_async(0..n, device_in, s) });
-                vec![Lane::new(dut, stream()?, bytes, work)?]
-            }
-            HostTest::BothWays => {
-                let (host_in, device_out) = (&*host_in, device_out);
-                let (host_out, device_in) = (host_out, &*device_in);
-                // SAFETY (both lanes): the buffers outlive the lanes; concurrent_gbps waits for them.
-                let up: LaneWork<'a> = Box::new(move |s| unsafe { host_in.upload_async(0..n, device_out, s) });
-                let down: LaneWork<'a> = Box::new(move |s| unsafe { host_out.download_async(0..n, device_in, s) });
-                vec![
-                    Lane::new(dut, stream()?, bytes, up)?,
-                    Lane::new(dut, stream()?, bytes, down)?,
-                ]
-            }
-            HostTest::KernelReads => {
-                let out = (device_out.as_global_mut(), device_len);
-                let inp = (host_in.as_global()?, len);
-                let work: LaneWork<'a> =
-                    Box::new(move |s| vector_copy_global_on(dut, Implementation::Rust, s, out, inp, n as u64));
-                vec![Lane::new(dut, stream()?, bytes, work)?]
-            }
-            HostTest::KernelWrites => {
-                let out = (host_out.as_global_mut()?, len);
-                let inp = (device_in.as_global(), device_len);
-                let work: LaneWork<'a> =
-                    Box::new(move |s| vector_copy_global_on(dut, Implementation::Rust, s, out, inp, n as u64));
-                vec![Lane::new(dut, stream()?, bytes, work)?]
-            }
+    /// The copies of `test` on this GPU, of `n` floats each (two for both directions).
+    fn copies(&self, test: HostTest, n: usize) -> Vec<NodeCopy> {
+        let engine = |from, to| NodeCopy::Engine {
+            issuer: self.gpu,
+            from,
+            to,
+            start: 0,
+            count: n,
         };
-        Ok(lanes)
+        let kernel = |from, to| NodeCopy::Kernel {
+            issuer: self.gpu,
+            implementation: Implementation::Rust,
+            from,
+            to,
+            start: 0,
+            count: n,
+            blocks: None,
+        };
+        match test {
+            HostTest::Upload => vec![engine(self.host_in, self.device_out)],
+            HostTest::Download => vec![engine(self.device_in, self.host_out)],
+            HostTest::BothWays => vec![
+                engine(self.host_in, self.device_out),
+                engine(self.device_in, self.host_out),
+            ],
+            HostTest::KernelReads => vec![kernel(self.host_in, self.device_out)],
+            HostTest::KernelWrites => vec![kernel(self.device_in, self.host_out)],
+        }
     }
 }
 
@@ -236,28 +223,11 @@ impl Experiment for HostLinks {
              copy's bytes over the set's span (release to the last copy's end, on one GPU's clock)",
         );
         let source: Vec<f32> = pattern((bytes / 4) as usize);
-        let mut buffers = Vec::with_capacity(devices.len());
-        for dut in devices {
-            buffers.push(LinkBuffers::allocate(dut, source.len(), &source)?);
-        }
-        result.setup.extend(placement_setup(ctx, &buffers));
-        result.setup.push(format!("{} MiB per copy", bytes >> 20));
         let plan = (devices.len() + 1, bytes, source.as_slice());
-        let alone = each_gpu_alone(ctx, &mut buffers, plan)?;
-        let mut together = Vec::new();
-        if devices.len() < 2 {
-            result.waived.push(Waiver {
-                what: "all GPUs at once".into(),
-                reason: ctx.testbed.needs_gpus(2).err().unwrap_or_default(),
-            });
-        } else {
-            each_point(ctx, [()], (devices.len(), devices.len() + 1), |()| {
-                together = all_gpus_at_once(ctx, &mut buffers, plan, &alone)?;
-                Ok(())
-            })?;
+        let (mut runners, _) = node_copy_runners(devices, NodeKernels::Rust)?;
+        for runner in &mut runners {
+            measure_on(ctx, runner.as_mut(), &mut result, plan)?;
         }
-        result.series.extend(alone);
-        result.series.extend(together);
         result.notes.push(format!(
             "every copy checked; one GPU alone: events around up to {} copies on its stream (as `transfers` times \
              them), both directions and all GPUs at once: every copy on its own stream, held by a spin kernel until \
@@ -270,6 +240,39 @@ impl Experiment for HostLinks {
 
 /// (points planned, bytes per copy, the pattern every copy carries).
 type Plan<'a> = (usize, u64, &'a [f32]);
+
+/// Every GPU's arrays on `runner`, then every test on each GPU alone and on all at once
+/// (waived with one GPU), into `result`'s setup and series.
+fn measure_on(
+    ctx: &RunContext<'_>,
+    runner: &mut dyn NodeCopyRunner,
+    result: &mut ExperimentResult,
+    plan: Plan<'_>,
+) -> Result<()> {
+    let (devices, (_, bytes, source)) = (ctx.testbed.devices(), plan);
+    let mut buffers = Vec::with_capacity(devices.len());
+    for gpu in devices.iter().enumerate() {
+        buffers.push(LinkBuffers::allocate(runner, gpu, source)?);
+    }
+    result.setup.extend(placement_setup(ctx, &buffers));
+    result.setup.push(format!("{} MiB per copy", bytes >> 20));
+    let alone = each_gpu_alone(ctx, runner, &buffers, plan)?;
+    let mut together = Vec::new();
+    if devices.len() < 2 {
+        result.waived.push(Waiver {
+            what: "all GPUs at once".into(),
+            reason: ctx.testbed.needs_gpus(2).err().unwrap_or_default(),
+        });
+    } else {
+        each_point(ctx, [()], (devices.len(), devices.len() + 1), |()| {
+            together = all_gpus_at_once(ctx, runner, &buffers, plan, &alone)?;
+            Ok(())
+        })?;
+    }
+    result.series.extend(alone);
+    result.series.extend(together);
+    Ok(())
+}
 
 /// Where each GPU's host memory sits and what its PCIe link carries.
 fn placement_setup(ctx: &RunContext<'_>, buffers: &[LinkBuffers]) -> Vec<String> {
@@ -292,14 +295,19 @@ fn placement_setup(ctx: &RunContext<'_>, buffers: &[LinkBuffers]) -> Vec<String>
 }
 
 /// Every test on every GPU alone, a point each (one point of the plan per GPU).
-fn each_gpu_alone(ctx: &RunContext<'_>, buffers: &mut [LinkBuffers], plan: Plan<'_>) -> Result<Vec<Series>> {
+fn each_gpu_alone(
+    ctx: &RunContext<'_>,
+    runner: &mut dyn NodeCopyRunner,
+    buffers: &[LinkBuffers],
+    plan: Plan<'_>,
+) -> Result<Vec<Series>> {
     let devices = ctx.testbed.devices();
     let mut alone = Vec::new();
     each_point(ctx, devices.iter().zip(buffers), (0, plan.0), |(dut, b)| {
         let ordinal = dut.info().ordinal;
         ctx.progress.set_message(format!("host-links GPU {ordinal}"));
         for test in HostTest::ALL {
-            let mut point = alone_point(ctx, dut, b, test, plan)?;
+            let mut point = alone_point(ctx, runner, b, test, plan)?;
             if let Some(pcie) = ctx.testbed.pcie_theoretical_gbps(ordinal) {
                 point.set_extra(PCIE_GBPS, pcie);
                 if let Some(median) = point.median() {
@@ -318,30 +326,27 @@ fn each_gpu_alone(ctx: &RunContext<'_>, buffers: &mut [LinkBuffers], plan: Plan<
     Ok(alone)
 }
 
-/// `test` on `dut` alone, checked: one-way copies timed on the GPU's stream, both directions
+/// `test` on one GPU alone, checked: one-way copies timed on the GPU's stream, both directions
 /// as two concurrent lanes.
 fn alone_point(
     ctx: &RunContext<'_>,
-    dut: &DeviceUnderTest,
-    b: &mut LinkBuffers,
+    runner: &mut dyn NodeCopyRunner,
+    b: &LinkBuffers,
     test: HostTest,
     (_, bytes, source): Plan<'_>,
 ) -> Result<Point> {
     let n = source.len();
     let at = PointKey::Value((bytes >> 20) as i64);
-    b.clear(dut)?;
+    b.clear(runner)?;
+    let copies = b.copies(test, n);
     Ok(if test == HostTest::BothWays {
-        let samples = {
-            let mut lanes = b.lanes(dut, test, n)?;
-            concurrent_gbps(dut, &mut lanes, ctx.settings)?
-        };
-        dut.gpu().synchronize()?;
-        let failure = b.check(test, source)?;
+        let samples = runner.time_together(&copies, b.gpu, ctx.settings)?;
+        let failure = b.check(runner, test, source)?;
         Point::measured(at, &samples.total, Work::bytes(2 * n as u64, 2 * bytes), failure)
     } else {
-        let times = alone_times(ctx, dut, b, test, n)?;
-        dut.gpu().synchronize()?;
-        let failure = b.check(test, source)?;
+        // The same copy the concurrent lane makes, here on the GPU's own stream between its events.
+        let times = runner.time(&copies[0], ctx.settings)?;
+        let failure = b.check(runner, test, source)?;
         Point::timed(at, &Metric::Bandwidth, Work::bytes(n as u64, bytes), &times, failure)
     }
     .unwrap_or_else(|| Point::unmeasured(at, Status::Failed("no finite figure".into()))))
@@ -350,14 +355,15 @@ fn alone_point(
 /// Every test on all GPUs at once, a point each, beside the sum of each GPU's figure alone.
 fn all_gpus_at_once(
     ctx: &RunContext<'_>,
-    buffers: &mut [LinkBuffers],
+    runner: &mut dyn NodeCopyRunner,
+    buffers: &[LinkBuffers],
     plan: Plan<'_>,
     alone: &[Series],
 ) -> Result<Vec<Series>> {
     ctx.progress.set_message("host-links: all GPUs at once");
     let mut together = Vec::new();
     for test in HostTest::ALL {
-        let mut point = together_point(ctx, buffers, test, plan)?;
+        let mut point = together_point(ctx, runner, buffers, test, plan)?;
         let sum: Option<f64> = alone
             .iter()
             .filter(|s| same_test(s, test))
@@ -377,29 +383,24 @@ fn all_gpus_at_once(
 /// GPU whose copy fails its check.
 fn together_point(
     ctx: &RunContext<'_>,
-    buffers: &mut [LinkBuffers],
+    runner: &mut dyn NodeCopyRunner,
+    buffers: &[LinkBuffers],
     test: HostTest,
     (_, bytes, source): Plan<'_>,
 ) -> Result<Point> {
     let devices = ctx.testbed.devices();
     let n = source.len();
     let at = PointKey::Value((bytes >> 20) as i64);
-    for (dut, b) in devices.iter().zip(buffers.iter_mut()) {
-        b.clear(dut)?;
+    for b in buffers {
+        b.clear(runner)?;
     }
-    let samples = {
-        let mut lanes = Vec::new();
-        for (dut, b) in devices.iter().zip(buffers.iter_mut()) {
-            lanes.extend(b.lanes(dut, test, n)?);
-        }
-        concurrent_gbps(&devices[0], &mut lanes, ctx.settings)?
-    };
+    let copies: Vec<NodeCopy> = buffers.iter().flat_map(|b| b.copies(test, n)).collect();
+    let samples = runner.time_together(&copies, 0, ctx.settings)?;
     let mut failure = None;
-    for (dut, b) in devices.iter().zip(buffers.iter()) {
-        dut.gpu().synchronize()?;
+    for (dut, b) in devices.iter().zip(buffers) {
         if failure.is_none() {
             failure = b
-                .check(test, source)?
+                .check(runner, test, source)?
                 .map(|why| format!("GPU {}: {why}", dut.info().ordinal));
         }
     }
@@ -412,25 +413,6 @@ fn together_point(
 fn same_test(series: &Series, test: HostTest) -> bool {
     let key = test.key(series.key.devices);
     series.key == key
-}
-
-/// Per-copy milliseconds of `test` on `dut` alone, on its own stream.
-fn alone_times(
-    ctx: &RunContext<'_>,
-    dut: &DeviceUnderTest,
-    b: &mut LinkBuffers,
-    test: HostTest,
-    n: usize,
-) -> Result<Vec<f64>> {
-    let gpu = dut.gpu();
-    let mut timer = CudaTimer::new(gpu)?;
-    // The same copy the concurrent lane makes, here on the GPU's own stream between its events.
-    let mut lanes = b.lanes(dut, test, n)?;
-    let [lane] = lanes.as_mut_slice() else {
-        unreachable!("one-way tests have one lane; both directions are timed as concurrent lanes")
-    };
-    let mut enqueue = || (lane.enqueue)(gpu.stream());
-    timed_launches(&mut timer, ctx.settings, &mut enqueue)
 }
 
 impl SectionHooks for HostLinks {

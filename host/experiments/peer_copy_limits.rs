@@ -25,22 +25,19 @@
 //! `vector_copy`'s documentation explains. Bulk copies by the Tensor Memory
 //! Accelerator (`cp.async.bulk`, CUDA C in `gpu-checks/tma_peer_copy.cu`)
 //! stop at the same 0.94 on two H100: they are SM requests too.
+//!
+//! The copies are made and timed by the node-copies runner ([`NodeCopyRunner`]).
 
-use super::calibrated_launches::timed_launches;
 use super::peer::{NVLINK_GBPS, PeerBuffers, Theoretical, check_against_route};
 use super::{Experiment, RunContext, Scope, peer_sizes};
-use crate::concurrent_timing::{Lane, LaneWork, concurrent_gbps};
-use crate::error::{DriverResultExt, Result};
+use crate::error::{Error, Result};
 use crate::facts::CudaOrdinal;
-use crate::gpu::{DeviceBuffer, PeerAccess, PeerAttributes};
-use crate::launchers::{vector_copy_blocks, vector_copy_global_grid};
+use crate::launchers::{NodeCopy, NodeCopyRunner, NodeKernels, node_copy_runners};
 use crate::report::{
     Axis, Devices, ExperimentResult, Metric, PlotKind, Point, PointKey, Scale, Series, SeriesKey, Status, Work,
 };
 use crate::report::{Report, SectionHooks};
 use crate::testbed::{DeviceUnderTest, Implementation};
-use crate::timing::CudaTimer;
-use kernels_gpu::device::{GlobalMutPtr, GlobalPtr};
 use kernels_gpu::global_memory::COPY_BLOCK_THREADS;
 
 pub struct PeerCopyLimits;
@@ -142,15 +139,17 @@ impl Experiment for PeerCopyLimits {
             return Err("peer copies need 1 MiB or more: --size-mib is below 1".into());
         }
         let devices = ctx.testbed.devices();
-        for (from, to) in [(0, 1), (1, 0)] {
-            let access = PeerAttributes::query(devices[from].gpu(), devices[to].gpu())
-                .map_err(|e| format!("cannot ask the driver about peer access: {e}"))?;
-            if !access.access_supported {
-                return Err(format!(
-                    "no peer access from GPU {} to GPU {}: kernels cannot address its memory",
-                    devices[from].info().ordinal.0,
-                    devices[to].info().ordinal.0
-                ));
+        let asking = |e: Error| format!("cannot ask the driver about peer access: {e}");
+        let (runners, _) = node_copy_runners(&devices[..2], NodeKernels::Rust).map_err(asking)?;
+        for runner in &runners {
+            for (from, to) in [(0, 1), (1, 0)] {
+                if !runner.path(from, to).map_err(asking)?.access_supported {
+                    return Err(format!(
+                        "no peer access from GPU {} to GPU {}: kernels cannot address its memory",
+                        devices[from].info().ordinal.0,
+                        devices[to].info().ordinal.0
+                    ));
+                }
             }
         }
         Ok(())
@@ -180,17 +179,18 @@ impl Experiment for PeerCopyLimits {
             COPY_BLOCK_THREADS,
             sms
         ));
-        let _access = [
-            PeerAccess::enable(devices[0].gpu(), devices[1].gpu())?,
-            PeerAccess::enable(devices[1].gpu(), devices[0].gpu())?,
-        ];
-        let mut buffers = PeerBuffers::allocate(devices, n)?;
         let pair = Devices::Pair {
             src: src_gpu,
             dst: dst_gpu,
         };
-        // Stopped by Ctrl-C or not, what was measured is held to the route before it is shown.
-        measure_every_way(ctx, devices, &mut buffers, &mut result, pair, n)?;
+        let (mut runners, _) = node_copy_runners(devices, NodeKernels::Rust)?;
+        for runner in &mut runners {
+            runner.enable_peer_access(0, 1)?;
+            runner.enable_peer_access(1, 0)?;
+            let buffers = PeerBuffers::allocate(runner.as_mut(), n)?;
+            // Stopped by Ctrl-C or not, what was measured is held to the route before it is shown.
+            measure_every_way(ctx, (runner.as_mut(), &buffers), devices, &mut result, pair)?;
+        }
         hold_to_the_route(ctx, &mut result, (src_gpu, dst_gpu));
         set_fractions_of_the_engine(&mut result, pair);
         result.notes.push(format!(
@@ -206,11 +206,10 @@ impl Experiment for PeerCopyLimits {
 /// `result`; on Ctrl-C it stops there, keeping the series so far.
 fn measure_every_way(
     ctx: &RunContext<'_>,
+    (runner, buffers): (&mut dyn NodeCopyRunner, &PeerBuffers),
     devices: &[DeviceUnderTest],
-    buffers: &mut PeerBuffers,
     result: &mut ExperimentResult,
     pair: Devices,
-    n: usize,
 ) -> Result<()> {
     let sms = devices[0].info().multiprocessors.max(1) as u32;
     let planned = PeerCopyLimits.points() as usize;
@@ -230,7 +229,7 @@ fn measure_every_way(
                 return Ok(());
             }
             ctx.progress.set_message(format!("peer-copy-limits: {}", way.label()));
-            series.points.push(copy_point(devices, buffers, ctx, way, grid, n)?);
+            series.points.push(copy_point(runner, buffers, ctx, way, grid)?);
             ctx.progress.inc(1);
             done += 1;
         }
@@ -283,82 +282,82 @@ fn grid_blocks(sms: u32, quarters: u32) -> u32 {
     (sms * quarters / 4).max(1)
 }
 
-/// The copy of `n` floats from the first GPU to the second made `way` (with `grid` blocks for
-/// a persistent grid), timed and checked.
+/// The copy of every float of `buffers` from the first GPU to the second made `way` (with
+/// `grid` blocks for a persistent grid), timed and checked.
 fn copy_point(
-    devices: &[DeviceUnderTest],
-    buffers: &mut PeerBuffers,
+    runner: &mut dyn NodeCopyRunner,
+    buffers: &PeerBuffers,
     ctx: &RunContext<'_>,
     way: CopyWay,
     grid: Option<u32>,
-    n: usize,
 ) -> Result<Point> {
     let (src, dst) = (0, 1);
+    let n = buffers.len();
     let bytes = n as u64 * 4;
-    buffers.clear(devices, dst, src)?;
-    let default_blocks = vector_copy_blocks(&devices[0], Implementation::Rust, n as u64)?;
+    buffers.clear(runner, dst, src)?;
+    let default_blocks = runner.default_blocks(src, Implementation::Rust, n as u64)?;
     let at = PointKey::Value(match way {
         CopyWay::CopyEngine | CopyWay::BothCopyEngines => 1,
         _ => grid.unwrap_or(default_blocks) as i64,
     });
+    let (from, to) = (buffers.source(src), buffers.received(dst, src)?);
     // A split copy gives GB/s over its span; a single one its time per copy, which the point converts.
-    let (split_gbps, times) = {
-        let (received, sources) = buffers.received_mut(dst, src)?;
-        let source = &sources[src];
-        match way {
-            CopyWay::PushAndPull | CopyWay::BothCopyEngines => {
-                let received: &DeviceBuffer<f32> = received;
-                let first = (n / 2) & !3;
-                let mut lanes = Vec::with_capacity(2);
-                // The first half is made on the source (push / its engine), the second on the destination.
-                for (index, (start, count)) in [(0, first), (first, n - first)].into_iter().enumerate() {
-                    let issuing = &devices[index];
-                    let stream = issuing.gpu().context().new_stream().during("cuStreamCreate")?;
-                    let work: LaneWork<'_> = if way == CopyWay::PushAndPull {
-                        let blocks = vector_copy_blocks(issuing, Implementation::Rust, count as u64)?;
-                        let out = (offset_mut(received, start), count);
-                        let inp = (offset(source, start), count);
-                        Box::new(move |s| {
-                            let grid = (blocks, COPY_BLOCK_THREADS);
-                            vector_copy_global_grid(issuing, Implementation::Rust, s, out, inp, count as u64, grid)
-                        })
-                    } else {
-                        // SAFETY: each lane writes its own range; concurrent_gbps waits for both lanes.
-                        Box::new(move |s| unsafe { received.copy_range_from_peer_async(start, source, count, s) })
-                    };
-                    lanes.push(Lane::new(issuing, stream, count as u64 * 4, work)?);
-                }
-                (
-                    concurrent_gbps(&devices[0], &mut lanes, ctx.settings)?.total,
-                    Vec::new(),
-                )
-            }
-            _ => {
-                let issuing = match way {
-                    CopyWay::PullPersistent | CopyWay::PullDefault => &devices[dst],
-                    _ => &devices[src],
-                };
-                let stream = issuing.gpu().stream();
-                let grid = (grid.unwrap_or(default_blocks), COPY_BLOCK_THREADS);
-                let out = (received.as_global_mut(), received.len());
-                let inp = (source.as_global(), source.len());
-                let mut timer = CudaTimer::new(issuing.gpu())?;
-                let mut enqueue = || -> Result<()> {
-                    if way == CopyWay::CopyEngine {
-                        // SAFETY: the buffers outlive the copies; both GPUs are synchronized before the check.
-                        unsafe { received.copy_range_from_peer_async(0, source, n, stream) }
-                    } else {
-                        vector_copy_global_grid(issuing, Implementation::Rust, stream, out, inp, n as u64, grid)
+    let (split_gbps, times) = match way {
+        CopyWay::PushAndPull | CopyWay::BothCopyEngines => {
+            let first = (n / 2) & !3;
+            let mut halves = Vec::with_capacity(2);
+            // The first half is made on the source (push / its engine), the second on the destination.
+            for (issuer, (start, count)) in [(src, (0, first)), (dst, (first, n - first))] {
+                halves.push(if way == CopyWay::PushAndPull {
+                    NodeCopy::Kernel {
+                        issuer,
+                        implementation: Implementation::Rust,
+                        from,
+                        to,
+                        start,
+                        count,
+                        blocks: Some(runner.default_blocks(issuer, Implementation::Rust, count as u64)?),
                     }
-                };
-                (Vec::new(), timed_launches(&mut timer, ctx.settings, &mut enqueue)?)
+                } else {
+                    NodeCopy::Engine {
+                        issuer,
+                        from,
+                        to,
+                        start,
+                        count,
+                    }
+                });
             }
+            (runner.time_together(&halves, src, ctx.settings)?.total, Vec::new())
+        }
+        _ => {
+            let issuer = match way {
+                CopyWay::PullPersistent | CopyWay::PullDefault => dst,
+                _ => src,
+            };
+            let copy = if way == CopyWay::CopyEngine {
+                NodeCopy::Engine {
+                    issuer,
+                    from,
+                    to,
+                    start: 0,
+                    count: n,
+                }
+            } else {
+                NodeCopy::Kernel {
+                    issuer,
+                    implementation: Implementation::Rust,
+                    from,
+                    to,
+                    start: 0,
+                    count: n,
+                    blocks: Some(grid.unwrap_or(default_blocks)),
+                }
+            };
+            (Vec::new(), runner.time(&copy, ctx.settings)?)
         }
     };
-    for dut in devices {
-        dut.gpu().synchronize()?;
-    }
-    let failure = buffers.check(dst, src, n)?;
+    let failure = buffers.check(runner, dst, src, n)?;
     let work = Work::bytes(n as u64, bytes);
     let point = if times.is_empty() {
         Point::measured(at, &split_gbps, work, failure)
@@ -366,16 +365,6 @@ fn copy_point(
         Point::timed(at, &Metric::Bandwidth, work, &times, failure)
     };
     Ok(point.unwrap_or_else(|| Point::unmeasured(at, Status::Failed("no finite figure".into()))))
-}
-
-/// `buffer` from element `start` on, as a kernel's output.
-fn offset_mut(buffer: &DeviceBuffer<f32>, start: usize) -> GlobalMutPtr<f32> {
-    GlobalMutPtr::from_raw((buffer.device_ptr() as usize + start * 4) as *mut f32)
-}
-
-/// `buffer` from element `start` on, as a kernel's input.
-fn offset(buffer: &DeviceBuffer<f32>, start: usize) -> GlobalPtr<f32> {
-    GlobalPtr::from_raw((buffer.device_ptr() as usize + start * 4) as *const f32)
 }
 
 impl SectionHooks for PeerCopyLimits {

@@ -27,6 +27,7 @@ mod mapped_host;
 mod math_accuracy;
 mod matrix_vector;
 mod measured_sass;
+mod node_copies;
 mod nominal_shape;
 mod occupancy;
 mod opencl_c_kernels;
@@ -106,6 +107,10 @@ pub use matrix_vector::{
     matvec_runners, matvec_shape, matvec_with_grid,
 };
 pub use measured_sass::measured_sass_opcodes;
+pub use node_copies::{
+    ConcurrentSamples, CudaNodeCopyRunner, NodeArray, NodeCopy, NodeCopyRunner, NodeKernels, PeerPath, Residence,
+    node_copy_runners,
+};
 pub use nominal_shape::nominal_shape;
 pub use occupancy::{
     CudaOccupancyRunner, OCCUPANCY_BLOCK_THREADS, OccupancyKernel, OccupancyRunner, occupancy_chase,

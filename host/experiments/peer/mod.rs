@@ -18,6 +18,10 @@
 //! and their theoretical bandwidth). A pair without peer access is measured
 //! by copy engines only, through host memory, and says so; its kernel copies
 //! are waived.
+//!
+//! Every array, peer access, copy and timing is the node-copies runner's
+//! ([`NodeCopyRunner`], `host/launchers/node_copies/`); this file plans the
+//! copies, checks them and builds the series.
 
 mod fabric_tests;
 mod link_ceilings;
@@ -34,18 +38,16 @@ pub use peer_tests::PeerTest;
 
 use std::collections::BTreeMap;
 
-use super::calibrated_launches::timed_launches;
 use super::{Experiment, RunContext, Scope};
-use crate::concurrent_timing::{Lane, concurrent_gbps};
-use crate::error::{DriverResultExt, Result};
+use crate::error::Result;
 use crate::facts::CudaOrdinal;
-use crate::gpu::{PeerAccess, PeerAttributes};
-use crate::launchers::{vector_copy_global, vector_copy_global_on};
-use crate::report::{Axis, Devices, ExperimentResult, Metric, PlotKind, Point, PointKey, Scale, Series, Status, Work};
+use crate::launchers::{ConcurrentSamples, NodeCopy, NodeCopyRunner, NodeKernels, PeerPath, node_copy_runners};
+use crate::report::{
+    Axis, Devices, ExperimentResult, Metric, PlotKind, Point, PointKey, Scale, Series, Status, Waiver, Work,
+};
 use crate::run_settings::RunSettings;
 use crate::stats::Summary;
-use crate::testbed::{DeviceUnderTest, Implementation};
-use crate::timing::CudaTimer;
+use crate::testbed::Implementation;
 
 pub struct Peer;
 
@@ -72,7 +74,7 @@ pub fn peer_sizes(settings: &RunSettings) -> Vec<u64> {
 /// What is known of the path from one GPU to another.
 #[derive(Clone, Copy, Debug)]
 struct PairPath {
-    attributes: PeerAttributes,
+    attributes: PeerPath,
     nvlink_links: Option<usize>,
     nvlink_gbps: Option<f64>,
 }
@@ -95,8 +97,8 @@ impl Paths {
         self.get(from, to).is_some_and(|p| p.attributes.access_supported)
     }
 
-    /// What the driver and NVML say of the path between every ordered pair of the run's GPUs.
-    fn query(ctx: &RunContext<'_>) -> Result<Self> {
+    /// What the driver (through `runner`) and NVML say of the path between every ordered pair of the run's GPUs.
+    fn query(ctx: &RunContext<'_>, runner: &dyn NodeCopyRunner) -> Result<Self> {
         let devices = ctx.testbed.devices();
         let gpus = devices.len();
         let ordinals: Vec<usize> = devices.iter().map(|d| d.info().ordinal.0).collect();
@@ -106,7 +108,7 @@ impl Paths {
                 if src == dst {
                     continue;
                 }
-                let attributes = PeerAttributes::query(devices[src].gpu(), devices[dst].gpu())?;
+                let attributes = runner.path(src, dst)?;
                 let route = ctx.testbed.nvml().ok().and_then(|nvml| {
                     nvml.interconnect()
                         .nvlink_route(CudaOrdinal(ordinals[src]), CudaOrdinal(ordinals[dst]))
@@ -140,18 +142,17 @@ impl Paths {
         Ok(Self { pairs, ordinals, links })
     }
 
-    /// Peer access on wherever it is supported, for as long as the guards returned live.
-    fn enable_access(&self, devices: &[DeviceUnderTest]) -> Result<Vec<PeerAccess>> {
-        let gpus = devices.len();
-        let mut access_guards = Vec::new();
+    /// Peer access on wherever it is supported, until the runner disables it.
+    fn enable_access(&self, runner: &mut dyn NodeCopyRunner) -> Result<()> {
+        let gpus = self.ordinals.len();
         for from in 0..gpus {
             for to in 0..gpus {
                 if from != to && self.access(from, to) {
-                    access_guards.push(PeerAccess::enable(devices[from].gpu(), devices[to].gpu())?);
+                    runner.enable_peer_access(from, to)?;
                 }
             }
         }
-        Ok(access_guards)
+        Ok(())
     }
 
     /// A line of setup per ordered pair ([`describe_path`]).
@@ -253,37 +254,15 @@ impl Experiment for Peer {
              both-directions and all-at-once totals count every copy's bytes over the set's span (release to the last \
              copy's end, on one GPU's clock); each copy's own figure is its bytes over its own time",
         );
-        let implementations = ctx.ptx_implementations(&mut result);
-        let paths = Paths::query(ctx)?;
-        let access_guards = paths.enable_access(devices)?;
-        result.setup.extend(paths.describe(ctx.testbed.nvml().err()));
-        result.setup.push(format!(
-            "sizes {} MiB to {} MiB; the matrices, both-direction and all-at-once copies at {} MiB",
-            sizes[0] >> 20,
-            largest >> 20,
-            largest >> 20
-        ));
-        result.setup.push(bisection_setup(&paths.ordinals));
-        let mut run = PeerRun {
-            ctx,
-            buffers: PeerBuffers::allocate(devices, (largest / 4) as usize)?,
-            paths,
-            sizes,
-        };
-        let (mut matrices, sweeps, stopped) = run.one_way_sweeps(&implementations)?;
-        let (mut both_ways, mut hubs, mut fabric) = (Vec::new(), Vec::new(), Vec::new());
-        if !stopped {
-            both_ways = run.both_ways_at_once()?;
-            hubs = run.hubs_at_once()?;
-            fabric = run.fabric_at_once()?;
+        let (mut runners, waived) = node_copy_runners(devices, NodeKernels::WithTwins)?;
+        result
+            .waived
+            .extend(waived.into_iter().map(|(twin, why)| Waiver::of_twins(twin, why)));
+        for runner in &mut runners {
+            measure_on(ctx, runner.as_mut(), &mut result, sizes.clone())?;
         }
-        annotate_pairs(matrices.values_mut().chain(both_ways.iter_mut()), &run.paths);
-        drop(access_guards);
-        result.series = report_series(
-            [matrices.into_values().collect(), both_ways, fabric, sweeps, hubs],
-            &run.paths,
-        );
-        write_matrices(ctx, &mut result, &run.paths.ordinals, largest)?;
+        let ordinals: Vec<usize> = devices.iter().map(|d| d.info().ordinal.0).collect();
+        write_matrices(ctx, &mut result, &ordinals, largest)?;
         result.notes.push(format!(
             "every copy checked on its destination against its source's own pattern; one warm-up, then {} samples \
              of up to {} copies between events (fewer where one copy is long); concurrent copies are held by a \
@@ -298,10 +277,55 @@ impl Experiment for Peer {
 /// [`PeerTest::ONE_WAY`], implementation).
 type Matrices = BTreeMap<(usize, Implementation), Series>;
 
-/// What the steps of a run share: its context, the buffers every copy uses, the paths between
-/// the GPUs and the sizes swept.
+/// Everything `peer` measures, on `runner`'s GPUs (the paths between them, peer access
+/// wherever it is supported, the sweeps, matrices, both directions, hubs and the fabric),
+/// into `result`'s setup and series.
+fn measure_on(
+    ctx: &RunContext<'_>,
+    runner: &mut dyn NodeCopyRunner,
+    result: &mut ExperimentResult,
+    sizes: Vec<u64>,
+) -> Result<()> {
+    let largest = *sizes.last().expect("requires() checked the sweep");
+    let paths = Paths::query(ctx, runner)?;
+    paths.enable_access(runner)?;
+    result.setup.extend(paths.describe(ctx.testbed.nvml().err()));
+    result.setup.push(format!(
+        "sizes {} MiB to {} MiB; the matrices, both-direction and all-at-once copies at {} MiB",
+        sizes[0] >> 20,
+        largest >> 20,
+        largest >> 20
+    ));
+    result.setup.push(bisection_setup(&paths.ordinals));
+    let buffers = PeerBuffers::allocate(runner, (largest / 4) as usize)?;
+    let mut run = PeerRun {
+        ctx,
+        runner,
+        buffers,
+        paths,
+        sizes,
+    };
+    let (mut matrices, sweeps, stopped) = run.one_way_sweeps()?;
+    let (mut both_ways, mut hubs, mut fabric) = (Vec::new(), Vec::new(), Vec::new());
+    if !stopped {
+        both_ways = run.both_ways_at_once()?;
+        hubs = run.hubs_at_once()?;
+        fabric = run.fabric_at_once()?;
+    }
+    annotate_pairs(matrices.values_mut().chain(both_ways.iter_mut()), &run.paths);
+    run.runner.disable_peer_access();
+    result.series.extend(report_series(
+        [matrices.into_values().collect(), both_ways, fabric, sweeps, hubs],
+        &run.paths,
+    ));
+    Ok(())
+}
+
+/// What the steps of a run share: its context, the runner that copies, the buffers every
+/// copy uses, the paths between the GPUs and the sizes swept.
 struct PeerRun<'a, 'c> {
     ctx: &'a RunContext<'c>,
+    runner: &'a mut dyn NodeCopyRunner,
     buffers: PeerBuffers,
     paths: Paths,
     sizes: Vec<u64>,
@@ -323,7 +347,8 @@ impl PeerRun<'_, '_> {
     /// One way, every ordered pair, over the sweep (Rust kernels), then the twins at the largest
     /// size; the largest size goes into the matrices. The matrices, each pair's sweep series,
     /// and whether Ctrl-C stopped the sweep (then nothing more is measured).
-    fn one_way_sweeps(&mut self, implementations: &[Implementation]) -> Result<(Matrices, Vec<Series>, bool)> {
+    fn one_way_sweeps(&mut self) -> Result<(Matrices, Vec<Series>, bool)> {
+        let implementations = self.runner.implementations().to_vec();
         let (mut matrices, mut sweeps) = (Matrices::new(), Vec::new());
         let pairs = self.pairs();
         let planned = pairs.len() * self.sizes.len() + 3;
@@ -332,7 +357,7 @@ impl PeerRun<'_, '_> {
             if !self.pair_sweep(pair, first, &mut sweeps, &mut matrices)? {
                 return Ok((matrices, sweeps, true));
             }
-            self.pair_twins(pair, implementations, &mut matrices)?;
+            self.pair_twins(pair, &implementations, &mut matrices)?;
         }
         Ok((matrices, sweeps, false))
     }
@@ -397,23 +422,26 @@ impl PeerRun<'_, '_> {
         Ok(())
     }
 
+    /// One copy from `src` to `dst` of `bytes`, timed on the issuing GPU's stream, then checked.
     fn one_way(
         &mut self,
         test: PeerTest,
         implementation: Implementation,
-        pair: (usize, usize),
+        (src, dst): (usize, usize),
         bytes: u64,
         at: PointKey,
     ) -> Result<Point> {
-        one_way(
-            self.ctx,
-            &mut self.buffers,
-            &self.paths,
-            test,
-            implementation,
-            pair,
-            bytes,
-            at,
+        if let Some(why) = kernel_waiver(&self.paths, test, src, dst) {
+            return Ok(Point::unmeasured(at, Status::Waived(why)));
+        }
+        let n = (bytes / 4) as usize;
+        self.buffers.clear(self.runner, dst, src)?;
+        let copy = peer_copy(&self.buffers, test, implementation, (src, dst), n)?;
+        let times = self.runner.time(&copy, self.ctx.settings)?;
+        let failure = self.buffers.check(self.runner, dst, src, n)?;
+        Ok(
+            Point::timed(at, &Metric::Bandwidth, Work::bytes(n as u64, bytes), &times, failure)
+                .unwrap_or_else(|| Point::unmeasured(at, Status::Failed("no finite time".into()))),
         )
     }
 
@@ -427,7 +455,7 @@ impl PeerRun<'_, '_> {
         let largest = self.largest();
         for (a, b) in self.pairs().into_iter().filter(|(a, b)| a < b) {
             for (index, test) in PeerTest::BOTH_WAYS.into_iter().enumerate() {
-                let points = both_directions(self.ctx, &mut self.buffers, &self.paths, test, (a, b), largest)?;
+                let points = self.both_directions(test, (a, b), largest)?;
                 both_ways[index].points.extend(points);
             }
         }
@@ -446,7 +474,7 @@ impl PeerRun<'_, '_> {
                     test.key(Implementation::Rust, Devices::One(hub)),
                     format!("{} · GPU {hub_gpu}", test.label()),
                 );
-                let point = hub_copy(self.ctx, &mut self.buffers, &self.paths, test, hub, largest)?;
+                let point = self.hub_copy(test, hub, largest)?;
                 series.points.push(point);
                 hubs.push(series);
             }
@@ -461,7 +489,7 @@ impl PeerRun<'_, '_> {
         let largest = self.largest();
         let mut fabric = Vec::new();
         for test in FabricTest::all() {
-            fabric.push(fabric_copy(self.ctx, &mut self.buffers, &self.paths, test, largest)?);
+            fabric.push(self.fabric_copy(test, largest)?);
         }
         self.ctx.progress.inc(1);
         Ok(fabric)
@@ -576,48 +604,35 @@ fn annotate(point: &mut Point, path: &PairPath, facts: bool) {
     }
 }
 
-/// One copy from `src` to `dst` of `bytes`, timed on the issuing GPU's stream, then checked.
-#[allow(clippy::too_many_arguments)]
-fn one_way(
-    ctx: &RunContext<'_>,
-    buffers: &mut PeerBuffers,
-    paths: &Paths,
+/// `test`'s copy of the first `n` floats of GPU `src`'s source into GPU `dst`'s array for it,
+/// issued where `test` issues it: a copy engine, or `implementation`'s `vector_copy` (its default grid).
+fn peer_copy(
+    buffers: &PeerBuffers,
     test: PeerTest,
     implementation: Implementation,
     (src, dst): (usize, usize),
-    bytes: u64,
-    at: PointKey,
-) -> Result<Point> {
-    if let Some(why) = kernel_waiver(paths, test, src, dst) {
-        return Ok(Point::unmeasured(at, Status::Waived(why)));
-    }
-    let devices = ctx.testbed.devices();
-    let n = (bytes / 4) as usize;
-    buffers.clear(devices, dst, src)?;
-    let issuing = &devices[issuer(test, src, dst)];
-    let times = {
-        let (received, sources) = buffers.received_mut(dst, src)?;
-        let source = &sources[src];
-        let out = (received.as_global_mut(), received.len());
-        let inp = (source.as_global(), source.len());
-        let stream = issuing.gpu().stream();
-        let mut timer = CudaTimer::new(issuing.gpu())?;
-        let mut enqueue = || -> Result<()> {
-            match test {
-                // SAFETY: the buffers outlive the copies; the timer waits for the stream before anything reads them.
-                PeerTest::CopyEngine => unsafe { received.copy_from_peer_async(source, n, stream) },
-                _ => vector_copy_global(issuing, implementation, out, inp, n as u64),
-            }
-        };
-        timed_launches(&mut timer, ctx.settings, &mut enqueue)?
-    };
-    devices[src].gpu().synchronize()?;
-    devices[dst].gpu().synchronize()?;
-    let failure = buffers.check(dst, src, n)?;
-    Ok(
-        Point::timed(at, &Metric::Bandwidth, Work::bytes(n as u64, bytes), &times, failure)
-            .unwrap_or_else(|| Point::unmeasured(at, Status::Failed("no finite time".into()))),
-    )
+    n: usize,
+) -> Result<NodeCopy> {
+    let (issuer, from, to) = (issuer(test, src, dst), buffers.source(src), buffers.received(dst, src)?);
+    Ok(if test.is_kernel() {
+        NodeCopy::Kernel {
+            issuer,
+            implementation,
+            from,
+            to,
+            start: 0,
+            count: n,
+            blocks: None,
+        }
+    } else {
+        NodeCopy::Engine {
+            issuer,
+            from,
+            to,
+            start: 0,
+            count: n,
+        }
+    })
 }
 
 /// "Bisection pairs GPU 0 ↔ GPU 4, ...": the partners by ordinal (and who sits out with an odd count).
@@ -672,200 +687,148 @@ fn check_against_links(series: &mut Series, links: &LinkFigures) {
     }
 }
 
-/// `test`'s copies all at once: a point for the total (at the size, beside the links' theoretical
-/// figure for the whole set), then one per copy (at its pair: its own figure while the others run).
-/// Every copy is checked; one that fails fails the total too.
-fn fabric_copy(
-    ctx: &RunContext<'_>,
-    buffers: &mut PeerBuffers,
-    paths: &Paths,
-    test: FabricTest,
-    bytes: u64,
-) -> Result<Series> {
-    let devices = ctx.testbed.devices();
-    let copies = test.pattern.copies(devices.len());
-    let mut series = Series::new(test.key(), test.label());
-    let at = PointKey::Value((bytes >> 20) as i64);
-    if let Some(why) = copies
-        .iter()
-        .find_map(|&(src, dst)| kernel_waiver(paths, test.copy, src, dst))
-    {
-        series.points.push(Point::unmeasured(at, Status::Waived(why)));
-        return Ok(series);
-    }
-    for &(src, dst) in &copies {
-        buffers.clear(devices, dst, src)?;
-    }
-    let samples = run_together(ctx, buffers, test.copy, &copies, bytes)?;
-    let n = (bytes / 4) as usize;
-    let mut failures = Vec::with_capacity(copies.len());
-    for &(src, dst) in &copies {
-        failures.push(buffers.check(dst, src, n)?);
-    }
-    let first_failure = failures.iter().flatten().next().cloned();
-    let count = copies.len() as u64;
-    let mut total = Point::measured(
-        at,
-        &samples.total,
-        Work::bytes(n as u64 * count, bytes * count),
-        first_failure.clone(),
-    )
-    .unwrap_or_else(|| Point::unmeasured(at, Status::Failed("no finite figure".into())));
-    if let (Some(theoretical), Some(median)) = (paths.links.of_copies(&copies), total.median()) {
-        total.set_extra(FABRIC_GBPS, theoretical.gbps);
-        total.set_extra(OF_FABRIC, 100.0 * median / theoretical.gbps);
-    }
-    series.points.push(total);
-    for (index, &(src, dst)) in copies.iter().enumerate() {
-        let pair = PointKey::Pair { src, dst };
-        let failure = failures[index].clone().or_else(|| {
-            first_failure
-                .as_ref()
-                .map(|_| "another copy of the set failed its check".to_string())
-        });
-        let mut point = Point::measured(pair, &samples.lanes[index], Work::bytes(n as u64, bytes), failure)
-            .unwrap_or_else(|| Point::unmeasured(pair, Status::Failed("no finite figure".into())));
-        if let Some(path) = paths.get(src, dst) {
-            annotate(&mut point, path, false);
-        }
-        series.points.push(point);
-    }
-    Ok(series)
-}
-
-/// A new stream on `dut` for a copy that runs beside others.
-fn side_stream(dut: &DeviceUnderTest) -> Result<std::sync::Arc<cudarc::driver::CudaStream>> {
-    dut.gpu().context().new_stream().during("cuStreamCreate")
-}
-
-/// Copies `a → b` and `b → a` at once; a point for each direction (its own figure while
-/// the other runs), with the total of both on each.
-fn both_directions(
-    ctx: &RunContext<'_>,
-    buffers: &mut PeerBuffers,
-    paths: &Paths,
-    test: PeerTest,
-    (a, b): (usize, usize),
-    bytes: u64,
-) -> Result<Vec<Point>> {
-    let directions = [(a, b), (b, a)];
-    let waiver = directions
-        .iter()
-        .find_map(|&(src, dst)| kernel_waiver(paths, test, src, dst));
-    if let Some(why) = waiver {
-        return Ok(directions
+impl PeerRun<'_, '_> {
+    /// `test`'s copies all at once: a point for the total (at the size, beside the links' theoretical
+    /// figure for the whole set), then one per copy (at its pair: its own figure while the others run).
+    /// Every copy is checked; one that fails fails the total too.
+    fn fabric_copy(&mut self, test: FabricTest, bytes: u64) -> Result<Series> {
+        let copies = test.pattern.copies(self.runner.gpus());
+        let mut series = Series::new(test.key(), test.label());
+        let at = PointKey::Value((bytes >> 20) as i64);
+        if let Some(why) = copies
             .iter()
-            .map(|&(src, dst)| Point::unmeasured(PointKey::Pair { src, dst }, Status::Waived(why.clone())))
-            .collect());
-    }
-    let devices = ctx.testbed.devices();
-    for &(src, dst) in &directions {
-        buffers.clear(devices, dst, src)?;
-    }
-    let copies: Vec<(usize, usize)> = directions.to_vec();
-    let samples = run_together(ctx, buffers, test, &copies, bytes)?;
-    let n = (bytes / 4) as usize;
-    let mut failures = Vec::new();
-    for &(src, dst) in &directions {
-        failures.push(buffers.check(dst, src, n)?);
-    }
-    let all_ok = failures.iter().all(Option::is_none);
-    let total = Summary::of(&samples.total).map(|s| s.median);
-    let mut points = Vec::new();
-    for (index, &(src, dst)) in directions.iter().enumerate() {
-        let at = PointKey::Pair { src, dst };
-        let failure = failures[index]
-            .clone()
-            .or_else(|| (!all_ok).then(|| "the copy in the other direction failed its check".to_string()));
-        let mut point = Point::measured(at, &samples.lanes[index], Work::bytes(n as u64, bytes), failure)
-            .unwrap_or_else(|| Point::unmeasured(at, Status::Failed("no finite figure".into())));
-        if let Some(total) = total {
-            point.set_extra(BOTH_TOTAL, total);
+            .find_map(|&(src, dst)| kernel_waiver(&self.paths, test.copy, src, dst))
+        {
+            series.points.push(Point::unmeasured(at, Status::Waived(why)));
+            return Ok(series);
         }
-        points.push(point);
+        for &(src, dst) in &copies {
+            self.buffers.clear(self.runner, dst, src)?;
+        }
+        let samples = self.run_together(test.copy, &copies, bytes)?;
+        let n = (bytes / 4) as usize;
+        let mut failures = Vec::with_capacity(copies.len());
+        for &(src, dst) in &copies {
+            failures.push(self.buffers.check(self.runner, dst, src, n)?);
+        }
+        let first_failure = failures.iter().flatten().next().cloned();
+        let count = copies.len() as u64;
+        let mut total = Point::measured(
+            at,
+            &samples.total,
+            Work::bytes(n as u64 * count, bytes * count),
+            first_failure.clone(),
+        )
+        .unwrap_or_else(|| Point::unmeasured(at, Status::Failed("no finite figure".into())));
+        if let (Some(theoretical), Some(median)) = (self.paths.links.of_copies(&copies), total.median()) {
+            total.set_extra(FABRIC_GBPS, theoretical.gbps);
+            total.set_extra(OF_FABRIC, 100.0 * median / theoretical.gbps);
+        }
+        series.points.push(total);
+        for (index, &(src, dst)) in copies.iter().enumerate() {
+            let pair = PointKey::Pair { src, dst };
+            let failure = failures[index].clone().or_else(|| {
+                first_failure
+                    .as_ref()
+                    .map(|_| "another copy of the set failed its check".to_string())
+            });
+            let mut point = Point::measured(pair, &samples.lanes[index], Work::bytes(n as u64, bytes), failure)
+                .unwrap_or_else(|| Point::unmeasured(pair, Status::Failed("no finite figure".into())));
+            if let Some(path) = self.paths.get(src, dst) {
+                annotate(&mut point, path, false);
+            }
+            series.points.push(point);
+        }
+        Ok(series)
     }
-    Ok(points)
-}
 
-/// Every other GPU into `hub`, or `hub` into every other, at once: one point, the total.
-fn hub_copy(
-    ctx: &RunContext<'_>,
-    buffers: &mut PeerBuffers,
-    paths: &Paths,
-    test: PeerTest,
-    hub: usize,
-    bytes: u64,
-) -> Result<Point> {
-    let at = PointKey::Value((bytes >> 20) as i64);
-    let devices = ctx.testbed.devices();
-    let into_hub = matches!(test, PeerTest::CopyEngineAllToOne | PeerTest::PushAllToOne);
-    let copies: Vec<(usize, usize)> = (0..devices.len())
-        .filter(|&k| k != hub)
-        .map(|k| if into_hub { (k, hub) } else { (hub, k) })
-        .collect();
-    if let Some(why) = copies
-        .iter()
-        .find_map(|&(src, dst)| kernel_waiver(paths, test, src, dst))
-    {
-        return Ok(Point::unmeasured(at, Status::Waived(why)));
-    }
-    for &(src, dst) in &copies {
-        buffers.clear(devices, dst, src)?;
-    }
-    let samples = run_together(ctx, buffers, test, &copies, bytes)?;
-    let n = (bytes / 4) as usize;
-    let mut failure = None;
-    for &(src, dst) in &copies {
-        if let Some(why) = buffers.check(dst, src, n)? {
-            failure = Some(why);
-            break;
+    /// Copies `a → b` and `b → a` at once; a point for each direction (its own figure while
+    /// the other runs), with the total of both on each.
+    fn both_directions(&mut self, test: PeerTest, (a, b): (usize, usize), bytes: u64) -> Result<Vec<Point>> {
+        let directions = [(a, b), (b, a)];
+        let waiver = directions
+            .iter()
+            .find_map(|&(src, dst)| kernel_waiver(&self.paths, test, src, dst));
+        if let Some(why) = waiver {
+            return Ok(directions
+                .iter()
+                .map(|&(src, dst)| Point::unmeasured(PointKey::Pair { src, dst }, Status::Waived(why.clone())))
+                .collect());
         }
+        for &(src, dst) in &directions {
+            self.buffers.clear(self.runner, dst, src)?;
+        }
+        let copies: Vec<(usize, usize)> = directions.to_vec();
+        let samples = self.run_together(test, &copies, bytes)?;
+        let n = (bytes / 4) as usize;
+        let mut failures = Vec::new();
+        for &(src, dst) in &directions {
+            failures.push(self.buffers.check(self.runner, dst, src, n)?);
+        }
+        let all_ok = failures.iter().all(Option::is_none);
+        let total = Summary::of(&samples.total).map(|s| s.median);
+        let mut points = Vec::new();
+        for (index, &(src, dst)) in directions.iter().enumerate() {
+            let at = PointKey::Pair { src, dst };
+            let failure = failures[index]
+                .clone()
+                .or_else(|| (!all_ok).then(|| "the copy in the other direction failed its check".to_string()));
+            let mut point = Point::measured(at, &samples.lanes[index], Work::bytes(n as u64, bytes), failure)
+                .unwrap_or_else(|| Point::unmeasured(at, Status::Failed("no finite figure".into())));
+            if let Some(total) = total {
+                point.set_extra(BOTH_TOTAL, total);
+            }
+            points.push(point);
+        }
+        Ok(points)
     }
-    let copies_n = copies.len() as u64;
-    Ok(Point::measured(
-        at,
-        &samples.total,
-        Work::bytes(n as u64 * copies_n, bytes * copies_n),
-        failure,
-    )
-    .unwrap_or_else(|| Point::unmeasured(at, Status::Failed("no finite figure".into()))))
-}
 
-/// Runs `copies` (source, destination) at once, each on a stream of its own on its issuing GPU.
-fn run_together(
-    ctx: &RunContext<'_>,
-    buffers: &mut PeerBuffers,
-    test: PeerTest,
-    copies: &[(usize, usize)],
-    bytes: u64,
-) -> Result<crate::concurrent_timing::ConcurrentSamples> {
-    let devices = ctx.testbed.devices();
-    let n = (bytes / 4) as usize;
-    let slots: Vec<usize> = copies.iter().map(|&(src, dst)| buffers.slot(dst, src)).collect();
-    let samples = {
-        let (mut received, sources) = buffers.split();
-        let mut lanes = Vec::with_capacity(copies.len());
-        for (&(src, dst), &slot) in copies.iter().zip(&slots) {
-            let destination = received[slot].take().expect("each destination takes part in one copy");
-            let source = &sources[src];
-            let issuing = &devices[issuer(test, src, dst)];
-            let stream = side_stream(issuing)?;
-            let work: crate::concurrent_timing::LaneWork<'_> = if test.is_kernel() {
-                let out = (destination.as_global_mut(), destination.len());
-                let inp = (source.as_global(), source.len());
-                Box::new(move |s| vector_copy_global_on(issuing, Implementation::Rust, s, out, inp, n as u64))
-            } else {
-                // SAFETY: the buffers outlive the lanes; concurrent_gbps waits for every lane before returning.
-                Box::new(move |s| unsafe { destination.copy_from_peer_async(source, n, s) })
-            };
-            lanes.push(Lane::new(issuing, stream, bytes, work)?);
+    /// Every other GPU into `hub`, or `hub` into every other, at once: one point, the total.
+    fn hub_copy(&mut self, test: PeerTest, hub: usize, bytes: u64) -> Result<Point> {
+        let at = PointKey::Value((bytes >> 20) as i64);
+        let into_hub = matches!(test, PeerTest::CopyEngineAllToOne | PeerTest::PushAllToOne);
+        let copies: Vec<(usize, usize)> = (0..self.runner.gpus())
+            .filter(|&k| k != hub)
+            .map(|k| if into_hub { (k, hub) } else { (hub, k) })
+            .collect();
+        if let Some(why) = copies
+            .iter()
+            .find_map(|&(src, dst)| kernel_waiver(&self.paths, test, src, dst))
+        {
+            return Ok(Point::unmeasured(at, Status::Waived(why)));
         }
-        concurrent_gbps(&devices[0], &mut lanes, ctx.settings)?
-    };
-    for dut in devices {
-        dut.gpu().synchronize()?;
+        for &(src, dst) in &copies {
+            self.buffers.clear(self.runner, dst, src)?;
+        }
+        let samples = self.run_together(test, &copies, bytes)?;
+        let n = (bytes / 4) as usize;
+        let mut failure = None;
+        for &(src, dst) in &copies {
+            if let Some(why) = self.buffers.check(self.runner, dst, src, n)? {
+                failure = Some(why);
+                break;
+            }
+        }
+        let copies_n = copies.len() as u64;
+        Ok(Point::measured(
+            at,
+            &samples.total,
+            Work::bytes(n as u64 * copies_n, bytes * copies_n),
+            failure,
+        )
+        .unwrap_or_else(|| Point::unmeasured(at, Status::Failed("no finite figure".into()))))
     }
-    Ok(samples)
+
+    /// Runs `copies` (source, destination) at once, each on a stream of its own on its issuing
+    /// GPU (Rust kernels for kernel copies), released by a latch on the run's first GPU.
+    fn run_together(&mut self, test: PeerTest, copies: &[(usize, usize)], bytes: u64) -> Result<ConcurrentSamples> {
+        let n = (bytes / 4) as usize;
+        let copies = copies
+            .iter()
+            .map(|&pair| peer_copy(&self.buffers, test, Implementation::Rust, pair, n))
+            .collect::<Result<Vec<NodeCopy>>>()?;
+        self.runner.time_together(&copies, 0, self.ctx.settings)
+    }
 }
 
 #[cfg(test)]

@@ -1,12 +1,13 @@
 //! The buffers of a `peer` run: on every GPU a source holding that GPU's own
 //! pattern, and one destination for each other GPU, so that every copy of a
 //! concurrent test has a destination of its own and each destination can be
-//! checked to hold its source's pattern, and no other's.
+//! checked to hold its source's pattern, and no other's. The arrays are a
+//! node-copies runner's ([`NodeCopyRunner`]); this file only lays them out and
+//! checks them.
 
 use crate::copy_element::CopyElement;
 use crate::error::{Error, Result};
-use crate::gpu::DeviceBuffer;
-use crate::testbed::DeviceUnderTest;
+use crate::launchers::{NodeArray, NodeCopyRunner};
 
 /// How far apart the patterns of two GPUs' sources are (a prime, so no GPU's
 /// pattern is another's shifted by a multiple of the pattern's period).
@@ -20,32 +21,35 @@ pub fn source_value(gpu: usize, i: usize) -> f32 {
 /// Elements read back and compared at a time.
 const CHECK_CHUNK: usize = 1 << 24;
 
+/// The runner's arrays of a `peer` run, by GPU (places in the run).
 pub struct PeerBuffers {
     gpus: usize,
     len: usize,
-    sources: Vec<DeviceBuffer<f32>>,
+    sources: Vec<NodeArray>,
     /// `received[dst * gpus + src]`: on GPU `dst`, what GPU `src` sends; `None` on the diagonal.
-    received: Vec<Option<DeviceBuffer<f32>>>,
+    received: Vec<Option<NodeArray>>,
 }
 
 impl PeerBuffers {
-    /// `len` floats per buffer on each of `devices`: GPUs × `len` × 4 bytes on each GPU.
-    pub fn allocate(devices: &[DeviceUnderTest], len: usize) -> Result<Self> {
-        let gpus = devices.len();
+    /// `len` floats per array on each of the runner's GPUs: GPUs × `len` × 4 bytes on each GPU.
+    pub fn allocate(runner: &mut dyn NodeCopyRunner, len: usize) -> Result<Self> {
+        let gpus = runner.gpus();
         let bytes = (len as u64 * 4).saturating_mul(gpus as u64);
         let mut sources = Vec::with_capacity(gpus);
-        for (index, dut) in devices.iter().enumerate() {
-            dut.gpu().ensure_free_memory(bytes)?;
+        for index in 0..gpus {
+            runner.ensure_free_memory(index, bytes)?;
             let pattern: Vec<f32> = (0..len).map(|i| source_value(index, i)).collect();
-            sources.push(DeviceBuffer::from_host(dut.gpu(), &pattern)?);
+            let source = runner.device_array(index, len)?;
+            runner.write(source, &pattern)?;
+            sources.push(source);
         }
         let mut received = Vec::with_capacity(gpus * gpus);
-        for (dst, dut) in devices.iter().enumerate() {
+        for dst in 0..gpus {
             for src in 0..gpus {
                 received.push(if src == dst {
                     None
                 } else {
-                    Some(DeviceBuffer::<f32>::uninit(dut.gpu(), len)?)
+                    Some(runner.device_array(dst, len)?)
                 });
             }
         }
@@ -76,51 +80,32 @@ impl PeerBuffers {
     }
 
     /// GPU `gpu`'s source.
-    pub fn source(&self, gpu: usize) -> &DeviceBuffer<f32> {
-        &self.sources[gpu]
+    pub fn source(&self, gpu: usize) -> NodeArray {
+        self.sources[gpu]
     }
 
-    /// The buffer on GPU `dst` that receives GPU `src`'s copies, with every source.
-    pub fn received_mut(&mut self, dst: usize, src: usize) -> Result<(&mut DeviceBuffer<f32>, &[DeviceBuffer<f32>])> {
+    /// The array on GPU `dst` that receives GPU `src`'s copies.
+    pub fn received(&self, dst: usize, src: usize) -> Result<NodeArray> {
         let index = self.index(dst, src)?;
-        let buffer = self.received[index].as_mut().expect("off-diagonal buffers exist");
-        Ok((buffer, &self.sources))
+        Ok(self.received[index].expect("off-diagonal arrays exist"))
     }
 
-    /// Every destination at once (for copies that run together), indexed
-    /// `[dst * gpus + src]`, each to be taken once, with every source.
-    pub fn split(&mut self) -> (Vec<Option<&mut DeviceBuffer<f32>>>, &[DeviceBuffer<f32>]) {
-        (self.received.iter_mut().map(Option::as_mut).collect(), &self.sources)
-    }
-
-    /// The slot of `split` for GPU `dst` receiving from GPU `src`.
-    pub fn slot(&self, dst: usize, src: usize) -> usize {
-        dst * self.gpus + src
-    }
-
-    /// Fills GPU `dst`'s buffer for GPU `src` with -1 and waits, so a copy that
+    /// Fills GPU `dst`'s array for GPU `src` with -1 and waits, so a copy that
     /// does not happen cannot pass its check on an earlier copy's data.
-    pub fn clear(&mut self, devices: &[DeviceUnderTest], dst: usize, src: usize) -> Result<()> {
-        let index = self.index(dst, src)?;
-        self.received[index]
-            .as_mut()
-            .expect("off-diagonal buffers exist")
-            .fill(-1.0)?;
-        devices[dst].gpu().synchronize()
+    pub fn clear(&self, runner: &mut dyn NodeCopyRunner, dst: usize, src: usize) -> Result<()> {
+        runner.fill(self.received(dst, src)?, -1.0)
     }
 
     /// Whether the first `n` elements on GPU `dst` from GPU `src` are GPU `src`'s
     /// pattern: `None` if they are, else the first difference. The GPUs must be idle.
-    pub fn check(&self, dst: usize, src: usize, n: usize) -> Result<Option<String>> {
-        let buffer = self.received[self.index(dst, src)?]
-            .as_ref()
-            .expect("off-diagonal buffers exist");
+    pub fn check(&self, runner: &mut dyn NodeCopyRunner, dst: usize, src: usize, n: usize) -> Result<Option<String>> {
+        let array = self.received(dst, src)?;
         let n = n.min(self.len);
         let mut chunk = vec![0f32; CHECK_CHUNK.min(n)];
         let mut start = 0;
         while start < n {
             let count = CHECK_CHUNK.min(n - start);
-            buffer.copy_range_to_host(start, &mut chunk[..count])?;
+            runner.read(array, start, &mut chunk[..count])?;
             for (offset, got) in chunk[..count].iter().enumerate() {
                 let i = start + offset;
                 let want = source_value(src, i);
