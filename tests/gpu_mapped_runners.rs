@@ -11,7 +11,7 @@ mod gpu_support;
 
 use gpu_support::{gpu_or_skip, note_skipped};
 use ptxsuite::facts::CudaOrdinal;
-use ptxsuite::launchers::{MappedKernels, MappedStep, Memory, mapped_runners};
+use ptxsuite::launchers::{KernelSet, MappedStep, Memory, mapped_runners};
 use ptxsuite::run_settings::RunSettings;
 use ptxsuite::testbed::{DeviceUnderTest, Implementation, ImplementationSet};
 
@@ -47,11 +47,11 @@ fn gpu_mapped_runners_follow_the_implementation_set() {
     for list in ["rust", "rust,cuda-c", "all"] {
         let set = ImplementationSet::parse(list).unwrap();
         let dut = DeviceUnderTest::open(CudaOrdinal(0), &set).unwrap();
-        let (runners, waived) = mapped_runners(&dut, MappedKernels::Rust).unwrap();
+        let (runners, waived) = mapped_runners(&dut, KernelSet::Rust).unwrap();
         assert_eq!(runners.len(), 1);
         assert_eq!(runners[0].implementations(), [Implementation::Rust], "--impl {list}");
         assert!(waived.is_empty(), "--impl {list}");
-        let (runners, waived) = mapped_runners(&dut, MappedKernels::WithTwins).unwrap();
+        let (runners, waived) = mapped_runners(&dut, KernelSet::WithTwins).unwrap();
         let cuda_c = set.contains(Implementation::CudaC);
         let mut expected = vec![Implementation::Rust];
         if cuda_c && has_cuda_c {
@@ -75,7 +75,7 @@ fn gpu_mapped_runner_steps_move_and_compute_what_they_say() {
         return;
     };
     let settings = settings();
-    let (mut runners, _) = mapped_runners(&dut, MappedKernels::WithTwins).unwrap();
+    let (mut runners, _) = mapped_runners(&dut, KernelSet::WithTwins).unwrap();
     let runner = runners[0].as_mut();
     let source: Vec<f32> = (0..LEN).map(|i| (i % 977) as f32 * 0.25 - 3.0).collect();
     let mapped = runner.array(Memory::Mapped, LEN).unwrap();
@@ -191,7 +191,7 @@ fn gpu_mapped_runner_refuses_what_it_cannot_run() {
         return;
     };
     let settings = settings();
-    let (mut runners, _) = mapped_runners(&dut, MappedKernels::Rust).unwrap();
+    let (mut runners, _) = mapped_runners(&dut, KernelSet::Rust).unwrap();
     let runner = runners[0].as_mut();
     let pinned = runner.array(Memory::Pinned, LEN).unwrap();
     let device = runner.array(Memory::Device, LEN).unwrap();

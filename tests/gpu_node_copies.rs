@@ -13,7 +13,7 @@ mod gpu_support;
 use gpu_support::{gpu_or_skip, note_skipped};
 use ptxsuite::facts::CudaOrdinal;
 use ptxsuite::gpu::Gpu;
-use ptxsuite::launchers::{NodeArray, NodeCopy, NodeCopyRunner, NodeKernels, node_copy_runners};
+use ptxsuite::launchers::{KernelSet, NodeArray, NodeCopy, NodeCopyRunner, node_copy_runners};
 use ptxsuite::run_settings::RunSettings;
 use ptxsuite::testbed::{DeviceSelection, DeviceUnderTest, Implementation, ImplementationSet, Testbed};
 
@@ -75,12 +75,12 @@ fn gpu_node_copy_runners_follow_the_implementation_set() {
     for list in ["rust", "rust,cuda-c", "all"] {
         let set = ImplementationSet::parse(list).unwrap();
         let devices = [DeviceUnderTest::open(CudaOrdinal(0), &set).unwrap()];
-        let (runners, waived) = node_copy_runners(&devices, NodeKernels::Rust).unwrap();
+        let (runners, waived) = node_copy_runners(&devices, KernelSet::Rust).unwrap();
         assert_eq!(runners.len(), 1);
         assert_eq!(runners[0].gpus(), 1);
         assert_eq!(runners[0].implementations(), [Implementation::Rust], "--impl {list}");
         assert!(waived.is_empty(), "--impl {list}");
-        let (runners, waived) = node_copy_runners(&devices, NodeKernels::WithTwins).unwrap();
+        let (runners, waived) = node_copy_runners(&devices, KernelSet::WithTwins).unwrap();
         let cuda_c = set.contains(Implementation::CudaC);
         let mut expected = vec![Implementation::Rust];
         if cuda_c && has_cuda_c {
@@ -95,7 +95,7 @@ fn gpu_node_copy_runners_follow_the_implementation_set() {
         };
         assert_eq!(waived, expected_waived, "--impl {list}");
     }
-    assert!(node_copy_runners(&[], NodeKernels::Rust).is_err(), "no GPU");
+    assert!(node_copy_runners(&[], KernelSet::Rust).is_err(), "no GPU");
 }
 
 /// Every copy between host and device memory on one GPU, timed by the runner, leaves what the CPU expects.
@@ -106,7 +106,7 @@ fn gpu_node_copy_runner_moves_between_host_and_gpu() {
     };
     let settings = settings();
     let devices = [dut];
-    let (mut runners, _) = node_copy_runners(&devices, NodeKernels::WithTwins).unwrap();
+    let (mut runners, _) = node_copy_runners(&devices, KernelSet::WithTwins).unwrap();
     let runner = runners[0].as_mut();
     let source = source(0);
     let host_in = runner.host_array(0, LEN).unwrap();
@@ -198,7 +198,7 @@ fn gpu_node_copy_runner_refuses_what_it_cannot_run() {
     };
     let settings = settings();
     let devices = [dut];
-    let (mut runners, _) = node_copy_runners(&devices, NodeKernels::Rust).unwrap();
+    let (mut runners, _) = node_copy_runners(&devices, KernelSet::Rust).unwrap();
     let runner = runners[0].as_mut();
     let host = runner.host_array(0, LEN).unwrap();
     let other_host = runner.host_array(0, LEN).unwrap();
@@ -269,7 +269,7 @@ fn gpu_node_copy_runner_copies_between_two_gpus() {
         return;
     };
     let settings = settings();
-    let (mut runners, _) = node_copy_runners(testbed.devices(), NodeKernels::Rust).unwrap();
+    let (mut runners, _) = node_copy_runners(testbed.devices(), KernelSet::Rust).unwrap();
     let runner = runners[0].as_mut();
     let sources = [source(0), source(1)];
     let mut on = Vec::new();
