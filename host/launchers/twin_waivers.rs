@@ -28,6 +28,15 @@ pub(in crate::launchers) fn kernel_set_plan(
     }
 }
 
+/// The CUDA runner's implementations (the PTX modules that loaded) and the
+/// waivers of a family with no OpenCL C twins: each reason the CUDA C twins
+/// were left out, where they were selected (pure: tested without a GPU).
+pub(in crate::launchers) fn cuda_twins_plan(
+    (ptx, cuda_c_waived): (Vec<Implementation>, Vec<String>),
+) -> (Vec<Implementation>, Vec<(String, String)>) {
+    (ptx, twin_waivers(cuda_c_waived, None))
+}
+
 /// The waivers of a family of kernel twins: each reason the CUDA C twins
 /// were left out, then the OpenCL C twins' (pure: tested without a GPU).
 pub(in crate::launchers) fn twin_waivers(cuda_c: Vec<String>, opencl_c: Option<String>) -> Vec<(String, String)> {
@@ -39,7 +48,7 @@ pub(in crate::launchers) fn twin_waivers(cuda_c: Vec<String>, opencl_c: Option<S
 
 #[cfg(test)]
 mod tests {
-    use super::{KernelSet, kernel_set_plan, twin_waivers};
+    use super::{KernelSet, cuda_twins_plan, kernel_set_plan, twin_waivers};
     use crate::testbed::Implementation::{CudaC, Rust};
 
     #[test]
@@ -76,5 +85,18 @@ mod tests {
             kernel_set_plan(KernelSet::WithTwins, (vec![Rust], vec![])),
             (vec![Rust], vec![])
         );
+    }
+
+    #[test]
+    fn the_plan_runs_what_loaded_and_waives_the_missing_cuda_c_twins_only() {
+        assert_eq!(
+            cuda_twins_plan((vec![Rust, CudaC], vec![])),
+            (vec![Rust, CudaC], vec![])
+        );
+        let (implementations, waived) = cuda_twins_plan((vec![Rust], vec!["no NVRTC".into()]));
+        assert_eq!(implementations, vec![Rust]);
+        assert_eq!(waived, vec![("CUDA C twins".to_string(), "no NVRTC".to_string())]);
+        // CUDA C not selected (`--impl rust`): no twin and no waiver.
+        assert_eq!(cuda_twins_plan((vec![Rust], vec![])), (vec![Rust], vec![]));
     }
 }
