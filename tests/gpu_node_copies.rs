@@ -10,7 +10,7 @@
 
 mod gpu_support;
 
-use gpu_support::{gpu_or_skip, note_skipped};
+use gpu_support::{assert_runners_follow, gpu_or_skip, mapped_gpu_or_skip, note_skipped};
 use ptxsuite::facts::CudaOrdinal;
 use ptxsuite::gpu::Gpu;
 use ptxsuite::launchers::{KernelSet, NodeArray, NodeCopy, NodeCopyRunner, node_copy_runners};
@@ -32,15 +32,6 @@ fn source(gpu: usize) -> Vec<f32> {
     (0..LEN)
         .map(|i| (i % 977) as f32 * 0.25 - 3.0 + gpu as f32 * 1000.0)
         .collect()
-}
-
-fn mapped_gpu_or_skip(test: &str) -> Option<DeviceUnderTest> {
-    let dut = gpu_or_skip(test)?;
-    if !dut.info().can_map_host_memory {
-        note_skipped(&format!("SKIPPED {test}: the device cannot map host memory"));
-        return None;
-    }
-    Some(dut)
 }
 
 fn contents(runner: &mut dyn NodeCopyRunner, array: NodeArray) -> Vec<f32> {
@@ -75,25 +66,12 @@ fn gpu_node_copy_runners_follow_the_implementation_set() {
     for list in ["rust", "rust,cuda-c", "all"] {
         let set = ImplementationSet::parse(list).unwrap();
         let devices = [DeviceUnderTest::open(CudaOrdinal(0), &set).unwrap()];
-        let (runners, waived) = node_copy_runners(&devices, KernelSet::Rust).unwrap();
-        assert_eq!(runners.len(), 1);
-        assert_eq!(runners[0].gpus(), 1);
-        assert_eq!(runners[0].implementations(), [Implementation::Rust], "--impl {list}");
-        assert!(waived.is_empty(), "--impl {list}");
-        let (runners, waived) = node_copy_runners(&devices, KernelSet::WithTwins).unwrap();
-        let cuda_c = set.contains(Implementation::CudaC);
-        let mut expected = vec![Implementation::Rust];
-        if cuda_c && has_cuda_c {
-            expected.push(Implementation::CudaC);
+        for kernels in [KernelSet::Rust, KernelSet::WithTwins] {
+            let (runners, waived) = node_copy_runners(&devices, kernels).unwrap();
+            assert_eq!(runners.len(), 1);
+            assert_eq!(runners[0].gpus(), 1);
+            assert_runners_follow(list, has_cuda_c, kernels, runners[0].implementations(), &waived);
         }
-        assert_eq!(runners[0].implementations(), expected, "--impl {list}");
-        let waived: Vec<Implementation> = waived.iter().map(|(i, _)| *i).collect();
-        let expected_waived = if cuda_c && !has_cuda_c {
-            vec![Implementation::CudaC]
-        } else {
-            vec![]
-        };
-        assert_eq!(waived, expected_waived, "--impl {list}");
     }
     assert!(node_copy_runners(&[], KernelSet::Rust).is_err(), "no GPU");
 }
