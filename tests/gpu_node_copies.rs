@@ -47,6 +47,22 @@ fn check(what: &str, got: &[f32], expected: &[f32]) {
     assert_eq!(wrong, None, "{what}: first wrong element");
 }
 
+/// Fills `copy`'s destination with -1, times `copy` and checks that the
+/// destination then holds `expected`; the milliseconds per sample.
+fn time_and_check(
+    runner: &mut dyn NodeCopyRunner,
+    copy: &NodeCopy,
+    settings: &RunSettings,
+    what: &str,
+    expected: &[f32],
+) -> Vec<f64> {
+    let (_, to, ..) = copy.ends();
+    runner.fill(to, -1.0).unwrap();
+    let times = runner.time(copy, settings).unwrap();
+    check(what, &contents(runner, to), expected);
+    times
+}
+
 /// The first `n` floats of `source`, the rest -1.
 fn head_of(source: &[f32], n: usize) -> Vec<f32> {
     (0..source.len())
@@ -94,6 +110,7 @@ fn gpu_node_copy_runner_moves_between_host_and_gpu() {
     runner.write(device_in, &source).unwrap();
     let device_out = runner.device_array(0, LEN).unwrap();
     let n = LEN / 2;
+    let head = head_of(&source, n);
     let engine = |from, to, start, count| NodeCopy::Engine {
         issuer: 0,
         from,
@@ -102,14 +119,12 @@ fn gpu_node_copy_runner_moves_between_host_and_gpu() {
         count,
     };
     // Copy engines, one way each, the first half.
-    runner.fill(device_out, -1.0).unwrap();
-    let times = runner.time(&engine(host_in, device_out, 0, n), &settings).unwrap();
+    let upload = engine(host_in, device_out, 0, n);
+    let times = time_and_check(runner, &upload, &settings, "upload", &head);
     assert_eq!(times.len(), 3);
     assert!(times.iter().all(|t| t.is_finite() && *t > 0.0), "{times:?}");
-    check("upload", &contents(runner, device_out), &head_of(&source, n));
-    runner.fill(host_out, -1.0).unwrap();
-    runner.time(&engine(device_in, host_out, 0, n), &settings).unwrap();
-    check("download", &contents(runner, host_out), &head_of(&source, n));
+    let download = engine(device_in, host_out, 0, n);
+    time_and_check(runner, &download, &settings, "download", &head);
     // Both ways at once, the whole arrays.
     runner.fill(device_out, -1.0).unwrap();
     runner.fill(host_out, -1.0).unwrap();
@@ -130,35 +145,15 @@ fn gpu_node_copy_runner_moves_between_host_and_gpu() {
             count,
             blocks,
         };
-        runner.fill(device_out, -1.0).unwrap();
-        runner
-            .time(&kernel(host_in, device_out, 0, n, None), &settings)
-            .unwrap();
-        check(
-            &format!("{implementation} reads mapped"),
-            &contents(runner, device_out),
-            &head_of(&source, n),
-        );
-        runner.fill(host_out, -1.0).unwrap();
-        runner
-            .time(&kernel(device_in, host_out, 0, n, None), &settings)
-            .unwrap();
-        check(
-            &format!("{implementation} writes mapped"),
-            &contents(runner, host_out),
-            &head_of(&source, n),
-        );
+        let what = |copy: &str| format!("{implementation} {copy}");
+        let reads_mapped = kernel(host_in, device_out, 0, n, None);
+        time_and_check(runner, &reads_mapped, &settings, &what("reads mapped"), &head);
+        let writes_mapped = kernel(device_in, host_out, 0, n, None);
+        time_and_check(runner, &writes_mapped, &settings, &what("writes mapped"), &head);
         // The second half only, by a grid of 3 blocks.
-        runner.fill(device_out, -1.0).unwrap();
-        runner
-            .time(&kernel(device_in, device_out, n, LEN - n, Some(3)), &settings)
-            .unwrap();
+        let second_half = kernel(device_in, device_out, n, LEN - n, Some(3));
         let tail: Vec<f32> = (0..LEN).map(|i| if i < n { -1.0 } else { source[i] }).collect();
-        check(
-            &format!("{implementation} second half"),
-            &contents(runner, device_out),
-            &tail,
-        );
+        time_and_check(runner, &second_half, &settings, &what("second half"), &tail);
     }
     let mut part = vec![0f32; 5];
     runner.read(host_in, 7, &mut part).unwrap();
@@ -273,16 +268,10 @@ fn gpu_node_copy_runner_copies_between_two_gpus() {
         count,
         blocks: None,
     };
-    runner.fill(received_1, -1.0).unwrap();
-    runner
-        .time(&engine(0, source_0, received_1, 0, LEN), &settings)
-        .unwrap();
-    check("CE 0 → 1", &contents(runner, received_1), &sources[0]);
-    runner.fill(received_0, -1.0).unwrap();
-    runner
-        .time(&engine(0, source_1, received_0, 0, LEN), &settings)
-        .unwrap();
-    check("CE 1 → 0 by GPU 0's engine", &contents(runner, received_0), &sources[1]);
+    let ce_0_to_1 = engine(0, source_0, received_1, 0, LEN);
+    time_and_check(runner, &ce_0_to_1, &settings, "CE 0 → 1", &sources[0]);
+    let ce_1_to_0 = engine(0, source_1, received_0, 0, LEN);
+    time_and_check(runner, &ce_1_to_0, &settings, "CE 1 → 0 by GPU 0's engine", &sources[1]);
     let pull = kernel(1, source_0, received_1, 0, LEN);
     assert!(runner.time(&pull, &settings).is_err(), "no peer access enabled yet");
     let access = [runner.path(0, 1).unwrap(), runner.path(1, 0).unwrap()];
@@ -292,14 +281,9 @@ fn gpu_node_copy_runner_copies_between_two_gpus() {
     }
     runner.enable_peer_access(0, 1).unwrap();
     runner.enable_peer_access(1, 0).unwrap();
-    runner.fill(received_1, -1.0).unwrap();
-    runner.time(&pull, &settings).unwrap();
-    check("pull 0 → 1", &contents(runner, received_1), &sources[0]);
-    runner.fill(received_0, -1.0).unwrap();
-    runner
-        .time(&kernel(1, source_1, received_0, 0, LEN), &settings)
-        .unwrap();
-    check("push 1 → 0", &contents(runner, received_0), &sources[1]);
+    time_and_check(runner, &pull, &settings, "pull 0 → 1", &sources[0]);
+    let push = kernel(1, source_1, received_0, 0, LEN);
+    time_and_check(runner, &push, &settings, "push 1 → 0", &sources[1]);
     // Half each: GPU 0 pushes the first half while GPU 1 pulls the second.
     runner.fill(received_1, -1.0).unwrap();
     let halves = [
