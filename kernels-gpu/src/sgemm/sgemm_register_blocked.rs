@@ -66,6 +66,13 @@ kernel! {
     /// cases are `__noinline__` functions that ptxas inlines again, and its
     /// inside loop issues 1187 instructions per two tiles against Rust's 1167.
     ///
+    /// Not yet tried at 1024³: split-K. Two blocks per 128 × 64 tile, each
+    /// over half of `k` (256 blocks, two per SM, twice the warps to hide
+    /// latency), adding into a zeroed `C` with `red.global.add.f32`. With two
+    /// partials the sum does not depend on their order (0 + a + b = 0 + b + a
+    /// exactly). Zeroing 4 MB costs about 2 µs of a 69 µs product. It needs a
+    /// global atomic add in `ptx-device` and its CPU emulator first.
+    ///
     /// Ruled out from the SASS (ptxas 13, sm_90, under the launch bound):
     /// local memory and spills (none in any entry, Rust or CUDA C); narrow
     /// accesses on the whole-tile path (`LDG.128`, `LDS.128`, `STS.128` for
