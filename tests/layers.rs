@@ -36,12 +36,10 @@ const FACTS_MAY_REACH: &[&str] = &["stats"];
 
 /// Experiment files (relative to host/experiments/) that still touch a programming model's
 /// types: to be moved behind their family's runners (issue #26 item 2), then taken off here.
-/// `mod.rs` hands the run context's OpenCL side and cuBLAS handle to the files still listed.
 const NOT_YET_BEHIND_RUNNERS: &[&str] = &[
     "accuracy.rs",
     "instructions.rs",
     "math_functions.rs",
-    "mod.rs",
     "opencl_arithmetic.rs",
     "throughput_code.rs",
 ];
