@@ -242,12 +242,11 @@ impl RunContext<'_> {
     /// the ones waived in `result`.
     pub fn ptx_implementations(&self, result: &mut ExperimentResult) -> Vec<Implementation> {
         let (running, waived) = self.device.ptx_implementations();
-        for reason in waived {
-            result.waived.push(Waiver {
-                what: "CUDA C twins".into(),
-                reason,
-            });
-        }
+        result.waived.extend(
+            waived
+                .into_iter()
+                .map(|reason| Waiver::of_twins(Implementation::CudaC, reason)),
+        );
         running
     }
 
