@@ -206,25 +206,6 @@ pub struct RunContext<'a> {
     pub out_dir: Option<&'a std::path::Path>,
 }
 
-impl<'a> RunContext<'a> {
-    /// The OpenCL side of this device (its queue and the OpenCL C twins), or
-    /// `None`: where OpenCL was selected but is missing here, the twins are
-    /// waived in `result` with the reason.
-    pub fn opencl_twins(&self, result: &mut ExperimentResult) -> Option<&'a crate::testbed::OpenClSide> {
-        match self.device.opencl_or_waiver() {
-            (Some(side), _) => Some(side),
-            (None, Some(reason)) => {
-                result.waived.push(Waiver {
-                    what: "OpenCL C twins".into(),
-                    reason,
-                });
-                None
-            }
-            (None, None) => None,
-        }
-    }
-}
-
 impl RunContext<'_> {
     /// The CUDA ordinal of the device under test, as the report keys its series and results.
     pub fn ordinal(&self) -> usize {
@@ -268,20 +249,6 @@ impl RunContext<'_> {
             });
         }
         running
-    }
-
-    /// cuBLAS on this device, or `None` with the reason recorded in `result`.
-    pub fn cublas(&self, result: &mut ExperimentResult) -> Option<&crate::gpu::CublasHandle> {
-        match self.device.cublas() {
-            Ok(handle) => Some(handle),
-            Err(reason) => {
-                result.waived.push(Waiver {
-                    what: "cuBLAS".into(),
-                    reason,
-                });
-                None
-            }
-        }
     }
 
     /// Writes `bytes` as `file` in the report's folder and records it in
