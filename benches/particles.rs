@@ -7,23 +7,14 @@
 mod support;
 
 use criterion::{BenchmarkId, Criterion, Throughput};
-use kernels_gpu::device::{Dim3, F32x4};
+use kernels_gpu::device::Dim3;
 use ptxsuite::gpu::DeviceBuffer;
 use ptxsuite::launchers::particle_step;
-use ptxsuite::particle_scene::{NOTES_GRID, NOTES_MAX_AGE, ParticleGrid, ParticleSystem, initial_state};
+use ptxsuite::particle_scene::{NOTES_GRID, NOTES_MAX_AGE, ParticleGrid, ParticleSystem, float4s, initial_state};
 use ptxsuite::timing::{CudaTimer, time_per_launch};
 use support::{duration_of, gpu_or_skip, one_sample_of};
 
 const BLOCK: Dim3 = Dim3::xy(16, 16);
-
-fn to_vectors(floats: &[f32]) -> Vec<F32x4> {
-    floats
-        .as_chunks::<4>()
-        .0
-        .iter()
-        .map(|&c| F32x4::from_array(c))
-        .collect()
-}
 
 fn main() {
     let Some(dut) = gpu_or_skip("particles") else {
@@ -35,8 +26,8 @@ fn main() {
         group.throughput(Throughput::Elements(grid.particles() as u64));
         for system in ParticleSystem::ALL {
             let start = initial_state(system, grid, NOTES_MAX_AGE).expect("initial state");
-            let mut vertices = DeviceBuffer::from_host(dut.gpu(), &to_vectors(&start.vertices)).expect("vertices");
-            let mut state = DeviceBuffer::from_host(dut.gpu(), &to_vectors(&start.state)).expect("state");
+            let mut vertices = DeviceBuffer::from_host(dut.gpu(), &float4s(&start.vertices)).expect("vertices");
+            let mut state = DeviceBuffer::from_host(dut.gpu(), &float4s(&start.state)).expect("state");
             drop(start);
             for implementation in dut.ptx_implementations().0 {
                 let mut frame = 0u32;

@@ -4,11 +4,11 @@
 # PART=2 the rest (the particles' interop needs the GL loaders in .gl/). Each half's
 # report.json, report.md and plots land in one tarball in $OUT.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 part=${PART:-1}
-if compgen -G ".gl/*.deb" >/dev/null; then for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig; fi
-nvidia_json=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
-[ -f "$nvidia_json" ] && export __EGL_VENDOR_LIBRARY_FILENAMES=$nvidia_json
+# shellcheck source=gpu-checks/gl_loaders.sh
+. gpu-checks/gl_loaders.sh
+unpack_gl_loaders full_run
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:/usr/local/cuda/targets/x86_64-linux/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}:/usr/local/nvidia/lib64
 export PATH=$PATH:/usr/local/cuda/bin
 case $part in

@@ -7,30 +7,18 @@
 #   * the release binary in .gpu/ptxsuite (cargo build --release; copy target/release/ptxsuite);
 #   * optionally the test binary .gpu/gpu_particles (`cargo test --release --no-run --test gpu_particles`
 #     prints its path), run through gpu-checks/particles.sh;
-#   * the GL loaders as Debian packages in .gl/ (carried with the run), fetched once here with
-#     mkdir -p .gl /tmp/amd64/partial; o='-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/amd64'
-#     apt-get $o update; (cd .gl && apt-get $o download libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2)
+#   * the GL loaders as Debian packages in .gl/ (carried with the run; gpu-checks/gl_loaders.sh
+#     unpacks them and says how to fetch them);
 # The report goes to $OUT/partexp-report.tar.gz when $OUT is set (one file: the
 # run tool brings back at most 8), else it stays in /tmp/partexp-report.
 # Exit status: ptxsuite's (1 when a point failed its check); 3 when the interop
 # part was waived (no EGL, or no EGL device for the CUDA device), so that is not missed.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 
-if compgen -G ".gl/*.deb" >/dev/null; then
-    for f in .gl/*.deb; do dpkg -x "$f" /; done
-    ldconfig
-else
-    echo "partexp: no .gl/*.deb to unpack; using whatever EGL/GL loaders the machine has"
-fi
-# glvnd looks for vendor files in /usr/share and /etc; NVIDIA's is elsewhere in these containers.
-nvidia_json=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
-if [ -z "${__EGL_VENDOR_LIBRARY_FILENAMES:-}" ] && [ -f "$nvidia_json" ]; then
-    export __EGL_VENDOR_LIBRARY_FILENAMES=$nvidia_json
-fi
-if [ -d /usr/local/nvidia/lib64 ]; then
-    export LD_LIBRARY_PATH=/usr/local/nvidia/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-fi
+# shellcheck source=gpu-checks/gl_loaders.sh
+. gpu-checks/gl_loaders.sh
+unpack_gl_loaders partexp
 
 binary=.gpu/ptxsuite
 if [ ! -x "$binary" ]; then

@@ -9,28 +9,16 @@
 #     prints its path; copy it to .gpu/gpu_particles;
 #   * optionally .gpu/ptx_particles (same for --test ptx_particles: the twins' PTX
 #     rounding check, which needs NVRTC);
-#   * the GL loaders as Debian packages in .gl/ (carried with the run), fetched once with
-#     mkdir -p .gl /tmp/amd64/partial; o='-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/amd64'
-#     apt-get $o update; (cd .gl && apt-get $o download libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2)
+#   * the GL loaders as Debian packages in .gl/ (carried with the run; gpu-checks/gl_loaders.sh
+#     unpacks them and says how to fetch them);
 # Exit status: the tests' (non-zero on a failure); 3 when the interop tests were
 # skipped (no EGL, or no EGL device for the CUDA device), so that is not missed.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 
-if compgen -G ".gl/*.deb" >/dev/null; then
-    for f in .gl/*.deb; do dpkg -x "$f" /; done
-    ldconfig
-else
-    echo "particles: no .gl/*.deb to unpack; using whatever EGL/GL loaders the machine has"
-fi
-# glvnd looks for vendor files in /usr/share and /etc; NVIDIA's is elsewhere in these containers.
-nvidia_json=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
-if [ -z "${__EGL_VENDOR_LIBRARY_FILENAMES:-}" ] && [ -f "$nvidia_json" ]; then
-    export __EGL_VENDOR_LIBRARY_FILENAMES=$nvidia_json
-fi
-if [ -d /usr/local/nvidia/lib64 ]; then
-    export LD_LIBRARY_PATH=/usr/local/nvidia/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-fi
+# shellcheck source=gpu-checks/gl_loaders.sh
+. gpu-checks/gl_loaders.sh
+unpack_gl_loaders particles
 
 find_binary() {
     local candidate

@@ -7,7 +7,7 @@
 
 use std::f64::consts::{PI, TAU};
 
-use kernels_gpu::device::KernelSignature;
+use kernels_gpu::device::{F32x4, KernelSignature};
 use kernels_gpu::particles::{
     PARTICLE_BYTES_READ, PARTICLE_BYTES_WRITTEN, STATE_FLOATS_PER_PARTICLE, VERTEX_FLOATS_PER_PARTICLE,
     particle_fountain_float4_state_params, particle_fountain_naive_params, particle_fountain_params,
@@ -16,6 +16,17 @@ use kernels_gpu::particles::{
 };
 
 use crate::error::{Error, Result};
+
+/// A vertex or state buffer's floats as the kernels' `float4`s, four floats
+/// each in order (the buffers hold whole fours).
+pub fn float4s(floats: &[f32]) -> Vec<F32x4> {
+    floats
+        .as_chunks::<4>()
+        .0
+        .iter()
+        .map(|&c| F32x4::from_array(c))
+        .collect()
+}
 
 /// The notes' particle grid: 256 × 256.
 pub const NOTES_GRID: ParticleGrid = ParticleGrid {
@@ -433,4 +444,20 @@ pub fn gravity_initial_state(grid: ParticleGrid) -> ParticleState {
         vertices[4 * i..4 * i + 4].copy_from_slice(&[draw(0), draw(1), draw(2), 1.0]);
     }
     ParticleState { grid, vertices, state }
+}
+
+#[cfg(test)]
+mod tests {
+    use kernels_gpu::device::F32x4;
+
+    use super::float4s;
+
+    #[test]
+    fn float4s_keep_the_floats_in_order_four_at_a_time() {
+        let floats: Vec<f32> = (0..12).map(|i| i as f32 * 0.5).collect();
+        let vectors = float4s(&floats);
+        assert_eq!(vectors.len(), 3);
+        assert_eq!(F32x4::as_floats(&vectors), floats.as_slice());
+        assert!(float4s(&[]).is_empty());
+    }
 }

@@ -12,20 +12,11 @@ use kernels_gpu::particles::{
 };
 use ptxsuite::emulator::{Emulator, LaunchConfig};
 use ptxsuite::particle_scene::{
-    FountainVersion, ParticleGrid, ParticleState, TableTop, fountain_emitter_angle, gravity_initial_state,
+    FountainVersion, ParticleGrid, ParticleState, TableTop, float4s, fountain_emitter_angle, gravity_initial_state,
 };
 use ptxsuite::reference;
 
 const ODD_GRID: ParticleGrid = ParticleGrid::new(37, 19);
-
-fn to_vectors(floats: &[f32]) -> Vec<F32x4> {
-    floats
-        .as_chunks::<4>()
-        .0
-        .iter()
-        .map(|&c| F32x4::from_array(c))
-        .collect()
-}
 
 /// Ages on both sides of `max_age`; positions around the table's edge (|x|, |z| up to 6: inside the square and
 /// the disc, in the square's corners outside the disc, off both), heights around the table top.
@@ -48,8 +39,8 @@ fn mixed_state(grid: ParticleGrid, max_age: u32) -> ParticleState {
 /// One emulated step of `version` in blocks of `block`.
 fn emulate(version: FountainVersion, state: &ParticleState, max_age: u32, frame: u32, block: Dim3) -> ParticleState {
     let grid = state.grid;
-    let mut vertices = to_vectors(&state.vertices);
-    let mut particles = to_vectors(&state.state);
+    let mut vertices = float4s(&state.vertices);
+    let mut particles = float4s(&state.state);
     let mut floats = state.state.clone();
     let blocks = Dim3::xy(grid.width.div_ceil(block.x), grid.height.div_ceil(block.y));
     let shared = if version.staged() {
@@ -153,9 +144,9 @@ fn the_square_and_the_disc_bounce_different_particles_in_the_mixed_state() {
 /// One emulated all-pairs step reading `positions`, writing a new vertex buffer and the state.
 fn emulate_gravity(tiled: bool, state: &ParticleState, block: Dim3) -> ParticleState {
     let grid = state.grid;
-    let positions = to_vectors(&state.vertices);
+    let positions = float4s(&state.vertices);
     let mut vertices = vec![F32x4::default(); positions.len()];
-    let mut particles = to_vectors(&state.state);
+    let mut particles = float4s(&state.state);
     let blocks = Dim3::xy(grid.width.div_ceil(block.x), grid.height.div_ceil(block.y));
     let shared = if tiled {
         staged_tile_bytes(block.count() as u32) as usize

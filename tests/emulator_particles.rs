@@ -11,19 +11,12 @@ use kernels_gpu::emulator::{EmulatorError, FaultKind};
 use kernels_gpu::particles::{particle_fountain, particle_swarm};
 use ptxsuite::emulator::{Emulator, LaunchConfig};
 use ptxsuite::launchers::{emitter_from_probe, emitter_probe_state};
-use ptxsuite::particle_scene::{ParticleGrid, ParticleState, ParticleSystem, StepInputs, initial_state, swarm_target};
+use ptxsuite::particle_scene::{
+    ParticleGrid, ParticleState, ParticleSystem, StepInputs, float4s, initial_state, swarm_target,
+};
 use ptxsuite::reference;
 
 const ODD_GRID: ParticleGrid = ParticleGrid::new(37, 19);
-
-fn to_vectors(floats: &[f32]) -> Vec<F32x4> {
-    floats
-        .as_chunks::<4>()
-        .0
-        .iter()
-        .map(|&c| F32x4::from_array(c))
-        .collect()
-}
 
 /// One emulated step with `block`, on buffers exactly as long as the grid needs.
 fn emulate_step(
@@ -33,8 +26,8 @@ fn emulate_step(
     block: Dim3,
 ) -> Result<ParticleState, EmulatorError> {
     let grid = state.grid;
-    let mut vertices = to_vectors(&state.vertices);
-    let mut particles = to_vectors(&state.state);
+    let mut vertices = float4s(&state.vertices);
+    let mut particles = float4s(&state.state);
     let blocks = Dim3::xy(grid.width.div_ceil(block.x), grid.height.div_ceil(block.y));
     {
         let mut emu = Emulator::new();
@@ -255,9 +248,9 @@ fn too_short_buffers_are_reported_as_faults() {
     // The kernels index every particle of the grid: a vertex buffer one float4 short faults at the last colour.
     let max_age = 3;
     let state = initial_state(ParticleSystem::Fountain, ODD_GRID, max_age).unwrap();
-    let mut vertices = to_vectors(&state.vertices);
+    let mut vertices = float4s(&state.vertices);
     vertices.pop();
-    let mut particles = to_vectors(&state.state);
+    let mut particles = float4s(&state.state);
     let mut emu = Emulator::new();
     let v = emu.global_mut(&mut vertices);
     let s = emu.global_mut(&mut particles);

@@ -9,9 +9,9 @@
 
 mod gpu_support;
 
-use gpu_support::{gpu_or_skip, note_skipped};
+use gpu_support::{assert_runners_follow, mapped_gpu_or_skip};
 use ptxsuite::facts::CudaOrdinal;
-use ptxsuite::launchers::{MappedKernels, MappedStep, Memory, mapped_runners};
+use ptxsuite::launchers::{KernelSet, MappedStep, Memory, mapped_runners};
 use ptxsuite::run_settings::RunSettings;
 use ptxsuite::testbed::{DeviceUnderTest, Implementation, ImplementationSet};
 
@@ -26,15 +26,6 @@ fn settings() -> RunSettings {
     }
 }
 
-fn mapped_gpu_or_skip(test: &str) -> Option<DeviceUnderTest> {
-    let dut = gpu_or_skip(test)?;
-    if !dut.info().can_map_host_memory {
-        note_skipped(&format!("SKIPPED {test}: the device cannot map host memory"));
-        return None;
-    }
-    Some(dut)
-}
-
 /// Rust alone never waives the twins; with the twins, CUDA C runs where NVRTC
 /// built it and is waived only where it was selected but missing.
 #[test]
@@ -47,24 +38,11 @@ fn gpu_mapped_runners_follow_the_implementation_set() {
     for list in ["rust", "rust,cuda-c", "all"] {
         let set = ImplementationSet::parse(list).unwrap();
         let dut = DeviceUnderTest::open(CudaOrdinal(0), &set).unwrap();
-        let (runners, waived) = mapped_runners(&dut, MappedKernels::Rust).unwrap();
-        assert_eq!(runners.len(), 1);
-        assert_eq!(runners[0].implementations(), [Implementation::Rust], "--impl {list}");
-        assert!(waived.is_empty(), "--impl {list}");
-        let (runners, waived) = mapped_runners(&dut, MappedKernels::WithTwins).unwrap();
-        let cuda_c = set.contains(Implementation::CudaC);
-        let mut expected = vec![Implementation::Rust];
-        if cuda_c && has_cuda_c {
-            expected.push(Implementation::CudaC);
+        for kernels in [KernelSet::Rust, KernelSet::WithTwins] {
+            let (runners, waived) = mapped_runners(&dut, kernels).unwrap();
+            assert_eq!(runners.len(), 1);
+            assert_runners_follow(list, has_cuda_c, kernels, runners[0].implementations(), &waived);
         }
-        assert_eq!(runners[0].implementations(), expected, "--impl {list}");
-        let waived: Vec<Implementation> = waived.iter().map(|(i, _)| *i).collect();
-        let expected_waived = if cuda_c && !has_cuda_c {
-            vec![Implementation::CudaC]
-        } else {
-            vec![]
-        };
-        assert_eq!(waived, expected_waived, "--impl {list}");
     }
 }
 
@@ -75,7 +53,7 @@ fn gpu_mapped_runner_steps_move_and_compute_what_they_say() {
         return;
     };
     let settings = settings();
-    let (mut runners, _) = mapped_runners(&dut, MappedKernels::WithTwins).unwrap();
+    let (mut runners, _) = mapped_runners(&dut, KernelSet::WithTwins).unwrap();
     let runner = runners[0].as_mut();
     let source: Vec<f32> = (0..LEN).map(|i| (i % 977) as f32 * 0.25 - 3.0).collect();
     let mapped = runner.array(Memory::Mapped, LEN).unwrap();
@@ -191,7 +169,7 @@ fn gpu_mapped_runner_refuses_what_it_cannot_run() {
         return;
     };
     let settings = settings();
-    let (mut runners, _) = mapped_runners(&dut, MappedKernels::Rust).unwrap();
+    let (mut runners, _) = mapped_runners(&dut, KernelSet::Rust).unwrap();
     let runner = runners[0].as_mut();
     let pinned = runner.array(Memory::Pinned, LEN).unwrap();
     let device = runner.array(Memory::Device, LEN).unwrap();

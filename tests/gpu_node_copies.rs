@@ -10,10 +10,10 @@
 
 mod gpu_support;
 
-use gpu_support::{gpu_or_skip, note_skipped};
+use gpu_support::{assert_runners_follow, gpu_or_skip, mapped_gpu_or_skip, note_skipped};
 use ptxsuite::facts::CudaOrdinal;
 use ptxsuite::gpu::Gpu;
-use ptxsuite::launchers::{NodeArray, NodeCopy, NodeCopyRunner, NodeKernels, node_copy_runners};
+use ptxsuite::launchers::{KernelSet, NodeArray, NodeCopy, NodeCopyRunner, node_copy_runners};
 use ptxsuite::run_settings::RunSettings;
 use ptxsuite::testbed::{DeviceSelection, DeviceUnderTest, Implementation, ImplementationSet, Testbed};
 
@@ -34,15 +34,6 @@ fn source(gpu: usize) -> Vec<f32> {
         .collect()
 }
 
-fn mapped_gpu_or_skip(test: &str) -> Option<DeviceUnderTest> {
-    let dut = gpu_or_skip(test)?;
-    if !dut.info().can_map_host_memory {
-        note_skipped(&format!("SKIPPED {test}: the device cannot map host memory"));
-        return None;
-    }
-    Some(dut)
-}
-
 fn contents(runner: &mut dyn NodeCopyRunner, array: NodeArray) -> Vec<f32> {
     let mut out = vec![0f32; array.len()];
     runner.read(array, 0, &mut out).unwrap();
@@ -54,6 +45,22 @@ fn check(what: &str, got: &[f32], expected: &[f32]) {
     assert_eq!(got.len(), expected.len(), "{what}");
     let wrong = got.iter().zip(expected).position(|(g, e)| g.to_bits() != e.to_bits());
     assert_eq!(wrong, None, "{what}: first wrong element");
+}
+
+/// Fills `copy`'s destination with -1, times `copy` and checks that the
+/// destination then holds `expected`; the milliseconds per sample.
+fn time_and_check(
+    runner: &mut dyn NodeCopyRunner,
+    copy: &NodeCopy,
+    settings: &RunSettings,
+    what: &str,
+    expected: &[f32],
+) -> Vec<f64> {
+    let (_, to, ..) = copy.ends();
+    runner.fill(to, -1.0).unwrap();
+    let times = runner.time(copy, settings).unwrap();
+    check(what, &contents(runner, to), expected);
+    times
 }
 
 /// The first `n` floats of `source`, the rest -1.
@@ -75,27 +82,14 @@ fn gpu_node_copy_runners_follow_the_implementation_set() {
     for list in ["rust", "rust,cuda-c", "all"] {
         let set = ImplementationSet::parse(list).unwrap();
         let devices = [DeviceUnderTest::open(CudaOrdinal(0), &set).unwrap()];
-        let (runners, waived) = node_copy_runners(&devices, NodeKernels::Rust).unwrap();
-        assert_eq!(runners.len(), 1);
-        assert_eq!(runners[0].gpus(), 1);
-        assert_eq!(runners[0].implementations(), [Implementation::Rust], "--impl {list}");
-        assert!(waived.is_empty(), "--impl {list}");
-        let (runners, waived) = node_copy_runners(&devices, NodeKernels::WithTwins).unwrap();
-        let cuda_c = set.contains(Implementation::CudaC);
-        let mut expected = vec![Implementation::Rust];
-        if cuda_c && has_cuda_c {
-            expected.push(Implementation::CudaC);
+        for kernels in [KernelSet::Rust, KernelSet::WithTwins] {
+            let (runners, waived) = node_copy_runners(&devices, kernels).unwrap();
+            assert_eq!(runners.len(), 1);
+            assert_eq!(runners[0].gpus(), 1);
+            assert_runners_follow(list, has_cuda_c, kernels, runners[0].implementations(), &waived);
         }
-        assert_eq!(runners[0].implementations(), expected, "--impl {list}");
-        let waived: Vec<Implementation> = waived.iter().map(|(i, _)| *i).collect();
-        let expected_waived = if cuda_c && !has_cuda_c {
-            vec![Implementation::CudaC]
-        } else {
-            vec![]
-        };
-        assert_eq!(waived, expected_waived, "--impl {list}");
     }
-    assert!(node_copy_runners(&[], NodeKernels::Rust).is_err(), "no GPU");
+    assert!(node_copy_runners(&[], KernelSet::Rust).is_err(), "no GPU");
 }
 
 /// Every copy between host and device memory on one GPU, timed by the runner, leaves what the CPU expects.
@@ -106,7 +100,7 @@ fn gpu_node_copy_runner_moves_between_host_and_gpu() {
     };
     let settings = settings();
     let devices = [dut];
-    let (mut runners, _) = node_copy_runners(&devices, NodeKernels::WithTwins).unwrap();
+    let (mut runners, _) = node_copy_runners(&devices, KernelSet::WithTwins).unwrap();
     let runner = runners[0].as_mut();
     let source = source(0);
     let host_in = runner.host_array(0, LEN).unwrap();
@@ -116,6 +110,7 @@ fn gpu_node_copy_runner_moves_between_host_and_gpu() {
     runner.write(device_in, &source).unwrap();
     let device_out = runner.device_array(0, LEN).unwrap();
     let n = LEN / 2;
+    let head = head_of(&source, n);
     let engine = |from, to, start, count| NodeCopy::Engine {
         issuer: 0,
         from,
@@ -124,14 +119,12 @@ fn gpu_node_copy_runner_moves_between_host_and_gpu() {
         count,
     };
     // Copy engines, one way each, the first half.
-    runner.fill(device_out, -1.0).unwrap();
-    let times = runner.time(&engine(host_in, device_out, 0, n), &settings).unwrap();
+    let upload = engine(host_in, device_out, 0, n);
+    let times = time_and_check(runner, &upload, &settings, "upload", &head);
     assert_eq!(times.len(), 3);
     assert!(times.iter().all(|t| t.is_finite() && *t > 0.0), "{times:?}");
-    check("upload", &contents(runner, device_out), &head_of(&source, n));
-    runner.fill(host_out, -1.0).unwrap();
-    runner.time(&engine(device_in, host_out, 0, n), &settings).unwrap();
-    check("download", &contents(runner, host_out), &head_of(&source, n));
+    let download = engine(device_in, host_out, 0, n);
+    time_and_check(runner, &download, &settings, "download", &head);
     // Both ways at once, the whole arrays.
     runner.fill(device_out, -1.0).unwrap();
     runner.fill(host_out, -1.0).unwrap();
@@ -152,35 +145,15 @@ fn gpu_node_copy_runner_moves_between_host_and_gpu() {
             count,
             blocks,
         };
-        runner.fill(device_out, -1.0).unwrap();
-        runner
-            .time(&kernel(host_in, device_out, 0, n, None), &settings)
-            .unwrap();
-        check(
-            &format!("{implementation} reads mapped"),
-            &contents(runner, device_out),
-            &head_of(&source, n),
-        );
-        runner.fill(host_out, -1.0).unwrap();
-        runner
-            .time(&kernel(device_in, host_out, 0, n, None), &settings)
-            .unwrap();
-        check(
-            &format!("{implementation} writes mapped"),
-            &contents(runner, host_out),
-            &head_of(&source, n),
-        );
+        let what = |copy: &str| format!("{implementation} {copy}");
+        let reads_mapped = kernel(host_in, device_out, 0, n, None);
+        time_and_check(runner, &reads_mapped, &settings, &what("reads mapped"), &head);
+        let writes_mapped = kernel(device_in, host_out, 0, n, None);
+        time_and_check(runner, &writes_mapped, &settings, &what("writes mapped"), &head);
         // The second half only, by a grid of 3 blocks.
-        runner.fill(device_out, -1.0).unwrap();
-        runner
-            .time(&kernel(device_in, device_out, n, LEN - n, Some(3)), &settings)
-            .unwrap();
+        let second_half = kernel(device_in, device_out, n, LEN - n, Some(3));
         let tail: Vec<f32> = (0..LEN).map(|i| if i < n { -1.0 } else { source[i] }).collect();
-        check(
-            &format!("{implementation} second half"),
-            &contents(runner, device_out),
-            &tail,
-        );
+        time_and_check(runner, &second_half, &settings, &what("second half"), &tail);
     }
     let mut part = vec![0f32; 5];
     runner.read(host_in, 7, &mut part).unwrap();
@@ -198,7 +171,7 @@ fn gpu_node_copy_runner_refuses_what_it_cannot_run() {
     };
     let settings = settings();
     let devices = [dut];
-    let (mut runners, _) = node_copy_runners(&devices, NodeKernels::Rust).unwrap();
+    let (mut runners, _) = node_copy_runners(&devices, KernelSet::Rust).unwrap();
     let runner = runners[0].as_mut();
     let host = runner.host_array(0, LEN).unwrap();
     let other_host = runner.host_array(0, LEN).unwrap();
@@ -269,7 +242,7 @@ fn gpu_node_copy_runner_copies_between_two_gpus() {
         return;
     };
     let settings = settings();
-    let (mut runners, _) = node_copy_runners(testbed.devices(), NodeKernels::Rust).unwrap();
+    let (mut runners, _) = node_copy_runners(testbed.devices(), KernelSet::Rust).unwrap();
     let runner = runners[0].as_mut();
     let sources = [source(0), source(1)];
     let mut on = Vec::new();
@@ -295,16 +268,10 @@ fn gpu_node_copy_runner_copies_between_two_gpus() {
         count,
         blocks: None,
     };
-    runner.fill(received_1, -1.0).unwrap();
-    runner
-        .time(&engine(0, source_0, received_1, 0, LEN), &settings)
-        .unwrap();
-    check("CE 0 → 1", &contents(runner, received_1), &sources[0]);
-    runner.fill(received_0, -1.0).unwrap();
-    runner
-        .time(&engine(0, source_1, received_0, 0, LEN), &settings)
-        .unwrap();
-    check("CE 1 → 0 by GPU 0's engine", &contents(runner, received_0), &sources[1]);
+    let ce_0_to_1 = engine(0, source_0, received_1, 0, LEN);
+    time_and_check(runner, &ce_0_to_1, &settings, "CE 0 → 1", &sources[0]);
+    let ce_1_to_0 = engine(0, source_1, received_0, 0, LEN);
+    time_and_check(runner, &ce_1_to_0, &settings, "CE 1 → 0 by GPU 0's engine", &sources[1]);
     let pull = kernel(1, source_0, received_1, 0, LEN);
     assert!(runner.time(&pull, &settings).is_err(), "no peer access enabled yet");
     let access = [runner.path(0, 1).unwrap(), runner.path(1, 0).unwrap()];
@@ -314,14 +281,9 @@ fn gpu_node_copy_runner_copies_between_two_gpus() {
     }
     runner.enable_peer_access(0, 1).unwrap();
     runner.enable_peer_access(1, 0).unwrap();
-    runner.fill(received_1, -1.0).unwrap();
-    runner.time(&pull, &settings).unwrap();
-    check("pull 0 → 1", &contents(runner, received_1), &sources[0]);
-    runner.fill(received_0, -1.0).unwrap();
-    runner
-        .time(&kernel(1, source_1, received_0, 0, LEN), &settings)
-        .unwrap();
-    check("push 1 → 0", &contents(runner, received_0), &sources[1]);
+    time_and_check(runner, &pull, &settings, "pull 0 → 1", &sources[0]);
+    let push = kernel(1, source_1, received_0, 0, LEN);
+    time_and_check(runner, &push, &settings, "push 1 → 0", &sources[1]);
     // Half each: GPU 0 pushes the first half while GPU 1 pulls the second.
     runner.fill(received_1, -1.0).unwrap();
     let halves = [

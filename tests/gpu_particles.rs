@@ -21,7 +21,8 @@ use ptxsuite::gl::{EglDeviceChoice, GlContext, PointRenderer};
 use ptxsuite::gpu::{DeviceBuffer, GraphicsResource};
 use ptxsuite::launchers::{self, ParticleFrames};
 use ptxsuite::particle_scene::{
-    GRAVITY_GRID, ParticleGrid, ParticleRows, ParticleState, ParticleSystem, gravity_initial_state, initial_state,
+    GRAVITY_GRID, ParticleGrid, ParticleRows, ParticleState, ParticleSystem, float4s, gravity_initial_state,
+    initial_state,
 };
 use ptxsuite::reference::{
     FountainEmitter, particle_rows_mismatch, particle_step, run_particle_rows, run_particle_steps,
@@ -45,15 +46,6 @@ fn implementations(dut: &DeviceUnderTest) -> Vec<Implementation> {
     implementations
 }
 
-fn to_vectors(floats: &[f32]) -> Vec<F32x4> {
-    floats
-        .as_chunks::<4>()
-        .0
-        .iter()
-        .map(|&c| F32x4::from_array(c))
-        .collect()
-}
-
 /// The scene after `steps` CPU steps: every particle born at least once when `steps > max_age`.
 fn settled(system: ParticleSystem, grid: ParticleGrid, max_age: u32, steps: u32) -> ParticleState {
     run_particle_steps(system, initial_state(system, grid, max_age).unwrap(), max_age, 0, steps)
@@ -69,8 +61,8 @@ fn gpu_step(
     block: Dim3,
     system: ParticleSystem,
 ) -> ParticleState {
-    let mut vertices = DeviceBuffer::from_host(dut.gpu(), &to_vectors(&before.vertices)).unwrap();
-    let mut state = DeviceBuffer::from_host(dut.gpu(), &to_vectors(&before.state)).unwrap();
+    let mut vertices = DeviceBuffer::from_host(dut.gpu(), &float4s(&before.vertices)).unwrap();
+    let mut state = DeviceBuffer::from_host(dut.gpu(), &float4s(&before.state)).unwrap();
     launchers::particle_step(
         dut,
         implementation,
@@ -191,8 +183,8 @@ fn gpu_rust_and_cuda_c_agree_bit_for_bit_over_many_steps() {
         let start = initial_state(system, grid, max_age).unwrap();
         let mut finals = Vec::new();
         for implementation in [Implementation::Rust, Implementation::CudaC] {
-            let mut vertices = DeviceBuffer::from_host(dut.gpu(), &to_vectors(&start.vertices)).unwrap();
-            let mut state = DeviceBuffer::from_host(dut.gpu(), &to_vectors(&start.state)).unwrap();
+            let mut vertices = DeviceBuffer::from_host(dut.gpu(), &float4s(&start.vertices)).unwrap();
+            let mut state = DeviceBuffer::from_host(dut.gpu(), &float4s(&start.state)).unwrap();
             for frame in 0..700 {
                 let inputs = system.inputs(frame);
                 launchers::particle_step(
@@ -383,8 +375,8 @@ fn gpu_fountain_follows_the_cpu_bit_for_bit_given_the_probed_emitter() {
             FountainEmitter::Measured(&path),
         )
         .unwrap();
-        let mut vertices = DeviceBuffer::from_host(dut.gpu(), &to_vectors(&start.vertices)).unwrap();
-        let mut state = DeviceBuffer::from_host(dut.gpu(), &to_vectors(&start.state)).unwrap();
+        let mut vertices = DeviceBuffer::from_host(dut.gpu(), &float4s(&start.vertices)).unwrap();
+        let mut state = DeviceBuffer::from_host(dut.gpu(), &float4s(&start.state)).unwrap();
         for frame in 0..steps {
             let inputs = system.inputs(frame);
             let block = Dim3::xy(16, 16);

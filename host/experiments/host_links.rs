@@ -17,7 +17,7 @@ use super::transfers::transfer_sizes;
 use super::{Experiment, RunContext, Scope};
 use crate::copy_element::{first_mismatch, pattern};
 use crate::error::Result;
-use crate::launchers::{NodeArray, NodeCopy, NodeCopyRunner, NodeKernels, node_copy_runners};
+use crate::launchers::{KernelSet, NodeArray, NodeCopy, NodeCopyRunner, node_copy_runners};
 use crate::numa::{HostPlacement, bind_near_gpu};
 use crate::report::{
     Axis, Devices, ExperimentResult, Metric, PlotKind, Point, PointKey, Report, SectionHooks, Series, SeriesKey,
@@ -224,7 +224,7 @@ impl Experiment for HostLinks {
         );
         let source: Vec<f32> = pattern((bytes / 4) as usize);
         let plan = (devices.len() + 1, bytes, source.as_slice());
-        let (mut runners, _) = node_copy_runners(devices, NodeKernels::Rust)?;
+        let (mut runners, _) = node_copy_runners(devices, KernelSet::Rust)?;
         for runner in &mut runners {
             measure_on(ctx, runner.as_mut(), &mut result, plan)?;
         }

@@ -9,7 +9,7 @@ use super::transfers::transfer_sizes;
 use super::{Experiment, RunContext};
 use crate::copy_element::{first_mismatch, pattern};
 use crate::error::{Error, Result};
-use crate::launchers::{ArrayId, MappedKernels, MappedRunner, MappedStep, Memory, mapped_runners};
+use crate::launchers::{ArrayId, KernelSet, MappedRunner, MappedStep, Memory, mapped_runners};
 use crate::report::{Axis, Claim, ExperimentResult, LedgerRow, Metric, Point, PointKey, Report, Rule, SectionHooks};
 use crate::report::{Bound, Figure, Scale, Series, Unit, Work, slower_by};
 use crate::run_settings::RunSettings;
@@ -70,7 +70,7 @@ impl Experiment for MappedReuse {
             .ok_or_else(|| Error::InvalidInput("no size to measure".into()))?
             / 4) as usize;
         let source: Vec<f32> = pattern(len);
-        let (mut runners, _) = mapped_runners(ctx.device, MappedKernels::Rust)?;
+        let (mut runners, _) = mapped_runners(ctx.device, KernelSet::Rust)?;
         for runner in &mut runners {
             let arrays = ReuseArrays::new(runner.as_mut(), &source)?;
             for case in CASES {

@@ -8,7 +8,7 @@
 use super::{Experiment, RunContext};
 use crate::copy_element::pattern;
 use crate::error::Result;
-use crate::launchers::{ArrayId, MappedKernels, MappedRunner, MappedStep, Memory, mapped_runners};
+use crate::launchers::{ArrayId, KernelSet, MappedRunner, MappedStep, Memory, mapped_runners};
 use crate::report::{Axis, Bound, Claim, ExperimentResult, Figure, LedgerRow, Metric, Point, PointKey, Report, Rule};
 use crate::report::{Scale, SectionHooks, Series, Spread, Unit, Waiver, Work};
 use crate::testbed::Implementation;
@@ -54,7 +54,7 @@ impl Experiment for MappedStride {
         let axis = Axis::lines("stride (floats)", Metric::Time).x_scale(Scale::Log2);
         let mut result = ctx.result(self, axis, "");
         let source: Vec<f32> = pattern(LEN);
-        let (mut runners, waived) = mapped_runners(ctx.device, MappedKernels::WithTwins)?;
+        let (mut runners, waived) = mapped_runners(ctx.device, KernelSet::WithTwins)?;
         for (_, reason) in waived {
             let what = "the CUDA C twin's series".into();
             result.waived.push(Waiver { what, reason });

@@ -32,7 +32,7 @@ use super::peer::{NVLINK_GBPS, PeerBuffers, Theoretical, check_against_route};
 use super::{Experiment, RunContext, Scope, peer_sizes};
 use crate::error::{Error, Result};
 use crate::facts::CudaOrdinal;
-use crate::launchers::{NodeCopy, NodeCopyRunner, NodeKernels, node_copy_runners};
+use crate::launchers::{KernelSet, NodeCopy, NodeCopyRunner, node_copy_runners};
 use crate::report::{
     Axis, Devices, ExperimentResult, Metric, PlotKind, Point, PointKey, Scale, Series, SeriesKey, Status, Work,
 };
@@ -140,7 +140,7 @@ impl Experiment for PeerCopyLimits {
         }
         let devices = ctx.testbed.devices();
         let asking = |e: Error| format!("cannot ask the driver about peer access: {e}");
-        let (runners, _) = node_copy_runners(&devices[..2], NodeKernels::Rust).map_err(asking)?;
+        let (runners, _) = node_copy_runners(&devices[..2], KernelSet::Rust).map_err(asking)?;
         for runner in &runners {
             for (from, to) in [(0, 1), (1, 0)] {
                 if !runner.path(from, to).map_err(asking)?.access_supported {
@@ -183,7 +183,7 @@ impl Experiment for PeerCopyLimits {
             src: src_gpu,
             dst: dst_gpu,
         };
-        let (mut runners, _) = node_copy_runners(devices, NodeKernels::Rust)?;
+        let (mut runners, _) = node_copy_runners(devices, KernelSet::Rust)?;
         for runner in &mut runners {
             runner.enable_peer_access(0, 1)?;
             runner.enable_peer_access(1, 0)?;

@@ -8,7 +8,7 @@
 
 use super::{Experiment, RunContext};
 use crate::error::Result;
-use crate::launchers::{MappedKernels, MappedRunner, MappedStep, Memory, mapped_runners};
+use crate::launchers::{KernelSet, MappedRunner, MappedStep, Memory, mapped_runners};
 use crate::reference::{dot_error_bound, matmul_element};
 use crate::report::{Axis, Bound, Claim, ExperimentResult, Figure, LedgerRow, Metric, Point, PointKey, Report, Rule};
 use crate::report::{Scale, SectionHooks, Series, Spread, Unit, Work, slower_by};
@@ -65,7 +65,7 @@ impl Experiment for TransferIntensity {
                 Series::new(ctx.key(kernel, implementation, "f32").variant(variant), variant)
             })
             .collect();
-        let (mut runners, _) = mapped_runners(ctx.device, MappedKernels::Rust)?;
+        let (mut runners, _) = mapped_runners(ctx.device, KernelSet::Rust)?;
         for runner in &mut runners {
             for (done, n) in SIZES.into_iter().enumerate() {
                 if ctx.stop_before(done, SIZES.len()) {

@@ -8,7 +8,7 @@ use super::{Experiment, RunContext};
 use crate::bandwidth::pcie_link_gbps;
 use crate::copy_element::{first_mismatch, pattern};
 use crate::error::{Error, Result};
-use crate::launchers::{ArrayId, MappedKernels, MappedRunner, MappedStep, Memory, mapped_runners};
+use crate::launchers::{ArrayId, KernelSet, MappedRunner, MappedStep, Memory, mapped_runners};
 use crate::report::{Axis, ExperimentResult, Metric, Point, PointKey, Report, Scale, SectionHooks, Series, Work};
 use crate::report::{Claim, LedgerRow, Rule, slower_by};
 use crate::run_settings::RunSettings;
@@ -111,7 +111,7 @@ impl Experiment for ZeroCopy {
         let largest = *sizes
             .last()
             .ok_or_else(|| Error::InvalidInput("zero-copy needs at least 1 MiB".into()))?;
-        let (mut runners, _) = mapped_runners(ctx.device, MappedKernels::Rust)?;
+        let (mut runners, _) = mapped_runners(ctx.device, KernelSet::Rust)?;
         for runner in &mut runners {
             let first = result.series.len();
             let arrays = ZeroCopyArrays::new(runner.as_mut(), (largest / 4) as usize)?;

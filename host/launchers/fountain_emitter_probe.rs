@@ -5,7 +5,7 @@ use kernels_gpu::device::{Dim3, F32x4, FAST_COS_MAX_ABS_ERROR, FAST_SIN_MAX_ABS_
 use super::particle_step;
 use crate::error::Result;
 use crate::gpu::DeviceBuffer;
-use crate::particle_scene::{ParticleGrid, ParticleState, ParticleSystem, check_max_age};
+use crate::particle_scene::{ParticleGrid, ParticleState, ParticleSystem, check_max_age, float4s};
 use crate::testbed::{DeviceUnderTest, Implementation};
 
 /// The probe's particle grid: in a 2 × 2 grid, particle (1, 1) is born with
@@ -69,16 +69,8 @@ pub fn fountain_emitter_positions(
     frames: Range<u32>,
 ) -> Result<Vec<[f32; 2]>> {
     let start = emitter_probe_state(max_age)?;
-    let to_vectors = |floats: &[f32]| -> Vec<F32x4> {
-        floats
-            .as_chunks::<4>()
-            .0
-            .iter()
-            .map(|&c| F32x4::from_array(c))
-            .collect()
-    };
-    let newborn = to_vectors(&start.state);
-    let mut vertices = DeviceBuffer::from_host(dut.gpu(), &to_vectors(&start.vertices))?;
+    let newborn = float4s(&start.state);
+    let mut vertices = DeviceBuffer::from_host(dut.gpu(), &float4s(&start.vertices))?;
     let mut state = DeviceBuffer::from_host(dut.gpu(), &newborn)?;
     let mut positions = Vec::with_capacity(frames.len());
     let mut probe = [F32x4::default()];

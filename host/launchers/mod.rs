@@ -100,7 +100,7 @@ pub use loop_counters::{
     CudaLoopCounterRunner, LoopCounter, LoopCounterRunner, StridedLoop, loop_counter, loop_counter_grid,
     loop_counter_runners, loop_counter_shape,
 };
-pub use mapped_host::{ArrayId, CudaMappedRunner, MappedKernels, MappedRunner, MappedStep, Memory, mapped_runners};
+pub use mapped_host::{ArrayId, CudaMappedRunner, MappedRunner, MappedStep, Memory, mapped_runners};
 pub use math_accuracy::{
     CudaMathAccuracyRunner, MathAccuracyRunner, function_values_shape, math_accuracy_runners, math_function_values,
 };
@@ -110,8 +110,7 @@ pub use matrix_vector::{
 };
 pub use measured_sass::measured_sass_opcodes;
 pub use node_copies::{
-    ConcurrentSamples, CudaNodeCopyRunner, NodeArray, NodeCopy, NodeCopyRunner, NodeKernels, PeerPath, Residence,
-    node_copy_runners,
+    ConcurrentSamples, CudaNodeCopyRunner, NodeArray, NodeCopy, NodeCopyRunner, PeerPath, Residence, node_copy_runners,
 };
 pub use nominal_shape::nominal_shape;
 pub use occupancy::{
@@ -151,6 +150,7 @@ pub use transfers::{
     CudaTransferRunner, OpenClTransferRunner, PAGEABLE_SAMPLE_FACTOR, TransferDirection, TransferEntry, TransferRunner,
     cuda_transfer_entries, opencl_transfer_entries, timed_copies, transfer_runners,
 };
+pub use twin_waivers::KernelSet;
 
 /// The OpenCL C twins' launchers, by family (the same shape checks as the CUDA launchers).
 pub mod opencl {

@@ -14,6 +14,21 @@ pub struct PointerRing {
     slot_bytes: u64,
 }
 
+/// The 64-bit words of a ring whose slot `i` links to slot `successors[i]`
+/// (checked), in slots of `slot_bytes` bytes (a positive multiple of 8).
+pub(in crate::launchers) fn ring_words(successors: &[u32], slot_bytes: u64) -> Result<usize> {
+    check_slot_links(successors)?;
+    if slot_bytes < 8 || !slot_bytes.is_multiple_of(8) {
+        return Err(Error::InvalidInput(format!(
+            "slots of {slot_bytes} bytes: a positive multiple of 8 is needed"
+        )));
+    }
+    (successors.len() as u64)
+        .checked_mul(slot_bytes / 8)
+        .and_then(|w| usize::try_from(w).ok())
+        .ok_or_else(|| Error::InvalidInput(format!("{} slots of {slot_bytes} bytes", successors.len())))
+}
+
 impl PointerRing {
     /// Allocates `successors.len() * slot_bytes` bytes and writes the ring
     /// whose slot `i` links to slot `successors[i]` (`slot_bytes` a positive
@@ -21,16 +36,7 @@ impl PointerRing {
     /// Builds the whole image on the host first: 4 GiB of host memory for a
     /// 4 GiB ring.
     pub fn upload(gpu: &Gpu, successors: &[u32], slot_bytes: u64) -> Result<Self> {
-        check_slot_links(successors)?;
-        if slot_bytes < 8 || !slot_bytes.is_multiple_of(8) {
-            return Err(Error::InvalidInput(format!(
-                "slots of {slot_bytes} bytes: a positive multiple of 8 is needed"
-            )));
-        }
-        let words = (successors.len() as u64)
-            .checked_mul(slot_bytes / 8)
-            .and_then(|w| usize::try_from(w).ok())
-            .ok_or_else(|| Error::InvalidInput(format!("{} slots of {slot_bytes} bytes", successors.len())))?;
+        let words = ring_words(successors, slot_bytes)?;
         let mut buffer = DeviceBuffer::<u64>::uninit(gpu, words)?;
         let image = pointer_ring_words(buffer.device_ptr(), slot_bytes, successors);
         buffer.copy_from_host(&image)?;
@@ -85,4 +91,19 @@ pub fn pointer_ring_words(base_address: u64, slot_bytes: u64, successors: &[u32]
         words[slot * slot_words] = base_address + next as u64 * slot_bytes;
     }
     words
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ring_words;
+
+    #[test]
+    fn a_ring_takes_slot_bytes_over_eight_words_a_slot_once_its_links_and_slots_check() {
+        assert_eq!(ring_words(&[1, 2, 0], 128).unwrap(), 48);
+        assert_eq!(ring_words(&[0], 8).unwrap(), 1);
+        assert!(ring_words(&[1, 3, 0], 128).is_err(), "a link outside the ring");
+        assert!(ring_words(&[], 128).is_err(), "no slots");
+        assert!(ring_words(&[1, 0], 0).is_err(), "empty slots");
+        assert!(ring_words(&[1, 0], 12).is_err(), "slots not whole words");
+    }
 }

@@ -10,7 +10,7 @@ use crate::error::{Error, Result};
 use crate::gpu::DeviceBuffer;
 use crate::launchers::{self, ParticleFrames, emitter_mismatch, fountain_emitter_positions};
 use crate::particle_scene::{
-    ParticleGrid, ParticleRows, ParticleState, ParticleSystem, fountain_emitter_angle, initial_state,
+    ParticleGrid, ParticleRows, ParticleState, ParticleSystem, float4s, fountain_emitter_angle, initial_state,
 };
 use crate::reference::{FountainEmitter, particle_rows_mismatch, run_particle_rows};
 use crate::testbed::{DeviceUnderTest, Implementation};
@@ -33,15 +33,6 @@ const GRID: ParticleGrid = ParticleGrid::new(37, 19);
 const MAX_AGE: u32 = 40;
 const STEPS: u32 = 60;
 const BLOCKS: [Dim3; 3] = [Dim3::xy(16, 16), Dim3::xy(5, 3), Dim3::xy(1, 1)];
-
-fn to_vectors(floats: &[f32]) -> Vec<F32x4> {
-    floats
-        .as_chunks::<4>()
-        .0
-        .iter()
-        .map(|&c| F32x4::from_array(c))
-        .collect()
-}
 
 /// Where `implementation`'s fountain put the emitter in frames `0..STEPS`, checked against the sine.
 fn emitter_path(dut: &DeviceUnderTest, implementation: Implementation) -> Result<Vec<[f32; 2]>> {
@@ -83,8 +74,8 @@ pub(super) fn particle_kernels(testbed: &crate::testbed::Testbed) -> Result<()> 
             };
             let want = expected(system, &emitter)?;
             for block in BLOCKS {
-                let mut vertices = DeviceBuffer::from_host(gpu, &to_vectors(&start.vertices))?;
-                let mut state = DeviceBuffer::from_host(gpu, &to_vectors(&start.state))?;
+                let mut vertices = DeviceBuffer::from_host(gpu, &float4s(&start.vertices))?;
+                let mut state = DeviceBuffer::from_host(gpu, &float4s(&start.state))?;
                 for frame in 0..STEPS {
                     launchers::particle_step(
                         dut,

@@ -41,7 +41,7 @@ use std::collections::BTreeMap;
 use super::{Experiment, RunContext, Scope};
 use crate::error::Result;
 use crate::facts::CudaOrdinal;
-use crate::launchers::{ConcurrentSamples, NodeCopy, NodeCopyRunner, NodeKernels, PeerPath, node_copy_runners};
+use crate::launchers::{ConcurrentSamples, KernelSet, NodeCopy, NodeCopyRunner, PeerPath, node_copy_runners};
 use crate::report::{
     Axis, Devices, ExperimentResult, Metric, PlotKind, Point, PointKey, Scale, Series, Status, Waiver, Work,
 };
@@ -254,7 +254,7 @@ impl Experiment for Peer {
              both-directions and all-at-once totals count every copy's bytes over the set's span (release to the last \
              copy's end, on one GPU's clock); each copy's own figure is its bytes over its own time",
         );
-        let (mut runners, waived) = node_copy_runners(devices, NodeKernels::WithTwins)?;
+        let (mut runners, waived) = node_copy_runners(devices, KernelSet::WithTwins)?;
         result
             .waived
             .extend(waived.into_iter().map(|(twin, why)| Waiver::of_twins(twin, why)));

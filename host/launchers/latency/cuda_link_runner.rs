@@ -4,7 +4,8 @@ use kernels_gpu::latency::LATENCY_OUT_WORDS;
 use super::{ChaseRing, LinkChaseRunner, RingMemory, pointer_chase_from};
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, HostMemoryKind, PeerAccess, PeerAttributes, PinnedBuffer};
-use crate::launchers::{check_slot_links, pointer_ring_words};
+use crate::launchers::pointer_ring::ring_words;
+use crate::launchers::pointer_ring_words;
 use crate::numa::bind_near_gpu;
 use crate::testbed::{DeviceUnderTest, Implementation};
 
@@ -71,16 +72,7 @@ impl LinkChaseRunner for CudaLinkChaseRunner {
         successors: &[u32],
         slot_bytes: u64,
     ) -> Result<Box<dyn ChaseRing + 'r>> {
-        check_slot_links(successors)?;
-        if slot_bytes < 8 || !slot_bytes.is_multiple_of(8) {
-            return Err(Error::InvalidInput(format!(
-                "slots of {slot_bytes} bytes: a positive multiple of 8 is needed"
-            )));
-        }
-        let words = (successors.len() as u64)
-            .checked_mul(slot_bytes / 8)
-            .and_then(|w| usize::try_from(w).ok())
-            .ok_or_else(|| Error::InvalidInput(format!("{} slots of {slot_bytes} bytes", successors.len())))?;
+        let words = ring_words(successors, slot_bytes)?;
         let (memory, base) = match memory {
             RingMemory::Own | RingMemory::Peer(_) => {
                 let owner = match memory {

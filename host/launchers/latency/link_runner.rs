@@ -1,6 +1,6 @@
 use super::CudaLinkChaseRunner;
-use super::runner::runner_plan;
 use crate::error::Result;
+use crate::launchers::twin_waivers::cuda_twins_plan;
 use crate::testbed::{DeviceUnderTest, Implementation};
 
 /// Where a ring lies, seen from the GPU that chases it (the reader).
@@ -56,6 +56,6 @@ pub trait ChaseRing {
 /// out, what and why.
 #[allow(clippy::type_complexity)]
 pub fn link_chase_runners(dut: &DeviceUnderTest) -> (Vec<Box<dyn LinkChaseRunner>>, Vec<(String, String)>) {
-    let (implementations, waived) = runner_plan(dut.ptx_implementations());
+    let (implementations, waived) = cuda_twins_plan(dut.ptx_implementations());
     (vec![Box::new(CudaLinkChaseRunner::new(implementations))], waived)
 }

@@ -1,7 +1,7 @@
 use super::CudaLatencyRunner;
 use crate::error::Result;
 use crate::launchers::TimedLaunches;
-use crate::launchers::twin_waivers::twin_waivers;
+use crate::launchers::twin_waivers::cuda_twins_plan;
 use crate::run_settings::RunSettings;
 use crate::testbed::{DeviceUnderTest, Implementation};
 
@@ -68,33 +68,7 @@ pub trait LatencyRunner {
 /// selected set of twins left out, what and why.
 #[allow(clippy::type_complexity)]
 pub fn latency_runners(dut: &DeviceUnderTest) -> Result<(Vec<Box<dyn LatencyRunner + '_>>, Vec<(String, String)>)> {
-    let (implementations, waived) = runner_plan(dut.ptx_implementations());
+    let (implementations, waived) = cuda_twins_plan(dut.ptx_implementations());
     let runner = CudaLatencyRunner::new(dut, implementations)?;
     Ok((vec![Box::new(runner)], waived))
-}
-
-/// What the family's runners are built from, given the PTX implementations
-/// the device loaded (and why CUDA C's did not, where it was selected): the
-/// CUDA runner's implementations, and the waivers. The family has no OpenCL
-/// C twins, so OpenCL is never waived here.
-pub(super) fn runner_plan(
-    (ptx, cuda_c_waived): (Vec<Implementation>, Vec<String>),
-) -> (Vec<Implementation>, Vec<(String, String)>) {
-    (ptx, twin_waivers(cuda_c_waived, None))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::runner_plan;
-    use crate::testbed::Implementation::{CudaC, Rust};
-
-    #[test]
-    fn the_plan_runs_what_loaded_and_waives_the_missing_cuda_c_twins_only() {
-        assert_eq!(runner_plan((vec![Rust, CudaC], vec![])), (vec![Rust, CudaC], vec![]));
-        let (implementations, waived) = runner_plan((vec![Rust], vec!["no NVRTC".into()]));
-        assert_eq!(implementations, vec![Rust]);
-        assert_eq!(waived, vec![("CUDA C twins".to_string(), "no NVRTC".to_string())]);
-        // CUDA C not selected (`--impl rust`): no twin and no waiver.
-        assert_eq!(runner_plan((vec![Rust], vec![])), (vec![Rust], vec![]));
-    }
 }

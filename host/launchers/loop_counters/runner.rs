@@ -2,7 +2,7 @@ use kernels_gpu::loop_counters::LOOP_COUNTER_BLOCK_THREADS;
 
 use super::{CudaLoopCounterRunner, LoopCounter};
 use crate::error::Result;
-use crate::launchers::twin_waivers::twin_waivers;
+use crate::launchers::twin_waivers::cuda_twins_plan;
 use crate::run_settings::RunSettings;
 use crate::testbed::{DeviceUnderTest, Implementation};
 
@@ -58,33 +58,7 @@ pub fn loop_counter_runners<'a>(
     input: &[f32],
     out_len: usize,
 ) -> Result<(Vec<Box<dyn LoopCounterRunner + 'a>>, Vec<(String, String)>)> {
-    let (implementations, waived) = runner_plan(dut.ptx_implementations());
+    let (implementations, waived) = cuda_twins_plan(dut.ptx_implementations());
     let runner = CudaLoopCounterRunner::new(dut, implementations, copy, input, out_len)?;
     Ok((vec![Box::new(runner)], waived))
-}
-
-/// What [`loop_counter_runners`] builds from the PTX implementations the
-/// device loaded (and why CUDA C's did not, where it was selected): the
-/// implementations of the CUDA runner, and the waivers. The family has no
-/// OpenCL C twins, so OpenCL is never waived here.
-pub(super) fn runner_plan(
-    (ptx, cuda_c_waived): (Vec<Implementation>, Vec<String>),
-) -> (Vec<Implementation>, Vec<(String, String)>) {
-    (ptx, twin_waivers(cuda_c_waived, None))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::runner_plan;
-    use crate::testbed::Implementation::{CudaC, Rust};
-
-    #[test]
-    fn the_plan_runs_what_loaded_and_waives_the_missing_cuda_c_twins_only() {
-        assert_eq!(runner_plan((vec![Rust, CudaC], vec![])), (vec![Rust, CudaC], vec![]));
-        let (implementations, waived) = runner_plan((vec![Rust], vec!["no NVRTC".into()]));
-        assert_eq!(implementations, vec![Rust]);
-        assert_eq!(waived, vec![("CUDA C twins".to_string(), "no NVRTC".to_string())]);
-        // CUDA C not selected: no waiver.
-        assert_eq!(runner_plan((vec![Rust], vec![])).1, vec![]);
-    }
 }

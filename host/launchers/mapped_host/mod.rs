@@ -10,6 +10,6 @@ mod cuda_runner;
 mod runner;
 
 pub use cuda_runner::CudaMappedRunner;
-pub use runner::{ArrayId, MappedKernels, MappedRunner, MappedStep, Memory, mapped_runners};
+pub use runner::{ArrayId, MappedRunner, MappedStep, Memory, mapped_runners};
 
 use runner::check_step;

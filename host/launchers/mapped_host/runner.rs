@@ -1,5 +1,6 @@
 use super::CudaMappedRunner;
 use crate::error::{Error, Result};
+use crate::launchers::twin_waivers::{KernelSet, kernel_set_plan};
 use crate::run_settings::RunSettings;
 use crate::testbed::{DeviceUnderTest, Implementation};
 
@@ -168,64 +169,23 @@ pub trait MappedRunner {
     fn free_arrays(&mut self);
 }
 
-/// Whose kernels an experiment measures.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MappedKernels {
-    /// The suite's own (Rust) kernels only.
-    Rust,
-    /// The Rust kernels and their CUDA C twins, where NVRTC built them.
-    WithTwins,
-}
-
 /// Every runner of the family on `dut`: the one place a programming model
 /// is added. Returns the runners and, for each selected implementation of
 /// `kernels` left out, why.
 #[allow(clippy::type_complexity)]
 pub fn mapped_runners(
     dut: &DeviceUnderTest,
-    kernels: MappedKernels,
+    kernels: KernelSet,
 ) -> Result<(Vec<Box<dyn MappedRunner + '_>>, Vec<(Implementation, String)>)> {
-    let (implementations, waived) = runner_plan(kernels, dut.ptx_implementations());
+    let (implementations, waived) = kernel_set_plan(kernels, dut.ptx_implementations());
     let runners: Vec<Box<dyn MappedRunner + '_>> = vec![Box::new(CudaMappedRunner::new(dut, implementations)?)];
     Ok((runners, waived))
 }
 
-/// The CUDA runner's implementations for `kernels` from the PTX modules
-/// loaded (and why CUDA C's did not, where it was selected), and the waivers.
-pub(super) fn runner_plan(
-    kernels: MappedKernels,
-    (ptx, ptx_waived): (Vec<Implementation>, Vec<String>),
-) -> (Vec<Implementation>, Vec<(Implementation, String)>) {
-    match kernels {
-        MappedKernels::Rust => (vec![Implementation::Rust], Vec::new()),
-        MappedKernels::WithTwins => (
-            ptx,
-            ptx_waived.into_iter().map(|why| (Implementation::CudaC, why)).collect(),
-        ),
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{ArrayId, MappedKernels, MappedStep, Memory, runner_plan, step_error};
-    use crate::testbed::Implementation::{CudaC, Rust};
-
-    #[test]
-    fn the_plan_runs_rust_alone_or_with_the_twins_that_loaded() {
-        let loaded = || (vec![Rust, CudaC], Vec::new());
-        let missing = || (vec![Rust], vec!["no NVRTC".to_string()]);
-        assert_eq!(runner_plan(MappedKernels::Rust, loaded()), (vec![Rust], vec![]));
-        // Rust alone: a missing twin is no waiver, since none was to be measured.
-        assert_eq!(runner_plan(MappedKernels::Rust, missing()), (vec![Rust], vec![]));
-        assert_eq!(
-            runner_plan(MappedKernels::WithTwins, loaded()),
-            (vec![Rust, CudaC], vec![])
-        );
-        assert_eq!(
-            runner_plan(MappedKernels::WithTwins, missing()),
-            (vec![Rust], vec![(CudaC, "no NVRTC".to_string())])
-        );
-    }
+    use super::{ArrayId, MappedStep, Memory, step_error};
+    use crate::testbed::Implementation::Rust;
 
     #[test]
     fn steps_reach_only_the_memory_their_engine_can() {

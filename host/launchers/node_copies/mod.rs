@@ -10,8 +10,6 @@ mod cuda_runner;
 mod runner;
 
 pub use cuda_runner::CudaNodeCopyRunner;
-pub use runner::{
-    ConcurrentSamples, NodeArray, NodeCopy, NodeCopyRunner, NodeKernels, PeerPath, Residence, node_copy_runners,
-};
+pub use runner::{ConcurrentSamples, NodeArray, NodeCopy, NodeCopyRunner, PeerPath, Residence, node_copy_runners};
 
 use runner::{copy_error, together_error};

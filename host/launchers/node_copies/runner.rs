@@ -1,5 +1,6 @@
 use super::CudaNodeCopyRunner;
 use crate::error::{Error, Result};
+use crate::launchers::twin_waivers::{KernelSet, kernel_set_plan};
 use crate::run_settings::RunSettings;
 use crate::testbed::{DeviceUnderTest, Implementation};
 
@@ -260,15 +261,6 @@ pub trait NodeCopyRunner {
     -> Result<ConcurrentSamples>;
 }
 
-/// Whose kernels an experiment copies with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NodeKernels {
-    /// The suite's own (Rust) kernels only.
-    Rust,
-    /// The Rust kernels and their CUDA C twins, where NVRTC built them.
-    WithTwins,
-}
-
 /// Every runner of the family on `devices` (places in the run, the first
 /// GPU's kernel modules deciding the implementations): the one place a
 /// programming model is added. Returns the runners (CUDA's) and, for each
@@ -276,51 +268,20 @@ pub enum NodeKernels {
 #[allow(clippy::type_complexity)]
 pub fn node_copy_runners(
     devices: &[DeviceUnderTest],
-    kernels: NodeKernels,
+    kernels: KernelSet,
 ) -> Result<(Vec<Box<dyn NodeCopyRunner + '_>>, Vec<(Implementation, String)>)> {
     let first = devices
         .first()
         .ok_or_else(|| Error::InvalidInput("node copies need at least one GPU".into()))?;
-    let (implementations, waived) = runner_plan(kernels, first.ptx_implementations());
+    let (implementations, waived) = kernel_set_plan(kernels, first.ptx_implementations());
     let runners: Vec<Box<dyn NodeCopyRunner + '_>> = vec![Box::new(CudaNodeCopyRunner::new(devices, implementations))];
     Ok((runners, waived))
 }
 
-/// The CUDA runner's implementations for `kernels` from the PTX modules
-/// loaded (and why CUDA C's did not, where it was selected), and the waivers.
-pub(super) fn runner_plan(
-    kernels: NodeKernels,
-    (ptx, ptx_waived): (Vec<Implementation>, Vec<String>),
-) -> (Vec<Implementation>, Vec<(Implementation, String)>) {
-    match kernels {
-        NodeKernels::Rust => (vec![Implementation::Rust], Vec::new()),
-        NodeKernels::WithTwins => (
-            ptx,
-            ptx_waived.into_iter().map(|why| (Implementation::CudaC, why)).collect(),
-        ),
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{NodeArray, NodeCopy, NodeKernels, Residence, copy_error, runner_plan, together_error};
-    use crate::testbed::Implementation::{CudaC, Rust};
-
-    #[test]
-    fn the_plan_runs_rust_alone_or_with_the_twins_that_loaded() {
-        let loaded = || (vec![Rust, CudaC], Vec::new());
-        let missing = || (vec![Rust], vec!["no NVRTC".to_string()]);
-        assert_eq!(runner_plan(NodeKernels::Rust, loaded()), (vec![Rust], vec![]));
-        assert_eq!(runner_plan(NodeKernels::Rust, missing()), (vec![Rust], vec![]));
-        assert_eq!(
-            runner_plan(NodeKernels::WithTwins, loaded()),
-            (vec![Rust, CudaC], vec![])
-        );
-        assert_eq!(
-            runner_plan(NodeKernels::WithTwins, missing()),
-            (vec![Rust], vec![(CudaC, "no NVRTC".to_string())])
-        );
-    }
+    use super::{NodeArray, NodeCopy, Residence, copy_error, together_error};
+    use crate::testbed::Implementation::Rust;
 
     fn device(index: usize, gpu: usize) -> NodeArray {
         NodeArray::new(index, Residence::Device(gpu), 1024)

@@ -1,6 +1,6 @@
 use super::CudaOccupancyRunner;
 use crate::error::Result;
-use crate::launchers::twin_waivers::twin_waivers;
+use crate::launchers::twin_waivers::cuda_twins_plan;
 use crate::run_settings::RunSettings;
 use crate::testbed::{DeviceUnderTest, Implementation};
 
@@ -69,9 +69,9 @@ pub trait OccupancyRunner {
 /// selected CUDA C twins left out, what and why.
 #[allow(clippy::type_complexity)]
 pub fn occupancy_runners(dut: &DeviceUnderTest) -> Result<(Vec<Box<dyn OccupancyRunner + '_>>, Vec<(String, String)>)> {
-    let (implementations, cuda_c_waived) = dut.ptx_implementations();
+    let (implementations, waived) = cuda_twins_plan(dut.ptx_implementations());
     let runners: Vec<Box<dyn OccupancyRunner + '_>> = vec![Box::new(CudaOccupancyRunner::new(dut, implementations)?)];
-    Ok((runners, twin_waivers(cuda_c_waived, None)))
+    Ok((runners, waived))
 }
 
 #[cfg(test)]

@@ -3,17 +3,8 @@ use kernels_gpu::device::{Dim3, F32x4};
 use super::{GravityBuffers, gravity_step};
 use crate::error::Result;
 use crate::gpu::DeviceBuffer;
-use crate::particle_scene::ParticleState;
+use crate::particle_scene::{ParticleState, float4s};
 use crate::testbed::{DeviceUnderTest, Implementation};
-
-fn to_vectors(floats: &[f32]) -> Vec<F32x4> {
-    floats
-        .as_chunks::<4>()
-        .0
-        .iter()
-        .map(|&c| F32x4::from_array(c))
-        .collect()
-}
 
 /// The two vertex buffers and the state of the all-pairs swarm in CUDA
 /// device memory ([`GravityBuffers`]), stepped on the suite's stream.
@@ -31,9 +22,9 @@ impl<'a> CudaGravityBuffers<'a> {
         let gpu = dut.gpu();
         Ok(Self {
             dut,
-            even: DeviceBuffer::from_host(gpu, &to_vectors(&start.vertices))?,
-            odd: DeviceBuffer::from_host(gpu, &to_vectors(&start.vertices))?,
-            state: DeviceBuffer::from_host(gpu, &to_vectors(&start.state))?,
+            even: DeviceBuffer::from_host(gpu, &float4s(&start.vertices))?,
+            odd: DeviceBuffer::from_host(gpu, &float4s(&start.vertices))?,
+            state: DeviceBuffer::from_host(gpu, &float4s(&start.state))?,
             start: start.clone(),
         })
     }
@@ -41,8 +32,8 @@ impl<'a> CudaGravityBuffers<'a> {
 
 impl GravityBuffers for CudaGravityBuffers<'_> {
     fn reset(&mut self) -> Result<()> {
-        self.even.copy_from_host(&to_vectors(&self.start.vertices))?;
-        self.state.copy_from_host(&to_vectors(&self.start.state))
+        self.even.copy_from_host(&float4s(&self.start.vertices))?;
+        self.state.copy_from_host(&float4s(&self.start.state))
     }
 
     fn step(&mut self, implementation: Implementation, tiled: bool, block: Dim3, k: u32) -> Result<()> {

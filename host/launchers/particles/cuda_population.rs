@@ -3,17 +3,8 @@ use kernels_gpu::device::{Dim3, F32x4};
 use super::{ParticleBuffers, fountain_version_step, particle_step, population_bytes};
 use crate::error::Result;
 use crate::gpu::DeviceBuffer;
-use crate::particle_scene::{FountainVersion, ParticleGrid, ParticleRows, ParticleState, StepInputs};
+use crate::particle_scene::{FountainVersion, ParticleGrid, ParticleRows, ParticleState, StepInputs, float4s};
 use crate::testbed::{DeviceUnderTest, Implementation};
-
-fn to_vectors(floats: &[f32]) -> Vec<F32x4> {
-    floats
-        .as_chunks::<4>()
-        .0
-        .iter()
-        .map(|&c| F32x4::from_array(c))
-        .collect()
-}
 
 /// One population of particles in CUDA device memory ([`ParticleBuffers`]):
 /// the initial state and the working vertex and state buffers, stepped on
@@ -32,8 +23,8 @@ impl<'a> CudaParticleBuffers<'a> {
     pub fn new(dut: &'a DeviceUnderTest, start: &ParticleState) -> Result<Self> {
         let gpu = dut.gpu();
         gpu.ensure_free_memory(population_bytes(start.grid))?;
-        let initial_vertices = DeviceBuffer::from_host(gpu, &to_vectors(&start.vertices))?;
-        let initial_state = DeviceBuffer::from_host(gpu, &to_vectors(&start.state))?;
+        let initial_vertices = DeviceBuffer::from_host(gpu, &float4s(&start.vertices))?;
+        let initial_state = DeviceBuffer::from_host(gpu, &float4s(&start.state))?;
         let mut buffers = Self {
             dut,
             grid: start.grid,

@@ -8,7 +8,7 @@ use super::{InteropFrames, particle_step_global};
 use crate::error::{DriverResultExt, Error, Result};
 use crate::gl::{EglDeviceChoice, GlContext, PointRenderer};
 use crate::gpu::{DeviceBuffer, GraphicsResource};
-use crate::particle_scene::{ParticleGrid, ParticleState, ParticleSystem, initial_state};
+use crate::particle_scene::{ParticleGrid, ParticleState, ParticleSystem, float4s, initial_state};
 use crate::picture::{Camera, PointRasterizer, RgbImage, fountain_camera, swarm_camera};
 use crate::testbed::{DeviceUnderTest, Implementation};
 
@@ -86,7 +86,7 @@ impl<'gpu> ParticleFrames<'gpu> {
         let start = initial_state(system, grid, max_age)?;
         let renderer = PointRenderer::new(context, grid.particles(), width, height)?;
         renderer.upload_vertices(&start.vertices)?;
-        let state = DeviceBuffer::from_host(dut.gpu(), &to_vectors(&start.state))?;
+        let state = DeviceBuffer::from_host(dut.gpu(), &float4s(&start.state))?;
         // SAFETY: the buffer is the renderer's, on the current context; the context runs on gpu's device
         // (the caller's contract, or matched by EGL_CUDA_DEVICE_NV in `new`); the resource is a field
         // declared before the renderer, so it is unregistered before the buffer is deleted.
@@ -211,7 +211,7 @@ impl<'gpu> ParticleFrames<'gpu> {
             )));
         }
         self.write_vertices_through_cuda(&state.vertices)?;
-        self.state.copy_from_host(&to_vectors(&state.state))?;
+        self.state.copy_from_host(&float4s(&state.state))?;
         self.next_frame = next_frame;
         Ok(())
     }
@@ -253,13 +253,4 @@ impl InteropFrames for ParticleFrames<'_> {
     fn draw(&mut self) -> Result<RgbImage> {
         ParticleFrames::draw(self)
     }
-}
-
-fn to_vectors(floats: &[f32]) -> Vec<F32x4> {
-    floats
-        .as_chunks::<4>()
-        .0
-        .iter()
-        .map(|&c| F32x4::from_array(c))
-        .collect()
 }

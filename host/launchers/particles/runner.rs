@@ -4,7 +4,7 @@ use kernels_gpu::device::Dim3;
 
 use super::{CudaParticleRunner, FrameTimes};
 use crate::error::Result;
-use crate::launchers::twin_waivers::twin_waivers;
+use crate::launchers::twin_waivers::cuda_twins_plan;
 use crate::particle_scene::{FountainVersion, ParticleGrid, ParticleRows, ParticleState, ParticleSystem, StepInputs};
 use crate::picture::RgbImage;
 use crate::testbed::{DeviceUnderTest, Implementation};
@@ -122,35 +122,15 @@ pub fn population_bytes(grid: ParticleGrid) -> u64 {
 /// for each selected set of twins left out, what and why.
 #[allow(clippy::type_complexity)]
 pub fn particle_runners(dut: &DeviceUnderTest) -> Result<(Vec<Box<dyn ParticleRunner + '_>>, Vec<(String, String)>)> {
-    let (implementations, waived) = runner_plan(dut.ptx_implementations());
+    let (implementations, waived) = cuda_twins_plan(dut.ptx_implementations());
     let runners: Vec<Box<dyn ParticleRunner + '_>> = vec![Box::new(CudaParticleRunner::new(dut, implementations))];
     Ok((runners, waived))
 }
 
-/// What [`particle_runners`] builds from the PTX implementations the device
-/// loaded (and why CUDA C's did not, where it was selected): the
-/// implementations of the CUDA runner, and the waivers. The family has no
-/// OpenCL C twins, so OpenCL is never waived here.
-pub(super) fn runner_plan(
-    (ptx, cuda_c_waived): (Vec<Implementation>, Vec<String>),
-) -> (Vec<Implementation>, Vec<(String, String)>) {
-    (ptx, twin_waivers(cuda_c_waived, None))
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{population_bytes, runner_plan};
+    use super::population_bytes;
     use crate::particle_scene::ParticleGrid;
-    use crate::testbed::Implementation::{CudaC, Rust};
-
-    #[test]
-    fn the_plan_runs_what_loaded_and_waives_the_missing_cuda_c_twins_only() {
-        assert_eq!(runner_plan((vec![Rust, CudaC], vec![])), (vec![Rust, CudaC], vec![]));
-        let (implementations, waived) = runner_plan((vec![Rust], vec!["no NVRTC".into()]));
-        assert_eq!(implementations, vec![Rust]);
-        assert_eq!(waived, vec![("CUDA C twins".to_string(), "no NVRTC".to_string())]);
-        assert_eq!(runner_plan((vec![Rust], vec![])).1, vec![]);
-    }
 
     #[test]
     fn a_population_is_two_copies_of_eight_vertex_and_four_state_floats_per_particle() {

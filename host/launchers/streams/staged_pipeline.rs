@@ -1,4 +1,20 @@
 //! The streams and events of Listing 3.3b on the CUDA context.
+//!
+//! Where it stands against the guide's model (transfer alone + kernel alone /
+//! nStreams; issue #29 goal 2, not met): on an H100 it rises from 1.00 at one
+//! stream to 1.09–1.14 at 16, about 30–40 µs a chunk, while the OpenCL twin
+//! stays within 1.02. What is ruled out (`gpu-checks/staged_timeline.cu`,
+//! `gpu-checks/streams_timeline.sh`, runs in
+//! `docs/measured/h100-2026-11-26/staged-timeline.txt`): the chunked uploads
+//! alone (1% over one upload) and kernels alone (2.4%); the kernels slowing
+//! the uploads (54.9 GB/s during a full-wave kernel, 54.8 alone); the issue
+//! order (all uploads first: the same); the hardware connections
+//! (`CUDA_DEVICE_MAX_CONNECTIONS=32`: 1.127 against 1.136 at 16). One run
+//! traced with events took 1.02 of the model; the timed loop of fenced runs
+//! 1.09, so the loss lies between runs or in the fences. In that trace the
+//! copy engine served the uploads in the order 0, 4, 8, 12, 1, 5, … and
+//! stream i + 8 started only when stream i's kernel ended (16 streams over 8
+//! hardware queues).
 
 use std::sync::Arc;
 

@@ -1,5 +1,6 @@
 use super::{CudaTexture2dRunner, Image2d, SamplePlacement, Sampling};
 use crate::error::Result;
+use crate::launchers::twin_waivers::{KernelSet, kernel_set_plan};
 use crate::run_settings::RunSettings;
 use crate::testbed::{DeviceUnderTest, Implementation};
 
@@ -59,18 +60,9 @@ pub trait Texture2dRunner {
 pub fn texture_2d_runners(
     dut: &DeviceUnderTest,
 ) -> Result<(Vec<Box<dyn Texture2dRunner + '_>>, Vec<(Implementation, String)>)> {
-    let (implementations, waived) = runner_plan(dut.ptx_implementations());
+    let (implementations, waived) = kernel_set_plan(KernelSet::WithTwins, dut.ptx_implementations());
     let runners: Vec<Box<dyn Texture2dRunner + '_>> = vec![Box::new(CudaTexture2dRunner::new(dut, implementations)?)];
     Ok((runners, waived))
-}
-
-/// The CUDA runner's implementations (the PTX modules that loaded) and the
-/// waivers: CUDA C's where it was selected but did not load.
-pub(super) fn runner_plan(
-    (ptx, ptx_waived): (Vec<Implementation>, Vec<String>),
-) -> (Vec<Implementation>, Vec<(Implementation, String)>) {
-    let waived = ptx_waived.into_iter().map(|why| (Implementation::CudaC, why)).collect();
-    (ptx, waived)
 }
 
 /// `samplings` without repeats, in first-seen order: one texture each.
@@ -86,19 +78,7 @@ pub(super) fn distinct(samplings: &[Sampling]) -> Vec<Sampling> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Sampling, distinct, runner_plan};
-    use crate::testbed::Implementation::{CudaC, Rust};
-
-    #[test]
-    fn the_plan_runs_what_loaded_and_waives_cuda_c_where_it_did_not() {
-        assert_eq!(runner_plan((vec![Rust, CudaC], vec![])), (vec![Rust, CudaC], vec![]));
-        assert_eq!(
-            runner_plan((vec![Rust], vec!["no NVRTC".into()])),
-            (vec![Rust], vec![(CudaC, "no NVRTC".to_string())])
-        );
-        // CUDA C not selected (`--impl rust`): no twin and no waiver.
-        assert_eq!(runner_plan((vec![Rust], vec![])), (vec![Rust], vec![]));
-    }
+    use super::{Sampling, distinct};
 
     #[test]
     fn one_texture_a_sampling_in_first_seen_order() {

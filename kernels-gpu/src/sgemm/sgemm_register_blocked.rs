@@ -47,18 +47,24 @@ kernel! {
     /// What limits the register-blocked SGEMM, per size of the `sgemm`
     /// experiment (H100 SXM, 132 SMs; "before": one run of 2026-11-25, every
     /// size on the 128 × 128 tile, its whole-tile entry spilling 40 bytes
-    /// under the driver's JIT; "after": _to fill from `gpu-checks/sgemm_tiles.sh`_):
+    /// under the driver's JIT; "after": `gpu-checks/sgemm_tiles.sh` on another
+    /// H100 on 2026-11-26, the `_guarded_edges` build, published as
+    /// `docs/measured/h100-2026-11-26/sgemm-guarded-edges`):
     ///
     /// | m = n = k | tile, entry, blocks | before: TFLOP/s, / cuBLAS, / CUDA C | after | what limits it |
     /// |---:|---|---|---|---|
-    /// | 1024 | 128 × 64, `_128x64_whole_tiles`, 128 | 19.3, 0.536, 0.945 (64 blocks) | _TBD_ | before: 64 blocks on 132 SMs, half the GPU idle; after: one block (8 warps) on 128 SMs, two warps per scheduler to hide shared-memory and barrier latency; _ncu: TBD_ |
-    /// | 2048 | 128 × 128, `_whole_tiles`, 256 | 43.1, 0.867, 0.966 | _TBD_ | a single wave (264 slots of two blocks per SM); per-SM issue and latency as at 4096³ |
-    /// | 4095 | 128 × 128, `_guarded_edges` (before: guarded), 1024 | 40.2, 0.820, 0.954; 2026-11-26: 0.822, 0.961 | _TBD_ | before: every block guarded, one tile per trip with run-time stage offsets (SASS: 663 instructions per tile, 0.772 FFMA); after: the 961 blocks inside `C` run the whole-tile loop float by float (1167 per two tiles, 0.877 FFMA, against 1165 and 0.879 at 4096³), the 63 edge blocks the guarded one; rows not 16-byte aligned: 8 scalar global loads a tile instead of 2 `LDG.128`; two aligned `LDG.128` and a shift instead were tried and measured slower (Rust 30.1, CUDA C 33.8 TFLOP/s, 0.613 of cuBLAS; H100, 2026-11-26) |
-    /// | 4096 | 128 × 128, `_whole_tiles`, 1024 | 44.7, 0.864, 0.972 | _TBD_ | issue and latency: per tile 512 FFMAs among about 600 instructions (32 `LDS.128`, staging, addresses), so issue alone caps it near 85% of the FP32 peak; four warps per scheduler (two blocks of 128 registers) and a barrier every 8 `k` steps; _ncu: TBD_ |
-    /// | 8192 | 128 × 128, `_whole_tiles`, 4096 | 45.2, 0.877, 0.975 | _TBD_ | as 4096³ |
+    /// | 1024 | 128 × 64, `_128x64_whole_tiles`, 128 | 19.3, 0.536, 0.945 (64 blocks) | 32.8, 0.871, 0.992 | before: 64 blocks on 132 SMs, half the GPU idle; after: one block (8 warps) on 128 SMs, two warps per scheduler to hide shared-memory and barrier latency; not yet profiled (`NCU=1 gpu-checks/sgemm_tiles.sh`) |
+    /// | 2048 | 128 × 128, `_whole_tiles`, 256 | 43.1, 0.867, 0.966 | 44.0, 0.874, 0.964 | a single wave (264 slots of two blocks per SM); per-SM issue and latency as at 4096³ |
+    /// | 4095 | 128 × 128, `_guarded_edges` (before: guarded), 1024 | 40.2, 0.820, 0.954; 2026-11-26: 0.822, 0.961 | 45.1, 0.923, 1.042 | before: every block guarded, one tile per trip with run-time stage offsets (SASS: 663 instructions per tile, 0.772 FFMA); after: the 961 blocks inside `C` run the whole-tile loop float by float (1167 per two tiles, 0.877 FFMA, against 1165 and 0.879 at 4096³), the 63 edge blocks the guarded one; rows not 16-byte aligned: 8 scalar global loads a tile instead of 2 `LDG.128`; two aligned `LDG.128` and a shift instead were tried and measured slower (Rust 30.1, CUDA C 33.8 TFLOP/s, 0.613 of cuBLAS; H100, 2026-11-26) |
+    /// | 4096 | 128 × 128, `_whole_tiles`, 1024 | 44.7, 0.864, 0.972 | 45.6, 0.883, 0.970 | issue and latency: per tile 512 FFMAs among about 600 instructions (32 `LDS.128`, staging, addresses), so issue alone caps it near 85% of the FP32 peak; four warps per scheduler (two blocks of 128 registers) and a barrier every 8 `k` steps; not yet profiled (`NCU=1 gpu-checks/sgemm_tiles.sh`) |
+    /// | 8192 | 128 × 128, `_whole_tiles`, 4096 | 45.2, 0.877, 0.975 | 46.5, 0.903, 0.970 | as 4096³ |
     ///
     /// The ratios to cuBLAS are of the same run; cuBLAS SGEMM ran 36.0, 49.7,
-    /// 49.1, 51.7 and 51.5 TFLOP/s (about 77% of the FP32 peak at 1980 MHz from 2048³).
+    /// 49.1, 51.7 and 51.5 TFLOP/s before and 37.7, 50.3, 48.8, 51.6 and 51.6
+    /// after (about 77% of the FP32 peak at 1980 MHz from 2048³). At 4095³ the
+    /// CUDA C twin (0.885 of cuBLAS) is now the slower: its `_guarded_edges`
+    /// cases are `__noinline__` functions that ptxas inlines again, and its
+    /// inside loop issues 1187 instructions per two tiles against Rust's 1167.
     ///
     /// Ruled out from the SASS (ptxas 13, sm_90, under the launch bound):
     /// local memory and spills (none in any entry, Rust or CUDA C); narrow
