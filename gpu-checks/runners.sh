@@ -36,7 +36,7 @@
 # the 10 minutes of one call of the lent machine. Calls that fit:
 #   FAMILIES=banks,constant,local,streams,ptx-checks,opencl
 #   FAMILIES=alloc,fmachain,latency,texture      FAMILIES=mapped,matmul,particles
-#   FAMILIES=node (on nvidia-h100-x2)
+#   FAMILIES=instr      FAMILIES=node (on nvidia-h100-x2)
 # Writes $OUT/runners/; prints one line "RUNNERS GPU CHECKS: PASS" or FAIL with the reasons.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -60,6 +60,7 @@ matmul     | -     | matmul,cuda-std                                         | q
 node       | 2gpu  | peer,peer-copy-limits,host-links                        | --device all; --device all --impl rust --size-mib 16 | -                         | gpu_node_copies gpu_node                                                           | no NVIDIA driver
 particles  | gl    | particles,particle-tuning                               | quick                                                | ^particles:               | gpu_particles                                                                      | gpu_the_particle_runner
 texture    | -     | texture-2d                                              | quick; --impl rust                                   | texture_2d_tile_sample    | gpu_copies:texture_2d                                                              | any
+instr      | -     | instructions,math-functions,opencl-arithmetic,accuracy  | quick; --impl rust; --impl rust,opencl               | throughput math_function_values | gpu_throughput_runners gpu_execution_claims:gpu_throughput gpu_execution_claims:gpu_function_values | any
 ptx-checks | -     | -                                                       | -                                                    | -                         | ptx_checks                                                                         | none
 opencl     | -     | -                                                       | -                                                    | -                         | gpu-checks/opencl.sh                                                               | none
 TABLE

@@ -7,8 +7,7 @@
 //! * the runtime layers (host/gpu/, host/opencl/, host/nvml/, host/cupti/)
 //!   reach nothing built on them, and host/error.rs imports nothing of the crate (item 5);
 //! * no experiment touches a programming model's types (buffers, timers,
-//!   the OpenCL side, the driver) except the files named in
-//!   [`NOT_YET_BEHIND_RUNNERS`], which a conversion takes off that list (item 2).
+//!   the OpenCL side, the driver): each asks its family's runners (item 2).
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::Path;
@@ -33,16 +32,6 @@ const ABOVE_THE_RUNTIME_LAYERS: &[&str] = &[
 
 /// All host/facts/ may reach besides itself: `stats` (min / median / max), which imports nothing.
 const FACTS_MAY_REACH: &[&str] = &["stats"];
-
-/// Experiment files (relative to host/experiments/) that still touch a programming model's
-/// types: to be moved behind their family's runners (issue #26 item 2), then taken off here.
-const NOT_YET_BEHIND_RUNNERS: &[&str] = &[
-    "accuracy.rs",
-    "instructions.rs",
-    "math_functions.rs",
-    "opencl_arithmetic.rs",
-    "throughput_code.rs",
-];
 
 /// A programming model's types and handles, as they appear in an experiment's code.
 const MODEL_TYPES: &[&str] = &[
@@ -313,7 +302,7 @@ fn the_model_types_reader_finds_imports_types_and_handles() {
 }
 
 #[test]
-fn experiments_touch_no_model_types_but_the_files_not_yet_behind_runners() {
+fn experiments_touch_no_model_types() {
     let dir = experiments_dir();
     let mut files = Vec::new();
     rust_files(&dir, &mut files);
@@ -328,7 +317,7 @@ fn experiments_touch_no_model_types_but_the_files_not_yet_behind_runners() {
         let relative = relative(path, &dir);
         let code = without_comments(&std::fs::read_to_string(path).expect("a readable source file"));
         let touched = model_types_touched(&code);
-        if !touched.is_empty() && !NOT_YET_BEHIND_RUNNERS.contains(&relative.as_str()) {
+        if !touched.is_empty() {
             touching.push(format!("{relative}: {}", touched.join(", ")));
         }
     }
@@ -337,22 +326,5 @@ fn experiments_touch_no_model_types_but_the_files_not_yet_behind_runners() {
         "an experiment asks its family's runners to allocate, fill, launch, time and read back \
          (host/launchers/), never a programming model's types: {}",
         touching.join("; ")
-    );
-}
-
-#[test]
-fn the_allow_list_names_only_files_that_still_touch_model_types() {
-    let dir = experiments_dir();
-    let converted: Vec<&str> = NOT_YET_BEHIND_RUNNERS
-        .iter()
-        .copied()
-        .filter(|file| {
-            let source = std::fs::read_to_string(dir.join(file)).unwrap_or_default();
-            model_types_touched(&without_comments(&source)).is_empty()
-        })
-        .collect();
-    assert!(
-        converted.is_empty(),
-        "these files no longer touch a model's types (or are gone): take them off NOT_YET_BEHIND_RUNNERS: {converted:?}"
     );
 }

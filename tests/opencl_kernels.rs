@@ -984,6 +984,83 @@ fn opencl_throughput_twins_match_their_references_with_every_build_option() {
     }
 }
 
+/// The OpenCL throughput runner, as `opencl-arithmetic` drives it: its
+/// variant and the Rust waves it was given, a probe and samples per launch,
+/// every work-item's chains against the CPU reference (bit for bit for the
+/// IEEE ones without an option), every value read back; and the refusals: a
+/// launch before its output, an integer kernel (no OpenCL C twin), a launch
+/// or a read past its output.
+#[test]
+fn opencl_throughput_runner_times_and_checks_its_chains() {
+    use ThroughputKernel::*;
+    use kernels_gpu::instruction_throughput::{THROUGHPUT_BLOCK_THREADS, THROUGHPUT_CHAINS, ThroughputKernel};
+    use ptxsuite::experiments::chain_mismatch;
+    use ptxsuite::launchers::{
+        ChainLaunch, OpenClThroughputRunner, ThroughputRunner, build_throughput_twins, suggested_params,
+    };
+    use ptxsuite::reference::ArgumentRange;
+    let (groups, iterations) = (2u32, 23u32);
+    let threads = groups * THROUGHPUT_BLOCK_THREADS;
+    let settings = RunSettings {
+        samples: 3,
+        reps: 2,
+        ..RunSettings::default()
+    };
+    let launch = |kernel, blocks| ChainLaunch {
+        kernel,
+        params: suggested_params(kernel, ArgumentRange::Small),
+        iterations,
+        blocks,
+    };
+    for target in targets_or_skip("opencl_throughput_runner_times_and_checks_its_chains") {
+        let label = &target.label;
+        let twins = build_throughput_twins(&target.context, "-cl-mad-enable").unwrap();
+        let waves = Box::new(move |kernel: ThroughputKernel| Ok(if kernel == Sqrt { 1 } else { groups }));
+        let mut runner = OpenClThroughputRunner::new((&target.context, &target.queue), twins, "-cl-mad-enable", waves);
+        assert_eq!(runner.implementation(), ptxsuite::testbed::Implementation::OpenClC);
+        assert_eq!(runner.variant(), "-cl-mad-enable");
+        assert_eq!(
+            (runner.wave_blocks(F32Add).unwrap(), runner.wave_blocks(Sqrt).unwrap()),
+            (groups, 1)
+        );
+        assert!(
+            runner.launch(launch(F32Add, groups)).is_err(),
+            "{label}: a launch before allocate"
+        );
+        runner.allocate(threads).unwrap();
+        for kernel in [F32Add, Sqrt, Fmin, Convert, SinApprox, CubeMul] {
+            let probe = runner.probe_ms(launch(kernel, groups)).unwrap();
+            assert!(probe.is_finite() && probe >= 0.0, "{label}: {kernel:?}: probe {probe}");
+            let times = runner.time(launch(kernel, groups), &settings).unwrap();
+            assert_eq!(times.len(), 3, "{label}: {kernel:?}");
+            assert!(
+                times.iter().all(|ms| ms.is_finite() && *ms >= 0.0),
+                "{label}: {kernel:?}: {times:?}"
+            );
+            let got = runner.read_first_threads(kernel, groups, threads).unwrap();
+            let params = suggested_params(kernel, ArgumentRange::Small);
+            let mismatch = chain_mismatch(kernel, ArgumentRange::Small, params, &got, threads, iterations);
+            assert_eq!(mismatch, None, "{label}: {kernel:?}");
+        }
+        let all = runner.read_all_f32(groups).unwrap();
+        assert_eq!(all.len(), THROUGHPUT_CHAINS * threads as usize, "{label}");
+        assert!(runner.read_all_f32(groups + 1).is_err(), "{label}: past the output");
+        assert!(runner.launch(launch(I32Add, groups)).is_err(), "{label}: no i32 twin");
+        assert!(
+            runner.launch(launch(F32Add, groups + 1)).is_err(),
+            "{label}: past the output"
+        );
+        assert!(
+            runner.read_first_threads(F32Add, groups + 1, 1).is_err(),
+            "{label}: past the output"
+        );
+        assert!(
+            runner.read_first_threads(F32Add, groups, threads + 1).is_err(),
+            "{label}: past the launch"
+        );
+    }
+}
+
 /// The control-flow twins of the OpenCL guide §3.1.1.2 (`divergence.cl`) take
 /// their Rust kernels' parameters and store what the CPU reference says, bit
 /// for bit, for paths chosen per lane and per warp (1, 3 and 32 paths: 3 does

@@ -24,8 +24,7 @@ use super::instructions::{range_at, range_key, rate_point};
 use super::{Experiment, RunContext};
 use crate::device::{cbrt, cos, exp_accurate, sin, sinpi};
 use crate::error::Result;
-use crate::gpu::DeviceBuffer;
-use crate::launchers::math_function_values;
+use crate::launchers::{MathAccuracyRunner, math_accuracy_runners};
 use crate::reference::{
     ArgumentRange, ErrorBound, cuda_library_bound, documented_bound, error_stats, input_sweep, math_function_exact,
 };
@@ -304,9 +303,12 @@ impl Experiment for Accuracy {
         .y_scale(Scale::Log10)
         .plot(PlotKind::None);
         let mut result = ctx.result(self, axis, "");
-        let implementations = ctx.ptx_implementations(&mut result);
-        let dut = ctx.device;
-        let mut out = DeviceBuffer::<f32>::uninit(dut.gpu(), SWEEP_POINTS)?;
+        let (mut runners, waived) = math_accuracy_runners(ctx.device)?;
+        result.waive(waived);
+        let implementations: Vec<Implementation> = runners.iter().flat_map(|r| r.implementations().to_vec()).collect();
+        for runner in &mut runners {
+            runner.allocate(SWEEP_POINTS)?;
+        }
         let total = MathFunction::ALL.len() * ArgumentRange::ALL.len();
         let mut done = 0;
         for function in MathFunction::ALL {
@@ -329,27 +331,7 @@ impl Experiment for Accuracy {
                 done += 1;
                 ctx.progress
                     .set_message(format!("{} ({})", function_name(function), range.label()));
-                let inputs = input_sweep(function, range, SWEEP_POINTS);
-                let inp = DeviceBuffer::from_host(dut.gpu(), &inputs)?;
-                let mut outputs = Vec::new();
-                for (index, &implementation) in implementations.iter().enumerate() {
-                    out.fill(f32::NAN)?;
-                    math_function_values(dut, implementation, function, &inp, &mut out, SWEEP_POINTS)?;
-                    let got = out.to_host()?;
-                    let failure = sweep_failure(function, implementation, &inputs, &got);
-                    outputs.push((index, implementation, got.clone()));
-                    if let Some(point) = error_point((function, range, implementation), &inputs, &got, failure) {
-                        result.series[first + index].points.push(point);
-                    }
-                }
-                if function == MathFunction::Exp
-                    && let Some(unlike) = unlike_cuda(&outputs)
-                    && let Some((index, _, _)) = outputs.iter().find(|o| o.1 == Implementation::Rust)
-                    && let Some(point) = result.series[first + index].points.last_mut()
-                    && point.at == range_key(range)
-                {
-                    point.set_extra(UNLIKE_EXPF, unlike as f64);
-                }
+                sweep((function, range), &mut runners, &mut result.series[first..])?;
                 ctx.progress.inc(1);
             }
         }
@@ -360,6 +342,39 @@ impl Experiment for Accuracy {
         ));
         Ok(result)
     }
+}
+
+/// One function over one range's sweep by every runner's implementations, a
+/// point each into `series` (the function's, in the runners' order); on the
+/// Rust `exp`'s point, how many inputs give other bits than CUDA's `expf`.
+fn sweep(
+    (function, range): (MathFunction, ArgumentRange),
+    runners: &mut [Box<dyn MathAccuracyRunner + '_>],
+    series: &mut [Series],
+) -> Result<()> {
+    let inputs = input_sweep(function, range, SWEEP_POINTS);
+    let mut outputs = Vec::new();
+    for runner in runners {
+        runner.load_inputs(&inputs)?;
+        for implementation in runner.implementations().to_vec() {
+            let index = outputs.len();
+            let got = runner.values(implementation, function, SWEEP_POINTS)?;
+            let failure = sweep_failure(function, implementation, &inputs, &got);
+            outputs.push((index, implementation, got.clone()));
+            if let Some(point) = error_point((function, range, implementation), &inputs, &got, failure) {
+                series[index].points.push(point);
+            }
+        }
+    }
+    if function == MathFunction::Exp
+        && let Some(unlike) = unlike_cuda(&outputs)
+        && let Some((index, _, _)) = outputs.iter().find(|o| o.1 == Implementation::Rust)
+        && let Some(point) = series[*index].points.last_mut()
+        && point.at == range_key(range)
+    {
+        point.set_extra(UNLIKE_EXPF, unlike as f64);
+    }
+    Ok(())
 }
 
 /// One implementation's errors over one sweep: the largest in ulp (the

@@ -5,7 +5,6 @@
 
 use crate::error::Result;
 pub use crate::timing::timed_launches;
-use crate::timing::{SampleTimer, probe_ms};
 
 /// The loop count of the first probe launch.
 pub const PROBE_ITERATIONS: u32 = 64;
@@ -24,19 +23,8 @@ pub fn scaled_iterations(iterations: u32, measured_ms: f64, target_ms: f64, max:
 /// The loop count for launches of about `target_ms`: a probe at
 /// [`PROBE_ITERATIONS`], scaled, then a second probe at that count (long
 /// enough that the launch overhead no longer skews it), scaled again.
-/// `launch(n)` enqueues one launch of `n` iterations.
-pub fn calibrate(
-    timer: &mut dyn SampleTimer,
-    target_ms: f64,
-    max: u32,
-    launch: &mut dyn FnMut(u32) -> Result<()>,
-) -> Result<u32> {
-    calibrate_by_probe(target_ms, max, &mut |n| probe_ms(timer, &mut || launch(n)))
-}
-
-/// [`calibrate`] where the caller times its own probes: `probe(n)` is the
-/// time of one launch of `n` iterations after a warm-up
-/// ([`probe_ms`] on the caller's clock, as a family's runner times it).
+/// `probe(n)` is the time of one launch of `n` iterations after a warm-up
+/// ([`probe_ms`](crate::timing::probe_ms) on the caller's clock, as a family's runner times it).
 pub fn calibrate_by_probe(target_ms: f64, max: u32, probe: &mut dyn FnMut(u32) -> Result<f64>) -> Result<u32> {
     let mut iterations = PROBE_ITERATIONS.min(max.max(1));
     for _ in 0..2 {
@@ -51,9 +39,20 @@ mod tests {
     use std::cell::Cell;
     use std::rc::Rc;
 
-    use super::{calibrate, calibrate_by_probe, scaled_iterations};
+    use super::{calibrate_by_probe, scaled_iterations};
     use crate::error::Result;
-    use crate::timing::SampleTimer;
+    use crate::timing::{SampleTimer, probe_ms};
+
+    /// The calibration as a timer would run it (`launch(n)` enqueues one launch
+    /// of `n` iterations): the reference the runners' probes are held to.
+    fn calibrate(
+        timer: &mut dyn SampleTimer,
+        target_ms: f64,
+        max: u32,
+        launch: &mut dyn FnMut(u32) -> Result<()>,
+    ) -> Result<u32> {
+        calibrate_by_probe(target_ms, max, &mut |n| probe_ms(timer, &mut || launch(n)))
+    }
 
     #[test]
     fn iterations_scale_with_the_time_asked_for() {

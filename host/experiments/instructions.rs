@@ -20,7 +20,7 @@ use std::fmt::Write;
 
 use kernels_gpu::instruction_throughput::{THROUGHPUT_BLOCK_THREADS, THROUGHPUT_CHAINS, ThroughputKernel};
 
-use super::calibrated_launches::{calibrate, timed_launches};
+use super::calibrated_launches::calibrate_by_probe;
 use super::chain_check::chain_mismatch;
 use super::counter_launch::count_point;
 use super::implementation_sass::{ImplementationSass, sass_for};
@@ -32,7 +32,8 @@ use crate::counters::SASS_PER_ELEMENT;
 use crate::error::Result;
 use crate::facts::CudaOrdinal;
 use crate::launchers::{
-    ThroughputOutputs, cc1_per_sm_per_clock, hopper_peak_per_sm_per_clock, suggested_params, throughput_wave_blocks,
+    ChainLaunch, ThroughputRunner, cc1_per_sm_per_clock, hopper_peak_per_sm_per_clock, suggested_params,
+    throughput_runners,
 };
 use crate::reference::{ArgumentRange, f32_ulp_at};
 use crate::report::{
@@ -43,7 +44,6 @@ use crate::run_settings::RunSettings;
 use crate::sass::{PerOperation, SassClass};
 use crate::stats::Summary;
 use crate::testbed::Implementation;
-use crate::timing::CudaTimer;
 
 pub struct Instructions;
 
@@ -209,13 +209,15 @@ impl Experiment for Instructions {
         )
         .plot(PlotKind::None);
         let mut result = ctx.result(self, axis, COUNTING);
-        let implementations = ctx.ptx_implementations(&mut result);
+        let (runners, waived) = throughput_runners(ctx.device)?;
+        result.waive(waived);
+        let implementations: Vec<Implementation> = runners.iter().map(|r| r.implementation()).collect();
         let info = ctx.device.info();
         let sass = sass_for(&mut result, &implementations, info.architecture());
-        let waves = plan_waves(ctx, &implementations)?;
+        let waves = plan_waves(&runners)?;
         let sms = info.multiprocessors.max(1) as u32;
         let most_blocks = waves.iter().map(|w| w.blocks).max().unwrap_or(sms);
-        let mut bench = ThroughputBench::new(ctx, most_blocks)?;
+        let mut bench = ThroughputBench::new(runners, most_blocks)?;
         let kernels = ThroughputKernel::ALL;
         each_point(ctx, kernels, (0, kernels.len()), |kernel| {
             for wave in waves.iter().filter(|w| w.kernel == kernel) {
@@ -226,7 +228,8 @@ impl Experiment for Instructions {
                 // The f32 FMA at 1, 2, 4, ... resident blocks per SM: where the configuration reaches the peak.
                 if kernel == ThroughputKernel::F32Fma && wave.implementation == Implementation::Rust {
                     let hardware = hardware_of(ctx);
-                    let occupancy = occupancy_series(ctx, &mut bench.timer, &mut bench.outputs, wave.blocks, hardware)?;
+                    let rust = bench.runners[wave.runner].as_mut();
+                    let occupancy = occupancy_series(ctx, rust, wave.blocks, hardware)?;
                     result.series.push(occupancy);
                 }
             }
@@ -243,42 +246,44 @@ fn hardware_of(ctx: &RunContext<'_>) -> (i32, i64, (i32, i32)) {
     (info.multiprocessors, info.sm_clock_khz, info.compute_capability)
 }
 
-/// One kernel by one implementation, launched as a full wave of `blocks`.
+/// One kernel by one implementation (its runner's index), launched as a full wave of `blocks`.
 struct Wave {
     kernel: ThroughputKernel,
     implementation: Implementation,
+    runner: usize,
     blocks: u32,
 }
 
-/// Every kernel by every implementation, with its full wave.
-fn plan_waves(ctx: &RunContext<'_>, implementations: &[Implementation]) -> Result<Vec<Wave>> {
+/// Every kernel by every runner's implementation, with its full wave.
+fn plan_waves(runners: &[Box<dyn ThroughputRunner + '_>]) -> Result<Vec<Wave>> {
     let mut waves = Vec::new();
     for kernel in ThroughputKernel::ALL {
-        for &implementation in implementations {
+        for (index, runner) in runners.iter().enumerate() {
             waves.push(Wave {
                 kernel,
-                implementation,
-                blocks: throughput_wave_blocks(ctx.device, implementation, kernel)?,
+                implementation: runner.implementation(),
+                runner: index,
+                blocks: runner.wave_blocks(kernel)?,
             });
         }
     }
     Ok(waves)
 }
 
-/// The outputs of the largest wave, the events, and the literal f32 kernel's
-/// values by implementation (§7.2.3's comparison with the promoted kernel).
+/// The runners, each with outputs for the largest wave, and the literal f32
+/// kernel's values by implementation (§7.2.3's comparison with the promoted kernel).
 struct ThroughputBench<'g> {
-    outputs: ThroughputOutputs,
-    timer: CudaTimer<'g>,
+    runners: Vec<Box<dyn ThroughputRunner + 'g>>,
     literal_values: Vec<(Implementation, Vec<f32>)>,
 }
 
 impl<'g> ThroughputBench<'g> {
-    fn new(ctx: &RunContext<'g>, most_blocks: u32) -> Result<Self> {
-        let gpu = ctx.device.gpu();
+    fn new(mut runners: Vec<Box<dyn ThroughputRunner + 'g>>, most_blocks: u32) -> Result<Self> {
+        for runner in &mut runners {
+            runner.allocate(most_blocks * THROUGHPUT_BLOCK_THREADS)?;
+        }
         Ok(Self {
-            outputs: ThroughputOutputs::new(gpu, most_blocks * THROUGHPUT_BLOCK_THREADS)?,
-            timer: CudaTimer::new(gpu)?,
+            runners,
             literal_values: Vec::new(),
         })
     }
@@ -337,21 +342,25 @@ impl<'g> ThroughputBench<'g> {
         range: ArgumentRange,
         kernel_sass: Option<&ThroughputSass>,
     ) -> Result<Option<Point>> {
-        let (dut, info) = (ctx.device, ctx.device.info());
+        let info = ctx.device.info();
         let Wave {
             kernel,
             implementation,
+            runner,
             blocks,
         } = *wave;
         let sms = info.multiprocessors.max(1) as u32;
-        let outputs = &mut self.outputs;
         let params = suggested_params(kernel, range);
-        let mut launch_for = |n: u32| outputs.launch(dut, implementation, kernel, params, n, blocks);
-        let iterations = calibrate(&mut self.timer, TARGET_LAUNCH_MS, MAX_ITERATIONS, &mut launch_for)?;
-        let times = timed_launches(&mut self.timer, &rate_settings(ctx.settings), &mut || {
-            outputs.launch(dut, implementation, kernel, params, iterations, blocks)
-        })?;
-        let got = outputs.read_first_threads(kernel, blocks, CHECKED_THREADS)?;
+        let launch = |iterations| ChainLaunch {
+            kernel,
+            params,
+            iterations,
+            blocks,
+        };
+        let runner = self.runners[runner].as_mut();
+        let iterations = calibrate_by_probe(TARGET_LAUNCH_MS, MAX_ITERATIONS, &mut |n| runner.probe_ms(launch(n)))?;
+        let times = runner.time(launch(iterations), &rate_settings(ctx.settings))?;
+        let got = runner.read_first_threads(kernel, blocks, CHECKED_THREADS)?;
         let failure = chain_mismatch(kernel, range, params, &got, CHECKED_THREADS, iterations);
         let operations = blocks as u64 * THROUGHPUT_BLOCK_THREADS as u64 * THROUGHPUT_CHAINS as u64 * iterations as u64;
         let Some(mut point) = throughput_point(
@@ -373,11 +382,11 @@ impl<'g> ThroughputBench<'g> {
             kernel,
             ThroughputKernel::F32LiteralMul | ThroughputKernel::F64PromotedMul
         ) {
-            self.compare_promotion(ctx, wave, range, &mut point)?;
+            self.compare_promotion(wave, range, &mut point)?;
         }
-        let outputs = &mut self.outputs;
+        let runner = self.runners[wave.runner].as_mut();
         let counted = count_point(ctx, result, implementation, &mut point, &mut || {
-            outputs.launch(dut, implementation, kernel, params, iterations, blocks)
+            runner.launch(launch(iterations))
         })?;
         if let Some(per) = counted.and_then(|c| c.thread_instructions_per(operations as f64)) {
             point.set_extra(SASS_PER_ELEMENT, per);
@@ -386,23 +395,23 @@ impl<'g> ThroughputBench<'g> {
     }
 
     /// §7.2.3: the promoted kernel's results beside the literal one's, after one round each.
-    fn compare_promotion(
-        &mut self,
-        ctx: &RunContext<'_>,
-        wave: &Wave,
-        range: ArgumentRange,
-        point: &mut Point,
-    ) -> Result<()> {
+    fn compare_promotion(&mut self, wave: &Wave, range: ArgumentRange, point: &mut Point) -> Result<()> {
         let Wave {
             kernel,
             implementation,
+            runner,
             blocks,
         } = *wave;
         let params = suggested_params(kernel, range);
-        let outputs = &mut self.outputs;
-        outputs.launch(ctx.device, implementation, kernel, params, 1, blocks)?;
-        let values = outputs.read_all_f32(blocks)?;
-        let first = outputs.read_first_threads(kernel, blocks, CHECKED_THREADS)?;
+        let runner = self.runners[runner].as_mut();
+        runner.launch(ChainLaunch {
+            kernel,
+            params,
+            iterations: 1,
+            blocks,
+        })?;
+        let values = runner.read_all_f32(blocks)?;
+        let first = runner.read_first_threads(kernel, blocks, CHECKED_THREADS)?;
         if let Some(why) = chain_mismatch(kernel, range, params, &first, CHECKED_THREADS, 1) {
             *point = Point::unmeasured(point.at, crate::report::Status::Failed(why));
         }
@@ -443,18 +452,22 @@ fn describe(ctx: &RunContext<'_>, result: &mut ExperimentResult, most_blocks: u3
 /// `wave` blocks, with the full wave's rounds: points keyed by warps per SM.
 fn occupancy_series(
     ctx: &RunContext<'_>,
-    timer: &mut CudaTimer<'_>,
-    outputs: &mut ThroughputOutputs,
+    runner: &mut dyn ThroughputRunner,
     wave: u32,
     hardware: (i32, i64, (i32, i32)),
 ) -> Result<Series> {
     let kernel = ThroughputKernel::F32Fma;
-    let dut = ctx.device;
-    let sms = dut.info().multiprocessors.max(1) as u32;
+    let sms = ctx.device.info().multiprocessors.max(1) as u32;
     let params = suggested_params(kernel, ArgumentRange::Small);
     let full = wave / sms;
-    let iterations = calibrate(timer, TARGET_LAUNCH_MS, MAX_ITERATIONS, &mut |n| {
-        outputs.launch(dut, Implementation::Rust, kernel, params, n, wave)
+    let launch = |iterations, blocks| ChainLaunch {
+        kernel,
+        params,
+        iterations,
+        blocks,
+    };
+    let iterations = calibrate_by_probe(TARGET_LAUNCH_MS, MAX_ITERATIONS, &mut |n| {
+        runner.probe_ms(launch(n, wave))
     })?;
     let mut series = Series::new(
         ctx.key(kernel.entry(), Implementation::Rust, "f32").variant(OCCUPANCY),
@@ -463,10 +476,8 @@ fn occupancy_series(
     let mut per_sm = 1;
     while per_sm <= full.max(1) {
         let blocks = per_sm * sms;
-        let times = timed_launches(timer, ctx.settings, &mut || {
-            outputs.launch(dut, Implementation::Rust, kernel, params, iterations, blocks)
-        })?;
-        let got = outputs.read_first_threads(kernel, blocks, CHECKED_THREADS)?;
+        let times = runner.time(launch(iterations, blocks), ctx.settings)?;
+        let got = runner.read_first_threads(kernel, blocks, CHECKED_THREADS)?;
         let failure = chain_mismatch(kernel, ArgumentRange::Small, params, &got, CHECKED_THREADS, iterations);
         let operations = blocks as u64 * THROUGHPUT_BLOCK_THREADS as u64 * THROUGHPUT_CHAINS as u64 * iterations as u64;
         let warps = per_sm * THROUGHPUT_BLOCK_THREADS / 32;

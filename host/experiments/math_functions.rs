@@ -19,13 +19,13 @@ use std::fmt::Write;
 
 use kernels_gpu::instruction_throughput::{THROUGHPUT_BLOCK_THREADS, THROUGHPUT_CHAINS, ThroughputKernel};
 
-use super::implementation_sass::sass_for;
+use super::implementation_sass::{ImplementationSass, sass_for};
 use super::instructions::{PER_SM_PER_CLOCK, TARGET_LAUNCH_MS, clock_statement, range_key};
-use super::throughput_code::{CHECKED_THREADS, Code, PtxLaunch, SMALL, fast_math_twins, measure, throughput_bounds};
+use super::throughput_code::{CHECKED_THREADS, SMALL, measure, throughput_bounds};
 use super::throughput_sass::stored_per_operation;
 use super::{Experiment, RunContext};
 use crate::error::Result;
-use crate::launchers::ThroughputOutputs;
+use crate::launchers::{CompiledSass, ThroughputRunner, fast_math_runner, throughput_runners};
 use crate::report::Axis;
 use crate::report::{
     Bound, Claim, ExperimentResult, LedgerRow, Metric, PlotKind, Point, Report, Rule, SectionHooks, Series, Spread,
@@ -33,7 +33,6 @@ use crate::report::{
 };
 use crate::sass::SassModule;
 use crate::testbed::{FAST_MATH_OPTION, Implementation};
-use crate::timing::CudaTimer;
 
 pub struct MathFunctions;
 
@@ -60,56 +59,39 @@ impl Experiment for MathFunctions {
         let axis =
             Axis::lines("arguments (0 = small)", Metric::custom("throughput", "Gop/s", true)).plot(PlotKind::None);
         let mut result = ctx.result(self, axis, COUNTING);
-        let implementations = ctx.ptx_implementations(&mut result);
+        let (mut runners, waived) = throughput_runners(ctx.device)?;
+        result.waive(waived);
+        let implementations: Vec<Implementation> = runners.iter().map(|r| r.implementation()).collect();
         let cc = ctx.device.info().architecture();
         let sass = sass_for(&mut result, &implementations, cc);
-        let fast = fast_math_twins(ctx, &mut result);
-        let mut codes: Vec<(Code<'_>, Option<&SassModule>)> = implementations
-            .iter()
-            .map(|&i| {
-                (
-                    Code::Loaded(i),
-                    sass.iter()
-                        .find(|s| s.implementation == i)
-                        .and_then(|s| s.module().ok()),
-                )
-            })
-            .collect();
-        if let Some((module, fast_sass)) = &fast {
-            codes.push((Code::FastMath(module), fast_sass.as_ref().as_ref().ok()));
-        }
+        let fast_sass = add_fast_math(ctx, &mut result, &mut runners);
+        let runner_sass = runner_sass(&runners, &sass, fast_sass.as_ref());
         let mut waves = Vec::new();
         for kernel in ThroughputKernel::MATH_FUNCTIONS {
-            for &(code, _) in &codes {
-                waves.push(code.wave_blocks(ctx, kernel)?);
+            for runner in &runners {
+                waves.push(runner.wave_blocks(kernel)?);
             }
         }
         let most_blocks = waves.iter().copied().max().unwrap_or(1);
-        let mut outputs = ThroughputOutputs::new(ctx.device.gpu(), most_blocks * THROUGHPUT_BLOCK_THREADS)?;
-        let mut timer = CudaTimer::new(ctx.device.gpu())?;
+        for runner in &mut runners {
+            runner.allocate(most_blocks * THROUGHPUT_BLOCK_THREADS)?;
+        }
         let mut waves = waves.into_iter();
         for (done, kernel) in ThroughputKernel::MATH_FUNCTIONS.into_iter().enumerate() {
             if ctx.stop_before(done, ThroughputKernel::MATH_FUNCTIONS.len()) {
                 break;
             }
-            for &(code, module_sass) in &codes {
+            for (runner, &module_sass) in runners.iter_mut().zip(&runner_sass) {
                 let blocks = waves.next().unwrap_or(most_blocks);
-                ctx.progress
-                    .set_message(format!("{} · {}", kernel.entry(), code.label()));
+                let label = code_label(runner.as_ref());
+                ctx.progress.set_message(format!("{} · {label}", kernel.entry()));
                 let key = ctx
-                    .key(kernel.entry(), code.implementation(), "f32")
-                    .variant(code.variant());
-                let mut series = Series::new(key, format!("{} · {}", kernel.operation(), code.label()));
-                let mut launch = PtxLaunch {
-                    ctx,
-                    outputs: &mut outputs,
-                    code,
-                    kernel,
-                    blocks,
-                };
+                    .key(kernel.entry(), runner.implementation(), "f32")
+                    .variant(runner.variant());
+                let mut series = Series::new(key, format!("{} · {label}", kernel.operation()));
                 series
                     .points
-                    .extend(measure(ctx, &mut timer, &mut launch, module_sass)?);
+                    .extend(measure(ctx, runner.as_mut(), (kernel, blocks), module_sass)?);
                 result.series.push(series);
             }
             ctx.progress.inc(1);
@@ -124,6 +106,52 @@ impl Experiment for MathFunctions {
              (series variant \"{FAST_MATH_OPTION}\"); Rust has no such option: its kernels call the fast forms by name"
         ));
         Ok(result)
+    }
+}
+
+/// Adds the runner of the CUDA C twins compiled with [`FAST_MATH_OPTION`]
+/// to `runners` and gives their SASS; `None` (the reason waived in `result`)
+/// where NVRTC or the CUDA C twins are not there.
+fn add_fast_math<'c>(
+    ctx: &RunContext<'c>,
+    result: &mut ExperimentResult,
+    runners: &mut Vec<Box<dyn ThroughputRunner + 'c>>,
+) -> Option<CompiledSass> {
+    match fast_math_runner(ctx.device)? {
+        Ok((runner, sass)) => {
+            runners.push(runner);
+            Some(sass)
+        }
+        Err(waived) => {
+            result.waive([waived]);
+            None
+        }
+    }
+}
+
+/// Each runner's SASS: its implementation's, or the fast-math twins' own.
+fn runner_sass<'s>(
+    runners: &[Box<dyn ThroughputRunner + '_>],
+    sass: &'s [ImplementationSass],
+    fast: Option<&'s CompiledSass>,
+) -> Vec<Option<&'s SassModule>> {
+    runners
+        .iter()
+        .map(|runner| match runner.variant() {
+            "" => sass
+                .iter()
+                .find(|s| s.implementation == runner.implementation())
+                .and_then(|s| s.module().ok()),
+            _ => fast.and_then(|s| s.as_ref().as_ref().ok()),
+        })
+        .collect()
+}
+
+/// How a runner's series name its code: the implementation, and the compiler option where one was added.
+fn code_label(runner: &dyn ThroughputRunner) -> String {
+    match runner.variant() {
+        "" => runner.implementation().label().into(),
+        option => format!("{} {option}", runner.implementation().label()),
     }
 }
 

@@ -17,17 +17,15 @@ use kernels_gpu::instruction_throughput::{THROUGHPUT_BLOCK_THREADS, THROUGHPUT_C
 
 use super::implementation_sass::sass_for;
 use super::instructions::{PER_SM_PER_CLOCK, PUBLISHED_CC1, TARGET_LAUNCH_MS, clock_statement, range_key};
-use super::throughput_code::{CHECKED_THREADS, Code, OpenClLaunch, PtxLaunch, SMALL, measure, throughput_bounds};
+use super::throughput_code::{CHECKED_THREADS, SMALL, measure, throughput_bounds};
 use super::{Experiment, RunContext};
 use crate::error::Result;
-use crate::launchers::{ThroughputOutputs, build_throughput_twins, throughput_wave_blocks};
-use crate::opencl::ClBuffer;
+use crate::launchers::{ThroughputRunner, opencl_throughput_runners, throughput_runners};
 use crate::report::{
     Axis, Bound, Claim, ExperimentResult, LedgerRow, Metric, PlotKind, Point, Report, Rule, SectionHooks, Series,
-    Spread, Waiver, better_by,
+    Spread, better_by,
 };
-use crate::testbed::{Implementation, OpenClSide};
-use crate::timing::{CudaTimer, OpenClTimer};
+use crate::testbed::Implementation;
 
 pub struct OpenClArithmetic;
 
@@ -72,51 +70,44 @@ impl Experiment for OpenClArithmetic {
         let axis =
             Axis::lines("arguments (0 = small)", Metric::custom("throughput", "Gop/s", true)).plot(PlotKind::None);
         let mut result = ctx.result(self, axis, COUNTING);
-        let implementations = ctx.ptx_implementations(&mut result);
+        let (mut runners, waived) = throughput_runners(ctx.device)?;
+        result.waive(waived);
+        let implementations: Vec<Implementation> = runners.iter().map(|r| r.implementation()).collect();
         let sass = sass_for(&mut result, &implementations, ctx.device.info().architecture());
         let mut most_blocks = 1;
-        for kernel in ThroughputKernel::SQRT_COMPARE_CONVERT.into_iter().chain(OPENCL_KERNELS) {
-            most_blocks = most_blocks.max(throughput_wave_blocks(ctx.device, Implementation::Rust, kernel)?);
+        if let Some(rust) = runners.iter().find(|r| r.implementation() == Implementation::Rust) {
+            for kernel in ThroughputKernel::SQRT_COMPARE_CONVERT.into_iter().chain(OPENCL_KERNELS) {
+                most_blocks = most_blocks.max(rust.wave_blocks(kernel)?);
+            }
         }
-        let mut outputs = ThroughputOutputs::new(ctx.device.gpu(), most_blocks * THROUGHPUT_BLOCK_THREADS)?;
-        let mut timer = CudaTimer::new(ctx.device.gpu())?;
+        for runner in &mut runners {
+            runner.allocate(most_blocks * THROUGHPUT_BLOCK_THREADS)?;
+        }
         for (done, kernel) in ThroughputKernel::SQRT_COMPARE_CONVERT.into_iter().enumerate() {
             if ctx.stop_before(done, self.points() as usize) {
                 return Ok(result);
             }
-            for &implementation in &implementations {
-                let code = Code::Loaded(implementation);
-                let blocks = code.wave_blocks(ctx, kernel)?;
+            for runner in &mut runners {
+                let implementation = runner.implementation();
+                let blocks = runner.wave_blocks(kernel)?;
                 let module_sass = sass
                     .iter()
                     .find(|s| s.implementation == implementation)
                     .and_then(|s| s.module().ok());
-                let mut launch = PtxLaunch {
-                    ctx,
-                    outputs: &mut outputs,
-                    code,
-                    kernel,
-                    blocks,
-                };
                 let mut series = Series::new(
                     ctx.key(kernel.entry(), implementation, "f32"),
                     format!("{} · {}", kernel.operation(), implementation.label()),
                 );
                 series
                     .points
-                    .extend(measure(ctx, &mut timer, &mut launch, module_sass)?);
+                    .extend(measure(ctx, runner.as_mut(), (kernel, blocks), module_sass)?);
                 result.series.push(series);
             }
             ctx.progress.inc(1);
         }
-        match ctx.device.opencl_or_waiver() {
-            (Some(side), _) => opencl_series(ctx, side, &mut result)?,
-            (None, Some(reason)) => result.waived.push(Waiver {
-                what: "OpenCL C twins".into(),
-                reason,
-            }),
-            (None, None) => {}
-        }
+        let (opencl, waived) = opencl_throughput_runners(ctx.device, &BUILD_OPTIONS);
+        result.waive(waived);
+        opencl_series(ctx, opencl, &mut result)?;
         result.setup.push(format!(
             "{THROUGHPUT_CHAINS} independent chains per thread (work-item), {THROUGHPUT_BLOCK_THREADS} threads per \
              block (work-group), one full wave per launch (the Rust kernels' for OpenCL), rounds calibrated to about \
@@ -127,50 +118,36 @@ impl Experiment for OpenClArithmetic {
     }
 }
 
-/// The OpenCL C twins with each of [`BUILD_OPTIONS`]: one series per kernel
-/// and option (variant: the option); a build that fails is waived with its log.
-fn opencl_series(ctx: &RunContext<'_>, side: &OpenClSide, result: &mut ExperimentResult) -> Result<()> {
-    let queue = side.queue();
-    let mut timer = OpenClTimer(queue);
-    let groups: Vec<u32> = OPENCL_KERNELS
-        .iter()
-        .map(|&k| throughput_wave_blocks(ctx.device, Implementation::Rust, k))
-        .collect::<Result<_>>()?;
-    let most = groups.iter().copied().max().unwrap_or(1);
-    let mut out = ClBuffer::<f32>::new(
-        side.context(),
-        (most * THROUGHPUT_BLOCK_THREADS) as usize * THROUGHPUT_CHAINS,
-    )?;
-    for option in BUILD_OPTIONS {
-        let twins = match build_throughput_twins(side.context(), option) {
-            Ok(twins) => twins,
-            Err(e) => {
-                result.waived.push(Waiver {
-                    what: format!("OpenCL C throughput twins built with {option:?}"),
-                    reason: e.to_string(),
-                });
-                continue;
-            }
-        };
+/// The OpenCL C twins with each of [`BUILD_OPTIONS`] that built (a runner
+/// each): one series per kernel and option (variant: the option).
+fn opencl_series(
+    ctx: &RunContext<'_>,
+    mut runners: Vec<Box<dyn ThroughputRunner + '_>>,
+    result: &mut ExperimentResult,
+) -> Result<()> {
+    for runner in &mut runners {
+        let groups: Vec<u32> = OPENCL_KERNELS
+            .iter()
+            .map(|&k| runner.wave_blocks(k))
+            .collect::<Result<_>>()?;
+        runner.allocate(groups.iter().copied().max().unwrap_or(1) * THROUGHPUT_BLOCK_THREADS)?;
+        let option = runner.variant();
         for (&kernel, &groups) in OPENCL_KERNELS.iter().zip(&groups) {
             ctx.progress
                 .set_message(format!("{} · OpenCL C {option}", kernel.entry()));
-            let mut launch = OpenClLaunch {
-                queue,
-                twins: &twins,
-                out: &mut out,
-                kernel,
-                groups,
-            };
             let mut series = Series::new(
-                ctx.key(kernel.entry(), Implementation::OpenClC, "f32").variant(option),
+                ctx.key(kernel.entry(), runner.implementation(), "f32").variant(option),
                 format!("{} · OpenCL C {option}", opencl_operation(kernel)),
             );
-            series.points.extend(measure(ctx, &mut timer, &mut launch, None)?);
+            series
+                .points
+                .extend(measure(ctx, runner.as_mut(), (kernel, groups), None)?);
             result.series.push(series);
         }
     }
-    ctx.progress.inc(OPENCL_KERNELS.len() as u64);
+    if !runners.is_empty() {
+        ctx.progress.inc(OPENCL_KERNELS.len() as u64);
+    }
     Ok(())
 }
 

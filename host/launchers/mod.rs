@@ -32,7 +32,6 @@ mod nominal_shape;
 mod occupancy;
 mod opencl_c_kernels;
 mod opencl_nd_range;
-mod opencl_throughput;
 mod particles;
 mod pointer_ring;
 mod ptx_entries;
@@ -42,9 +41,6 @@ mod slot_ring;
 mod streams;
 mod stride_copy_global;
 mod texture_2d;
-mod throughput_outputs;
-mod throughput_params;
-mod throughput_table;
 mod transfers;
 mod twin_waivers;
 
@@ -84,7 +80,11 @@ pub use guide_multiply::{
     guide_multiply_shape,
 };
 pub use instruction_throughput::{
-    ChainValue, throughput, throughput_in_module, throughput_shape, throughput_wave_blocks,
+    AnyChainParams, ChainLaunch, ChainValue, ChainValues, CompiledSass, CudaThroughputRunner, OpenClThroughputRunner,
+    RustWaves, ThroughputOutputs, ThroughputRow, ThroughputRunner, build_throughput_twins, cc1_per_sm_per_clock,
+    fast_math_runner, first_threads, hopper_peak_per_sm_per_clock, opencl_throughput, opencl_throughput_runners,
+    suggested_params, throughput, throughput_in_module, throughput_runners, throughput_shape, throughput_table,
+    throughput_wave_blocks,
 };
 pub use latency::{
     ChaseRing, CudaLatencyRunner, CudaLinkChaseRunner, LatencyRunner, LinkChaseRunner, RingMemory,
@@ -101,7 +101,9 @@ pub use loop_counters::{
     loop_counter_runners, loop_counter_shape,
 };
 pub use mapped_host::{ArrayId, CudaMappedRunner, MappedRunner, MappedStep, Memory, mapped_runners};
-pub use math_accuracy::{function_values_shape, math_function_values};
+pub use math_accuracy::{
+    CudaMathAccuracyRunner, MathAccuracyRunner, function_values_shape, math_accuracy_runners, math_function_values,
+};
 pub use matrix_vector::{
     CudaMatVecRunner, MATVEC_BLOCK_THREADS, MatVecEntry, MatVecRunner, MatVecVersion, check_matvec_buffers, matvec,
     matvec_runners, matvec_shape, matvec_with_grid,
@@ -116,7 +118,6 @@ pub use occupancy::{
     occupancy_chase_shape, occupancy_copy, occupancy_copy_shape, occupancy_runners, shared_bytes_for_resident_blocks,
 };
 pub use opencl_c_kernels::opencl_c_kernels;
-pub use opencl_throughput::{build_throughput_twins, opencl_throughput};
 pub use particles::{
     CudaGravityBuffers, CudaParticleBuffers, CudaParticleRunner, FrameTimes, GravityBuffers, InteropFrames,
     ParticleBuffers, ParticleFrames, ParticleRunner, StepReplay, fountain_version_step, gravity_step, particle_runners,
@@ -145,9 +146,6 @@ pub use texture_2d::{
     CudaTexture2dRunner, Image2d, SamplePlacement, Sampling, Texture2dRunner, TileFetch, global_2d_tile_load,
     texture_2d_runners, texture_2d_tile_sample, texture_2d_tile_shape,
 };
-pub use throughput_outputs::{ChainValues, ThroughputOutputs, first_threads};
-pub use throughput_params::{AnyChainParams, suggested_params};
-pub use throughput_table::{ThroughputRow, cc1_per_sm_per_clock, hopper_peak_per_sm_per_clock, throughput_table};
 pub use transfers::{
     CudaTransferRunner, OpenClTransferRunner, PAGEABLE_SAMPLE_FACTOR, TransferDirection, TransferEntry, TransferRunner,
     cuda_transfer_entries, opencl_transfer_entries, timed_copies, transfer_runners,

@@ -1,3 +1,30 @@
+//! The instruction-throughput family (OpenCL Programming Guide §3.1.1, Best
+//! Practices Guide §5.1): 8 independent chains per thread of one operation,
+//! launched as one full wave of [`THROUGHPUT_BLOCK_THREADS`]-thread blocks.
+//! The shape check ([`throughput_shape`]), the typed CUDA launchers
+//! ([`throughput`], [`throughput_in_module`]), the OpenCL C twins' ([`opencl`]),
+//! the outputs, parameters and published rates, and the family's runners,
+//! one per compiled set of kernels ([`ThroughputRunner`], chosen by
+//! [`throughput_runners`], [`fast_math_runner`] and [`opencl_throughput_runners`]).
+
+mod cuda_runner;
+pub mod opencl;
+mod opencl_runner;
+mod outputs;
+mod params;
+mod runner;
+mod table;
+
+pub use cuda_runner::CudaThroughputRunner;
+pub use opencl::{build_throughput_twins, opencl_throughput};
+pub use opencl_runner::{OpenClThroughputRunner, RustWaves};
+pub use outputs::{ChainValues, ThroughputOutputs, first_threads};
+pub use params::{AnyChainParams, suggested_params};
+pub use runner::{
+    ChainLaunch, CompiledSass, ThroughputRunner, fast_math_runner, opencl_throughput_runners, throughput_runners,
+};
+pub use table::{ThroughputRow, cc1_per_sm_per_clock, hopper_peak_per_sm_per_clock, throughput_table};
+
 use kernels_gpu::device::{Dim3, GlobalMutPtr, KernelParam, KernelSignature, Signature};
 use kernels_gpu::instruction_throughput::{
     ChainElement, ChainParams, THROUGHPUT_BLOCK_THREADS, THROUGHPUT_CHAINS, ThroughputKernel,

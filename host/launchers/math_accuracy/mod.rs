@@ -1,3 +1,14 @@
+//! The math-accuracy family (Best Practices Guide §5.1.4): `math_function_values`,
+//! one function evaluated once per input, one thread per input. The shape check
+//! ([`function_values_shape`]), the typed launcher ([`math_function_values`]) and
+//! the family's runner ([`MathAccuracyRunner`], chosen by [`math_accuracy_runners`]).
+
+mod cuda_runner;
+mod runner;
+
+pub use cuda_runner::CudaMathAccuracyRunner;
+pub use runner::{MathAccuracyRunner, math_accuracy_runners};
+
 use kernels_gpu::device::{Dim3, KernelSignature};
 use kernels_gpu::math_accuracy::{FUNCTION_VALUES_BLOCK_THREADS, MathFunction, math_function_values_params};
 
