@@ -36,6 +36,7 @@ mod opencl_throughput;
 mod particles;
 mod pointer_ring;
 mod ptx_entries;
+mod reduction;
 mod sgemm;
 mod shared_memory_banks;
 mod slot_ring;
@@ -152,6 +153,10 @@ pub use transfers::{
     CudaTransferRunner, OpenClTransferRunner, PAGEABLE_SAMPLE_FACTOR, TransferDirection, TransferEntry, TransferRunner,
     cuda_transfer_entries, opencl_transfer_entries, timed_copies, transfer_runners,
 };
+pub use reduction::{
+    CudaReductionRunner, OpenClReductionRunner, ReductionEntry, ReductionKernel, ReductionRunner, reduce,
+    reduction_runners, reduction_shape,
+};
 pub use twin_waivers::KernelSet;
 
 /// The OpenCL C twins' launchers, by family (the same shape checks as the CUDA launchers).
@@ -165,6 +170,7 @@ pub mod opencl {
     pub use super::local_memory::opencl::{SPILL_REGISTER_CAP, build_spilled_twin, local_array};
     pub use super::matrix_vector::opencl::*;
     pub use super::opencl_nd_range::*;
+    pub use super::reduction::opencl::reduce;
     pub use super::sgemm::opencl::*;
     pub use super::shared_memory_banks::opencl::{BANK_TWIN_PARAMS, bank_kernel};
 }
