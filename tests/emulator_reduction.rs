@@ -16,7 +16,11 @@ fn run(kind: ReductionKernel, kernel: Kernel, x: &[f32], wave: u32) -> Vec<f32> 
     let mut emu = Emulator::new();
     let (px, pp) = (emu.global(x), emu.global_mut(&mut partials));
     emu.launch(
-        LaunchConfig::new(shape.grid, Dim3::x(REDUCTION_BLOCK_THREADS), shape.shared_bytes as usize),
+        LaunchConfig::new(
+            shape.grid,
+            Dim3::x(REDUCTION_BLOCK_THREADS),
+            shape.shared_bytes as usize,
+        ),
         || unsafe { kernel(px, n, pp) },
     )
     .unwrap_or_else(|e| panic!("{} over {n}: {e}", kind.kernel()));
@@ -35,9 +39,17 @@ fn both_kernels_sum_ragged_arrays_within_the_f32_bound() {
         ] {
             for wave in [1, 3] {
                 let partials = run(kind, kernel, &x, wave);
-                assert!(partials.iter().all(|p| p.is_finite()), "{}: a partial left unwritten", kind.kernel());
+                assert!(
+                    partials.iter().all(|p| p.is_finite()),
+                    "{}: a partial left unwritten",
+                    kind.kernel()
+                );
                 let got: f64 = partials.iter().map(|&p| p as f64).sum();
-                assert!((got - exact).abs() <= bound, "{} n={n} wave={wave}: {got} vs {exact}", kind.kernel());
+                assert!(
+                    (got - exact).abs() <= bound,
+                    "{} n={n} wave={wave}: {got} vs {exact}",
+                    kind.kernel()
+                );
             }
         }
     }

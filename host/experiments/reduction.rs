@@ -43,19 +43,35 @@ impl Experiment for Reduction {
             runner.load(&x)?;
             for entry in runner.entries() {
                 let key = ctx.key(entry.kernel.kernel(), entry.implementation, "f32");
-                let mut series = Series::new(key, format!("{} · {}", entry.kernel.kernel(), entry.implementation.label()));
+                let mut series = Series::new(
+                    key,
+                    format!("{} · {}", entry.kernel.kernel(), entry.implementation.label()),
+                );
                 let times_ms = runner.time(&entry, ctx.settings)?;
                 let got = runner.read_sum(&entry)?;
                 let failure = ((got - exact).abs() > bound || !got.is_finite())
                     .then(|| format!("sum {got} vs the f64 reference {exact} (tolerance {bound:.3e})"));
-                if let Some(point) = Point::timed(PointKey::Value(mib as i64), &Metric::Bandwidth, work, &times_ms, failure) {
+                if let Some(point) = Point::timed(
+                    PointKey::Value(mib as i64),
+                    &Metric::Bandwidth,
+                    work,
+                    &times_ms,
+                    failure,
+                ) {
                     series.points.push(point);
                 }
                 result.series.push(series);
             }
         }
         // The copy ceiling over the same buffer: what reading the array could cost at best.
-        measure::<f32>(ctx, &mut result, &[Planned::rust(CopyKernel::Vector)], &[mib], len, None)?;
+        measure::<f32>(
+            ctx,
+            &mut result,
+            &[Planned::rust(CopyKernel::Vector)],
+            &[mib],
+            len,
+            None,
+        )?;
         result.setup.push(format!("one array of {len} floats ({mib} MiB)"));
         result.notes.push(
             "each sum (the partial sums read back and added in f64 on the host) checked against an f64 CPU sum \

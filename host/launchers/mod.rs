@@ -125,6 +125,10 @@ pub use particles::{
 };
 pub use pointer_ring::{PointerRing, pointer_ring_words};
 pub use ptx_entries::{memory_claims_entries, ptx_entries};
+pub use reduction::{
+    CudaReductionRunner, OpenClReductionRunner, ReductionEntry, ReductionKernel, ReductionRunner, reduce,
+    reduction_runners, reduction_shape,
+};
 pub use sgemm::{
     CudaGemmRunner, GemmEntry, GemmOp, GemmRunner, REGISTER_BLOCKED_TILES, SgemmKernel, TileChoice, check_gemm_buffers,
     cublas_reference, gemm_flops, gemm_runners, hgemm_f16_storage, hgemm_f16_storage_shape, register_blocked_tile,
@@ -152,10 +156,6 @@ pub use throughput_table::{ThroughputRow, cc1_per_sm_per_clock, hopper_peak_per_
 pub use transfers::{
     CudaTransferRunner, OpenClTransferRunner, PAGEABLE_SAMPLE_FACTOR, TransferDirection, TransferEntry, TransferRunner,
     cuda_transfer_entries, opencl_transfer_entries, timed_copies, transfer_runners,
-};
-pub use reduction::{
-    CudaReductionRunner, OpenClReductionRunner, ReductionEntry, ReductionKernel, ReductionRunner, reduce,
-    reduction_runners, reduction_shape,
 };
 pub use twin_waivers::KernelSet;
 

@@ -2,8 +2,8 @@ use kernels_gpu::device::Dim3;
 use kernels_gpu::global_memory::COPY_BLOCK_THREADS;
 
 use super::{
-    compat_layer, constant_memory, guide_multiply, latency, local_memory, matrix_vector, occupancy, particles, reduction,
-    sgemm, shared_memory_banks,
+    compat_layer, constant_memory, guide_multiply, latency, local_memory, matrix_vector, occupancy, particles,
+    reduction, sgemm, shared_memory_banks,
 };
 use crate::gpu::LaunchShape;
 

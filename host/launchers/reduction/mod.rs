@@ -113,11 +113,5 @@ pub fn reduce(
     let shape = reduction_shape(kernel, n, (x.len(), partials.len()), wave_blocks)?;
     // SAFETY: the shape check proved x holds n floats, partials one per block, and the shared memory
     // matches the block size.
-    unsafe {
-        typed.launch(
-            dut.gpu().stream(),
-            shape,
-            (x.as_global(), n, partials.as_global_mut()),
-        )
-    }
+    unsafe { typed.launch(dut.gpu().stream(), shape, (x.as_global(), n, partials.as_global_mut())) }
 }

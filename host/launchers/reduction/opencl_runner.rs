@@ -47,9 +47,16 @@ impl ReductionRunner for OpenClReductionRunner<'_> {
     fn load(&mut self, x: &[f32]) -> Result<()> {
         self.buffers = None; // free the last array first
         let n = element_count(x)?;
-        let partials = ReductionKernel::ALL.map(|k| k.blocks(n, self.wave)).into_iter().max().unwrap_or(1);
+        let partials = ReductionKernel::ALL
+            .map(|k| k.blocks(n, self.wave))
+            .into_iter()
+            .max()
+            .unwrap_or(1);
         let (context, queue) = (self.side.context(), self.side.queue());
-        self.buffers = Some((ClBuffer::from_host(context, queue, x)?, ClBuffer::new(context, partials as usize)?));
+        self.buffers = Some((
+            ClBuffer::from_host(context, queue, x)?,
+            ClBuffer::new(context, partials as usize)?,
+        ));
         self.n = n;
         Ok(())
     }
@@ -65,7 +72,12 @@ impl ReductionRunner for OpenClReductionRunner<'_> {
 
     fn read_sum(&mut self, entry: &ReductionEntry) -> Result<f64> {
         let blocks = entry.kernel.blocks(self.n, self.wave) as usize;
-        let partials = self.buffers.as_ref().ok_or_else(not_loaded)?.1.to_host(self.side.queue())?;
+        let partials = self
+            .buffers
+            .as_ref()
+            .ok_or_else(not_loaded)?
+            .1
+            .to_host(self.side.queue())?;
         Ok(partials[..blocks].iter().map(|&p| p as f64).sum())
     }
 }
