@@ -12,7 +12,7 @@
 #                   `tests` column; `cargo test --release --no-run --test NAME ...`):
 #                   ptx_checks opencl_kernels opencl_logic gpu_bank_runners gpu_copies
 #                   gpu_memory_claims gpu_node gpu_mapped_runners gpu_matrix_multiply
-#                   gpu_cuda_std gpu_node_copies gpu_particles
+#                   gpu_cuda_std gpu_node_copies gpu_particles gpu_reduction
 # Binaries may be gzipped (NAME.gz): they are unpacked first. A chosen family's
 # missing test binary is a failure. Rows marked `gl` want the GL loaders in .gl/
 # (gpu-checks/gl_loaders.sh: without them the interop is waived on both sides).
@@ -61,6 +61,7 @@ node       | 2gpu  | peer,peer-copy-limits,host-links                        | -
 particles  | gl    | particles,particle-tuning                               | quick                                                | ^particles:               | gpu_particles                                                                      | gpu_the_particle_runner
 texture    | -     | texture-2d                                              | quick; --impl rust                                   | texture_2d_tile_sample    | gpu_copies:texture_2d                                                              | any
 instr      | -     | instructions,math-functions,opencl-arithmetic,accuracy  | quick; --impl rust; --impl rust,opencl               | throughput math_function_values | gpu_throughput_runners gpu_execution_claims:gpu_throughput gpu_execution_claims:gpu_function_values | any
+reduction  | -     | reduction                                               | -                                                    | -                         | gpu_reduction opencl_kernels:reduction                                             | any
 ptx-checks | -     | -                                                       | -                                                    | -                         | ptx_checks                                                                         | none
 opencl     | -     | -                                                       | -                                                    | -                         | gpu-checks/opencl.sh                                                               | none
 TABLE

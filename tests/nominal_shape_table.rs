@@ -111,6 +111,8 @@ const RECORDED_SHAPES: &[(&str, [u32; 3], [u32; 3], u32)] = &[
     ("rcp_approx_throughput", [1, 1, 1], [256, 1, 1], 0),
     ("rcp_rn_throughput", [1, 1, 1], [256, 1, 1], 0),
     ("recip_sqrt_rn_throughput", [1, 1, 1], [256, 1, 1], 0),
+    ("reduce_block_tree", [1, 1, 1], [256, 1, 1], 1024),
+    ("reduce_grid_stride_shuffle", [1, 1, 1], [256, 1, 1], 1024),
     ("rsqrt_approx_throughput", [1, 1, 1], [256, 1, 1], 0),
     ("sgemm_register_blocked", [1, 1, 1], [256, 1, 1], 16640),
     ("sgemm_register_blocked_128x64", [1, 1, 1], [256, 1, 1], 25088),

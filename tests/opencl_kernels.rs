@@ -1672,3 +1672,42 @@ fn opencl_fan_out_runner_runs_one_work_group_per_kernel_on_its_queues() {
         }
     }
 }
+
+/// The array sum's twins (`reduction.cl`, both ending in a __local tree): the
+/// partial sums, added on the host, against an f64 sum on ragged lengths and
+/// small waves; an array shorter than `n` is refused before the launch.
+#[test]
+fn opencl_reduction_twins_sum_ragged_arrays() {
+    use ptxsuite::launchers::ReductionKernel;
+    for Target {
+        label,
+        context,
+        queue,
+        twins,
+    } in targets_or_skip("opencl_reduction_twins_sum_ragged_arrays")
+    {
+        for n in [1usize, 255, 513, 4099] {
+            let x = floats(n, 3);
+            let exact: f64 = x.iter().map(|&v| v as f64).sum();
+            let bound = n as f64 * f32::EPSILON as f64 * x.iter().map(|&v| (v as f64).abs()).sum::<f64>();
+            let x_dev = ClBuffer::from_host(&context, &queue, &x).unwrap();
+            for kernel in ReductionKernel::ALL {
+                for wave in [1, 3] {
+                    let blocks = kernel.blocks(n as u32, wave) as usize;
+                    let mut partials = ClBuffer::<f32>::new(&context, blocks).unwrap();
+                    partials.fill(&queue, f32::NAN).unwrap();
+                    launch::reduce(&twins, &queue, kernel, (&x_dev, n as u32), &mut partials, wave).unwrap();
+                    let got: f64 = partials.to_host(&queue).unwrap().iter().map(|&p| p as f64).sum();
+                    assert!(
+                        (got - exact).abs() <= bound,
+                        "{label}: {} n={n} wave={wave}: {got} vs {exact}",
+                        kernel.kernel()
+                    );
+                }
+                let mut partials = ClBuffer::<f32>::new(&context, 64).unwrap();
+                let too_long = (n + 1) as u32;
+                assert!(launch::reduce(&twins, &queue, kernel, (&x_dev, too_long), &mut partials, 1).is_err());
+            }
+        }
+    }
+}

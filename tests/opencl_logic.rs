@@ -437,6 +437,7 @@ fn opencl_twins_program_joins_its_sources_in_the_recorded_order() {
         include_str!("../host/opencl_c/shared_memory_banks.cl"),
         include_str!("../host/opencl_c/constant_memory.cl"),
         include_str!("../host/opencl_c/local_memory.cl"),
+        include_str!("../host/opencl_c/reduction.cl"),
     ];
     assert_eq!(OPENCL_C_SOURCE, recorded.join("\n"));
 }

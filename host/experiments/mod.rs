@@ -54,6 +54,7 @@ mod particles;
 mod peer;
 mod peer_copy_limits;
 mod permuted;
+mod reduction;
 mod sector_model;
 mod sgemm;
 mod shift;
@@ -125,6 +126,7 @@ pub static EXPERIMENTS: &[&dyn Experiment] = &[
     &offset_width::OffsetWidth,
     &stride_width::StrideWidth,
     &ceiling::Ceiling,
+    &reduction::Reduction,
     &cuda_std_layer::CudaStdLayer,
     &matvec::Matvec,
     &matmul::Matmul,

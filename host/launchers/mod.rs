@@ -35,6 +35,7 @@ mod opencl_nd_range;
 mod particles;
 mod pointer_ring;
 mod ptx_entries;
+mod reduction;
 mod sgemm;
 mod shared_memory_banks;
 mod slot_ring;
@@ -125,6 +126,10 @@ pub use particles::{
 };
 pub use pointer_ring::{PointerRing, pointer_ring_words};
 pub use ptx_entries::{memory_claims_entries, ptx_entries};
+pub use reduction::{
+    CudaReductionRunner, OpenClReductionRunner, ReductionEntry, ReductionKernel, ReductionRunner, reduce,
+    reduction_runners, reduction_shape,
+};
 pub use sgemm::{
     CudaGemmRunner, GemmEntry, GemmOp, GemmRunner, REGISTER_BLOCKED_TILES, SgemmKernel, TileChoice, check_gemm_buffers,
     cublas_reference, gemm_flops, gemm_runners, hgemm_f16_storage, hgemm_f16_storage_shape, register_blocked_tile,
@@ -163,6 +168,7 @@ pub mod opencl {
     pub use super::local_memory::opencl::{SPILL_REGISTER_CAP, build_spilled_twin, local_array};
     pub use super::matrix_vector::opencl::*;
     pub use super::opencl_nd_range::*;
+    pub use super::reduction::opencl::reduce;
     pub use super::sgemm::opencl::*;
     pub use super::shared_memory_banks::opencl::{BANK_TWIN_PARAMS, bank_kernel};
 }

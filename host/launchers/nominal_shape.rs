@@ -2,8 +2,8 @@ use kernels_gpu::device::Dim3;
 use kernels_gpu::global_memory::COPY_BLOCK_THREADS;
 
 use super::{
-    compat_layer, constant_memory, guide_multiply, latency, local_memory, matrix_vector, occupancy, particles, sgemm,
-    shared_memory_banks,
+    compat_layer, constant_memory, guide_multiply, latency, local_memory, matrix_vector, occupancy, particles,
+    reduction, sgemm, shared_memory_banks,
 };
 use crate::gpu::LaunchShape;
 
@@ -13,7 +13,7 @@ type FamilyNominalShape = fn(&str) -> Option<LaunchShape>;
 
 /// Every family that declares its nominal shapes, each beside its launcher:
 /// a new family adds its `nominal_shape` there and one line here.
-const FAMILIES: [FamilyNominalShape; 10] = [
+const FAMILIES: [FamilyNominalShape; 11] = [
     guide_multiply::nominal_shape,
     sgemm::nominal_shape,
     particles::nominal_shape,
@@ -24,6 +24,7 @@ const FAMILIES: [FamilyNominalShape; 10] = [
     local_memory::nominal_shape,
     latency::nominal_shape,
     occupancy::nominal_shape,
+    reduction::nominal_shape,
 ];
 
 /// The block (threads, dynamic shared bytes) a kernel is launched with, for

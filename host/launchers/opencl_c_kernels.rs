@@ -5,11 +5,12 @@
 //! order its source file joins the program.
 
 use super::{
-    constant_memory, divergence, global_memory, local_memory, matrix_vector, sgemm, shared_memory_banks, streams,
+    constant_memory, divergence, global_memory, local_memory, matrix_vector, reduction, sgemm, shared_memory_banks,
+    streams,
 };
 
 /// Every family with OpenCL C twins, in the order of their sources in the program.
-const FAMILIES: [&[&str]; 8] = [
+const FAMILIES: [&[&str]; 9] = [
     global_memory::opencl::OPENCL_C_KERNELS,
     matrix_vector::opencl::OPENCL_C_KERNELS,
     sgemm::opencl::OPENCL_C_KERNELS,
@@ -18,6 +19,7 @@ const FAMILIES: [&[&str]; 8] = [
     shared_memory_banks::opencl::OPENCL_C_KERNELS,
     constant_memory::opencl::OPENCL_C_KERNELS,
     local_memory::opencl::OPENCL_C_KERNELS,
+    reduction::opencl::OPENCL_C_KERNELS,
 ];
 
 /// Every kernel of the OpenCL C twins' program, family by family.

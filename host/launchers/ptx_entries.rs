@@ -5,7 +5,7 @@
 
 use super::{
     compat_layer, constant_memory, diagnostics, global_memory, guide_multiply, latency, local_memory, matrix_vector,
-    occupancy, particles, sgemm, shared_memory_banks, streams, texture_2d,
+    occupancy, particles, reduction, sgemm, shared_memory_banks, streams, texture_2d,
 };
 
 /// The families of the memory claims (bank conflicts, constant and local
@@ -19,7 +19,7 @@ const MEMORY_CLAIMS_FAMILIES: [&[&str]; 5] = [
 ];
 
 /// Every other family that declares its entries.
-const OTHER_FAMILIES: [&[&str]; 9] = [
+const OTHER_FAMILIES: [&[&str]; 10] = [
     global_memory::PTX_ENTRIES,
     texture_2d::PTX_ENTRIES,
     matrix_vector::PTX_ENTRIES,
@@ -29,6 +29,7 @@ const OTHER_FAMILIES: [&[&str]; 9] = [
     diagnostics::PTX_ENTRIES,
     particles::PTX_ENTRIES,
     compat_layer::PTX_ENTRIES,
+    reduction::PTX_ENTRIES,
 ];
 
 /// The entries of the memory-claims families, family by family.

@@ -27,7 +27,9 @@ pub const OPENCL_C_SOURCE: &str = concat!(
     "\n",
     include_str!("../opencl_c/constant_memory.cl"),
     "\n",
-    include_str!("../opencl_c/local_memory.cl")
+    include_str!("../opencl_c/local_memory.cl"),
+    "\n",
+    include_str!("../opencl_c/reduction.cl")
 );
 
 /// The local-memory twins' source alone (also part of [`OPENCL_C_SOURCE`]):

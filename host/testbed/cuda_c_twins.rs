@@ -42,7 +42,9 @@ pub const CUDA_C_SOURCE: &str = concat!(
     "\n",
     include_str!("../cuda_c/loop_counters.cu"),
     "\n",
-    include_str!("../cuda_c/streams.cu")
+    include_str!("../cuda_c/streams.cu"),
+    "\n",
+    include_str!("../cuda_c/reduction.cu")
 );
 
 /// Compiles the twins to PTX for the same virtual architecture as the Rust

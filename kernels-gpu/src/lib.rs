@@ -44,6 +44,7 @@ pub mod math_accuracy;
 pub mod matrix_vector;
 pub mod occupancy;
 pub mod particles;
+pub mod reduction;
 pub mod sgemm;
 pub mod shared_memory_banks;
 pub mod streams;

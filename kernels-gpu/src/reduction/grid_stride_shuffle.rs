@@ -1,0 +1,71 @@
+use crate::device::{
+    GlobalMutPtr, GlobalPtr, WARP_SIZE, block_dim_x, block_idx_x, dynamic_shared_memory, grid_dim_x, shfl_down_sync,
+    sync_threads, thread_idx_x,
+};
+
+/// Sum over the 32 lanes of a warp with `shfl.sync.down`; lane 0 holds the total.
+#[inline(always)]
+fn warp_sum(mut value: f32) -> f32 {
+    let mut offset = WARP_SIZE / 2;
+    while offset > 0 {
+        value += shfl_down_sync(value, offset);
+        offset /= 2;
+    }
+    value
+}
+
+kernel! {
+    /// Grid-stride sum per thread, then a warp-shuffle tree (the CUDA
+    /// samples' later `reduce` versions in their modern form): each thread
+    /// adds every `gridDim·blockDim`-th element, each warp reduces its 32
+    /// sums with `shfl.sync.down` (registers, no barrier), lane 0 of each
+    /// warp writes one value to shared memory, and the first warp reduces those.
+    ///
+    /// **Demonstrates** that a reduction is a copy without the store: the
+    /// grid-stride loop keeps every SM streaming for the whole array, and
+    /// only one barrier per block is paid, once.
+    ///
+    /// **Indexing**: thread `g = blockIdx·blockDim + t` adds elements `g,
+    /// g + gridDim·blockDim, ...` (coalesced); `partials[blockIdx]`.
+    ///
+    /// **Launch**: 1-D grid of at most one full wave of blocks (the suite's
+    /// choice; any grid is correct), one partial each; `blockDim.x` a multiple
+    /// of 32, at most 1024; `blockDim.x / 32 * 4` bytes of dynamic shared
+    /// memory suffice (the suite passes `blockDim.x * 4`).
+    ///
+    /// **Expected**: on modern GPUs close to the copy ceiling's read rate
+    /// for arrays well past the L2 cache (it reads `n * 4` bytes once and
+    /// writes one float per block); not yet measured here.
+    ///
+    /// # Safety
+    /// `x` holds `n` floats, `partials` at least `gridDim.x`.
+    pub unsafe fn reduce_grid_stride_shuffle(x: GlobalPtr<f32>, n: u32, partials: GlobalMutPtr<f32>) {
+        let warp_sums = dynamic_shared_memory::<f32>();
+        let tid = thread_idx_x();
+        let (warp, lane) = ((tid / WARP_SIZE) as usize, tid % WARP_SIZE);
+        let warps = block_dim_x() / WARP_SIZE;
+        let step = grid_dim_x() as u64 * block_dim_x() as u64;
+        let mut i = block_idx_x() as u64 * block_dim_x() as u64 + tid as u64;
+        let mut sum = 0.0f32;
+        while i < n as u64 {
+            // SAFETY: i < n.
+            sum += unsafe { x.load(i as isize) };
+            i += step;
+        }
+        // SAFETY: shared indices are < warps <= blockDim.x / 32; blockIdx.x < gridDim.x <= partials' length.
+        unsafe {
+            let sum = warp_sum(sum);
+            if lane == 0 {
+                warp_sums.store(warp, sum);
+            }
+            sync_threads();
+            if warp == 0 {
+                let first = if tid < warps { warp_sums.load(tid as usize) } else { 0.0 };
+                let total = warp_sum(first);
+                if tid == 0 {
+                    partials.store(block_idx_x() as isize, total);
+                }
+            }
+        }
+    }
+}
