@@ -9,32 +9,28 @@ use kernels_gpu::device::Dim3;
 use kernels_gpu::global_memory::COPY_BLOCK_THREADS;
 
 use super::family::Family;
-use super::{
-    compat_layer, constant_memory, diagnostics, divergence, global_memory, guide_multiply, latency, local_memory,
-    matrix_vector, occupancy, particles, reduction, sgemm, shared_memory_banks, streams, texture_2d,
-};
 use crate::gpu::LaunchShape;
 
 /// Every family. The order is that of the OpenCL C twins' files in
 /// [`OPENCL_C_SOURCE`](crate::opencl::OPENCL_C_SOURCE): a new family with a
 /// `.cl` file, whose file joins the program last, joins this list last.
 const FAMILIES: &[Family] = &[
-    global_memory::FAMILY,
-    texture_2d::FAMILY,
-    matrix_vector::FAMILY,
-    guide_multiply::FAMILY,
-    sgemm::FAMILY,
-    streams::FAMILY,
-    divergence::FAMILY,
-    diagnostics::FAMILY,
-    particles::FAMILY,
-    compat_layer::FAMILY,
-    shared_memory_banks::FAMILY,
-    constant_memory::FAMILY,
-    local_memory::FAMILY,
-    latency::FAMILY,
-    occupancy::FAMILY,
-    reduction::FAMILY,
+    super::global_memory::FAMILY,
+    super::texture_2d::FAMILY,
+    super::matrix_vector::FAMILY,
+    super::guide_multiply::FAMILY,
+    super::sgemm::FAMILY,
+    super::streams::FAMILY,
+    super::divergence::FAMILY,
+    super::diagnostics::FAMILY,
+    super::particles::FAMILY,
+    super::compat_layer::FAMILY,
+    super::shared_memory_banks::FAMILY,
+    super::constant_memory::FAMILY,
+    super::local_memory::FAMILY,
+    super::latency::FAMILY,
+    super::occupancy::FAMILY,
+    super::reduction::FAMILY,
 ];
 
 /// The entries of the memory-claims families, family by family.
