@@ -2,14 +2,16 @@
 //! device matching, ICD registration planning, build options, NDRanges and
 //! the OpenCL launchers' shapes, and the twins' entry names against the Rust PTX.
 
+use std::path::Path;
+
 use kernels_gpu::device::Dim3;
 use ptxsuite::gpu::LaunchShape;
 use ptxsuite::launchers::opencl::{estimated_wave_groups, matvec_launch, nd_range, vector_copy_groups};
 use ptxsuite::launchers::{MatVecVersion, SgemmKernel, offset_copy_shape, opencl_c_kernels, sgemm_shape};
 use ptxsuite::opencl::{
-    ClDeviceType, DeviceMatch, LocalMemory, MatvecReduction, NdRange, OPENCL_C_SOURCE, OpenClDeviceInfo, PciAddress,
-    match_device, name_versions, pci_bus_info_khr, plan_vendor_registration, registered_icd_files, twin_build_options,
-    uuid_string, version_number,
+    ClDeviceType, DeviceMatch, LocalMemory, MatvecReduction, NdRange, OPENCL_C_SOURCE, OPENCL_C_THROUGHPUT_SOURCE,
+    OpenClDeviceInfo, PciAddress, match_device, name_versions, pci_bus_info_khr, plan_vendor_registration,
+    registered_icd_files, twin_build_options, uuid_string, version_number,
 };
 use ptxsuite::ptx::{KERNELS_PTX, entry_points};
 
@@ -440,6 +442,29 @@ fn opencl_twins_program_joins_its_sources_in_the_recorded_order() {
         include_str!("../host/opencl_c/reduction.cl"),
     ];
     assert_eq!(OPENCL_C_SOURCE, recorded.join("\n"));
+}
+
+/// Every `.cl` file in host/opencl_c/ joins a program: the twins' or, alone,
+/// the throughput twins'. A new file that was not joined (or not recorded
+/// above) fails here, naming it, before any device is needed.
+#[test]
+fn opencl_every_cl_file_joins_a_program() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("host/opencl_c");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("host/opencl_c/")
+        .map(|entry| entry.expect("a directory entry").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "cl"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 2, "{files:?}");
+    for file in &files {
+        let text = std::fs::read_to_string(file).expect("a .cl file");
+        assert!(
+            OPENCL_C_SOURCE.contains(&text) || text == OPENCL_C_THROUGHPUT_SOURCE,
+            "{} joins neither OPENCL_C_SOURCE (host/opencl/opencl_c_twins.rs) nor OPENCL_C_THROUGHPUT_SOURCE",
+            file.display()
+        );
+    }
 }
 
 /// The bank and constant-memory twins record no block spans (OpenCL C has no

@@ -24,6 +24,29 @@ fn ptx_has_every_kernel_entry_point() {
     }
 }
 
+/// Every `.cu` file in host/cuda_c/ joins the CUDA C twins' source: a new
+/// file that was not joined fails here, naming it, without NVRTC or a GPU
+/// (the twins' entry-by-entry checks need both).
+#[test]
+fn every_cuda_c_file_joins_the_twins() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("host/cuda_c");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("host/cuda_c/")
+        .map(|entry| entry.expect("a directory entry").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "cu"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 2, "{files:?}");
+    for file in &files {
+        let text = std::fs::read_to_string(file).expect("a .cu file");
+        assert!(
+            ptxsuite::testbed::CUDA_C_SOURCE.contains(&text),
+            "{} is not joined in CUDA_C_SOURCE (host/testbed/cuda_c_twins.rs)",
+            file.display()
+        );
+    }
+}
+
 #[test]
 fn ptx_target_is_the_recorded_architecture() {
     assert_eq!(ptx::target(KERNELS_PTX), Some(PTX_ARCH));

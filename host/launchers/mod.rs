@@ -15,6 +15,8 @@ mod cublas;
 mod diagnostics;
 mod divergence;
 mod execution_configuration;
+mod families;
+mod family;
 mod fountain_emitter_probe;
 mod global_memory;
 mod guide_multiply;
@@ -28,13 +30,10 @@ mod math_accuracy;
 mod matrix_vector;
 mod measured_sass;
 mod node_copies;
-mod nominal_shape;
 mod occupancy;
-mod opencl_c_kernels;
 mod opencl_nd_range;
 mod particles;
 mod pointer_ring;
-mod ptx_entries;
 mod reduction;
 mod sgemm;
 mod shared_memory_banks;
@@ -67,6 +66,7 @@ pub use execution_configuration::{
     CudaFmaChainRunner, FmaChainGrid, FmaChainRunner, OpenClFmaChainRunner, fma_chain_in, fma_chain_runners,
     fma_chain_shape,
 };
+pub use families::{memory_claims_entries, nominal_shape, opencl_c_kernels, ptx_entries};
 pub use fountain_emitter_probe::{
     EMITTER_PROBE_GRID, emitter_from_probe, emitter_mismatch, emitter_probe_state, fountain_emitter_positions,
 };
@@ -113,19 +113,16 @@ pub use measured_sass::measured_sass_opcodes;
 pub use node_copies::{
     ConcurrentSamples, CudaNodeCopyRunner, NodeArray, NodeCopy, NodeCopyRunner, PeerPath, Residence, node_copy_runners,
 };
-pub use nominal_shape::nominal_shape;
 pub use occupancy::{
     CudaOccupancyRunner, OCCUPANCY_BLOCK_THREADS, OccupancyKernel, OccupancyRunner, occupancy_chase,
     occupancy_chase_shape, occupancy_copy, occupancy_copy_shape, occupancy_runners, shared_bytes_for_resident_blocks,
 };
-pub use opencl_c_kernels::opencl_c_kernels;
 pub use particles::{
     CudaGravityBuffers, CudaParticleBuffers, CudaParticleRunner, FrameTimes, GravityBuffers, InteropFrames,
     ParticleBuffers, ParticleFrames, ParticleRunner, StepReplay, fountain_version_step, gravity_step, particle_runners,
     particle_shape, particle_step, particle_step_global, population_bytes,
 };
 pub use pointer_ring::{PointerRing, pointer_ring_words};
-pub use ptx_entries::{memory_claims_entries, ptx_entries};
 pub use reduction::{
     CudaReductionRunner, OpenClReductionRunner, ReductionEntry, ReductionKernel, ReductionRunner, reduce,
     reduction_runners, reduction_shape,

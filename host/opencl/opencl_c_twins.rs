@@ -11,7 +11,10 @@ use super::{ClContext, ClKernel, ClProgram, OpenClDeviceInfo, OpenClError};
 /// The OpenCL C versions of the kernels: same algorithms, same launch shapes,
 /// same entry names as the Rust kernels. Each family lists the kernels of its
 /// file beside its OpenCL launcher (`launchers::opencl_c_kernels`, in this
-/// order); `tests/opencl_logic.rs` pins the order of the files.
+/// order); `tests/opencl_logic.rs` pins the order of the files and names any
+/// `.cl` file joined nowhere. The order is kept by hand: the extension pragmas
+/// of `global_memory.cl` (`cl_khr_fp64`) and `matrix_vector.cl`
+/// (`cl_khr_subgroups`) hold for every file after them.
 pub const OPENCL_C_SOURCE: &str = concat!(
     include_str!("../opencl_c/global_memory.cl"),
     "\n",

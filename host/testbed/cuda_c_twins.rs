@@ -7,6 +7,9 @@ use cudarc::nvrtc;
 use crate::ptx::PTX_ARCH;
 
 /// CUDA C versions of the kernels: same algorithms, same launch shapes.
+/// A new file joins last, by hand (`tests/ptx_checks.rs` names any file of
+/// host/cuda_c/ left out): the order matters, as later files use
+/// `block_span.cu`'s span helpers and `instruction_throughput.cu`'s chain macros.
 pub const CUDA_C_SOURCE: &str = concat!(
     include_str!("../cuda_c/block_span.cu"),
     "\n",

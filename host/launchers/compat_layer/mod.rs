@@ -23,6 +23,7 @@ use kernels_gpu::compat_layer::{COMPAT_BLOCK_THREADS, ptx_device_block_sum_param
 use kernels_gpu::device::{GlobalMutPtr, GlobalPtr, KernelSignature, Param, ParamKind};
 
 use super::block_grid::block_grid;
+use super::family::Family;
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape};
 use crate::testbed::{DeviceUnderTest, Implementation};
@@ -35,6 +36,14 @@ pub(super) const PTX_ENTRIES: &[&str] = &[
     "cuda_std_block_sum",
     "ptx_device_block_sum",
 ];
+
+/// The family's declaration for the lists every family joins
+/// ([`families`](super::families)).
+pub(super) const FAMILY: Family = Family {
+    ptx_entries: PTX_ENTRIES,
+    nominal_shape: Some(nominal_shape),
+    ..Family::NONE
+};
 
 /// `cuda_std_vecadd(a: &[f32], b: &[f32], c: *mut f32)` as its PTX entry
 /// takes it: `cuda_std`'s `#[kernel]` does not describe its parameters as

@@ -19,6 +19,7 @@ use kernels_gpu::constant_memory::{
 use kernels_gpu::device::{CONSTANT_SYMBOL, CONSTANT_WORDS, KernelSignature, WARP_SIZE};
 
 use super::block_grid::block_grid;
+use super::family::Family;
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, Gpu, LaunchShape, Module};
 use crate::testbed::{DeviceUnderTest, Implementation};
@@ -26,6 +27,15 @@ use crate::testbed::{DeviceUnderTest, Implementation};
 /// The PTX entries of the constant-memory chases: the module must define each (gathered with the
 /// other families' by [`ptx_entries`](fn@crate::launchers::ptx_entries)).
 pub(super) const PTX_ENTRIES: &[&str] = &["constant_chase", "constant_chase_global_nc", "constant_chase_shared"];
+
+/// The family's declaration for the lists every family joins
+/// ([`families`](super::families)).
+pub(super) const FAMILY: Family = Family {
+    ptx_entries: PTX_ENTRIES,
+    opencl_c_kernels: opencl::OPENCL_C_KERNELS,
+    nominal_shape: Some(nominal_shape),
+    memory_claims: true,
+};
 
 /// The block of the constant-memory experiment's throughput series (and the kernel table).
 pub const CONSTANT_CHASE_BLOCK_THREADS: u32 = 256;

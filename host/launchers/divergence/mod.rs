@@ -19,10 +19,18 @@ use kernels_gpu::divergence::{
     short_branch_predicated_params, uniform_warp_paths_params,
 };
 
+use super::family::Family;
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape};
 use crate::reference::{BranchLength, PathChoice};
 use crate::testbed::{DeviceUnderTest, Implementation};
+
+/// The family's declaration for the lists every family joins
+/// ([`families`](super::families)).
+pub(super) const FAMILY: Family = Family {
+    opencl_c_kernels: opencl::OPENCL_C_KERNELS,
+    ..Family::NONE
+};
 
 /// The kernel that runs `choice`'s paths.
 pub fn paths_kernel(choice: PathChoice) -> &'static str {

@@ -22,6 +22,7 @@ use kernels_gpu::global_memory::{
     vector_copy_params,
 };
 
+use super::family::Family;
 use crate::copy_element::CopyElement;
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape, TextureObject};
@@ -43,6 +44,14 @@ pub(super) const PTX_ENTRIES: &[&str] = &[
     "stride_copy_f32x4",
     "vector_copy",
 ];
+
+/// The family's declaration for the lists every family joins
+/// ([`families`](super::families)).
+pub(super) const FAMILY: Family = Family {
+    ptx_entries: PTX_ENTRIES,
+    opencl_c_kernels: opencl::OPENCL_C_KERNELS,
+    ..Family::NONE
+};
 
 fn invalid(kernel: &'static str, reason: String) -> Error {
     Error::InvalidLaunch { kernel, reason }

@@ -19,6 +19,7 @@ use kernels_gpu::guide_multiply::{
 };
 use serde::{Deserialize, Serialize};
 
+use super::family::Family;
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape};
 use crate::testbed::{DeviceUnderTest, Implementation};
@@ -33,6 +34,14 @@ pub(super) const PTX_ENTRIES: &[&str] = &[
     "coalesced_multiply_aat",
     "coalesced_multiply_aat_padded",
 ];
+
+/// The family's declaration for the lists every family joins
+/// ([`families`](super::families)).
+pub(super) const FAMILY: Family = Family {
+    ptx_entries: PTX_ENTRIES,
+    nominal_shape: Some(nominal_shape),
+    ..Family::NONE
+};
 
 /// The CUDA C Best Practices Guide's shared-memory matrix multiplies
 /// (§3.2.2.2–3.2.2.3, Listings 3.7–3.11): `C = AB` with `A` of `M × 32` and

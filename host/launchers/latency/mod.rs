@@ -23,6 +23,7 @@ use kernels_gpu::device::{Dim3, GlobalPtr, KernelSignature};
 use kernels_gpu::latency::{LATENCY_OUT_WORDS, fma_latency_params, pointer_chase_params, shared_pointer_chase_params};
 
 use super::block_grid::block_grid;
+use super::family::Family;
 use super::{PointerRing, SlotRing};
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape};
@@ -31,6 +32,15 @@ use crate::testbed::{DeviceUnderTest, Implementation};
 /// The PTX entries of the latency chains: the module must define each (gathered with the other
 /// families' by [`ptx_entries`](fn@crate::launchers::ptx_entries)).
 pub(super) const PTX_ENTRIES: &[&str] = &["pointer_chase", "shared_pointer_chase", "fma_latency"];
+
+/// The family's declaration for the lists every family joins
+/// ([`families`](super::families)).
+pub(super) const FAMILY: Family = Family {
+    ptx_entries: PTX_ENTRIES,
+    nominal_shape: Some(nominal_shape),
+    memory_claims: true,
+    ..Family::NONE
+};
 
 /// The block that copies a ring into shared memory for `shared_pointer_chase` (thread 0 then chases).
 pub const SHARED_CHASE_BLOCK_THREADS: u32 = 256;

@@ -17,6 +17,7 @@ use kernels_gpu::launch_bounds::LAUNCH_BOUND_FOR_SPILLS;
 use kernels_gpu::local_memory::{local_array_dynamic_params, local_array_registers_params, local_array_spilled_params};
 
 use super::block_grid::block_grid;
+use super::family::Family;
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape};
 use crate::testbed::{DeviceUnderTest, Implementation};
@@ -24,6 +25,15 @@ use crate::testbed::{DeviceUnderTest, Implementation};
 /// The PTX entries of the local-memory arrays: the module must define each (gathered with the other
 /// families' by [`ptx_entries`](fn@crate::launchers::ptx_entries)).
 pub(super) const PTX_ENTRIES: &[&str] = &["local_array_registers", "local_array_dynamic", "local_array_spilled"];
+
+/// The family's declaration for the lists every family joins
+/// ([`families`](super::families)).
+pub(super) const FAMILY: Family = Family {
+    ptx_entries: PTX_ENTRIES,
+    opencl_c_kernels: opencl::OPENCL_C_KERNELS,
+    nominal_shape: Some(nominal_shape),
+    memory_claims: true,
+};
 
 /// The block the local-memory experiment launches (and the kernel table shows).
 pub const LOCAL_ARRAY_BLOCK_THREADS: u32 = 128;

@@ -18,6 +18,7 @@ use kernels_gpu::matrix_vector::{
 };
 use serde::{Deserialize, Serialize};
 
+use super::family::Family;
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape};
 use crate::testbed::{DeviceUnderTest, Implementation};
@@ -33,6 +34,15 @@ pub(super) const PTX_ENTRIES: &[&str] = &[
     "matvec_warp_shuffle",
     "matvec_warp_per_row",
 ];
+
+/// The family's declaration for the lists every family joins
+/// ([`families`](super::families)).
+pub(super) const FAMILY: Family = Family {
+    ptx_entries: PTX_ENTRIES,
+    opencl_c_kernels: opencl::OPENCL_C_KERNELS,
+    nominal_shape: Some(nominal_shape),
+    ..Family::NONE
+};
 
 /// The parameters of every version: the matrix, its width and height, the vector and the result.
 pub type MatVecArgs = (GlobalPtr<f32>, u32, u32, GlobalPtr<f32>, GlobalMutPtr<f32>);

@@ -17,6 +17,7 @@ use kernels_gpu::occupancy::{occupancy_chase_params, occupancy_copy_params};
 
 use super::SlotRing;
 use super::block_grid::block_grid;
+use super::family::Family;
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape};
 use crate::testbed::{DeviceUnderTest, Implementation};
@@ -24,6 +25,15 @@ use crate::testbed::{DeviceUnderTest, Implementation};
 /// The PTX entries of the occupancy kernels: the module must define each (gathered with the other
 /// families' by [`ptx_entries`](fn@crate::launchers::ptx_entries)).
 pub(super) const PTX_ENTRIES: &[&str] = &["occupancy_copy", "occupancy_chase"];
+
+/// The family's declaration for the lists every family joins
+/// ([`families`](super::families)).
+pub(super) const FAMILY: Family = Family {
+    ptx_entries: PTX_ENTRIES,
+    nominal_shape: Some(nominal_shape),
+    memory_claims: true,
+    ..Family::NONE
+};
 
 /// The block of the occupancy experiment's shared-memory sweep (and the kernel table).
 pub const OCCUPANCY_BLOCK_THREADS: u32 = 256;

@@ -32,6 +32,7 @@ use kernels_gpu::particles::{
     particle_swarm_params, staged_tile_bytes,
 };
 
+use super::family::Family;
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape};
 use crate::particle_scene::{
@@ -51,6 +52,14 @@ pub(super) const PTX_ENTRIES: &[&str] = &[
     "particle_gravity",
     "particle_gravity_tiled",
 ];
+
+/// The family's declaration for the lists every family joins
+/// ([`families`](super::families)).
+pub(super) const FAMILY: Family = Family {
+    ptx_entries: PTX_ENTRIES,
+    nominal_shape: Some(nominal_shape),
+    ..Family::NONE
+};
 
 /// The most threads a block may have (every GPU since cc 2.0).
 const MAX_BLOCK_THREADS: u64 = 1024;

@@ -18,6 +18,7 @@ use kernels_gpu::reduction::{
 };
 use serde::{Deserialize, Serialize};
 
+use super::family::Family;
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape};
 use crate::testbed::{DeviceUnderTest, Implementation};
@@ -25,6 +26,15 @@ use crate::testbed::{DeviceUnderTest, Implementation};
 /// The PTX entries of the array sum: the module must define each (gathered with the other families'
 /// by [`ptx_entries`](fn@crate::launchers::ptx_entries)).
 pub(super) const PTX_ENTRIES: &[&str] = &["reduce_block_tree", "reduce_grid_stride_shuffle"];
+
+/// The family's declaration for the lists every family joins
+/// ([`families`](super::families)).
+pub(super) const FAMILY: Family = Family {
+    ptx_entries: PTX_ENTRIES,
+    opencl_c_kernels: opencl::OPENCL_C_KERNELS,
+    nominal_shape: Some(nominal_shape),
+    ..Family::NONE
+};
 
 /// Both kernels' parameters: the array, its length, one partial sum per block.
 pub type ReductionArgs = (GlobalPtr<f32>, u32, GlobalMutPtr<f32>);

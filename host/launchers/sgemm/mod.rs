@@ -27,6 +27,7 @@ use kernels_gpu::sgemm::{
 };
 use serde::{Deserialize, Serialize};
 
+use super::family::Family;
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape};
 use crate::testbed::{DeviceUnderTest, Implementation};
@@ -46,6 +47,15 @@ pub(super) const PTX_ENTRIES: &[&str] = &[
     "hgemm_f16_storage",
     "hgemm_f16_storage_whole_tiles",
 ];
+
+/// The family's declaration for the lists every family joins
+/// ([`families`](super::families)).
+pub(super) const FAMILY: Family = Family {
+    ptx_entries: PTX_ENTRIES,
+    opencl_c_kernels: opencl::OPENCL_C_KERNELS,
+    nominal_shape: Some(nominal_shape),
+    ..Family::NONE
+};
 
 /// Checks that `A` (`m × k`), `B` (`k × n`) and `C` (`m × n`) fit their
 /// buffers (lengths in elements) and that every index fits the kernels'

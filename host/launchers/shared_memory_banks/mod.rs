@@ -24,6 +24,7 @@ use kernels_gpu::shared_memory_banks::{
 use kernels_gpu::shared_memory_banks::{ROUND_ACCESSES, STRUCT_ROUND_ACCESSES};
 
 use super::block_grid::block_grid;
+use super::family::Family;
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape};
 use crate::testbed::{DeviceUnderTest, Implementation};
@@ -45,6 +46,15 @@ pub(super) const PTX_ENTRIES: &[&str] = &[
     "bank_write_b128",
     "bank_tile_column_read",
 ];
+
+/// The family's declaration for the lists every family joins
+/// ([`families`](super::families)).
+pub(super) const FAMILY: Family = Family {
+    ptx_entries: PTX_ENTRIES,
+    opencl_c_kernels: opencl::OPENCL_C_KERNELS,
+    nominal_shape: Some(nominal_shape),
+    memory_claims: true,
+};
 
 /// The largest stride (or tile pitch) whose accesses stay inside the kernels'
 /// table: `31 * stride + 32 * 31` (strided) or `31 * pitch + 31` (columns)

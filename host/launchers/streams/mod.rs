@@ -30,6 +30,7 @@ use kernels_gpu::device::{Dim3, GlobalMutPtr, KernelSignature};
 use kernels_gpu::global_memory::COPY_BLOCK_THREADS;
 use kernels_gpu::streams::fma_chain_params;
 
+use super::family::Family;
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape};
 use crate::opencl::{ClBuffer, ClQueue, NdRange, OpenClTwins};
@@ -42,6 +43,14 @@ pub(in crate::launchers) const OPENCL_C_KERNELS: &[&str] = &["fma_chain"];
 /// The PTX entries of the streams family: the module must define each (gathered with the other
 /// families' by [`ptx_entries`](fn@crate::launchers::ptx_entries)).
 pub(super) const PTX_ENTRIES: &[&str] = &["fma_chain"];
+
+/// The family's declaration for the lists every family joins
+/// ([`families`](super::families)).
+pub(super) const FAMILY: Family = Family {
+    ptx_entries: PTX_ENTRIES,
+    opencl_c_kernels: OPENCL_C_KERNELS,
+    ..Family::NONE
+};
 
 /// Launches the Rust `fma_chain` on `data[range]` on `stream` (not
 /// necessarily the suite's: the staged pipeline uses one stream per chunk).

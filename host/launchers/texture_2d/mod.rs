@@ -15,6 +15,7 @@ pub use runner::{Texture2dRunner, TileFetch, texture_2d_runners};
 use kernels_gpu::device::Dim3;
 use kernels_gpu::global_memory::{COPY_BLOCK_THREADS, global_2d_tile_load_params, texture_2d_tile_sample_params};
 
+use super::family::Family;
 use crate::error::{Error, Result};
 use crate::gpu::{DeviceBuffer, LaunchShape, Texture2d};
 use crate::testbed::{DeviceUnderTest, Implementation};
@@ -22,6 +23,13 @@ use crate::testbed::{DeviceUnderTest, Implementation};
 /// The PTX entries of the 2-D tile kernels: the module must define each (gathered with the other
 /// families' by [`ptx_entries`](fn@crate::launchers::ptx_entries)).
 pub(super) const PTX_ENTRIES: &[&str] = &["global_2d_tile_load", "texture_2d_tile_sample"];
+
+/// The family's declaration for the lists every family joins
+/// ([`families`](super::families)).
+pub(super) const FAMILY: Family = Family {
+    ptx_entries: PTX_ENTRIES,
+    ..Family::NONE
+};
 
 /// An image of `width × height` texels, row-major.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
