@@ -1,7 +1,7 @@
 //! Write CUDA kernels in Rust on upstream nightly rustc, and test them on the CPU.
 //!
 //! This crate is what a kernel calls: thread and block indices, barriers,
-//! shared memory, global-memory pointers, warp shuffles, texture fetches,
+//! shared memory, global-memory pointers and float atomics, warp shuffles, texture fetches,
 //! fast and accurate math, half floats, clocks, and the [`kernel!`] macro that
 //! turns a function into a PTX entry point. It compiles two ways:
 //!
@@ -122,6 +122,7 @@ pub mod dim3;
 pub mod exp;
 pub mod fast_math;
 pub mod fast_trig;
+pub mod global_atomic;
 pub mod global_ptr;
 pub mod half_float;
 pub mod index;

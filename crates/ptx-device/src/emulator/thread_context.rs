@@ -7,6 +7,7 @@ use std::cell::RefCell;
 use std::mem::{align_of, size_of};
 use std::panic::Location;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use super::fault::FaultKind;
 use super::grid_runner::LaunchState;
@@ -101,6 +102,22 @@ pub(crate) fn global_store<T: Copy>(base: *mut T, index: isize, value: T) {
     let addr = check_global(base as *const T, index, true);
     // SAFETY: check_global proved the element lies in a live, aligned, writable registered slice.
     unsafe { std::ptr::write_volatile(addr as *mut T, value) }
+}
+
+/// `atom.global.add.f32`: adds `value` to the element with a compare-and-swap
+/// loop (concurrent additions are serialized, none is lost) and returns the old value.
+/// As the GPU's `ATOMG/REDG.ADD.F32.FTZ.RN`: subnormal inputs and results become
+/// zeros of their sign.
+pub(crate) fn global_atomic_add_f32(base: *mut f32, index: isize, value: f32) -> f32 {
+    let flush = |x: f32| if x.is_subnormal() { 0.0f32.copysign(x) } else { x };
+    let addr = check_global(base as *const f32, index, true);
+    // SAFETY: check_global proved a live, 4-byte-aligned, writable f32 in a registered slice; a
+    // plain access racing with this one is the kernel's data race, as on the GPU.
+    let word = unsafe { AtomicU32::from_ptr(addr as *mut u32) };
+    let previous = word.try_update(Ordering::Relaxed, Ordering::Relaxed, |bits| {
+        Some(flush(flush(f32::from_bits(bits)) + flush(value)).to_bits())
+    });
+    f32::from_bits(previous.unwrap_or_else(|bits| bits))
 }
 
 pub(crate) fn shared_base<T>() -> *mut T {
