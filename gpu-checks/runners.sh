@@ -43,7 +43,7 @@ cd "$(dirname "$0")/.." || exit 1
 
 # The table, a row a family. needs: gl (the GL loaders), 2gpu (two GPUs) or -.
 # passes: experiment_bodies.sh's arguments after the quick settings, ';' between
-# (quick: none). selftest rows: words whose selftest lines are shown. tests: test
+# (quick: none; - for none: a family new in this build has no main to compare with). selftest rows: words whose selftest lines are shown. tests: test
 # binaries with an optional name filter (binary:filter), or a script. fatal skip:
 # which SKIPPED lines fail the family's tests: any, none, or a text in the line.
 table=$(cat <<'TABLE'
@@ -137,7 +137,8 @@ for packed in .gpu/*.gz; do gunzip -f "$packed" && chmod +x "${packed%.gz}"; don
 # The passes: one per distinct argument list, on every chosen family that asks for it.
 pass_args=() pass_only=() pass_families=()
 for family in "${chosen[@]}"; do
-    [ "${experiments[$family]}" != - ] || continue
+    # A family new in this build (passes `-`) has no main to compare with.
+    [ "${experiments[$family]}" != - ] && [ "${passes[$family]}" != - ] || continue
     IFS=';' read -ra wanted <<<"${passes[$family]}"
     for extra in "${wanted[@]}"; do
         extra=$(trim "$extra")

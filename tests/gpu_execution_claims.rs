@@ -187,6 +187,18 @@ fn gpu_throughput_launcher_refuses_bad_launches() {
     );
 }
 
+/// The functions whose CUDA C twin runs the very PTX instructions of the Rust
+/// kernel (an intrinsic or inline `asm`), so that both must agree bit for bit.
+const SAME_INSTRUCTIONS_IN_THE_TWIN: [MathFunction; 7] = [
+    MathFunction::SinApprox,
+    MathFunction::CosApprox,
+    MathFunction::Ex2Approx,
+    MathFunction::Lg2Approx,
+    MathFunction::RcpApprox,
+    MathFunction::RsqrtApprox,
+    MathFunction::ExpFast,
+];
+
 #[test]
 fn gpu_function_values_stay_within_their_bounds() {
     let Some(dut) = gpu_or_skip("gpu_function_values_stay_within_their_bounds") else {
@@ -245,14 +257,24 @@ fn gpu_function_values_stay_within_their_bounds() {
                     );
                 }
             }
-            // The approximations are the same instructions in Rust and CUDA C: the same results.
-            if let [(_, rust), (_, cuda_c)] = &by_implementation[..]
-                && host.is_none()
-            {
-                assert!(
-                    rust.iter().zip(cuda_c).all(|(a, b)| a.to_bits() == b.to_bits()),
-                    "{function:?} {range:?}: Rust and CUDA C differ"
-                );
+            // The approximations (`__sinf` … `__expf`) are the same PTX instructions in Rust and
+            // CUDA C: the same results, bit for bit. The device layer's own functions (`sin`,
+            // `exp`, `cbrt`, …) are other algorithms than CUDA's library, which the twin calls:
+            // only their bounds above are checked, and how often they differ is printed.
+            if let [(_, rust), (_, cuda_c)] = &by_implementation[..] {
+                let differing = rust
+                    .iter()
+                    .zip(cuda_c)
+                    .filter(|(a, b)| a.to_bits() != b.to_bits())
+                    .count();
+                if SAME_INSTRUCTIONS_IN_THE_TWIN.contains(&function) {
+                    assert_eq!(differing, 0, "{function:?} {range:?}: Rust and CUDA C differ");
+                } else {
+                    print_uncaptured(&format!(
+                        "TWINS {function:?} {}: {differing} of {count} results differ from CUDA's library",
+                        range.label()
+                    ));
+                }
             }
         }
     }
