@@ -77,10 +77,14 @@ pub fn probe_ms(timer: &mut dyn SampleTimer, enqueue: &mut dyn FnMut() -> Result
     timer.time_ms(enqueue)
 }
 
+/// Work enqueued on the GPU's stream before a sample's start event ([`CudaTimer::held`]).
+pub type Hold<'a> = Box<dyn FnMut() -> Result<()> + 'a>;
+
 /// CUDA events around work on the GPU's stream.
 pub struct CudaTimer<'a> {
     gpu: &'a Gpu,
     events: EventTimer,
+    hold: Option<Hold<'a>>,
 }
 
 impl<'a> CudaTimer<'a> {
@@ -88,12 +92,29 @@ impl<'a> CudaTimer<'a> {
         Ok(Self {
             gpu,
             events: EventTimer::new(gpu)?,
+            hold: None,
+        })
+    }
+
+    /// Events whose start waits behind `hold` (a short spin on the GPU,
+    /// nvbandwidth's latch): the idle GPU would otherwise reach the start
+    /// event at once and then wait for the first launch to arrive, so that a
+    /// sample's time held one launch latency (a few µs, tens when the host
+    /// is slow, as under CUPTI). Held, every launch of the sample is queued
+    /// before the start event fires, and the events time the GPU's work alone.
+    pub fn held(gpu: &'a Gpu, hold: Hold<'a>) -> Result<Self> {
+        Ok(Self {
+            hold: Some(hold),
+            ..Self::new(gpu)?
         })
     }
 }
 
 impl SampleTimer for CudaTimer<'_> {
     fn time_ms(&mut self, enqueue: &mut dyn FnMut() -> Result<()>) -> Result<f64> {
+        if let Some(hold) = self.hold.as_mut() {
+            hold()?;
+        }
         self.events.time_ms(self.gpu.stream(), enqueue)
     }
 

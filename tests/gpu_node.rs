@@ -68,12 +68,16 @@ fn assert_points_pass(result: &ExperimentResult) {
 
 /// A concurrent set's total (all its bytes over its span) against its copies' own figures (each
 /// copy's bytes, the same for all, over its own time): no more than their sum (all overlapping),
-/// no less than if they had taken turns (copies / Σ 1/figure); 5% for the medians' spread.
+/// 5% for the medians' spread; and no less than if they had taken turns (copies / Σ 1/figure),
+/// less the set's fixed cost: the span also holds the latch's release and the end event's wait
+/// for every lane's stop event (on other GPUs too), which no copy's own events hold. On two
+/// H100 (NV18), one copy of 16 MiB took 0.883 of its own figure as a set's total (317.6 against
+/// 359.8 GB/s: about 6 µs more than its 46 µs), and 0.966 at 64 MiB; so 0.80 at these sizes.
 fn assert_total_within_its_copies(total: f64, each: &[f64], what: &str) {
     let sum: f64 = each.iter().sum();
     let in_turn = each.len() as f64 / each.iter().map(|g| 1.0 / g).sum::<f64>();
     assert!(
-        total <= 1.05 * sum && total >= 0.95 * in_turn,
+        total <= 1.05 * sum && total >= 0.80 * in_turn,
         "{what}: total {total:.1} GB/s outside [{in_turn:.1} taking turns, {sum:.1} all at once] of its copies {each:?}"
     );
 }

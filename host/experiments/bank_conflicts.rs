@@ -429,8 +429,9 @@ fn describe(ctx: &RunContext<'_>, result: &mut ExperimentResult, plans: &[Plan])
          end (blocks sharing an SM do not always run side by side, so one block's own cycles undercount the \
          SM's time), summed over the SMs, over the warp requests of all blocks; per sample the mean of its {} \
          launches; the median. {CLOCKS_PER_REQUEST_EVENTS}: the events' time per launch at the SM clock the \
-         blocks' clock64 and globaltimer readings give, over the warp requests per SM. A launch's events time \
-         and its longest SM span must agree within 5% or the point fails. {BYTES_PER_CLOCK}: the distinct bytes a request touches (32 lanes × the access \
+         blocks' clock64 and globaltimer readings give, over the warp requests per SM (each CUDA sample's start \
+         event waits behind a 1 ms spin, so that its launches are all queued and the events hold no launch \
+         latency). A launch's events time and its longest SM span must agree within 5% or the point fails. {BYTES_PER_CLOCK}: the distinct bytes a request touches (32 lanes × the access \
          width; one element for a broadcast) over {CLOCKS_PER_REQUEST}, at most 128 (32 banks × 4 bytes). {PASSES}: reference::conflict_degree (32 banks \
          of 4 bytes; 8-byte accesses served a half-warp and 16-byte ones a quarter-warp per pass). Slow-downs \
          (GB/s at stride 1 over GB/s here; the tile: pitch 33) and the ledger use the events' GB/s. Checksums of \

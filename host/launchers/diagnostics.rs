@@ -7,6 +7,7 @@ use super::family::Family;
 use crate::error::{Error, Result};
 use crate::gpu::LaunchShape;
 use crate::testbed::{DeviceUnderTest, Implementation};
+use crate::timing::CudaTimer;
 
 /// The PTX entries of the diagnostics family: the module must define each (gathered with the other
 /// families' by [`ptx_entries`](fn@crate::launchers::ptx_entries)).
@@ -18,6 +19,19 @@ pub(super) const FAMILY: Family = Family {
     ptx_entries: PTX_ENTRIES,
     ..Family::NONE
 };
+
+/// How long [`held_timer`] holds each sample: long enough to enqueue its
+/// launches (`--reps` at most 10000, but paced samples hold about 50 ms of
+/// work, and a launch takes a few µs to enqueue: tens under CUPTI).
+pub const SAMPLE_HOLD: Duration = Duration::from_millis(1);
+
+/// CUDA events on the suite's stream whose samples start behind a
+/// [`SAMPLE_HOLD`] spin ([`CudaTimer::held`]): for the experiments that
+/// check the events' time of a launch against its blocks' `clock64` spans,
+/// where a launch latency in the events would be counted as the SMs' time.
+pub fn held_timer(dut: &DeviceUnderTest) -> Result<CudaTimer<'_>> {
+    CudaTimer::held(dut.gpu(), Box::new(move || spin_wait(dut, SAMPLE_HOLD)))
+}
 
 /// Launches `spin_wait` for `duration` on the suite's stream: one block of
 /// one thread that busy-waits on the GPU's global timer (how the kernel time

@@ -57,7 +57,7 @@ pub use constant_memory::{
     ConstantSpace, constant_chase, constant_chase_runners, constant_chase_shape,
 };
 pub use cublas::{cublas_gemm_f16_storage, cublas_sgemm, cublas_sgemm_aat, cublas_sgemv};
-pub use diagnostics::spin_wait;
+pub use diagnostics::{SAMPLE_HOLD, held_timer, spin_wait};
 pub use divergence::{
     ControlFlow, CudaDivergenceRunner, DivergenceRunner, OpenClDivergenceRunner, branch, branch_kernel,
     divergence_runners, divergence_shape, divergent_paths, paths_kernel,

@@ -6,7 +6,7 @@ use super::{
 };
 use crate::error::{Error, Result};
 use crate::gpu::DeviceBuffer;
-use crate::launchers::LaunchOutputs;
+use crate::launchers::{LaunchOutputs, held_timer};
 use crate::run_settings::RunSettings;
 use crate::testbed::{DeviceUnderTest, Implementation};
 use crate::timing::CudaTimer;
@@ -27,7 +27,7 @@ impl<'a> CudaChaseRunner<'a> {
             dut,
             implementations,
             buffers: None,
-            timer: CudaTimer::new(dut.gpu())?,
+            timer: held_timer(dut)?,
         })
     }
 }

@@ -3,7 +3,7 @@ use kernels_gpu::block_span::BLOCK_SPAN_WORDS;
 use super::{BANK_BLOCK_THREADS, BankCase, BankKernel, BankRunner, BankTimes, bank_kernel};
 use crate::error::{Error, Result};
 use crate::gpu::DeviceBuffer;
-use crate::launchers::{LaunchOutputs, TimedLaunches};
+use crate::launchers::{LaunchOutputs, TimedLaunches, held_timer};
 use crate::run_settings::RunSettings;
 use crate::testbed::{DeviceUnderTest, Implementation};
 use crate::timing::CudaTimer;
@@ -31,7 +31,7 @@ impl<'a> CudaBankRunner<'a> {
             dut,
             implementations,
             buffers: None,
-            timer: CudaTimer::new(dut.gpu())?,
+            timer: held_timer(dut)?,
         })
     }
 }
