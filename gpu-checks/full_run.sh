@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The full run behind README's "What it measured", in two halves (each fits one 10-minute
-# command of the lent machine): PART=1 runs the memory and copy experiments with --counters,
-# PART=2 the rest (the particles' interop needs the GL loaders in .gl/). Each half's
-# report.json, report.md and plots land in one tarball in $OUT.
+# command of the lent machine; on an H100 about 350 s each): PART=1 the memory, matrix and
+# copy experiments up to mapped-stride and the reduction, PART=2 the rest (streams to
+# link-latency; the particles' interop needs the GL loaders in .gl/). Together they are every
+# experiment of `ptxsuite list`, as one run without --only makes. COUNTERS=1 adds --counters.
+# Each half's report.json, report.md and plots land in one tarball in $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 part=${PART:-1}
@@ -12,9 +14,10 @@ unpack_gl_loaders full_run
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:/usr/local/cuda/targets/x86_64-linux/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}:/usr/local/nvidia/lib64
 export PATH=$PATH:/usr/local/cuda/bin
 case $part in
-    1) args=(--counters --only offset,stride,shift,offset-width,stride-width,ceiling,cuda-std,matvec,matmul,bank-conflicts,constant-memory,local-memory,loop-counters,divergence) ;;
-    *) args=(--only sgemm,transfers,zero-copy,streams,latency,occupancy,instructions,accuracy,particles,peer,host-links,link-latency) ;;
+    1) args=(--only offset,stride,shift,texture-2d,permuted,offset-width,stride-width,ceiling,cuda-std,matvec,matmul,sgemm,transfers,transfer-intensity,batched-copies,allocation,zero-copy,mapped-reuse,mapped-stride,reduction) ;;
+    *) args=(--only streams,default-stream,concurrent-kernels,bank-conflicts,constant-memory,local-memory,latency,occupancy,grid-shape,work-group-size,instructions,math-functions,opencl-arithmetic,accuracy,divergence,loop-counters,particles,particle-tuning,peer,peer-copy-limits,host-links,link-latency) ;;
 esac
+[ -z "${COUNTERS:-}" ] || args+=(--counters)
 out=/tmp/part$part; rm -rf "$out"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,power.limit --format=csv,noheader
 start=$(date +%s)
