@@ -20,10 +20,10 @@ use kernels_gpu::device::{Dim3, GlobalMutPtr, GlobalPtr, KernelSignature, Signat
 use kernels_gpu::sgemm::{
     SGEMM_THREADS, SGEMM_TILE_128X128, SGEMM_WARP_TILE_128X128, SgemmTile, TILED_SGEMM_TILE, hgemm_f16_storage_params,
     hgemm_f16_storage_whole_tiles_params, naive_sgemm_params, sgemm_register_blocked_128x64_guarded_edges_params,
-    sgemm_register_blocked_128x64_params, sgemm_register_blocked_128x64_whole_tiles_params,
-    sgemm_register_blocked_guarded_edges_params, sgemm_register_blocked_params,
-    sgemm_register_blocked_whole_tiles_params, sgemm_warp_tiled_params, sgemm_warp_tiled_whole_tiles_params,
-    tiled_sgemm_params, tiled_sgemm_shared_bytes,
+    sgemm_register_blocked_128x64_params, sgemm_register_blocked_128x64_split_k_params,
+    sgemm_register_blocked_128x64_whole_tiles_params, sgemm_register_blocked_guarded_edges_params,
+    sgemm_register_blocked_params, sgemm_register_blocked_whole_tiles_params, sgemm_warp_tiled_params,
+    sgemm_warp_tiled_whole_tiles_params, tiled_sgemm_params, tiled_sgemm_shared_bytes,
 };
 use serde::{Deserialize, Serialize};
 
@@ -42,6 +42,7 @@ pub(super) const PTX_ENTRIES: &[&str] = &[
     "sgemm_register_blocked_128x64_whole_tiles",
     "sgemm_register_blocked_guarded_edges",
     "sgemm_register_blocked_128x64_guarded_edges",
+    "sgemm_register_blocked_128x64_split_k",
     "sgemm_warp_tiled",
     "sgemm_warp_tiled_whole_tiles",
     "hgemm_f16_storage",
@@ -356,6 +357,7 @@ impl GemmElement for f32 {
         sgemm_register_blocked_128x64_whole_tiles_params::SIGNATURE,
         sgemm_register_blocked_guarded_edges_params::SIGNATURE,
         sgemm_register_blocked_128x64_guarded_edges_params::SIGNATURE,
+        sgemm_register_blocked_128x64_split_k_params::SIGNATURE,
         sgemm_warp_tiled_params::SIGNATURE,
         sgemm_warp_tiled_whole_tiles_params::SIGNATURE,
     ];

@@ -1,5 +1,5 @@
 use super::register_blocked::{
-    Guarded, Tile128x64, Tile128x128, WholeTiles, register_blocked, register_blocked_guarded_edges,
+    Guarded, StoreTile, Tile128x64, Tile128x128, WholeTiles, register_blocked, register_blocked_guarded_edges,
 };
 use crate::device::{GlobalMutPtr, GlobalPtr};
 
@@ -89,7 +89,7 @@ kernel! {
     /// `a`: `m * k`, `b`: `k * n`, `c`: `m * n` floats, each 16-byte aligned; the launch shape above.
     pub unsafe fn sgemm_register_blocked(a: GlobalPtr<f32>, b: GlobalPtr<f32>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract.
-        unsafe { register_blocked::<f32, Tile128x128, Guarded>(a, b, c, m, n, k) }
+        unsafe { register_blocked::<f32, Tile128x128, Guarded, StoreTile>(a, b, c, m, n, k) }
     }
 }
 
@@ -126,7 +126,7 @@ kernel! {
     /// As [`sgemm_register_blocked`], and the multiples above.
     pub unsafe fn sgemm_register_blocked_whole_tiles(a: GlobalPtr<f32>, b: GlobalPtr<f32>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract.
-        unsafe { register_blocked::<f32, Tile128x128, WholeTiles>(a, b, c, m, n, k) }
+        unsafe { register_blocked::<f32, Tile128x128, WholeTiles, StoreTile>(a, b, c, m, n, k) }
     }
 }
 
@@ -164,7 +164,7 @@ kernel! {
     /// As [`sgemm_register_blocked`], with this tile's launch shape.
     pub unsafe fn sgemm_register_blocked_128x64(a: GlobalPtr<f32>, b: GlobalPtr<f32>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract.
-        unsafe { register_blocked::<f32, Tile128x64, Guarded>(a, b, c, m, n, k) }
+        unsafe { register_blocked::<f32, Tile128x64, Guarded, StoreTile>(a, b, c, m, n, k) }
     }
 }
 
@@ -183,7 +183,7 @@ kernel! {
     /// As [`sgemm_register_blocked_128x64`], and the multiples above.
     pub unsafe fn sgemm_register_blocked_128x64_whole_tiles(a: GlobalPtr<f32>, b: GlobalPtr<f32>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract.
-        unsafe { register_blocked::<f32, Tile128x64, WholeTiles>(a, b, c, m, n, k) }
+        unsafe { register_blocked::<f32, Tile128x64, WholeTiles, StoreTile>(a, b, c, m, n, k) }
     }
 }
 
@@ -229,7 +229,7 @@ kernel! {
     /// As [`sgemm_register_blocked`].
     pub unsafe fn sgemm_register_blocked_guarded_edges(a: GlobalPtr<f32>, b: GlobalPtr<f32>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract.
-        unsafe { register_blocked_guarded_edges::<f32, Tile128x128>(a, b, c, m, n, k) }
+        unsafe { register_blocked_guarded_edges::<f32, Tile128x128, StoreTile>(a, b, c, m, n, k) }
     }
 }
 
@@ -255,6 +255,6 @@ kernel! {
     /// As [`sgemm_register_blocked_128x64`].
     pub unsafe fn sgemm_register_blocked_128x64_guarded_edges(a: GlobalPtr<f32>, b: GlobalPtr<f32>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract.
-        unsafe { register_blocked_guarded_edges::<f32, Tile128x64>(a, b, c, m, n, k) }
+        unsafe { register_blocked_guarded_edges::<f32, Tile128x64, StoreTile>(a, b, c, m, n, k) }
     }
 }
