@@ -260,7 +260,7 @@ pub(super) fn nominal_shape(entry: &str) -> Option<LaunchShape> {
 /// `C = A · B` (row-major, any shape) with one of the f32 kernels; the
 /// register-blocked one with the tile and split [`register_blocked_plan`]
 /// picks for this GPU's SM count (the same for the Rust kernel and its CUDA C
-/// twin; a split-K launch zeroes `C` first, see [`launch_gemm`]).
+/// twin; a split-K launch zeroes `C` first, in the same stream).
 pub fn sgemm(
     dut: &DeviceUnderTest,
     implementation: Implementation,

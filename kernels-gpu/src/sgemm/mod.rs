@@ -6,7 +6,9 @@
 //! any `m, n, k ≥ 1` — not only multiples of the tile: the tiles at the
 //! matrix edges load zeros for entries outside `A` or `B` (which add nothing
 //! to the dot products) and store only the entries inside `C`. Products are
-//! accumulated in `f32` with FMA, in increasing `k` order within each thread.
+//! accumulated in `f32` with FMA, in increasing `k` order within each thread;
+//! the split-K entry sums each span of `k` so, and adds the spans' partial
+//! sums into `C` atomically (see its docs for the order of those additions).
 //!
 //! Every kernel reads each of its global-memory operands through one base
 //! pointer and needs `m * k`, `k * n` and `m * n` elements in `A`, `B` and
