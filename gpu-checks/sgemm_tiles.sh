@@ -8,8 +8,8 @@
 # the `_guarded_edges` entry (guards only in the blocks crossing an edge of C);
 # the setup lines name each size's entry, the kernel table lists the new
 # entries' registers and local memory. With NCU=1, also profiles the Rust kernel
-# at 1024³ (128 × 64 tile), 4095³ (guarded edges) and 4096³ (128 × 128) with
-# ncu, clocks unlocked.
+# at 1024³ (128 × 64 tile, split-K), 4095³ (guarded edges) and 4096³ (128 × 128)
+# with ncu, clocks unlocked.
 # KERNELS (default "sgemm_register_blocked") names the kernel series whose
 # rows are printed, e.g. KERNELS="sgemm_register_blocked sgemm_warp_tiled"
 # (gpu-checks/sgemm_warptile.sh); each kernel's rows come with its ratios.
@@ -95,13 +95,14 @@ fi
 # warm-up + timed; samples: warm-up + 1), and --impl rust,cublas leaves only the Rust
 # entries: the 128 × 128 whole-tile entry's 5th launch is the first at 4096³ (2048³
 # runs it 4 times before; 4095³ runs the guarded-edges entry, its only size). "Grid
-# Size" in the launch statistics tells: 128 blocks at 1024³ (128 × 64 tile), 1024 at
-# 4095³ and 4096³.
+# Size" in the launch statistics tells: 256 blocks at 1024³ (128 × 64 tile, split-K 2:
+# 16 × 8 × 2), 1024 at 4095³ and 4096³. At 1024³ the memset that zeroes C comes
+# before each launch (not a kernel: ncu does not profile it).
 if [ "${NCU:-0}" = 1 ]; then
     ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
     sections="--section SpeedOfLight --section LaunchStats --section Occupancy --section ComputeWorkloadAnalysis \
 --section MemoryWorkloadAnalysis --section SchedulerStats --section WarpStateStats --section InstructionStats"
-    for case in "1024 sgemm_register_blocked_128x64_whole_tiles 0" "4095 sgemm_register_blocked_guarded_edges 0" \
+    for case in "1024 sgemm_register_blocked_128x64_split_k 0" "4095 sgemm_register_blocked_guarded_edges 0" \
         "4096 sgemm_register_blocked_whole_tiles 4"; do
         set -- $case
         size=$1 kernel=$2 skip=$3

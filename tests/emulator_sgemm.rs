@@ -12,14 +12,16 @@ use kernels_gpu::device::{F32x4, f16_bits_to_f32};
 use kernels_gpu::sgemm::{
     SGEMM_BK, SGEMM_BM, SGEMM_BN, SGEMM_THREADS, SGEMM_TILE_128X64, SGEMM_TILE_128X128, SGEMM_WARP_TILE_128X128,
     SgemmTile, TILED_SGEMM_TILE, hgemm_f16_storage, hgemm_f16_storage_whole_tiles, naive_sgemm, sgemm_register_blocked,
-    sgemm_register_blocked_128x64, sgemm_register_blocked_128x64_guarded_edges,
+    sgemm_register_blocked_128x64, sgemm_register_blocked_128x64_guarded_edges, sgemm_register_blocked_128x64_split_k,
     sgemm_register_blocked_128x64_whole_tiles, sgemm_register_blocked_guarded_edges,
     sgemm_register_blocked_whole_tiles, sgemm_shared_bytes, sgemm_warp_tiled, sgemm_warp_tiled_whole_tiles,
-    tiled_sgemm, tiled_sgemm_shared_bytes,
+    split_k_span, tiled_sgemm, tiled_sgemm_shared_bytes,
 };
 use ptxsuite::device::{Dim3, GlobalMutPtr, GlobalPtr};
 use ptxsuite::emulator::{Emulator, FaultKind, LaunchConfig};
-use ptxsuite::launchers::{register_blocked_tile_of_entry, warp_tiled_entry, whole_register_blocked_tiles};
+use ptxsuite::launchers::{
+    SPLIT_K_SPLITS, adds_into_c, register_blocked_tile_of_entry, warp_tiled_entry, whole_register_blocked_tiles,
+};
 use ptxsuite::reference::matmul;
 use support::aligned_floats;
 
@@ -388,6 +390,195 @@ fn guarded_edges_entries_match_the_fully_guarded_ones_bit_for_bit() {
             "{name}: {inside_unaligned} unaligned, {inside_aligned} aligned shapes with inside blocks, {partial_k} with a partial k tile"
         );
     }
+}
+
+/// Runs an f32 kernel on the given `m×k` and `k×n` inputs with `C` starting
+/// as `c_start` in every element; returns `C`.
+fn run_f32_on(
+    kernel: F32Kernel,
+    config: LaunchConfig,
+    (a, b): (&[f32], &[f32]),
+    (m, n, k): (usize, usize, usize),
+    c_start: f32,
+) -> Vec<f32> {
+    let a_store = aligned_floats(m * k, |i| a[i]);
+    let b_store = aligned_floats(k * n, |i| b[i]);
+    let mut c_store = aligned_floats(m * n, |_| c_start);
+    {
+        let c = &mut F32x4::as_floats_mut(&mut c_store)[..m * n];
+        let mut emu = Emulator::new();
+        let (pa, pb) = (
+            emu.global(&F32x4::as_floats(&a_store)[..m * k]),
+            emu.global(&F32x4::as_floats(&b_store)[..k * n]),
+        );
+        let pc = emu.global_mut(c);
+        let (m, n, k) = (m as u32, n as u32, k as u32);
+        // SAFETY: buffers of m·k, k·n, m·n floats, 16-byte aligned; the launch shape the kernel documents.
+        emu.launch(config, || unsafe { kernel(pa, pb, pc, m, n, k) })
+            .unwrap_or_else(|e| panic!("{m}×{n}×{k}: {e}"));
+    }
+    F32x4::as_floats(&c_store)[..m * n].to_vec()
+}
+
+/// The split-K launch of the 128 × 64 tile: `splits` blocks per tile of `C` (`gridDim.z`).
+fn split_k_config(m: usize, n: usize, splits: u32) -> LaunchConfig {
+    let tile = SGEMM_TILE_128X64;
+    let (x, y) = tile.grid(m as u32, n as u32);
+    LaunchConfig::new(Dim3::new(x, y, splits), Dim3::x(SGEMM_THREADS), tile.shared_bytes())
+}
+
+/// Columns `begin..end` of the row-major `rows × cols` matrix `x`, as a matrix of its own.
+fn columns(x: &[f32], (rows, cols): (usize, usize), (begin, end): (usize, usize)) -> Vec<f32> {
+    (0..rows)
+        .flat_map(|r| x[r * cols + begin..r * cols + end].to_vec())
+        .collect()
+}
+
+/// What `red.global.add.f32` does to one element (as the GPU and the emulator):
+/// round to nearest, subnormal inputs and result flushed to zeros of their sign.
+fn red_add_f32(into: f32, value: f32) -> f32 {
+    let flush = |x: f32| if x.is_subnormal() { 0.0f32.copysign(x) } else { x };
+    flush(flush(into) + flush(value))
+}
+
+/// `(m, n, k)` for split-K, beyond [`SHAPES_128X64`]: spans with and without
+/// a partial last `k` tile, edge and inside blocks with rows unaligned and
+/// aligned, and `k` too short for every split to get a tile.
+const SHAPES_SPLIT_K: [(usize, usize, usize); 9] = [
+    (257, 259, 35),
+    (260, 196, 36),
+    (256, 130, 5),
+    (129, 257, 24),
+    (384, 200, 43),
+    (131, 135, 139),
+    (128, 64, 256),
+    (256, 128, 97),
+    (63, 68, 127),
+];
+
+#[test]
+fn split_k_with_two_splits_is_the_sum_of_the_guarded_entrys_partials_bit_for_bit() {
+    let tile = SGEMM_TILE_128X64;
+    let name = "sgemm_register_blocked_128x64_split_k";
+    let choice = register_blocked_tile_of_entry(name).expect("a launcher tile");
+    assert_eq!((choice.tile, choice.split_k_entry), (tile, Some(name)));
+    assert_eq!(choice.splits_of(name), SPLIT_K_SPLITS);
+    assert!(adds_into_c(name), "the launchers zero C before {name}");
+    let depth = tile.depth as usize;
+    let (mut inside, mut partial_tile) = (0, 0);
+    for (m, n, k) in SHAPES_128X64.into_iter().chain(SHAPES_SPLIT_K) {
+        let a: Vec<f32> = (0..m * k).map(|i| value(i, 1)).collect();
+        let b: Vec<f32> = (0..k * n).map(|i| value(i, 2)).collect();
+        let c = run_f32_on(
+            sgemm_register_blocked_128x64_split_k,
+            split_k_config(m, n, 2),
+            (&a, &b),
+            (m, n, k),
+            0.0,
+        );
+        let (expected, scale) = matmul(&a, &b, m, k, n);
+        assert_close(&c, &expected, &scale, &format!("{name} {m}×{n}×{k}"));
+        // Each split's partial tile is the fully guarded entry's product over that split's span of k
+        // (the same FMAs in the same order), and C is 0 + first + second, in either order.
+        let mut sum = vec![0.0f32; m * n];
+        let mut sum_reversed = vec![0.0f32; m * n];
+        let mut partials = Vec::new();
+        for split in 0..2 {
+            let span = split_k_span(k, depth, split, 2);
+            let depth_of_span = span.1 - span.0;
+            if depth_of_span == 0 {
+                continue; // an empty span adds zeros
+            }
+            let a_span = columns(&a, (m, k), span);
+            let b_span = b[span.0 * n..span.1 * n].to_vec();
+            partials.push(run_f32_on(
+                sgemm_register_blocked_128x64,
+                tile_config(tile, m, n),
+                (&a_span, &b_span),
+                (m, n, depth_of_span),
+                f32::NAN,
+            ));
+        }
+        for (i, element) in sum.iter_mut().enumerate() {
+            *element = partials.iter().fold(0.0, |into, p| red_add_f32(into, p[i]));
+        }
+        for (i, element) in sum_reversed.iter_mut().enumerate() {
+            *element = partials.iter().rev().fold(0.0, |into, p| red_add_f32(into, p[i]));
+        }
+        let bits = |x: &[f32]| x.iter().map(|v| v.to_bits()).collect::<Vec<u32>>();
+        assert_eq!(
+            bits(&sum),
+            bits(&sum_reversed),
+            "{m}×{n}×{k}: two partials, either order"
+        );
+        assert_eq!(
+            bits(&c),
+            bits(&sum),
+            "{name} {m}×{n}×{k} is not the sum of the guarded partials"
+        );
+        if inside_blocks(tile, m, n) > 0 {
+            inside += 1;
+        }
+        if !k.is_multiple_of(depth) {
+            partial_tile += 1;
+        }
+    }
+    assert!(
+        inside >= 8 && partial_tile >= 8,
+        "{inside} shapes with inside blocks, {partial_tile} with a partial k tile"
+    );
+}
+
+#[test]
+fn split_k_adds_into_what_c_holds_and_takes_any_number_of_splits() {
+    // More splits than k tiles (empty spans add zeros), and three or four splits (order-dependent
+    // sums: within the tolerance, not bit for bit); C starting at 1 gets 1 + A·B.
+    for (m, n, k) in [(130, 70, 33), (67, 67, 67), (1, 1, 1), (256, 128, 64)] {
+        let a: Vec<f32> = (0..m * k).map(|i| value(i, 3)).collect();
+        let b: Vec<f32> = (0..k * n).map(|i| value(i, 4)).collect();
+        let (expected, scale) = matmul(&a, &b, m, k, n);
+        for splits in [1, 2, 3, 4, 7] {
+            let c = run_f32_on(
+                sgemm_register_blocked_128x64_split_k,
+                split_k_config(m, n, splits),
+                (&a, &b),
+                (m, n, k),
+                0.0,
+            );
+            assert_close(&c, &expected, &scale, &format!("split-K {splits} {m}×{n}×{k}"));
+        }
+        let c = run_f32_on(
+            sgemm_register_blocked_128x64_split_k,
+            split_k_config(m, n, 2),
+            (&a, &b),
+            (m, n, k),
+            1.0,
+        );
+        let shifted: Vec<f32> = expected.iter().map(|e| e + 1.0).collect();
+        let scale: Vec<f64> = scale.iter().map(|s| s + 1.0).collect();
+        assert_close(&c, &shifted, &scale, &format!("split-K into ones {m}×{n}×{k}"));
+    }
+}
+
+#[test]
+fn split_k_spans_cover_k_once_in_whole_tiles() {
+    for k in [1usize, 15, 16, 17, 33, 64, 1000, 1024] {
+        for splits in 1..=5 {
+            let spans: Vec<_> = (0..splits).map(|z| split_k_span(k, 16, z, splits)).collect();
+            assert_eq!(spans[0].0, 0);
+            assert_eq!(spans[splits - 1].1, k, "k = {k}, {splits} splits");
+            for pair in spans.windows(2) {
+                assert_eq!(pair[0].1, pair[1].0, "contiguous: k = {k}, {splits} splits");
+            }
+            for &(begin, end) in &spans {
+                // Starts on a tile (or at k: empty), ends on one or at k.
+                assert!(begin <= end && (begin % 16 == 0 || begin == k) && (end == k || end % 16 == 0));
+            }
+        }
+    }
+    // 1024 in two: 32 tiles of 16 each.
+    assert_eq!(split_k_span(1024, 16, 0, 2), (0, 512));
+    assert_eq!(split_k_span(1024, 16, 1, 2), (512, 1024));
 }
 
 #[test]

@@ -236,3 +236,41 @@ fn gpu_general_multiplies_match_reference_on_any_shape() {
         );
     }
 }
+
+#[test]
+fn gpu_split_k_entry_matches_reference_and_repeats_bit_for_bit() {
+    use ptxsuite::launchers::{REGISTER_BLOCKED_TILES, sgemm_register_blocked_with_tile};
+    let Some(dut) = gpu_or_skip("gpu_split_k_entry_matches_reference_and_repeats_bit_for_bit") else {
+        return;
+    };
+    let choice = REGISTER_BLOCKED_TILES
+        .into_iter()
+        .find(|c| c.split_k_entry.is_some())
+        .expect("a tile with a split-K entry");
+    let entry = choice.split_k_entry.expect("checked");
+    // 1024³ (what the launchers split on an H100), ragged edges with a partial last k tile, and
+    // k shorter than a tile per split (an empty span). C starts as NaN: the launcher must zero it.
+    for (m, n, k) in [(1024u32, 1024u32, 1024u32), (300, 516, 1030), (130, 70, 17)] {
+        let (mu, nu, ku) = (m as usize, n as usize, k as usize);
+        let a_host = values(mu * ku, 5);
+        let b_host = values(ku * nu, 6);
+        let (expected, scale) = reference::matmul(&a_host, &b_host, mu, ku, nu);
+        let a = DeviceBuffer::from_host(dut.gpu(), &a_host).unwrap();
+        let b = DeviceBuffer::from_host(dut.gpu(), &b_host).unwrap();
+        let mut c = DeviceBuffer::<f32>::uninit(dut.gpu(), mu * nu).unwrap();
+        for &imp in &implementations(&dut) {
+            let mut runs = Vec::new();
+            for _ in 0..2 {
+                c.fill(f32::NAN).unwrap();
+                sgemm_register_blocked_with_tile(&dut, imp, choice, entry, &a, &b, &mut c, (m, n, k)).unwrap();
+                let got = c.to_host().unwrap();
+                if let Some(why) = reference::matmul_mismatch(&got, &expected, &scale, ku, nu) {
+                    panic!("{imp:?} {entry} {m} x {n} x {k}: {why}");
+                }
+                runs.push(got.iter().map(|x| x.to_bits()).collect::<Vec<u32>>());
+            }
+            // Two partials into zero: the same bits whichever block adds first.
+            assert_eq!(runs[0], runs[1], "{imp:?} {entry} {m} x {n} x {k}: two runs differ");
+        }
+    }
+}

@@ -568,21 +568,71 @@ fn the_register_blocked_tile_fills_an_h100_at_every_measured_size() {
 }
 
 #[test]
+fn split_k_runs_where_the_grid_gives_no_sm_a_second_block() {
+    use kernels_gpu::sgemm::SGEMM_TILE_128X64;
+    use ptxsuite::launchers::{SPLIT_K_MIN_TILES, SPLIT_K_SPLITS, adds_into_c, register_blocked_plan};
+    const H100_SMS: u32 = 132;
+    // 1024³: 128 blocks of 128 × 64 on 132 SMs, one each; two splits make 256, two on each of 128 SMs.
+    let plan = register_blocked_plan((1024, 1024, 1024), H100_SMS);
+    assert_eq!((plan.choice.tile, plan.splits), (SGEMM_TILE_128X64, 2));
+    assert_eq!(plan.blocks((1024, 1024)), 256);
+    assert_eq!(plan.grid((1024, 1024)), (16, 8, 2));
+    assert_eq!(plan.entry((1024, 1024, 1024)), "sgemm_register_blocked_128x64_split_k");
+    assert!(adds_into_c(plan.entry((1024, 1024, 1024))));
+    assert_eq!(plan.label(), "128 × 64, split-K 2");
+    // 2048³ to 8192³ already give every SM two blocks or more: unchanged, unsplit.
+    for size in [2048, 4095, 4096, 8192] {
+        let plan = register_blocked_plan((size, size, size), H100_SMS);
+        assert_eq!(plan.splits, 1, "{size}³");
+        assert_eq!(
+            plan.entry((size, size, size)),
+            plan.choice.entry_for((size, size, size)),
+            "{size}³"
+        );
+        assert!(!adds_into_c(plan.entry((size, size, size))), "{size}³");
+    }
+    // Too shallow a k: fewer than SPLIT_K_MIN_TILES tiles a split.
+    let shallow = (SPLIT_K_SPLITS * SPLIT_K_MIN_TILES - 1) * SGEMM_TILE_128X64.depth;
+    assert_eq!(register_blocked_plan((1024, 1024, shallow), H100_SMS).splits, 1);
+    assert_eq!(register_blocked_plan((1024, 1024, shallow + 1), H100_SMS).splits, 2);
+    // The rule from first principles: split exactly where the 128 × 64 tile is chosen, its grid has
+    // at most one block per SM, and k has at least 2 · 8 tiles of 16.
+    for sms in [1u32, 28, 46, 80, 108, 114, 132, 144] {
+        for size in [64u32, 256, 500, 512, 768, 1000, 1024, 1536, 2048, 4095, 4096] {
+            for k in [16u32, 255, 256, 1024] {
+                let plan = register_blocked_plan((size, size, k), sms);
+                let narrow = plan.choice.tile == SGEMM_TILE_128X64;
+                let blocks = (size.div_ceil(128) * size.div_ceil(64)) as u64;
+                let expected = narrow && blocks <= sms as u64 && k.div_ceil(16) >= 16;
+                assert_eq!(plan.splits == 2, expected, "{size}² × {k} on {sms} SMs");
+                assert!(plan.splits == 1 || plan.blocks((size, size)) <= 2 * sms as u64);
+            }
+        }
+    }
+}
+
+#[test]
 fn the_register_blocked_launch_matches_the_chosen_tile_and_checks_buffers() {
-    use ptxsuite::launchers::{SgemmKernel, register_blocked_tile, sgemm_launch};
+    use ptxsuite::launchers::{SgemmKernel, register_blocked_plan, sgemm_launch};
     for (dims, sms) in [
         ((1024, 1024, 1024), 132),
         ((4095, 4095, 4095), 132),
         ((67, 67, 67), 132),
         ((130, 70, 33), 8),
+        ((700, 300, 999), 132),
     ] {
         let (m, n, k) = dims;
         let lens = ((m * k) as usize, (k * n) as usize, (m * n) as usize);
         let (entry, shape) = sgemm_launch(SgemmKernel::RegisterBlocked, dims, lens, sms).unwrap();
-        let choice = register_blocked_tile(dims, sms);
-        assert_eq!(entry, choice.entry_for(dims));
+        let plan = register_blocked_plan(dims, sms);
+        let choice = plan.choice;
+        assert_eq!(entry, plan.entry(dims));
         let (x, y) = choice.tile.grid(m, n);
-        assert_eq!((shape.grid.x, shape.grid.y, shape.block.x), (x, y, 256), "{dims:?}");
+        assert_eq!(
+            (shape.grid.x, shape.grid.y, shape.grid.z, shape.block.x),
+            (x, y, plan.splits, 256),
+            "{dims:?}"
+        );
         assert_eq!(shape.shared_bytes as usize, choice.tile.shared_bytes());
         // Every C element is covered by the grid.
         assert!(x * choice.tile.cols >= n && y * choice.tile.rows >= m);

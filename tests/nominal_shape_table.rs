@@ -122,6 +122,7 @@ const RECORDED_SHAPES: &[(&str, [u32; 3], [u32; 3], u32)] = &[
         [256, 1, 1],
         25088,
     ),
+    ("sgemm_register_blocked_128x64_split_k", [1, 1, 2], [256, 1, 1], 25088),
     (
         "sgemm_register_blocked_128x64_whole_tiles",
         [1, 1, 1],

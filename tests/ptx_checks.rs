@@ -320,6 +320,17 @@ fn register_blocked_gemms_keep_accumulators_in_registers_and_use_128_bit_shared_
     ] {
         assert_eq!(entry_body(name).matches("bar.sync").count(), barriers, "{name}");
     }
+    // Split-K: the 128 × 64 guarded-edges body (7 tile steps, 10 barriers, no local memory, no
+    // generic loads), each of its three cases adding its 8 × 4 outputs with red.global.add.f32 and
+    // storing none.
+    let name = "sgemm_register_blocked_128x64_split_k";
+    let body = entry_body(name);
+    assert!(!body.contains(".local"), "{name} uses local memory");
+    assert!(body.contains("ld.shared.v4") && body.contains("ld.global.v4"), "{name}");
+    assert_eq!(body.matches("fma.rn.f32").count(), 7 * 512, "{name}");
+    assert_eq!(body.matches("bar.sync").count(), 10, "{name}");
+    assert_eq!(body.matches("red.global.add.f32").count(), 3 * 32, "{name}");
+    assert!(!body.contains("st.global"), "{name} stores into C");
     // The warp-tiled entries: 16-deep tiles of 1024 FMAs a thread; the whole-tile
     // entry's last tile is peeled (a second copy of the tile's FMAs after the loop).
     for (name, fmas) in [("sgemm_warp_tiled", 1024), ("sgemm_warp_tiled_whole_tiles", 2048)] {

@@ -133,19 +133,39 @@ __device__ __forceinline__ void stage_tiles(float *shared, size_t stage, size_t 
 // float by float / as float4s where k and n are multiples of 4, then the partial last k tile guarded in k).
 enum Edges { GUARDED, WHOLE_TILES, INSIDE, INSIDE_VECTOR };
 
+// How a block writes its tile of C (the Rust Output types): STORE_TILE, its tile over all of k, stored;
+// ADD_PARTIAL_TILE, split-K: block z of gridDim.z multiplies only its span of k (split_k_span) and adds its
+// partial tile into C (zeroed by the host first) with atomicAdd, which compiles to red.global.add.f32.
+enum Output { STORE_TILE, ADD_PARTIAL_TILE };
+
+// The span [begin, end) of k that split `split` of `splits` multiplies (the Rust split_k_span): the
+// ceil(k / depth) tiles dealt out in contiguous runs of ceil(tiles / splits); empty past the last tile.
+__device__ __forceinline__ void split_k_span(size_t k, size_t depth, size_t split, size_t splits, size_t *begin,
+                                             size_t *end)
+{
+    size_t per_split = ((k + depth - 1) / depth + splits - 1) / splits * depth;
+    *begin = split * per_split < k ? split * per_split : k;
+    *end = *begin + per_split < k ? *begin + per_split : k;
+}
+
 // The body for one tile and one case of edges (see the Rust register_blocked): every case but GUARDED runs
 // its whole k tiles two per trip with constant stage offsets.
-template <typename E, typename T, Edges X>
+template <typename E, typename T, Edges X, Output O = STORE_TILE>
 __device__ __forceinline__ void register_blocked_tiles(const E *a, const E *b, float *c, unsigned int m_,
                                                        unsigned int n_, unsigned int k_)
 {
     constexpr bool Guarded = X == GUARDED, WholeK = X == WHOLE_TILES, Vector = X == WHOLE_TILES || X == INSIDE_VECTOR;
+    constexpr bool SplitK = O == ADD_PARTIAL_TILE;
     extern __shared__ float4 shared4[];
     float *shared = reinterpret_cast<float *>(shared4);
     size_t tid = threadIdx.x, m = m_, n = n_, k = k_;
     size_t block_row = (size_t)blockIdx.y * T::BM, block_col = (size_t)blockIdx.x * T::BN;
     // Row starts are 16-byte aligned only when the row length is a multiple of 4.
     bool vector_a = k % 4 == 0, vector_b = n % 4 == 0, vector_c = n % 4 == 0;
+    // The part of k this block multiplies: all of it, or (split-K) its split's span; k stays A's row length.
+    size_t k_begin = 0, k_end = k;
+    if (SplitK)
+        split_k_span(k, T::BK, blockIdx.z, gridDim.z, &k_begin, &k_end);
 
     // Staging: A[block_row + a_row][k0 + a_k + 8 s ..][..4] and B[k0 + b_k + B_PASS_ROWS s][block_col + b_col ..][..4].
     size_t a_row = tid / 2, a_k = tid % 2 * 4;
@@ -166,7 +186,7 @@ __device__ __forceinline__ void register_blocked_tiles(const E *a, const E *b, f
 #pragma unroll
         for (int s = 0; s < T::A_STRIPS; ++s) {
             size_t a_at = k0 + a_k + 8 * s, a_index = (block_row + a_row) * k + a_at;
-            a_strips[s] = guarded  ? load_strip(a, a_index, a_row_inside, a_at, k, vector_a)
+            a_strips[s] = guarded  ? load_strip(a, a_index, a_row_inside, a_at, k_end, vector_a)
                           : Vector ? load4(a, a_index)
                                    : make_float4(load1(a, a_index), load1(a, a_index + 1), load1(a, a_index + 2),
                                                  load1(a, a_index + 3));
@@ -174,7 +194,7 @@ __device__ __forceinline__ void register_blocked_tiles(const E *a, const E *b, f
 #pragma unroll
         for (int s = 0; s < T::B_STRIPS; ++s) {
             size_t b_at = k0 + b_k + T::B_PASS_ROWS * s, b_index = b_at * n + block_col + b_col;
-            b_strips[s] = guarded  ? load_strip(b, b_index, b_at < k, block_col + b_col, n, vector_b)
+            b_strips[s] = guarded  ? load_strip(b, b_index, b_at < k_end, block_col + b_col, n, vector_b)
                           : Vector ? load4(b, b_index)
                                    : make_float4(load1(b, b_index), load1(b, b_index + 1), load1(b, b_index + 2),
                                                  load1(b, b_index + 3));
@@ -209,27 +229,28 @@ __device__ __forceinline__ void register_blocked_tiles(const E *a, const E *b, f
     };
     float4 a_strips[T::A_STRIPS], b_strips[T::B_STRIPS];
     // The loop's tiles: every tile (GUARDED), or the whole ones.
-    size_t tiles = Guarded ? (k + T::BK - 1) / T::BK : k / T::BK;
+    size_t tiles = Guarded ? (k_end - k_begin + T::BK - 1) / T::BK : (k_end - k_begin) / T::BK;
     // One tile: fetch the next one, multiply this stage, store the next into the other stage.
     auto step = [&](size_t tile, size_t stage) {
         // Guarded: past the last tile every strip is outside A and B (zeros, no loads). Otherwise: the
         // prefetch past the last whole tile loads that one again (never multiplied), so no branch skips loads.
         size_t next = !Guarded && tile + 1 >= tiles ? tiles - 1 : tile + 1;
         float4 next_a[T::A_STRIPS], next_b[T::B_STRIPS];
-        fetch(next * T::BK, next_a, next_b);
+        fetch(k_begin + next * T::BK, next_a, next_b);
         multiply(stage);
         stage_tiles<T>(shared, 1 - stage, a_row, a_k, b_k, b_col, next_a, next_b);
         __syncthreads();
     };
     if (Guarded) {
-        fetch(0, a_strips, b_strips);
+        fetch(k_begin, a_strips, b_strips);
         stage_tiles<T>(shared, 0, a_row, a_k, b_k, b_col, a_strips, b_strips);
         __syncthreads();
         for (size_t tile = 0; tile < tiles; ++tile)
             step(tile, tile % 2);
     } else {
-        if (WholeK || tiles > 0) {
-            fetch(0, a_strips, b_strips);
+        // Whole tiles have at least one k tile, but a split's span may be empty.
+        if ((WholeK && !SplitK) || tiles > 0) {
+            fetch(k_begin, a_strips, b_strips);
             stage_tiles<T>(shared, 0, a_row, a_k, b_k, b_col, a_strips, b_strips);
             __syncthreads();
             // Two tiles per trip, so each stage's shared-memory offsets are constants.
@@ -239,9 +260,9 @@ __device__ __forceinline__ void register_blocked_tiles(const E *a, const E *b, f
                     step(tile + 1, 1);
             }
         }
-        if (!WholeK && k % T::BK != 0) {
+        if (!WholeK && (k_end - k_begin) % T::BK != 0) {
             // The partial last k tile, guarded, not overlapped: after the last barrier no thread reads a stage.
-            strips(tiles * T::BK, true, a_strips, b_strips);
+            strips(k_begin + tiles * T::BK, true, a_strips, b_strips);
             stage_tiles<T>(shared, 0, a_row, a_k, b_k, b_col, a_strips, b_strips);
             __syncthreads();
             multiply(0);
@@ -256,7 +277,13 @@ __device__ __forceinline__ void register_blocked_tiles(const E *a, const E *b, f
             size_t col = block_col + 4 * tx + half * (T::BN / 2);
             size_t index = row * n + col;
             // Unguarded cases: the block is inside C (row < m, col + 4 <= n).
-            if (WholeK || vector_c) {
+            if (SplitK) {
+                // One atomic addition per element: the other splits add into the same elements.
+#pragma unroll
+                for (int j = 0; j < 4; ++j)
+                    if (!Guarded || (row < m && col + j < n))
+                        atomicAdd(c + index + j, acc[i][4 * half + j]);
+            } else if (WholeK || vector_c) {
                 if (!Guarded || (row < m && col < n))
                     *reinterpret_cast<float4 *>(c + index) = make_float4(
                         acc[i][4 * half], acc[i][4 * half + 1], acc[i][4 * half + 2], acc[i][4 * half + 3]);
@@ -274,27 +301,27 @@ __device__ __forceinline__ void register_blocked_tiles(const E *a, const E *b, f
 // inlined into one kernel, NVVM shared their common values and ptxas spilled 76 bytes (reloaded in every
 // loop; ptxas 13, sm_90, under the launch bound); as calls, ptxas inlines them again but without the
 // spills. (The Rust kernel, inlined, does not spill.)
-template <typename E, typename T, Edges X>
+template <typename E, typename T, Edges X, Output O>
 __device__ __noinline__ void register_blocked_case(const E *a, const E *b, float *c, unsigned int m, unsigned int n,
                                                    unsigned int k)
 {
-    register_blocked_tiles<E, T, X>(a, b, c, m, n, k);
+    register_blocked_tiles<E, T, X, O>(a, b, c, m, n, k);
 }
 
 // The _guarded_edges entries' body (the Rust register_blocked_guarded_edges): a block wholly inside C runs
 // INSIDE_VECTOR (k and n multiples of 4) or INSIDE, any other block GUARDED; uniform per block.
-template <typename E, typename T>
+template <typename E, typename T, Output O = STORE_TILE>
 __device__ __forceinline__ void register_blocked_guarded_edges(const E *a, const E *b, float *c, unsigned int m,
                                                                unsigned int n, unsigned int k)
 {
     size_t rows_end = ((size_t)blockIdx.y + 1) * T::BM, cols_end = ((size_t)blockIdx.x + 1) * T::BN;
     if (rows_end <= m && cols_end <= n) {
         if (k % 4 == 0 && n % 4 == 0)
-            register_blocked_case<E, T, INSIDE_VECTOR>(a, b, c, m, n, k);
+            register_blocked_case<E, T, INSIDE_VECTOR, O>(a, b, c, m, n, k);
         else
-            register_blocked_case<E, T, INSIDE>(a, b, c, m, n, k);
+            register_blocked_case<E, T, INSIDE, O>(a, b, c, m, n, k);
     } else {
-        register_blocked_case<E, T, GUARDED>(a, b, c, m, n, k);
+        register_blocked_case<E, T, GUARDED, O>(a, b, c, m, n, k);
     }
 }
 
@@ -339,6 +366,16 @@ extern "C" __global__ void sgemm_register_blocked_128x64_guarded_edges(const flo
                                                                        unsigned int k)
 {
     register_blocked_guarded_edges<float, Tile128x64>(a, b, c, m, n, k);
+}
+
+// Split-K on the 128 x 64 x 16 tile (the Rust sgemm_register_blocked_128x64_split_k): grid (ceil(n / 64),
+// ceil(m / 128), splits), C zeroed by the host first; block z adds its partial tile over its span of k with
+// atomicAdd. Two splits: the sum is independent of the order of the additions (0 + a + b == 0 + b + a); more
+// splits: not. red.global.add.f32 flushes subnormals to zero.
+extern "C" __global__ void sgemm_register_blocked_128x64_split_k(const float *a, const float *b, float *c,
+                                                                 unsigned int m, unsigned int n, unsigned int k)
+{
+    register_blocked_guarded_edges<float, Tile128x64, ADD_PARTIAL_TILE>(a, b, c, m, n, k);
 }
 
 // The warp-tiled kernels (the Rust warp_tiled body, SgemmWarpTile): a BM x BN tile of C per block, staged BK

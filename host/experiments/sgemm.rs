@@ -270,12 +270,12 @@ fn describe(ctx: &RunContext<'_>, result: &mut ExperimentResult) {
     let tiles: Vec<String> = SIZES
         .iter()
         .map(|&s| {
-            let choice = launchers::register_blocked_tile((s, s, s), sms);
+            let plan = launchers::register_blocked_plan((s, s, s), sms);
             format!(
                 "{s}³: {} ({} blocks, `{}`)",
-                choice.label(),
-                choice.blocks((s, s)),
-                choice.entry_for((s, s, s))
+                plan.label(),
+                plan.blocks((s, s)),
+                plan.entry((s, s, s))
             )
         })
         .collect();
@@ -283,7 +283,8 @@ fn describe(ctx: &RunContext<'_>, result: &mut ExperimentResult) {
         "register-blocked SGEMM, Rust and CUDA C alike: the block tile whose busiest SM has the least work on \
          {sms} SMs (host/launchers/sgemm/tile_choice.rs), with the unguarded `_whole_tiles` entry where the \
          shape is made of whole tiles and the `_guarded_edges` one (guards only in blocks crossing an edge of C) \
-         otherwise: {}",
+         otherwise; split-K (two blocks per tile of C, each over half of k, adding into C zeroed by a memset \
+         timed with the launch) where that grid gives no SM more than one block: {}",
         tiles.join("; ")
     ));
     let warp_tiled: Vec<String> = SIZES

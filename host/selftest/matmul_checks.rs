@@ -149,7 +149,7 @@ fn gemm_entries(testbed: &Testbed, library: bool) -> Result<()> {
 
 /// The register-blocked SGEMM on every tile (not only the one the rule picks
 /// for these shapes on this GPU) and every entry that may run the shape
-/// (fully guarded, guarded edges, whole tiles), in every implementation, on
+/// (fully guarded, guarded edges, whole tiles, split-K in two), in every implementation, on
 /// [`GEMM_SHAPES`] and [`INSIDE_BLOCK_SHAPES`]: ragged edges, whole tiles of
 /// one tile but not of the other, and blocks inside `C` with a partial last
 /// `k` tile, rows unaligned and aligned.

@@ -88,6 +88,15 @@ pub const LAUNCH_BOUNDS: &[LaunchBound] = &[
         architectures: &[(9, 0)],
         max_spill_bytes: 0,
     },
+    // Split-K on the 128 × 64 tile: the guarded-edges body with the partial tile added into C; two
+    // blocks per SM is what it is for (twice the warps of the unsplit grid at 1024³).
+    LaunchBound {
+        entry: "sgemm_register_blocked_128x64_split_k",
+        max_threads: 256,
+        min_blocks_per_sm: 2,
+        architectures: &[(9, 0)],
+        max_spill_bytes: 0,
+    },
     LaunchBound {
         entry: "hgemm_f16_storage",
         max_threads: 256,

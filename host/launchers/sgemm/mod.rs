@@ -13,17 +13,20 @@ pub use cublas_reference::cublas_reference;
 pub use cuda_runner::CudaGemmRunner;
 pub use opencl_runner::OpenClGemmRunner;
 pub use runner::{GemmEntry, GemmOp, GemmRunner, gemm_runners};
-pub use tile_choice::{REGISTER_BLOCKED_TILES, TileChoice, register_blocked_tile, register_blocked_tile_of_entry};
+pub use tile_choice::{
+    REGISTER_BLOCKED_TILES, RegisterBlockedPlan, SPLIT_K_MIN_TILES, SPLIT_K_SPLITS, TileChoice, adds_into_c,
+    register_blocked_plan, register_blocked_tile, register_blocked_tile_of_entry,
+};
 
 use half::f16;
 use kernels_gpu::device::{Dim3, GlobalMutPtr, GlobalPtr, KernelSignature, Signature};
 use kernels_gpu::sgemm::{
     SGEMM_THREADS, SGEMM_TILE_128X128, SGEMM_WARP_TILE_128X128, SgemmTile, TILED_SGEMM_TILE, hgemm_f16_storage_params,
     hgemm_f16_storage_whole_tiles_params, naive_sgemm_params, sgemm_register_blocked_128x64_guarded_edges_params,
-    sgemm_register_blocked_128x64_params, sgemm_register_blocked_128x64_whole_tiles_params,
-    sgemm_register_blocked_guarded_edges_params, sgemm_register_blocked_params,
-    sgemm_register_blocked_whole_tiles_params, sgemm_warp_tiled_params, sgemm_warp_tiled_whole_tiles_params,
-    tiled_sgemm_params, tiled_sgemm_shared_bytes,
+    sgemm_register_blocked_128x64_params, sgemm_register_blocked_128x64_split_k_params,
+    sgemm_register_blocked_128x64_whole_tiles_params, sgemm_register_blocked_guarded_edges_params,
+    sgemm_register_blocked_params, sgemm_register_blocked_whole_tiles_params, sgemm_warp_tiled_params,
+    sgemm_warp_tiled_whole_tiles_params, tiled_sgemm_params, tiled_sgemm_shared_bytes,
 };
 use serde::{Deserialize, Serialize};
 
@@ -42,6 +45,7 @@ pub(super) const PTX_ENTRIES: &[&str] = &[
     "sgemm_register_blocked_128x64_whole_tiles",
     "sgemm_register_blocked_guarded_edges",
     "sgemm_register_blocked_128x64_guarded_edges",
+    "sgemm_register_blocked_128x64_split_k",
     "sgemm_warp_tiled",
     "sgemm_warp_tiled_whole_tiles",
     "hgemm_f16_storage",
@@ -153,9 +157,15 @@ pub fn warp_tiled_entry((m, n, k): (u32, u32, u32)) -> &'static str {
 
 /// The launch shape of the register-blocked kernels (f32 and f16 storage) with `tile`.
 fn register_blocked_shape((m, n): (u32, u32), tile: SgemmTile) -> LaunchShape {
+    split_k_shape((m, n), tile, 1)
+}
+
+/// The launch shape of the register-blocked kernels with `tile`, `splits`
+/// blocks per tile of `C` along `k` (`gridDim.z`; 1 for the unsplit entries).
+fn split_k_shape((m, n): (u32, u32), tile: SgemmTile, splits: u32) -> LaunchShape {
     let (x, y) = tile.grid(m, n);
     LaunchShape {
-        grid: Dim3::xy(x, y),
+        grid: Dim3::new(x, y, splits),
         block: Dim3::x(SGEMM_THREADS),
         shared_bytes: tile.shared_bytes() as u32,
     }
@@ -164,7 +174,7 @@ fn register_blocked_shape((m, n): (u32, u32), tile: SgemmTile) -> LaunchShape {
 /// Whether an `m × n × k` product is made of whole 128 × 128 × 8 tiles (the
 /// f16-storage kernels' tile): then those launchers use the `_whole_tiles`
 /// entries, which have no edge guards. The f32 kernels' tile and entry come from
-/// [`register_blocked_tile`].
+/// [`register_blocked_plan`].
 pub fn whole_register_blocked_tiles((m, n, k): (u32, u32, u32)) -> bool {
     SGEMM_TILE_128X128.whole_tiles(m, n, k)
 }
@@ -197,7 +207,8 @@ pub fn sgemm_shape(
 
 /// The entry and launch shape that run `kernel` for an `m × n × k` product on
 /// a GPU of `sm_count` SMs, after checking the buffers: for the
-/// register-blocked kernel, the tile of [`register_blocked_tile`] and its
+/// register-blocked kernel, the launch of [`register_blocked_plan`]: its
+/// split-K entry, `splits` deep, where it splits `k`; otherwise the tile's
 /// `_whole_tiles` entry where the shape allows, its `_guarded_edges` one otherwise.
 pub fn sgemm_launch(
     kernel: SgemmKernel,
@@ -211,8 +222,11 @@ pub fn sgemm_launch(
             (kernel.kernel(), kernel.shape((dims.0, dims.1), SGEMM_TILE_128X128))
         }
         SgemmKernel::RegisterBlocked => {
-            let choice = register_blocked_tile(dims, sm_count);
-            (choice.entry_for(dims), kernel.shape((dims.0, dims.1), choice.tile))
+            let plan = register_blocked_plan(dims, sm_count);
+            (
+                plan.entry(dims),
+                split_k_shape((dims.0, dims.1), plan.choice.tile, plan.splits),
+            )
         }
         SgemmKernel::WarpTiled => (warp_tiled_entry(dims), warp_tiled_shape((dims.0, dims.1))),
     })
@@ -232,12 +246,7 @@ pub(super) fn nominal_shape(entry: &str) -> Option<LaunchShape> {
         return sgemm_shape(general, (1, 1, 1), (1, 1, 1)).ok();
     }
     if let Some(choice) = register_blocked_tile_of_entry(entry) {
-        let (x, y) = choice.tile.grid(1, 1);
-        return Some(LaunchShape {
-            grid: Dim3::xy(x, y),
-            block: Dim3::x(SGEMM_THREADS),
-            shared_bytes: choice.tile.shared_bytes() as u32,
-        });
+        return Some(split_k_shape((1, 1), choice.tile, choice.splits_of(entry)));
     }
     if entry == hgemm_f16_storage_params::NAME {
         return hgemm_f16_storage_shape((1, 1, 1), (1, 1, 1)).ok();
@@ -249,8 +258,9 @@ pub(super) fn nominal_shape(entry: &str) -> Option<LaunchShape> {
 }
 
 /// `C = A · B` (row-major, any shape) with one of the f32 kernels; the
-/// register-blocked one with the tile [`register_blocked_tile`] picks for this
-/// GPU's SM count (the same for the Rust kernel and its CUDA C twin).
+/// register-blocked one with the tile and split [`register_blocked_plan`]
+/// picks for this GPU's SM count (the same for the Rust kernel and its CUDA C
+/// twin; a split-K launch zeroes `C` first, in the same stream).
 pub fn sgemm(
     dut: &DeviceUnderTest,
     implementation: Implementation,
@@ -263,7 +273,7 @@ pub fn sgemm(
     let sm_count = dut.info().multiprocessors.max(1) as u32;
     let (name, shape) = sgemm_launch(kernel, dims, (a.len(), b.len(), c.len()), sm_count)?;
     // SAFETY: the shape check proved A, B and C hold m·k, k·n and m·n floats; the kernel guards
-    // its edges, or (whole-tile entry) the shape has none.
+    // its edges, or (whole-tile entry) the shape has none; the split-K shape is its tile's, splits deep.
     unsafe {
         launch_gemm(
             dut,
@@ -303,9 +313,10 @@ pub fn sgemm_register_blocked_with_tile(
             ),
         });
     }
-    let shape = register_blocked_shape((dims.0, dims.1), choice.tile);
+    let shape = split_k_shape((dims.0, dims.1), choice.tile, choice.splits_of(entry));
     // SAFETY: the check proved A, B and C hold m·k, k·n and m·n floats; the shape is the tile's
-    // grid for m × n; the guarded entries guard their edges, and the whole-tile one runs only on whole tiles.
+    // grid for m × n (split-K: splits deep); the guarded entries guard their edges, and the
+    // whole-tile one runs only on whole tiles.
     unsafe {
         launch_gemm(
             dut,
@@ -356,6 +367,7 @@ impl GemmElement for f32 {
         sgemm_register_blocked_128x64_whole_tiles_params::SIGNATURE,
         sgemm_register_blocked_guarded_edges_params::SIGNATURE,
         sgemm_register_blocked_128x64_guarded_edges_params::SIGNATURE,
+        sgemm_register_blocked_128x64_split_k_params::SIGNATURE,
         sgemm_warp_tiled_params::SIGNATURE,
         sgemm_warp_tiled_whole_tiles_params::SIGNATURE,
     ];
@@ -369,7 +381,9 @@ impl GemmElement for u16 {
     ];
 }
 
-/// Launches the `(a, b, c, m, n, k)` kernel `name`, one of `T`'s [`GemmElement::KERNELS`].
+/// Launches the `(a, b, c, m, n, k)` kernel `name`, one of `T`'s [`GemmElement::KERNELS`];
+/// for a split-K entry ([`adds_into_c`]), zeroes `C` first in the same stream, so
+/// the memset is part of the launch sequence (and of its timing).
 ///
 /// # Safety
 /// `shape` must be the kernel's shape for `dims`, and the buffers must hold the product (checked by the callers).
@@ -385,6 +399,10 @@ unsafe fn launch_gemm<T: GemmElement>(
         .iter()
         .find(|signature| signature.name == name)
         .ok_or_else(|| Error::MissingKernel(name.to_string()))?;
+    if adds_into_c(name) {
+        // The blocks add their partial tiles into C: it must start at zero (C = A·B, no beta).
+        c.fill(0.0)?;
+    }
     // SAFETY: bounds are the caller's contract.
     unsafe { dut.launch_signature(implementation, signature, shape, (a, b, c.as_global_mut(), m, n, k)) }
 }

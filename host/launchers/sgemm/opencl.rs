@@ -28,6 +28,8 @@ pub fn tiled_sgemm(
 /// `C = A · B` with one of the OpenCL guide's §2.5 kernels (`naive_sgemm`,
 /// `tiled_sgemm`): the NDRange of the CUDA launcher's [`sgemm_shape`].
 /// `SgemmKernel::RegisterBlocked` and `WarpTiled` have no OpenCL C twin: an error.
+/// (So split-K, a register-blocked launch, has none either: OpenCL 1.2 also has
+/// no float atomic add, which an `atomic_cmpxchg` loop on the bits would stand in for.)
 pub fn opencl_sgemm(
     twins: &OpenClTwins,
     queue: &ClQueue,

@@ -1,6 +1,7 @@
-//! Which block tile the register-blocked SGEMM runs for a problem, and the
-//! entry that runs it: the same choice for the Rust kernels and their CUDA C
-//! twins, so the two are always compared on the same configuration.
+//! Which block tile the register-blocked SGEMM runs for a problem, whether it
+//! splits `k` between blocks (split-K), and the entry that runs it: the same
+//! choice for the Rust kernels and their CUDA C twins, so the two are always
+//! compared on the same configuration.
 //!
 //! # The rule
 //!
@@ -9,9 +10,28 @@
 //! the busiest SM `ceil(blocks(t) / sm_count)` blocks of `BM · BN` outputs
 //! each (`k` is the same for every tile). Its cost is that work divided by the
 //! tile's relative efficiency per FMA ([`TileChoice::efficiency`]); the tile
-//! of least cost wins, ties going to the larger tile. The rule uses `m`, `n`
-//! and the SM count; `k` only decides between the `_guarded_edges` entry and
-//! the `_whole_tiles` one.
+//! of least cost wins, ties going to the larger tile. The tile rule uses
+//! `m`, `n` and the SM count; `k` decides split-K (below) and between the
+//! `_guarded_edges` entry and the `_whole_tiles` one.
+//!
+//! # Split-K
+//!
+//! The register-blocked entries run under a launch bound of two blocks per SM
+//! on sm_90 (`kernels-gpu/src/launch_bounds.rs`), and one block of 8 warps has
+//! too few warps to hide an SM's shared-memory and barrier latency. Where the
+//! chosen tile's grid gives no SM more than one block (`blocks <= sm_count`)
+//! and the tile has a split-K entry ([`TileChoice::split_k_entry`]: the 128 ×
+//! 64 tile), the launchers split `k` in [`SPLIT_K_SPLITS`] (two): twice the
+//! blocks, each over half the `k` tiles, still one wave (at most two blocks
+//! per SM), their partial tiles added into `C`, which the launcher zeroes
+//! first in the same stream (the memset is part of every timed launch). Each
+//! split must get at least [`SPLIT_K_MIN_TILES`] `k` tiles (`k >= 256` on the
+//! 128 × 64 × 16 tile), so that the zeroing and the atomic additions stay
+//! small against the loop. Only two splits, ever: two partials added into
+//! zero give the same bits in either order, more would not (see the kernel's
+//! docs). A 128 × 128 grid of one block per SM (the rule only keeps that tile
+//! where the 128 × 64 one would give some SM two blocks) is not split: that
+//! tile has no split-K entry.
 //!
 //! # The entry
 //!
@@ -23,10 +43,16 @@
 //! agree with bit for bit.
 //!
 //! On an H100 (132 SMs), square products: 1024³ makes 64 blocks of 128 × 128
-//! (cost 16384) or 128 of 128 × 64 (cost 8192 / 0.9 ≈ 9102): 128 × 64. From
-//! 2048³ the 128 × 128 tile already gives every SM its share (2048³: 256
-//! blocks, 2 for the busiest SM, cost 32768 against 4 · 8192 / 0.9 for 128 ×
-//! 64), so it stays.
+//! (cost 16384) or 128 of 128 × 64 (cost 8192 / 0.9 ≈ 9102): 128 × 64; 128
+//! blocks on 132 SMs is one block per SM, and `k = 1024` is 64 tiles of 16,
+//! so it runs split-K: 256 blocks (two on each of 128 SMs), 32 `k` tiles each,
+//! through `sgemm_register_blocked_128x64_split_k`. From 2048³ the 128 × 128
+//! tile already gives every SM its share (2048³: 256 blocks, 2 for the
+//! busiest SM, cost 32768 against 4 · 8192 / 0.9 for 128 × 64), so it stays,
+//! unsplit (2048³ to 8192³: 256 to 4096 blocks, more than one per SM).
+//! Smaller products on the 128 × 64 tile split where `k` allows: 512³ (32
+//! blocks → 64), 768³ (72 → 144); 1024 × 1024 × 128 does not (4 `k` tiles a
+//! split, fewer than 8).
 //!
 //! The efficiency of 128 × 64 (0.9) is an estimate, not a measurement: it
 //! reads 3 `float4`s from shared memory per 32 FMAs where 128 × 128 reads 4
@@ -50,6 +76,9 @@ pub struct TileChoice {
     pub guarded_edges_entry: &'static str,
     /// The entry for problems made of whole tiles ([`SgemmTile::whole_tiles`]).
     pub whole_tiles_entry: &'static str,
+    /// The split-K entry (any shape; its grid `gridDim.z` splits deep, `C`
+    /// zeroed first), where the tile has one.
+    pub split_k_entry: Option<&'static str>,
     /// Work per FMA relative to the 128 × 128 tile (1.0); see the module docs.
     pub efficiency: f64,
 }
@@ -61,6 +90,7 @@ pub const REGISTER_BLOCKED_TILES: [TileChoice; 2] = [
         entry: "sgemm_register_blocked",
         guarded_edges_entry: "sgemm_register_blocked_guarded_edges",
         whole_tiles_entry: "sgemm_register_blocked_whole_tiles",
+        split_k_entry: None,
         efficiency: 1.0,
     },
     TileChoice {
@@ -68,6 +98,7 @@ pub const REGISTER_BLOCKED_TILES: [TileChoice; 2] = [
         entry: "sgemm_register_blocked_128x64",
         guarded_edges_entry: "sgemm_register_blocked_128x64_guarded_edges",
         whole_tiles_entry: "sgemm_register_blocked_128x64_whole_tiles",
+        split_k_entry: Some("sgemm_register_blocked_128x64_split_k"),
         efficiency: 0.9,
     },
 ];
@@ -96,14 +127,26 @@ impl TileChoice {
     }
 
     /// Every entry of this tile that may run an `m × n × k` product: the
-    /// fully guarded one, the `_guarded_edges` one, and `_whole_tiles` where
-    /// the shape allows (what the self-test runs).
+    /// fully guarded one, the `_guarded_edges` one, `_whole_tiles` where
+    /// the shape allows, and the split-K one where the tile has it (what the
+    /// self-test runs).
     pub fn entries_for(&self, (m, n, k): (u32, u32, u32)) -> Vec<&'static str> {
         let mut entries = vec![self.entry, self.guarded_edges_entry];
         if self.tile.whole_tiles(m, n, k) {
             entries.push(self.whole_tiles_entry);
         }
+        entries.extend(self.split_k_entry);
         entries
+    }
+
+    /// The blocks per tile of `C` (`gridDim.z`) `entry` of this tile runs with:
+    /// [`SPLIT_K_SPLITS`] for the split-K entry, 1 for the others.
+    pub fn splits_of(&self, entry: &str) -> u32 {
+        if self.split_k_entry == Some(entry) {
+            SPLIT_K_SPLITS
+        } else {
+            1
+        }
     }
 
     /// `m × n` with the block tile, e.g. "128 × 64".
@@ -112,8 +155,73 @@ impl TileChoice {
     }
 }
 
-/// The register-blocked configuration for an `m × n × k` product on a GPU of
-/// `sm_count` SMs, by the rule in the module docs.
+/// The blocks per tile of `C` of a split-K launch: two, the one count whose
+/// sum does not depend on the order of the additions (see the module docs).
+pub const SPLIT_K_SPLITS: u32 = 2;
+
+/// The fewest `k` tiles a split must get for the launchers to split `k`.
+pub const SPLIT_K_MIN_TILES: u32 = 8;
+
+/// A register-blocked launch: the tile and how many blocks share each tile of
+/// `C` along `k` (1: unsplit).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RegisterBlockedPlan {
+    pub choice: TileChoice,
+    /// Blocks per tile of `C` (`gridDim.z`): 1, or [`SPLIT_K_SPLITS`] with the split-K entry.
+    pub splits: u32,
+}
+
+impl RegisterBlockedPlan {
+    /// The entry the launchers run for an `m × n × k` product: the split-K
+    /// one when split, otherwise [`TileChoice::entry_for`].
+    pub fn entry(&self, dims: (u32, u32, u32)) -> &'static str {
+        match self.choice.split_k_entry {
+            Some(entry) if self.splits > 1 => entry,
+            _ => self.choice.entry_for(dims),
+        }
+    }
+
+    /// The grid `(x, y, z)` for an `m × n` `C`: the tile's, `splits` deep.
+    pub fn grid(&self, (m, n): (u32, u32)) -> (u32, u32, u32) {
+        let (x, y) = self.choice.tile.grid(m, n);
+        (x, y, self.splits)
+    }
+
+    /// Blocks of the grid, every split counted.
+    pub fn blocks(&self, (m, n): (u32, u32)) -> u64 {
+        self.choice.blocks((m, n)) * self.splits as u64
+    }
+
+    /// The tile, and the splits where `k` is split, e.g. "128 × 64, split-K 2".
+    pub fn label(&self) -> String {
+        if self.splits > 1 {
+            format!("{}, split-K {}", self.choice.label(), self.splits)
+        } else {
+            self.choice.label()
+        }
+    }
+}
+
+/// The register-blocked launch for an `m × n × k` product on a GPU of
+/// `sm_count` SMs: the tile of [`register_blocked_tile`], split in
+/// [`SPLIT_K_SPLITS`] along `k` where its grid gives no SM more than one
+/// block, the tile has a split-K entry and each split gets at least
+/// [`SPLIT_K_MIN_TILES`] `k` tiles (the module docs).
+pub fn register_blocked_plan((m, n, k): (u32, u32, u32), sm_count: u32) -> RegisterBlockedPlan {
+    let choice = register_blocked_tile((m, n, k), sm_count);
+    let one_block_per_sm = choice.blocks((m, n)) <= sm_count.max(1) as u64;
+    let deep_enough = k.div_ceil(choice.tile.depth) >= SPLIT_K_SPLITS * SPLIT_K_MIN_TILES;
+    let splits = if choice.split_k_entry.is_some() && one_block_per_sm && deep_enough {
+        SPLIT_K_SPLITS
+    } else {
+        1
+    };
+    RegisterBlockedPlan { choice, splits }
+}
+
+/// The register-blocked tile for an `m × n × k` product on a GPU of
+/// `sm_count` SMs, by the rule in the module docs (before split-K: see
+/// [`register_blocked_plan`] for the launch).
 pub fn register_blocked_tile((m, n, _k): (u32, u32, u32), sm_count: u32) -> TileChoice {
     let mut best = REGISTER_BLOCKED_TILES[0];
     for choice in &REGISTER_BLOCKED_TILES[1..] {
@@ -126,7 +234,16 @@ pub fn register_blocked_tile((m, n, _k): (u32, u32, u32), sm_count: u32) -> Tile
 
 /// The configuration one of whose entries is `entry`.
 pub fn register_blocked_tile_of_entry(entry: &str) -> Option<TileChoice> {
-    REGISTER_BLOCKED_TILES
-        .into_iter()
-        .find(|c| c.entry == entry || c.guarded_edges_entry == entry || c.whole_tiles_entry == entry)
+    REGISTER_BLOCKED_TILES.into_iter().find(|c| {
+        c.entry == entry
+            || c.guarded_edges_entry == entry
+            || c.whole_tiles_entry == entry
+            || c.split_k_entry == Some(entry)
+    })
+}
+
+/// Whether `entry` adds its blocks' partial tiles into `C` (a split-K entry),
+/// so that `C` must hold zeros before each launch.
+pub fn adds_into_c(entry: &str) -> bool {
+    REGISTER_BLOCKED_TILES.iter().any(|c| c.split_k_entry == Some(entry))
 }

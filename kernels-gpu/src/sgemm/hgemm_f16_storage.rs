@@ -1,4 +1,4 @@
-use super::register_blocked::{Guarded, Tile128x128, WholeTiles, register_blocked};
+use super::register_blocked::{Guarded, StoreTile, Tile128x128, WholeTiles, register_blocked};
 use crate::device::{GlobalMutPtr, GlobalPtr};
 
 kernel! {
@@ -30,7 +30,7 @@ kernel! {
     /// `a`: `m * k`, `b`: `k * n` halves, `c`: `m * n` floats, each 16-byte aligned; the launch shape above.
     pub unsafe fn hgemm_f16_storage(a: GlobalPtr<u16>, b: GlobalPtr<u16>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract.
-        unsafe { register_blocked::<u16, Tile128x128, Guarded>(a, b, c, m, n, k) }
+        unsafe { register_blocked::<u16, Tile128x128, Guarded, StoreTile>(a, b, c, m, n, k) }
     }
 }
 
@@ -50,6 +50,6 @@ kernel! {
     /// As [`hgemm_f16_storage`], and the multiples above.
     pub unsafe fn hgemm_f16_storage_whole_tiles(a: GlobalPtr<u16>, b: GlobalPtr<u16>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract.
-        unsafe { register_blocked::<u16, Tile128x128, WholeTiles>(a, b, c, m, n, k) }
+        unsafe { register_blocked::<u16, Tile128x128, WholeTiles, StoreTile>(a, b, c, m, n, k) }
     }
 }

@@ -6,7 +6,9 @@
 //! any `m, n, k ≥ 1` — not only multiples of the tile: the tiles at the
 //! matrix edges load zeros for entries outside `A` or `B` (which add nothing
 //! to the dot products) and store only the entries inside `C`. Products are
-//! accumulated in `f32` with FMA, in increasing `k` order within each thread.
+//! accumulated in `f32` with FMA, in increasing `k` order within each thread;
+//! the split-K entry sums each span of `k` so, and adds the spans' partial
+//! sums into `C` atomically (see its docs for the order of those additions).
 //!
 //! Every kernel reads each of its global-memory operands through one base
 //! pointer and needs `m * k`, `k * n` and `m * n` elements in `A`, `B` and
@@ -64,6 +66,7 @@ mod hgemm_f16_storage;
 mod naive_sgemm;
 mod register_blocked;
 mod sgemm_register_blocked;
+mod sgemm_register_blocked_split_k;
 mod sgemm_warp_tiled;
 mod tiled_sgemm;
 mod warp_tiled;
@@ -74,6 +77,7 @@ pub use hgemm_f16_storage::{
 pub use naive_sgemm::{naive_sgemm, naive_sgemm_params};
 pub use register_blocked::{
     SGEMM_BK, SGEMM_BM, SGEMM_BN, SGEMM_THREADS, SGEMM_TILE_128X64, SGEMM_TILE_128X128, SgemmTile, sgemm_shared_bytes,
+    split_k_span,
 };
 pub use sgemm_register_blocked::{
     sgemm_register_blocked, sgemm_register_blocked_128x64, sgemm_register_blocked_128x64_guarded_edges,
@@ -81,6 +85,9 @@ pub use sgemm_register_blocked::{
     sgemm_register_blocked_128x64_whole_tiles, sgemm_register_blocked_128x64_whole_tiles_params,
     sgemm_register_blocked_guarded_edges, sgemm_register_blocked_guarded_edges_params, sgemm_register_blocked_params,
     sgemm_register_blocked_whole_tiles, sgemm_register_blocked_whole_tiles_params,
+};
+pub use sgemm_register_blocked_split_k::{
+    sgemm_register_blocked_128x64_split_k, sgemm_register_blocked_128x64_split_k_params,
 };
 pub use sgemm_warp_tiled::{
     sgemm_warp_tiled, sgemm_warp_tiled_params, sgemm_warp_tiled_whole_tiles, sgemm_warp_tiled_whole_tiles_params,

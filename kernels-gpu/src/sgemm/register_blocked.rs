@@ -7,8 +7,8 @@
 //! [`hgemm_f16_storage`]: super::hgemm_f16_storage
 
 use crate::device::{
-    F32x4, GlobalMutPtr, GlobalPtr, SharedPtr, block_idx_x, block_idx_y, dynamic_shared_memory, f16_bits_to_f32, fma,
-    sync_threads, thread_idx_x,
+    F32x4, GlobalMutPtr, GlobalPtr, SharedPtr, block_idx_x, block_idx_y, block_idx_z, dynamic_shared_memory,
+    f16_bits_to_f32, fma, grid_dim_z, sync_threads, thread_idx_x,
 };
 
 /// Threads per block (1-D) of the register-blocked kernels, every tile.
@@ -281,8 +281,45 @@ impl<const VECTOR: bool> Edges for Inside<VECTOR> {
     const WHOLE_K: bool = false;
 }
 
+/// How a block writes its tile of `C`: a type per case, so that the body is
+/// monomorphized for each (as [`Edges`]).
+pub(crate) trait Output {
+    /// Split-K: block `z` of a grid `gridDim.z` deep multiplies only its own
+    /// span of the `k` tiles ([`split_k_span`]) and adds its partial tile
+    /// into `C` with `red.global.add.f32`; otherwise the block multiplies the
+    /// whole of `k` and stores its tile.
+    const SPLIT_K: bool;
+}
+
+/// The block's tile over all of `k`, stored into `C` (`C = A · B`).
+pub(crate) struct StoreTile;
+impl Output for StoreTile {
+    const SPLIT_K: bool = false;
+}
+
+/// Split-K: the block's partial tile over its span of `k`, added into `C`,
+/// which the host has zeroed first (`C += A[:, span] · B[span, :]`).
+pub(crate) struct AddPartialTile;
+impl Output for AddPartialTile {
+    const SPLIT_K: bool = true;
+}
+
+/// The span `begin..end` of `k` that split `split` of `splits` multiplies: the
+/// `ceil(k / depth)` tiles of `depth` are dealt out in contiguous runs of
+/// `ceil(tiles / splits)`, so every span starts at a multiple of `depth` and
+/// only the last nonempty one may end in a partial tile (at `k`); splits past
+/// the last tile get an empty span (`begin == end == k`). With two splits and
+/// `k` of at least two tiles, neither span is empty.
+#[inline(always)]
+pub const fn split_k_span(k: usize, depth: usize, split: usize, splits: usize) -> (usize, usize) {
+    let per_split = k.div_ceil(depth).div_ceil(splits) * depth;
+    let begin = if split * per_split < k { split * per_split } else { k };
+    let end = if begin + per_split < k { begin + per_split } else { k };
+    (begin, end)
+}
+
 /// The body of the register-blocked kernels (see [`super::sgemm_register_blocked`]),
-/// for one tile `T` and one case of edges `X`. With [`WholeTiles`] and
+/// for one tile `T`, one case of edges `X` and one way `O` of writing `C`. With [`WholeTiles`] and
 /// [`Inside`] it has no guards in its loop, and runs two tiles per trip, so
 /// each stage's shared-memory offsets are constants; with [`Guarded`] every
 /// edge is guarded and the stage is a run-time offset. The cases are
@@ -296,9 +333,11 @@ impl<const VECTOR: bool> Edges for Inside<VECTOR> {
 /// [`SgemmTile::grid`], [`SgemmTile::shared_bytes`] of dynamic shared
 /// memory (both of `T::TILE`); with [`WholeTiles`], the multiples it names;
 /// with [`Inside`], this block wholly inside `C`, and with `Inside<true>`
-/// `k` and `n` multiples of 4.
+/// `k` and `n` multiples of 4. With [`AddPartialTile`], a grid of any depth
+/// (`gridDim.z` splits of `k`) and `C` set before the launch to what the
+/// partials add to (zeros for `C = A · B`); with [`StoreTile`], a depth of 1.
 #[inline(always)]
-pub(crate) unsafe fn register_blocked<E: Staged, T: TileShape, X: Edges>(
+pub(crate) unsafe fn register_blocked<E: Staged, T: TileShape, X: Edges, O: Output>(
     a: GlobalPtr<E>,
     b: GlobalPtr<E>,
     c: GlobalMutPtr<f32>,
@@ -315,6 +354,14 @@ pub(crate) unsafe fn register_blocked<E: Staged, T: TileShape, X: Edges>(
     let block_col = block_idx_x() as usize * T::BN;
     // Row starts are 16-byte aligned only when the row length is a multiple of 4.
     let (vector_a, vector_b, vector_c) = (k % 4 == 0, n % 4 == 0, n % 4 == 0);
+    // The part of k this block multiplies: all of it, or (split-K) its split's span. `k` stays
+    // A's row length; `k_end` bounds the loads. `k_begin` is a multiple of BK, and `k_end` either k
+    // or a multiple of BK, so the float4 conditions on k (vector_a) still hold at both ends.
+    let (k_begin, k_end) = if O::SPLIT_K {
+        split_k_span(k, T::BK, block_idx_z() as usize, grid_dim_z() as usize)
+    } else {
+        (0, k)
+    };
 
     // Staging: this thread loads A[block_row + a_row][k0 + a_k + 8·s ..][..4] for each A strip s,
     // and B[k0 + b_k + B_PASS_ROWS·s][block_col + b_col ..][..4] for each B strip s.
@@ -329,11 +376,11 @@ pub(crate) unsafe fn register_blocked<E: Staged, T: TileShape, X: Edges>(
         unroll!(for s in 0..T::A_STRIPS, at most 2 {
             let a_at = k0 + a_k + 8 * s;
             let a_index = (block_row + a_row) * k + a_at;
-            // SAFETY: guarded: rows < m of A, positions < k (load_strip's guards); unguarded:
-            // the caller keeps the row below m and k0 + BK <= k, and X::VECTOR only where k % 4 == 0.
+            // SAFETY: guarded: rows < m of A, positions < k_end <= k (load_strip's guards); unguarded:
+            // the caller keeps the row below m and k0 + BK <= k_end, and X::VECTOR only where k % 4 == 0.
             a_strips[s] = unsafe {
                 if guarded {
-                    load_strip(a, a_index, a_row_inside, a_at, k, vector_a)
+                    load_strip(a, a_index, a_row_inside, a_at, k_end, vector_a)
                 } else if X::VECTOR {
                     E::load4(a, a_index)
                 } else {
@@ -344,12 +391,12 @@ pub(crate) unsafe fn register_blocked<E: Staged, T: TileShape, X: Edges>(
         unroll!(for s in 0..T::B_STRIPS, at most 2 {
             let b_at = k0 + b_k + T::B_PASS_ROWS * s;
             let b_index = b_at * n + block_col + b_col;
-            // SAFETY: guarded: rows < k of B, positions < n (load_strip's guards); unguarded:
-            // the caller keeps k0 + BK <= k and the block's columns below n, and X::VECTOR only
+            // SAFETY: guarded: rows < k_end <= k of B, positions < n (load_strip's guards); unguarded:
+            // the caller keeps k0 + BK <= k_end and the block's columns below n, and X::VECTOR only
             // where n % 4 == 0.
             b_strips[s] = unsafe {
                 if guarded {
-                    load_strip(b, b_index, b_at < k, block_col + b_col, n, vector_b)
+                    load_strip(b, b_index, b_at < k_end, block_col + b_col, n, vector_b)
                 } else if X::VECTOR {
                     E::load4(b, b_index)
                 } else {
@@ -417,13 +464,13 @@ pub(crate) unsafe fn register_blocked<E: Staged, T: TileShape, X: Edges>(
     // loads for the next tile are in flight; they are written to the other
     // stage afterwards, and one barrier per tile separates the two.
     if X::GUARDED {
-        let tiles = k.div_ceil(T::BK);
-        stage_tiles(0, fetch(0));
+        let tiles = (k_end - k_begin).div_ceil(T::BK);
+        stage_tiles(0, fetch(k_begin));
         sync_threads();
         for tile in 0..tiles {
             let stage = tile % 2;
-            // Past the last tile every strip is outside A and B: zeros, no loads.
-            let next = fetch((tile + 1) * T::BK);
+            // Past the last tile every strip is outside A and B (or past the span): zeros, no loads.
+            let next = fetch(k_begin + (tile + 1) * T::BK);
             multiply_stage(stage, &mut acc);
             stage_tiles(1 - stage, next);
             sync_threads();
@@ -437,18 +484,19 @@ pub(crate) unsafe fn register_blocked<E: Staged, T: TileShape, X: Edges>(
         // skipping them cost 40 bytes of spills (ptxas 13, sm_90), and a choice
         // between a load and zeros became a load through a generic pointer to
         // either A/B or a stack array of zeros.
-        let tiles = k / T::BK;
-        if X::WHOLE_K || tiles > 0 {
-            stage_tiles(0, fetch(0));
+        let tiles = (k_end - k_begin) / T::BK;
+        // Whole tiles have at least one k tile, but a split's span may be empty.
+        if (X::WHOLE_K && !O::SPLIT_K) || tiles > 0 {
+            stage_tiles(0, fetch(k_begin));
             sync_threads();
             let mut tile = 0;
             while tile < tiles {
-                let next = fetch((tile + 1).min(tiles - 1) * T::BK);
+                let next = fetch(k_begin + (tile + 1).min(tiles - 1) * T::BK);
                 multiply_stage(0, &mut acc);
                 stage_tiles(1, next);
                 sync_threads();
                 if tile + 1 < tiles {
-                    let next = fetch((tile + 2).min(tiles - 1) * T::BK);
+                    let next = fetch(k_begin + (tile + 2).min(tiles - 1) * T::BK);
                     multiply_stage(1, &mut acc);
                     stage_tiles(0, next);
                     sync_threads();
@@ -456,10 +504,10 @@ pub(crate) unsafe fn register_blocked<E: Staged, T: TileShape, X: Edges>(
                 tile += 2;
             }
         }
-        if !X::WHOLE_K && !k.is_multiple_of(T::BK) {
+        if !X::WHOLE_K && !(k_end - k_begin).is_multiple_of(T::BK) {
             // The partial last k tile, guarded (zeros past k), not overlapped with
             // anything: after the last barrier no thread reads either stage.
-            stage_tiles(0, strips(tiles * T::BK, true));
+            stage_tiles(0, strips(k_begin + tiles * T::BK, true));
             sync_threads();
             multiply_stage(0, &mut acc);
         }
@@ -476,7 +524,15 @@ pub(crate) unsafe fn register_blocked<E: Staged, T: TileShape, X: Edges>(
                 acc[i][4 * half + 3],
             ];
             let index = row * n + col;
-            if X::WHOLE_K {
+            if O::SPLIT_K {
+                // One red.global.add.f32 per element: the other splits add into the same elements.
+                unroll!(for j in 0..4 {
+                    if !X::GUARDED || (row < m && col + j < n) {
+                        // SAFETY: row < m, col + j < n, checked here or (unguarded cases) by the caller's contract.
+                        unsafe { c.red_add((index + j) as isize, values[j]) };
+                    }
+                });
+            } else if X::WHOLE_K {
                 // SAFETY: whole tiles: row < m, col + 4 <= n; index 4-aligned.
                 unsafe { c.cast::<F32x4>().store((index / 4) as isize, F32x4::from_array(values)) };
             } else if !X::GUARDED {
@@ -520,9 +576,9 @@ pub(crate) unsafe fn register_blocked<E: Staged, T: TileShape, X: Edges>(
 /// [`super::sgemm_register_blocked_guarded_edges`]).
 ///
 /// # Safety
-/// As [`register_blocked`] with [`Guarded`].
+/// As [`register_blocked`] with [`Guarded`] and `O`.
 #[inline(always)]
-pub(crate) unsafe fn register_blocked_guarded_edges<E: Staged, T: TileShape>(
+pub(crate) unsafe fn register_blocked_guarded_edges<E: Staged, T: TileShape, O: Output>(
     a: GlobalPtr<E>,
     b: GlobalPtr<E>,
     c: GlobalMutPtr<f32>,
@@ -538,12 +594,12 @@ pub(crate) unsafe fn register_blocked_guarded_edges<E: Staged, T: TileShape>(
     unsafe {
         if rows_end <= m_ && cols_end <= n_ {
             if k % 4 == 0 && n % 4 == 0 {
-                register_blocked::<E, T, Inside<true>>(a, b, c, m, n, k)
+                register_blocked::<E, T, Inside<true>, O>(a, b, c, m, n, k)
             } else {
-                register_blocked::<E, T, Inside<false>>(a, b, c, m, n, k)
+                register_blocked::<E, T, Inside<false>, O>(a, b, c, m, n, k)
             }
         } else {
-            register_blocked::<E, T, Guarded>(a, b, c, m, n, k)
+            register_blocked::<E, T, Guarded, O>(a, b, c, m, n, k)
         }
     }
 }

@@ -1,5 +1,5 @@
 use super::register_blocked::{
-    Guarded, Tile128x64, Tile128x128, WholeTiles, register_blocked, register_blocked_guarded_edges,
+    Guarded, StoreTile, Tile128x64, Tile128x128, WholeTiles, register_blocked, register_blocked_guarded_edges,
 };
 use crate::device::{GlobalMutPtr, GlobalPtr};
 
@@ -66,12 +66,15 @@ kernel! {
     /// cases are `__noinline__` functions that ptxas inlines again, and its
     /// inside loop issues 1187 instructions per two tiles against Rust's 1167.
     ///
-    /// Not yet tried at 1024³: split-K. Two blocks per 128 × 64 tile, each
-    /// over half of `k` (256 blocks, two per SM, twice the warps to hide
-    /// latency), adding into a zeroed `C` with `red.global.add.f32`. With two
-    /// partials the sum does not depend on their order (0 + a + b = 0 + b + a
-    /// exactly). Zeroing 4 MB costs about 2 µs of a 69 µs product. It needs a
-    /// global atomic add in `ptx-device` and its CPU emulator first.
+    /// Split-K at 1024³: [`sgemm_register_blocked_128x64_split_k`](super::sgemm_register_blocked_128x64_split_k)
+    /// runs two blocks per 128 × 64 tile, each over half of `k` (256 blocks,
+    /// two per SM, twice the warps to hide latency), adding into a `C` the
+    /// launcher zeroes first with `red.global.add.f32`. With two partials the
+    /// sum does not depend on their order (0 + a + b = 0 + b + a exactly).
+    /// Zeroing 4 MB costs about 2 µs of a 69 µs product. The host runs it
+    /// where the unsplit grid gives no SM a second block
+    /// (`host/launchers/sgemm/tile_choice.rs`; of the experiment's sizes on
+    /// an H100, 1024³ only); measured: _to fill from the GPU run_.
     ///
     /// Ruled out from the SASS (ptxas 13, sm_90, under the launch bound):
     /// local memory and spills (none in any entry, Rust or CUDA C); narrow
@@ -89,7 +92,7 @@ kernel! {
     /// `a`: `m * k`, `b`: `k * n`, `c`: `m * n` floats, each 16-byte aligned; the launch shape above.
     pub unsafe fn sgemm_register_blocked(a: GlobalPtr<f32>, b: GlobalPtr<f32>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract.
-        unsafe { register_blocked::<f32, Tile128x128, Guarded>(a, b, c, m, n, k) }
+        unsafe { register_blocked::<f32, Tile128x128, Guarded, StoreTile>(a, b, c, m, n, k) }
     }
 }
 
@@ -126,7 +129,7 @@ kernel! {
     /// As [`sgemm_register_blocked`], and the multiples above.
     pub unsafe fn sgemm_register_blocked_whole_tiles(a: GlobalPtr<f32>, b: GlobalPtr<f32>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract.
-        unsafe { register_blocked::<f32, Tile128x128, WholeTiles>(a, b, c, m, n, k) }
+        unsafe { register_blocked::<f32, Tile128x128, WholeTiles, StoreTile>(a, b, c, m, n, k) }
     }
 }
 
@@ -152,7 +155,9 @@ kernel! {
     /// **Launch**: 1-D blocks of [`SGEMM_THREADS`](super::SGEMM_THREADS) (256) threads,
     /// a grid of `(ceil(n / 64), ceil(m / 128))`, `SGEMM_TILE_128X64.shared_bytes()`
     /// (25 088 B) of dynamic shared memory. The host picks this tile by the rule in
-    /// `host/launchers/sgemm/tile_choice.rs` (at 1024³ on an H100; 128 × 128 from 2048³).
+    /// `host/launchers/sgemm/tile_choice.rs` (at 1024³ on an H100, there split in
+    /// two along `k`: [`sgemm_register_blocked_128x64_split_k`](super::sgemm_register_blocked_128x64_split_k);
+    /// 128 × 128 from 2048³).
     ///
     /// **Expected**: where it is chosen, the busiest SM has half the work it
     /// has with 128 × 128 tiles, at somewhat lower efficiency per FMA (more
@@ -164,7 +169,7 @@ kernel! {
     /// As [`sgemm_register_blocked`], with this tile's launch shape.
     pub unsafe fn sgemm_register_blocked_128x64(a: GlobalPtr<f32>, b: GlobalPtr<f32>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract.
-        unsafe { register_blocked::<f32, Tile128x64, Guarded>(a, b, c, m, n, k) }
+        unsafe { register_blocked::<f32, Tile128x64, Guarded, StoreTile>(a, b, c, m, n, k) }
     }
 }
 
@@ -177,13 +182,16 @@ kernel! {
     /// **Indexing** and **Launch**: as [`sgemm_register_blocked_128x64`]; the
     /// host picks this entry whenever the shape allows.
     ///
-    /// **Expected**: see [`sgemm_register_blocked_128x64`] (1024³ runs this entry).
+    /// **Expected**: see [`sgemm_register_blocked_128x64`] (1024³ ran this
+    /// entry until the host split `k` there: it now runs
+    /// [`sgemm_register_blocked_128x64_split_k`](super::sgemm_register_blocked_128x64_split_k);
+    /// whole-tile shapes of the 128 × 64 tile that are not split still run it).
     ///
     /// # Safety
     /// As [`sgemm_register_blocked_128x64`], and the multiples above.
     pub unsafe fn sgemm_register_blocked_128x64_whole_tiles(a: GlobalPtr<f32>, b: GlobalPtr<f32>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract.
-        unsafe { register_blocked::<f32, Tile128x64, WholeTiles>(a, b, c, m, n, k) }
+        unsafe { register_blocked::<f32, Tile128x64, WholeTiles, StoreTile>(a, b, c, m, n, k) }
     }
 }
 
@@ -229,7 +237,7 @@ kernel! {
     /// As [`sgemm_register_blocked`].
     pub unsafe fn sgemm_register_blocked_guarded_edges(a: GlobalPtr<f32>, b: GlobalPtr<f32>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract.
-        unsafe { register_blocked_guarded_edges::<f32, Tile128x128>(a, b, c, m, n, k) }
+        unsafe { register_blocked_guarded_edges::<f32, Tile128x128, StoreTile>(a, b, c, m, n, k) }
     }
 }
 
@@ -255,6 +263,6 @@ kernel! {
     /// As [`sgemm_register_blocked_128x64`].
     pub unsafe fn sgemm_register_blocked_128x64_guarded_edges(a: GlobalPtr<f32>, b: GlobalPtr<f32>, c: GlobalMutPtr<f32>, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract.
-        unsafe { register_blocked_guarded_edges::<f32, Tile128x64>(a, b, c, m, n, k) }
+        unsafe { register_blocked_guarded_edges::<f32, Tile128x64, StoreTile>(a, b, c, m, n, k) }
     }
 }
