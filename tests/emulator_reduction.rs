@@ -50,6 +50,14 @@ fn both_kernels_sum_ragged_arrays_within_the_f32_bound() {
                     "{} n={n} wave={wave}: {got} vs {exact}",
                     kind.kernel()
                 );
+                // Ones add exactly (every partial an integer below 2^24): any element lost or counted twice shows.
+                let ones: f64 = run(kind, kernel, &vec![1.0; n], wave).iter().map(|&p| p as f64).sum();
+                assert_eq!(
+                    ones,
+                    n as f64,
+                    "{} n={n} wave={wave}: the sum of {n} ones",
+                    kind.kernel()
+                );
             }
         }
     }

@@ -33,6 +33,17 @@ fn gpu_reduction_runners_sum_within_the_f32_bound() {
             assert!((got - exact).abs() <= bound, "{entry:?}: {got} vs {exact}");
             checked += 1;
         }
+        // Ones add exactly (n < 2^24: every partial an integer below 2^24): any element lost or
+        // counted twice shows, which the rounding bound above could hide.
+        runner.load(&vec![1.0; n]).unwrap();
+        for entry in runner.entries() {
+            runner.time(&entry, &settings).unwrap();
+            assert_eq!(
+                runner.read_sum(&entry).unwrap(),
+                n as f64,
+                "{entry:?}: the sum of {n} ones"
+            );
+        }
     }
     assert!(checked >= 2, "at least the two Rust kernels");
 }

@@ -1691,6 +1691,7 @@ fn opencl_reduction_twins_sum_ragged_arrays() {
             let exact: f64 = x.iter().map(|&v| v as f64).sum();
             let bound = n as f64 * f32::EPSILON as f64 * x.iter().map(|&v| (v as f64).abs()).sum::<f64>();
             let x_dev = ClBuffer::from_host(&context, &queue, &x).unwrap();
+            let ones_dev = ClBuffer::from_host(&context, &queue, &vec![1.0f32; n]).unwrap();
             for kernel in ReductionKernel::ALL {
                 for wave in [1, 3] {
                     let blocks = kernel.blocks(n as u32, wave) as usize;
@@ -1701,6 +1702,16 @@ fn opencl_reduction_twins_sum_ragged_arrays() {
                     assert!(
                         (got - exact).abs() <= bound,
                         "{label}: {} n={n} wave={wave}: {got} vs {exact}",
+                        kernel.kernel()
+                    );
+                    // Ones add exactly (every partial an integer below 2^24): any element lost or counted twice shows.
+                    partials.fill(&queue, f32::NAN).unwrap();
+                    launch::reduce(&twins, &queue, kernel, (&ones_dev, n as u32), &mut partials, wave).unwrap();
+                    let ones: f64 = partials.to_host(&queue).unwrap().iter().map(|&p| p as f64).sum();
+                    assert_eq!(
+                        ones,
+                        n as f64,
+                        "{label}: {} n={n} wave={wave}: the sum of {n} ones",
                         kernel.kernel()
                     );
                 }
