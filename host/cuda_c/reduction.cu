@@ -32,9 +32,15 @@ extern "C" __global__ void reduce_grid_stride_shuffle(const float *x, unsigned i
     extern __shared__ float warp_sums[];
     unsigned int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, warps = blockDim.x / 32;
     unsigned long long step = (unsigned long long)gridDim.x * blockDim.x;
+    unsigned long long first = (unsigned long long)blockIdx.x * blockDim.x + tid, vectors = n / 4;
+    const float4 *x4 = reinterpret_cast<const float4 *>(x);
     float sum = 0.0f;
-    for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + tid; i < n; i += step)
-        sum += x[i];
+    for (unsigned long long v = first; v < vectors; v += step) {
+        float4 e = x4[v];
+        sum += (e.x + e.y) + (e.z + e.w);
+    }
+    if (first < n % 4)
+        sum += x[4 * vectors + first];
     sum = reduction_warp_sum(sum);
     if (lane == 0)
         warp_sums[warp] = sum;

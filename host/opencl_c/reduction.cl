@@ -30,9 +30,14 @@ __kernel void reduce_grid_stride_shuffle(__global const float *x, uint n, __glob
                                          __local float *sums)
 {
     ulong step = (ulong)get_num_groups(0) * get_local_size(0);
+    ulong first = (ulong)get_group_id(0) * get_local_size(0) + get_local_id(0), vectors = n / 4;
     float sum = 0.0f;
-    for (ulong i = (ulong)get_group_id(0) * get_local_size(0) + get_local_id(0); i < n; i += step)
-        sum += x[i];
+    for (ulong v = first; v < vectors; v += step) {
+        float4 e = vload4(v, x);
+        sum += (e.x + e.y) + (e.z + e.w);
+    }
+    if (first < n % 4)
+        sum += x[4 * vectors + first];
     float total = reduction_local_tree(sums, sum);
     if (get_local_id(0) == 0)
         partials[get_group_id(0)] = total;
