@@ -1,6 +1,6 @@
 use crate::device::{
-    F32x4, GlobalMutPtr, GlobalPtr, WARP_SIZE, block_dim_x, block_idx_x, dynamic_shared_memory, grid_dim_x, shfl_down_sync,
-    sync_threads, thread_idx_x,
+    F32x4, GlobalMutPtr, GlobalPtr, WARP_SIZE, block_dim_x, block_idx_x, dynamic_shared_memory, grid_dim_x,
+    shfl_down_sync, sync_threads, thread_idx_x,
 };
 
 /// Sum over the 32 lanes of a warp with `shfl.sync.down`; lane 0 holds the total.
