@@ -8,14 +8,18 @@
 # the `_guarded_edges` entry (guards only in the blocks crossing an edge of C);
 # the setup lines name each size's entry, the kernel table lists the new
 # entries' registers and local memory. With NCU=1, also profiles the Rust kernel
-# at 1024³ (128 × 64 tile, split-K), 4095³ (guarded edges) and 4096³ (128 × 128)
-# with ncu, clocks unlocked.
-# KERNELS (default "sgemm_register_blocked") names the kernel series whose
-# rows are printed, e.g. KERNELS="sgemm_register_blocked sgemm_warp_tiled"
-# (gpu-checks/sgemm_warptile.sh); each kernel's rows come with its ratios.
+# at 1024³ (128 × 64 tile, unsplit, and the split-K series' launch of the same
+# tile in two), 4095³ (guarded edges) and 4096³ (128 × 128) with ncu, clocks
+# unlocked.
+# KERNELS (default "sgemm_register_blocked sgemm_register_blocked_128x64_split_k":
+# the register-blocked series, which never splits k, and its split-K series)
+# names the kernel series whose rows are printed, e.g.
+# KERNELS="sgemm_register_blocked sgemm_warp_tiled" (gpu-checks/sgemm_warptile.sh);
+# each kernel's rows come with its ratios, Rust/register-blocked Rust among them
+# (split-K's cost or gain at each size).
 # Run from the repository root with .gpu/ptxsuite (a stripped release build).
 set -uo pipefail
-export KERNELS="${KERNELS:-sgemm_register_blocked}"
+export KERNELS="${KERNELS:-sgemm_register_blocked sgemm_register_blocked_128x64_split_k}"
 cd "$(dirname "$0")/.."
 out=/tmp/sg
 rm -rf "$out"; mkdir -p "$out"
@@ -90,23 +94,25 @@ if [ -n "${OUT:-}" ]; then
     [ -f "$out/report.md" ] && cp "$out/report.md" "$OUT/sgemm.md"
 fi
 
-# ncu, clocks unlocked (as the timed run): one Rust kernel at 1024³ and one at 4096³.
-# With --reps 1 --samples 1 each series launches its kernel 4 times per size (probe:
-# warm-up + timed; samples: warm-up + 1), and --impl rust,cublas leaves only the Rust
-# entries: the 128 × 128 whole-tile entry's 5th launch is the first at 4096³ (2048³
-# runs it 4 times before; 4095³ runs the guarded-edges entry, its only size). "Grid
-# Size" in the launch statistics tells: 256 blocks at 1024³ (128 × 64 tile, split-K 2:
-# 16 × 8 × 2), 1024 at 4095³ and 4096³. At 1024³ the memset that zeroes C comes
-# before each launch (not a kernel: ncu does not profile it).
+# ncu, clocks unlocked (as the timed run): the Rust kernels at 1024³ (unsplit and
+# split-K), 4095³ and 4096³. With --reps 1 --samples 1 each series launches its kernel
+# 4 times per size (probe: warm-up + timed; samples: warm-up + 1), and --impl
+# rust,cublas leaves only the Rust entries: the 128 × 64 whole-tile entry and the
+# split-K entry run first at 1024³ (each its own series' only size on that tile), the
+# 128 × 128 whole-tile entry's 5th launch is the first at 4096³ (2048³ runs it 4 times
+# before; 4095³ runs the guarded-edges entry, its only size). "Grid Size" in the launch
+# statistics tells: 128 blocks at 1024³ unsplit (16 × 8), 256 split-K (16 × 8 × 2),
+# 1024 at 4095³ and 4096³. Before each split-K launch the memset that zeroes C runs
+# (not a kernel: ncu does not profile it).
 if [ "${NCU:-0}" = 1 ]; then
     ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
     sections="--section SpeedOfLight --section LaunchStats --section Occupancy --section ComputeWorkloadAnalysis \
 --section MemoryWorkloadAnalysis --section SchedulerStats --section WarpStateStats --section InstructionStats"
-    for case in "1024 sgemm_register_blocked_128x64_split_k 0" "4095 sgemm_register_blocked_guarded_edges 0" \
-        "4096 sgemm_register_blocked_whole_tiles 4"; do
+    for case in "1024 sgemm_register_blocked_128x64_whole_tiles 0" "1024 sgemm_register_blocked_128x64_split_k 0" \
+        "4095 sgemm_register_blocked_guarded_edges 0" "4096 sgemm_register_blocked_whole_tiles 4"; do
         set -- $case
         size=$1 kernel=$2 skip=$3
-        log="$out/ncu_${size}.txt"
+        log="$out/ncu_${size}_${kernel}.txt"
         start=$(date +%s)
         timeout 300 "$ncu" --clock-control none $sections -k "regex:^${kernel}\$" -s "$skip" -c 1 \
             ./.gpu/ptxsuite run --only sgemm --impl rust,cublas --reps 1 --samples 1 --out "$out/ncu_run_$size" \
@@ -114,7 +120,7 @@ if [ "${NCU:-0}" = 1 ]; then
         echo "== ncu $kernel at ${size}³ (exit $?, $(( $(date +%s) - start )) s)"
         grep -E "==PROF==|==ERROR==|==WARNING==" "$log" | head -n 5
         grep -E "sgemm_register_blocked|Grid Size|Registers Per|Block Limit|Achieved Occupancy|Compute \(SM\) Throughput|Memory Throughput|DRAM Throughput|L1/TEX Hit|L2 Hit|Duration|SM Frequency|Issue Slots Busy|Executed Ipc A|No Eligible|Warp Cycles Per Issued|Bank Conflicts|Stall|One or More Eligible" "$log" | head -n 40
-        [ -n "${OUT:-}" ] && cp "$log" "$OUT/ncu_${size}.txt"
+        [ -n "${OUT:-}" ] && cp "$log" "$OUT/ncu_${size}_${kernel}.txt"
     done
 fi
 exit 0

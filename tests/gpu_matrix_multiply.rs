@@ -248,8 +248,9 @@ fn gpu_split_k_entry_matches_reference_and_repeats_bit_for_bit() {
         .find(|c| c.split_k_entry.is_some())
         .expect("a tile with a split-K entry");
     let entry = choice.split_k_entry.expect("checked");
-    // 1024³ (what the launchers split on an H100), ragged edges with a partial last k tile, and
-    // k shorter than a tile per split (an empty span). C starts as NaN: the launcher must zero it.
+    // 1024³ (the size the register-blocked series once split on an H100), ragged edges with a partial
+    // last k tile, and k shorter than a tile per split (an empty span). C starts as NaN: the launcher
+    // must zero it.
     for (m, n, k) in [(1024u32, 1024u32, 1024u32), (300, 516, 1030), (130, 70, 17)] {
         let (mu, nu, ku) = (m as usize, n as usize, k as usize);
         let a_host = values(mu * ku, 5);

@@ -568,52 +568,66 @@ fn the_register_blocked_tile_fills_an_h100_at_every_measured_size() {
 }
 
 #[test]
-fn split_k_runs_where_the_grid_gives_no_sm_a_second_block() {
+fn the_register_blocked_series_never_splits_k() {
     use kernels_gpu::sgemm::SGEMM_TILE_128X64;
-    use ptxsuite::launchers::{SPLIT_K_MIN_TILES, SPLIT_K_SPLITS, adds_into_c, register_blocked_plan};
+    use ptxsuite::launchers::{adds_into_c, register_blocked_plan, register_blocked_tile};
     const H100_SMS: u32 = 132;
-    // 1024³: 128 blocks of 128 × 64 on 132 SMs, one each; two splits make 256, two on each of 128 SMs.
+    // 1024³: 128 blocks of 128 × 64 on 132 SMs, one each, unsplit (split-K lost there on an H100).
     let plan = register_blocked_plan((1024, 1024, 1024), H100_SMS);
-    assert_eq!((plan.choice.tile, plan.splits), (SGEMM_TILE_128X64, 2));
-    assert_eq!(plan.blocks((1024, 1024)), 256);
-    assert_eq!(plan.grid((1024, 1024)), (16, 8, 2));
-    assert_eq!(plan.entry((1024, 1024, 1024)), "sgemm_register_blocked_128x64_split_k");
-    assert!(adds_into_c(plan.entry((1024, 1024, 1024))));
-    assert_eq!(plan.label(), "128 × 64, split-K 2");
-    // 2048³ to 8192³ already give every SM two blocks or more: unchanged, unsplit.
-    for size in [2048, 4095, 4096, 8192] {
-        let plan = register_blocked_plan((size, size, size), H100_SMS);
-        assert_eq!(plan.splits, 1, "{size}³");
-        assert_eq!(
-            plan.entry((size, size, size)),
-            plan.choice.entry_for((size, size, size)),
-            "{size}³"
-        );
-        assert!(!adds_into_c(plan.entry((size, size, size))), "{size}³");
-    }
-    // Too shallow a k: fewer than SPLIT_K_MIN_TILES tiles a split.
-    let shallow = (SPLIT_K_SPLITS * SPLIT_K_MIN_TILES - 1) * SGEMM_TILE_128X64.depth;
-    assert_eq!(register_blocked_plan((1024, 1024, shallow), H100_SMS).splits, 1);
-    assert_eq!(register_blocked_plan((1024, 1024, shallow + 1), H100_SMS).splits, 2);
-    // The rule from first principles: split exactly where the 128 × 64 tile is chosen, its grid has
-    // at most one block per SM, and k has at least 2 · 8 tiles of 16.
+    assert_eq!((plan.choice.tile, plan.splits), (SGEMM_TILE_128X64, 1));
+    assert_eq!(plan.blocks((1024, 1024)), 128);
+    assert_eq!(plan.grid((1024, 1024)), (16, 8, 1));
+    assert_eq!(
+        plan.entry((1024, 1024, 1024)),
+        "sgemm_register_blocked_128x64_whole_tiles"
+    );
+    assert_eq!(plan.label(), "128 × 64");
+    // Every shape, every SM count: the tile rule's tile and entry, one block per tile of C.
     for sms in [1u32, 28, 46, 80, 108, 114, 132, 144] {
-        for size in [64u32, 256, 500, 512, 768, 1000, 1024, 1536, 2048, 4095, 4096] {
+        for size in [64u32, 256, 500, 512, 768, 1000, 1024, 1536, 2048, 4095, 4096, 8192] {
             for k in [16u32, 255, 256, 1024] {
-                let plan = register_blocked_plan((size, size, k), sms);
-                let narrow = plan.choice.tile == SGEMM_TILE_128X64;
-                let blocks = (size.div_ceil(128) * size.div_ceil(64)) as u64;
-                let expected = narrow && blocks <= sms as u64 && k.div_ceil(16) >= 16;
-                assert_eq!(plan.splits == 2, expected, "{size}² × {k} on {sms} SMs");
-                assert!(plan.splits == 1 || plan.blocks((size, size)) <= 2 * sms as u64);
+                let dims = (size, size, k);
+                let plan = register_blocked_plan(dims, sms);
+                assert_eq!(plan.splits, 1, "{size}² × {k} on {sms} SMs");
+                assert_eq!(plan.choice, register_blocked_tile(dims, sms));
+                assert_eq!(plan.entry(dims), plan.choice.entry_for(dims));
+                assert!(!adds_into_c(plan.entry(dims)), "{size}² × {k} on {sms} SMs");
             }
         }
     }
 }
 
 #[test]
+fn the_split_k_series_runs_the_128x64_tile_in_two_at_every_size() {
+    use kernels_gpu::sgemm::SGEMM_TILE_128X64;
+    use ptxsuite::launchers::{SPLIT_K_MIN_TILES, SPLIT_K_PLAN, SPLIT_K_SPLITS, adds_into_c, split_k_deep_enough};
+    let plan = SPLIT_K_PLAN;
+    assert_eq!((plan.choice.tile, plan.splits), (SGEMM_TILE_128X64, SPLIT_K_SPLITS));
+    assert_eq!(
+        SPLIT_K_SPLITS, 2,
+        "only two partials sum to the same bits in either order"
+    );
+    // 1024³: 128 tiles of C, two blocks each, 32 k tiles a split.
+    assert_eq!(plan.blocks((1024, 1024)), 256);
+    assert_eq!(plan.grid((1024, 1024)), (16, 8, 2));
+    assert_eq!(plan.label(), "128 × 64, split-K 2");
+    for dims in [(1024, 1024, 1024), (4095, 4095, 4095), (1, 1, 1), (4096, 4096, 4096)] {
+        assert_eq!(plan.entry(dims), "sgemm_register_blocked_128x64_split_k");
+        assert!(adds_into_c(plan.entry(dims)));
+    }
+    // The experiment measures it where each split gets at least SPLIT_K_MIN_TILES k tiles of 16:
+    // every size it runs.
+    let shallow = (SPLIT_K_SPLITS * SPLIT_K_MIN_TILES - 1) * SGEMM_TILE_128X64.depth;
+    assert!(!split_k_deep_enough(shallow));
+    assert!(split_k_deep_enough(shallow + 1));
+    for k in [1024, 2048, 4095, 4096, 8192] {
+        assert!(split_k_deep_enough(k), "{k}");
+    }
+}
+
+#[test]
 fn the_register_blocked_launch_matches_the_chosen_tile_and_checks_buffers() {
-    use ptxsuite::launchers::{SgemmKernel, register_blocked_plan, sgemm_launch};
+    use ptxsuite::launchers::{SPLIT_K_PLAN, SgemmKernel, register_blocked_plan, sgemm_launch};
     for (dims, sms) in [
         ((1024, 1024, 1024), 132),
         ((4095, 4095, 4095), 132),
@@ -623,23 +637,34 @@ fn the_register_blocked_launch_matches_the_chosen_tile_and_checks_buffers() {
     ] {
         let (m, n, k) = dims;
         let lens = ((m * k) as usize, (k * n) as usize, (m * n) as usize);
-        let (entry, shape) = sgemm_launch(SgemmKernel::RegisterBlocked, dims, lens, sms).unwrap();
-        let plan = register_blocked_plan(dims, sms);
-        let choice = plan.choice;
-        assert_eq!(entry, plan.entry(dims));
-        let (x, y) = choice.tile.grid(m, n);
+        // The register-blocked series (the rule's tile, unsplit), then its split-K series (128 × 64 in two).
+        for (kernel, plan) in [
+            (SgemmKernel::RegisterBlocked, register_blocked_plan(dims, sms)),
+            (SgemmKernel::RegisterBlockedSplitK, SPLIT_K_PLAN),
+        ] {
+            let (entry, shape) = sgemm_launch(kernel, dims, lens, sms).unwrap();
+            let choice = plan.choice;
+            assert_eq!(entry, plan.entry(dims), "{kernel:?} {dims:?}");
+            let (x, y) = choice.tile.grid(m, n);
+            assert_eq!(
+                (shape.grid.x, shape.grid.y, shape.grid.z, shape.block.x),
+                (x, y, plan.splits, 256),
+                "{kernel:?} {dims:?}"
+            );
+            assert_eq!(shape.shared_bytes as usize, choice.tile.shared_bytes());
+            // Every C element is covered by the grid.
+            assert!(x * choice.tile.cols >= n && y * choice.tile.rows >= m);
+            let short = (lens.0, lens.1, lens.2 - 1);
+            assert!(sgemm_launch(kernel, dims, short, sms).is_err(), "{kernel:?} {dims:?}");
+        }
         assert_eq!(
-            (shape.grid.x, shape.grid.y, shape.grid.z, shape.block.x),
-            (x, y, plan.splits, 256),
-            "{dims:?}"
-        );
-        assert_eq!(shape.shared_bytes as usize, choice.tile.shared_bytes());
-        // Every C element is covered by the grid.
-        assert!(x * choice.tile.cols >= n && y * choice.tile.rows >= m);
-        let short = (lens.0, lens.1, lens.2 - 1);
-        assert!(
-            sgemm_launch(SgemmKernel::RegisterBlocked, dims, short, sms).is_err(),
-            "{dims:?}"
+            sgemm_launch(SgemmKernel::RegisterBlocked, dims, lens, sms)
+                .unwrap()
+                .1
+                .grid
+                .z,
+            1,
+            "{dims:?}: the register-blocked series never splits"
         );
     }
     let (entry, _) = sgemm_launch(SgemmKernel::Tiled, (64, 64, 64), (4096, 4096, 4096), 132).unwrap();

@@ -1,6 +1,6 @@
 //! General matrix multiply past the guide: the OpenCL guide's tiled kernel, a
-//! register-blocked SGEMM and its f16-storage variant, in every
-//! implementation, against cuBLAS on square products from 1024³ to 8192³.
+//! register-blocked SGEMM, its split-K launch and its f16-storage variant, in
+//! every implementation, against cuBLAS on square products from 1024³ to 8192³.
 
 use crate::report::{Bound, Unit};
 use std::fmt::Write;
@@ -130,6 +130,10 @@ impl Experiment for Sgemm {
                 if entry.op == GemmOp::Sgemm(SgemmKernel::Naive) && size > NAIVE_LARGEST {
                     continue;
                 }
+                if let Some(why) = split_k_too_shallow(&entry, size) {
+                    unsupported.push(format!("{} at {size}³: {why}", result.series[index].label));
+                    continue;
+                }
                 let runner = &mut runners[r];
                 ctx.progress
                     .set_message(format!("sgemm {size}³ {}", result.series[index].label));
@@ -147,6 +151,21 @@ impl Experiment for Sgemm {
         describe(ctx, &mut result);
         Ok(result)
     }
+}
+
+/// Why the split-K series is not measured at `size`³, if `entry` is its and
+/// `k = size` gives each split fewer than [`launchers::SPLIT_K_MIN_TILES`] `k` tiles.
+fn split_k_too_shallow(entry: &GemmEntry, size: u32) -> Option<String> {
+    let split_k = entry.op == GemmOp::Sgemm(SgemmKernel::RegisterBlockedSplitK);
+    let plan = launchers::SPLIT_K_PLAN;
+    (split_k && !launchers::split_k_deep_enough(size)).then(|| {
+        format!(
+            "k = {size} gives each of its {} splits fewer than {} k tiles of {}",
+            plan.splits,
+            launchers::SPLIT_K_MIN_TILES,
+            plan.choice.tile.depth
+        )
+    })
 }
 
 /// cuBLAS's product and the scale of its error bound, per element.
@@ -283,9 +302,24 @@ fn describe(ctx: &RunContext<'_>, result: &mut ExperimentResult) {
         "register-blocked SGEMM, Rust and CUDA C alike: the block tile whose busiest SM has the least work on \
          {sms} SMs (host/launchers/sgemm/tile_choice.rs), with the unguarded `_whole_tiles` entry where the \
          shape is made of whole tiles and the `_guarded_edges` one (guards only in blocks crossing an edge of C) \
-         otherwise; split-K (two blocks per tile of C, each over half of k, adding into C zeroed by a memset \
-         timed with the launch) where that grid gives no SM more than one block: {}",
+         otherwise, never split along k: {}",
         tiles.join("; ")
+    ));
+    let split_k = launchers::SPLIT_K_PLAN;
+    let split_k_sizes: Vec<String> = SIZES
+        .iter()
+        .filter(|&&s| launchers::split_k_deep_enough(s))
+        .map(|&s| format!("{s}³: {} blocks", split_k.blocks((s, s))))
+        .collect();
+    result.setup.push(format!(
+        "split-K SGEMM (`{}`, its own series beside the unsplit register-blocked one), Rust and CUDA C alike: the {} tile at every size, {} blocks per tile of C each over its part of \
+         k, adding into C zeroed by a memset timed with the launch; measured where each split gets at least {} k \
+         tiles; {}",
+        SgemmKernel::RegisterBlockedSplitK.kernel(),
+        split_k.choice.label(),
+        split_k.splits,
+        launchers::SPLIT_K_MIN_TILES,
+        split_k_sizes.join("; ")
     ));
     let warp_tiled: Vec<String> = SIZES
         .iter()
@@ -302,6 +336,47 @@ fn describe(ctx: &RunContext<'_>, result: &mut ExperimentResult) {
     result.setup.push(format!(
         "f16-storage kernels (128 × 128 tile at every size): sizes made of whole 128 × 128 × 8 tiles              ({whole:?}) run the unguarded `_whole_tiles` entries, the others ({guarded:?}) the guarded ones"
     ));
+}
+
+/// A column of the ratios table: its header and the series `(kernel,
+/// implementation)` whose median GFLOP/s it divides by another's.
+struct RatioColumn {
+    header: &'static str,
+    over: (&'static str, Implementation),
+    under: (&'static str, Implementation),
+}
+
+/// The ratios table's columns before the twins': each kernel against cuBLAS,
+/// then split-K against the unsplit register-blocked kernel (below 1: what
+/// splitting `k` costs on this GPU, above 1: what it gains).
+fn ratio_columns() -> [RatioColumn; 6] {
+    let (rust, cublas) = (Implementation::Rust, Implementation::Cublas);
+    let split_k = SgemmKernel::RegisterBlockedSplitK.kernel();
+    let column = |header, over, under| RatioColumn { header, over, under };
+    [
+        column(
+            "register-blocked Rust / cuBLAS",
+            ("sgemm_register_blocked", rust),
+            ("cublasSgemm", cublas),
+        ),
+        column(
+            "warp-tiled Rust / cuBLAS",
+            ("sgemm_warp_tiled", rust),
+            ("cublasSgemm", cublas),
+        ),
+        column("tiled Rust / cuBLAS", ("tiled_sgemm", rust), ("cublasSgemm", cublas)),
+        column(
+            "f16-storage Rust / cuBLAS f16",
+            ("hgemm_f16_storage", rust),
+            ("cublasGemmEx_f16", cublas),
+        ),
+        column("split-K Rust / cuBLAS", (split_k, rust), ("cublasSgemm", cublas)),
+        column(
+            "split-K Rust / register-blocked Rust",
+            (split_k, rust),
+            ("sgemm_register_blocked", rust),
+        ),
+    ]
 }
 
 fn ratio(numerator: Option<f64>, denominator: Option<f64>) -> String {
@@ -434,7 +509,7 @@ impl SectionHooks for Sgemm {
     }
 
     /// GFLOP/s of every series per size, then the ratios a reader looks for
-    /// (against cuBLAS, against each twin).
+    /// (against cuBLAS, split-K against unsplit, against each twin).
     fn tables(&self, result: &ExperimentResult, _report: &Report) -> Option<String> {
         let mut out = String::new();
         let sizes = result.values();
@@ -459,18 +534,18 @@ impl SectionHooks for Sgemm {
             .into_iter()
             .filter(|t| result.series.iter().any(|s| s.key.implementation == *t))
             .collect();
+        let columns = ratio_columns();
         let kernels = [
             "sgemm_register_blocked",
             "sgemm_warp_tiled",
             "tiled_sgemm",
             "hgemm_f16_storage",
+            SgemmKernel::RegisterBlockedSplitK.kernel(),
         ];
-        let _ = write!(
-            out,
-            "| {} | register-blocked Rust / cuBLAS | warp-tiled Rust / cuBLAS | tiled Rust / cuBLAS | f16-storage Rust \
-             / cuBLAS f16 |",
-            result.axis.parameter
-        );
+        let _ = write!(out, "| {} |", result.axis.parameter);
+        for column in &columns {
+            let _ = write!(out, " {} |", column.header);
+        }
         for t in &twins {
             for k in kernels {
                 let _ = write!(out, " {k} Rust / {} |", t.label());
@@ -479,31 +554,16 @@ impl SectionHooks for Sgemm {
         let _ = writeln!(out);
         let _ = writeln!(
             out,
-            "|---:|---:|---:|---:|---:|{}",
-            "---:|".repeat(kernels.len() * twins.len())
+            "|---:|{}",
+            "---:|".repeat(columns.len() + kernels.len() * twins.len())
         );
         let rust = Implementation::Rust;
         for &size in &sizes {
-            let _ = write!(
-                out,
-                "| {size} | {} | {} | {} | {} |",
-                ratio(
-                    g("sgemm_register_blocked", rust, size),
-                    g("cublasSgemm", Implementation::Cublas, size)
-                ),
-                ratio(
-                    g("sgemm_warp_tiled", rust, size),
-                    g("cublasSgemm", Implementation::Cublas, size)
-                ),
-                ratio(
-                    g("tiled_sgemm", rust, size),
-                    g("cublasSgemm", Implementation::Cublas, size)
-                ),
-                ratio(
-                    g("hgemm_f16_storage", rust, size),
-                    g("cublasGemmEx_f16", Implementation::Cublas, size)
-                ),
-            );
+            let _ = write!(out, "| {size} |");
+            for column in &columns {
+                let ((over, i), (under, j)) = (column.over, column.under);
+                let _ = write!(out, " {} |", ratio(g(over, i, size), g(under, j, size)));
+            }
             for &t in &twins {
                 for k in kernels {
                     let _ = write!(out, " {} |", ratio(g(k, rust, size), g(k, t, size)));
@@ -577,6 +637,70 @@ mod tests {
             ],
         );
         assert_eq!(ledger_rows(&spread)[0].verdict, Verdict::Undecided);
+    }
+
+    /// The cell of `header`'s column in the last row of `table` that starts with `| {at} |`.
+    fn ratio_cell(table: &str, header: &str, at: i64) -> String {
+        let cells = |line: &str| line.split('|').map(|c| c.trim().to_string()).collect::<Vec<_>>();
+        let heads = table
+            .lines()
+            .find(|l| l.contains(header))
+            .map(cells)
+            .expect("the column");
+        let column = heads.iter().position(|h| h == header).expect("the header");
+        let row = table
+            .lines()
+            .rev()
+            .find(|l| l.starts_with(&format!("| {at} |")))
+            .map(cells)
+            .expect("the row");
+        row[column].clone()
+    }
+
+    #[test]
+    fn the_ratios_read_split_k_against_the_unsplit_kernel_and_its_twin() {
+        let split_k = SgemmKernel::RegisterBlockedSplitK.kernel();
+        let (rust, cuda_c) = (Implementation::Rust, Implementation::CudaC);
+        let result = result(
+            "sgemm",
+            Metric::Gflops,
+            vec![
+                series("sgemm_register_blocked", rust, "", &[(1024, 32800.0)], &[]),
+                series(split_k, rust, "", &[(1024, 30300.0)], &[]),
+                series(split_k, cuda_c, "", &[(1024, 30950.0)], &[]),
+                series("cublasSgemm", Implementation::Cublas, "", &[(1024, 37600.0)], &[]),
+            ],
+        );
+        let report = Report::new(vec![], &RunSettings::default(), vec![], vec![], vec![]);
+        let table = Sgemm.tables(&result, &report).expect("a table");
+        assert_eq!(
+            ratio_cell(&table, "split-K Rust / register-blocked Rust", 1024),
+            "0.924"
+        );
+        assert_eq!(ratio_cell(&table, "split-K Rust / cuBLAS", 1024), "0.806");
+        assert_eq!(ratio_cell(&table, "register-blocked Rust / cuBLAS", 1024), "0.872");
+        assert_eq!(ratio_cell(&table, &format!("{split_k} Rust / CUDA C"), 1024), "0.979");
+        assert_eq!(ratio_cell(&table, "warp-tiled Rust / cuBLAS", 1024), "—");
+    }
+
+    #[test]
+    fn split_k_is_measured_at_every_size() {
+        let entry = GemmEntry {
+            implementation: Implementation::Rust,
+            op: GemmOp::Sgemm(SgemmKernel::RegisterBlockedSplitK),
+            kernel: SgemmKernel::RegisterBlockedSplitK.kernel(),
+            element: "f32",
+        };
+        for size in SIZES {
+            assert_eq!(split_k_too_shallow(&entry, size), None, "{size}³");
+        }
+        let why = split_k_too_shallow(&entry, 240).expect("k = 240: 15 tiles in two splits");
+        assert!(why.contains("fewer than 8 k tiles of 16"), "{why}");
+        let unsplit = GemmEntry {
+            op: GemmOp::Sgemm(SgemmKernel::RegisterBlocked),
+            ..entry
+        };
+        assert_eq!(split_k_too_shallow(&unsplit, 16), None);
     }
 
     #[test]

@@ -129,10 +129,10 @@ pub use reduction::{
 };
 pub use sgemm::{
     CudaGemmRunner, GemmEntry, GemmOp, GemmRunner, REGISTER_BLOCKED_TILES, RegisterBlockedPlan, SPLIT_K_MIN_TILES,
-    SPLIT_K_SPLITS, SgemmKernel, TileChoice, adds_into_c, check_gemm_buffers, cublas_reference, gemm_flops,
-    gemm_runners, hgemm_f16_storage, hgemm_f16_storage_shape, register_blocked_plan, register_blocked_tile,
+    SPLIT_K_PLAN, SPLIT_K_SPLITS, SgemmKernel, TileChoice, adds_into_c, check_gemm_buffers, cublas_reference,
+    gemm_flops, gemm_runners, hgemm_f16_storage, hgemm_f16_storage_shape, register_blocked_plan, register_blocked_tile,
     register_blocked_tile_of_entry, sgemm, sgemm_launch, sgemm_register_blocked_with_tile, sgemm_shape,
-    warp_tiled_entry, whole_register_blocked_tiles,
+    split_k_deep_enough, warp_tiled_entry, whole_register_blocked_tiles,
 };
 pub use shared_memory_banks::{
     BANK_BLOCK_THREADS, BankAccess, BankCase, BankKernel, BankRunner, BankTimes, CudaBankRunner, OpenClBankRunner,

@@ -22,7 +22,7 @@ pub(super) const SELF_TESTS: &[SelfTest] = &[
         run: guide_multiplies,
     },
     SelfTest {
-        name: "general SGEMM (tiled, register-blocked, f16 storage)",
+        name: "general SGEMM (tiled, register-blocked, split-K, f16 storage)",
         run: general_multiplies,
     },
     SelfTest {
@@ -179,7 +179,8 @@ pub(super) fn register_blocked_tiles(testbed: &Testbed) -> Result<()> {
     Ok(())
 }
 
-/// The tiled and register-blocked SGEMMs and the f16-storage variant, in every implementation.
+/// The tiled, register-blocked (unsplit and split-K) and warp-tiled SGEMMs and the f16-storage variant, in
+/// every implementation.
 pub(super) fn general_multiplies(testbed: &Testbed) -> Result<()> {
     gemm_entries(testbed, false)
 }

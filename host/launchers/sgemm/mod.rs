@@ -14,8 +14,8 @@ pub use cuda_runner::CudaGemmRunner;
 pub use opencl_runner::OpenClGemmRunner;
 pub use runner::{GemmEntry, GemmOp, GemmRunner, gemm_runners};
 pub use tile_choice::{
-    REGISTER_BLOCKED_TILES, RegisterBlockedPlan, SPLIT_K_MIN_TILES, SPLIT_K_SPLITS, TileChoice, adds_into_c,
-    register_blocked_plan, register_blocked_tile, register_blocked_tile_of_entry,
+    REGISTER_BLOCKED_TILES, RegisterBlockedPlan, SPLIT_K_MIN_TILES, SPLIT_K_PLAN, SPLIT_K_SPLITS, TileChoice,
+    adds_into_c, register_blocked_plan, register_blocked_tile, register_blocked_tile_of_entry, split_k_deep_enough,
 };
 
 use half::f16;
@@ -101,10 +101,21 @@ pub enum SgemmKernel {
     /// The register-blocked design with warp tiles between the block and the
     /// thread, staged 16 deep (one 128 × 128 tile at every size, its own series).
     WarpTiled,
+    /// The register-blocked kernel's split-K entry ([`SPLIT_K_PLAN`]): the
+    /// 128 × 64 tile with `k` split in two at every size, `C` zeroed in the
+    /// same launch sequence; its own series, beside the unsplit one, which
+    /// never splits (see `tile_choice.rs`).
+    RegisterBlockedSplitK,
 }
 
 impl SgemmKernel {
-    pub const ALL: [Self; 4] = [Self::Naive, Self::Tiled, Self::RegisterBlocked, Self::WarpTiled];
+    pub const ALL: [Self; 5] = [
+        Self::Naive,
+        Self::Tiled,
+        Self::RegisterBlocked,
+        Self::WarpTiled,
+        Self::RegisterBlockedSplitK,
+    ];
 
     pub fn kernel(self) -> &'static str {
         match self {
@@ -112,10 +123,12 @@ impl SgemmKernel {
             Self::Tiled => tiled_sgemm_params::NAME,
             Self::RegisterBlocked => sgemm_register_blocked_params::NAME,
             Self::WarpTiled => sgemm_warp_tiled_params::NAME,
+            Self::RegisterBlockedSplitK => sgemm_register_blocked_128x64_split_k_params::NAME,
         }
     }
 
-    /// The launch shape for an `m × n` `C`; the register-blocked kernel's with `tile`.
+    /// The launch shape for an `m × n` `C`; the register-blocked kernel's with
+    /// `tile` (the split-K one's is always its plan's, [`SPLIT_K_PLAN`]).
     fn shape(self, (m, n): (u32, u32), tile: SgemmTile) -> LaunchShape {
         let t = TILED_SGEMM_TILE;
         match self {
@@ -131,6 +144,7 @@ impl SgemmKernel {
             },
             Self::RegisterBlocked => register_blocked_shape((m, n), tile),
             Self::WarpTiled => warp_tiled_shape((m, n)),
+            Self::RegisterBlockedSplitK => plan_shape(SPLIT_K_PLAN, (m, n)),
         }
     }
 }
@@ -171,6 +185,11 @@ fn split_k_shape((m, n): (u32, u32), tile: SgemmTile, splits: u32) -> LaunchShap
     }
 }
 
+/// The launch shape of `plan` for an `m × n` `C`: its tile's grid, its splits deep.
+fn plan_shape(plan: RegisterBlockedPlan, (m, n): (u32, u32)) -> LaunchShape {
+    split_k_shape((m, n), plan.choice.tile, plan.splits)
+}
+
 /// Whether an `m × n × k` product is made of whole 128 × 128 × 8 tiles (the
 /// f16-storage kernels' tile): then those launchers use the `_whole_tiles`
 /// entries, which have no edge guards. The f32 kernels' tile and entry come from
@@ -195,7 +214,8 @@ pub fn gemm_flops((m, n, k): (u32, u32, u32)) -> u64 {
 
 /// The launch shape of `kernel` for an `m × n × k` product, after checking the
 /// buffers; the register-blocked kernel's for its 128 × 128 tile (see
-/// [`sgemm_launch`] for the tile chosen per problem).
+/// [`sgemm_launch`] for the tile chosen per problem), the split-K series' its
+/// plan's ([`SPLIT_K_PLAN`]).
 pub fn sgemm_shape(
     kernel: SgemmKernel,
     (m, n, k): (u32, u32, u32),
@@ -207,9 +227,10 @@ pub fn sgemm_shape(
 
 /// The entry and launch shape that run `kernel` for an `m × n × k` product on
 /// a GPU of `sm_count` SMs, after checking the buffers: for the
-/// register-blocked kernel, the launch of [`register_blocked_plan`]: its
-/// split-K entry, `splits` deep, where it splits `k`; otherwise the tile's
-/// `_whole_tiles` entry where the shape allows, its `_guarded_edges` one otherwise.
+/// register-blocked kernel, the launch of [`register_blocked_plan`] (never
+/// split): the tile's `_whole_tiles` entry where the shape allows, its
+/// `_guarded_edges` one otherwise; for its split-K series, [`SPLIT_K_PLAN`]
+/// at any shape (the split-K entry, two deep, on the 128 × 64 tile).
 pub fn sgemm_launch(
     kernel: SgemmKernel,
     dims: (u32, u32, u32),
@@ -223,11 +244,9 @@ pub fn sgemm_launch(
         }
         SgemmKernel::RegisterBlocked => {
             let plan = register_blocked_plan(dims, sm_count);
-            (
-                plan.entry(dims),
-                split_k_shape((dims.0, dims.1), plan.choice.tile, plan.splits),
-            )
+            (plan.entry(dims), plan_shape(plan, (dims.0, dims.1)))
         }
+        SgemmKernel::RegisterBlockedSplitK => (SPLIT_K_PLAN.entry(dims), plan_shape(SPLIT_K_PLAN, (dims.0, dims.1))),
         SgemmKernel::WarpTiled => (warp_tiled_entry(dims), warp_tiled_shape((dims.0, dims.1))),
     })
 }
@@ -258,9 +277,10 @@ pub(super) fn nominal_shape(entry: &str) -> Option<LaunchShape> {
 }
 
 /// `C = A · B` (row-major, any shape) with one of the f32 kernels; the
-/// register-blocked one with the tile and split [`register_blocked_plan`]
-/// picks for this GPU's SM count (the same for the Rust kernel and its CUDA C
-/// twin; a split-K launch zeroes `C` first, in the same stream).
+/// register-blocked one with the tile [`register_blocked_plan`] picks for this
+/// GPU's SM count, unsplit, its split-K series with [`SPLIT_K_PLAN`] (the same
+/// for the Rust kernel and its CUDA C twin; a split-K launch zeroes `C` first,
+/// in the same stream).
 pub fn sgemm(
     dut: &DeviceUnderTest,
     implementation: Implementation,
@@ -273,7 +293,7 @@ pub fn sgemm(
     let sm_count = dut.info().multiprocessors.max(1) as u32;
     let (name, shape) = sgemm_launch(kernel, dims, (a.len(), b.len(), c.len()), sm_count)?;
     // SAFETY: the shape check proved A, B and C hold m·k, k·n and m·n floats; the kernel guards
-    // its edges, or (whole-tile entry) the shape has none; the split-K shape is its tile's, splits deep.
+    // its edges, or (whole-tile entry) the shape has none; the split-K shape is its plan's, splits deep.
     unsafe {
         launch_gemm(
             dut,
@@ -432,6 +452,7 @@ mod typed_launch_tests {
             );
         }
         assert!(launchable::<f32>(SgemmKernel::Tiled.kernel()));
+        assert!(launchable::<f32>(SPLIT_K_PLAN.entry((128, 64, 16))));
         assert!(launchable::<f32>(warp_tiled_entry((128, 128, 16))));
         assert!(launchable::<f32>(warp_tiled_entry((128, 128, 8))));
         assert!(launchable::<u16>("hgemm_f16_storage"));

@@ -27,9 +27,10 @@ pub fn tiled_sgemm(
 
 /// `C = A · B` with one of the OpenCL guide's §2.5 kernels (`naive_sgemm`,
 /// `tiled_sgemm`): the NDRange of the CUDA launcher's [`sgemm_shape`].
-/// `SgemmKernel::RegisterBlocked` and `WarpTiled` have no OpenCL C twin: an error.
-/// (So split-K, a register-blocked launch, has none either: OpenCL 1.2 also has
-/// no float atomic add, which an `atomic_cmpxchg` loop on the bits would stand in for.)
+/// `SgemmKernel::RegisterBlocked`, `WarpTiled` and `RegisterBlockedSplitK`
+/// have no OpenCL C twin: an error. (Split-K would need more than the
+/// register-blocked kernel: OpenCL 1.2 has no float atomic add, which an
+/// `atomic_cmpxchg` loop on the bits would stand in for.)
 pub fn opencl_sgemm(
     twins: &OpenClTwins,
     queue: &ClQueue,
@@ -41,7 +42,7 @@ pub fn opencl_sgemm(
     let kernel = match kernel {
         SgemmKernel::Naive => twins.kernel_of(naive_sgemm_params::SIGNATURE)?,
         SgemmKernel::Tiled => twins.kernel_of(tiled_sgemm_params::SIGNATURE)?,
-        SgemmKernel::RegisterBlocked | SgemmKernel::WarpTiled => {
+        SgemmKernel::RegisterBlocked | SgemmKernel::WarpTiled | SgemmKernel::RegisterBlockedSplitK => {
             return Err(crate::error::Error::InvalidInput(format!(
                 "{} has no OpenCL C twin",
                 kernel.kernel()

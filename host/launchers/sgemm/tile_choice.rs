@@ -1,7 +1,7 @@
-//! Which block tile the register-blocked SGEMM runs for a problem, whether it
-//! splits `k` between blocks (split-K), and the entry that runs it: the same
-//! choice for the Rust kernels and their CUDA C twins, so the two are always
-//! compared on the same configuration.
+//! Which block tile the register-blocked SGEMM runs for a problem, and the
+//! entry that runs it; and the split-K launch of the 128 × 64 tile, its own
+//! series beside it: the same choice for the Rust kernels and their CUDA C
+//! twins, so the two are always compared on the same configuration.
 //!
 //! # The rule
 //!
@@ -11,27 +11,39 @@
 //! each (`k` is the same for every tile). Its cost is that work divided by the
 //! tile's relative efficiency per FMA ([`TileChoice::efficiency`]); the tile
 //! of least cost wins, ties going to the larger tile. The tile rule uses
-//! `m`, `n` and the SM count; `k` decides split-K (below) and between the
-//! `_guarded_edges` entry and the `_whole_tiles` one.
+//! `m`, `n` and the SM count; `k` decides between the `_guarded_edges` entry
+//! and the `_whole_tiles` one. The register-blocked series never splits `k`
+//! ([`register_blocked_plan`]).
 //!
-//! # Split-K
+//! # Split-K, its own series
 //!
 //! The register-blocked entries run under a launch bound of two blocks per SM
-//! on sm_90 (`kernels-gpu/src/launch_bounds.rs`), and one block of 8 warps has
-//! too few warps to hide an SM's shared-memory and barrier latency. Where the
-//! chosen tile's grid gives no SM more than one block (`blocks <= sm_count`)
-//! and the tile has a split-K entry ([`TileChoice::split_k_entry`]: the 128 ×
-//! 64 tile), the launchers split `k` in [`SPLIT_K_SPLITS`] (two): twice the
-//! blocks, each over half the `k` tiles, still one wave (at most two blocks
-//! per SM), their partial tiles added into `C`, which the launcher zeroes
-//! first in the same stream (the memset is part of every timed launch). Each
-//! split must get at least [`SPLIT_K_MIN_TILES`] `k` tiles (`k >= 256` on the
-//! 128 × 64 × 16 tile), so that the zeroing and the atomic additions stay
-//! small against the loop. Only two splits, ever: two partials added into
-//! zero give the same bits in either order, more would not (see the kernel's
-//! docs). A 128 × 128 grid of one block per SM (the rule only keeps that tile
-//! where the 128 × 64 one would give some SM two blocks) is not split: that
-//! tile has no split-K entry.
+//! on sm_90 (`kernels-gpu/src/launch_bounds.rs`), and one block of 8 warps
+//! may have too few warps to hide an SM's shared-memory and barrier latency.
+//! The 128 × 64 tile has a split-K entry ([`TileChoice::split_k_entry`]):
+//! [`SPLIT_K_SPLITS`] (two) blocks per tile of `C`, each over its part of the
+//! `k` tiles, their partial tiles added into `C`, which the launcher zeroes
+//! first in the same stream (the memset is part of every timed launch). Only
+//! two splits, ever: two partials added into zero give the same bits in
+//! either order, more would not (see the kernel's docs).
+//!
+//! It was the register-blocked series' launch where the rule's grid gave no
+//! SM a second block (1024³ on an H100: 128 blocks of 128 × 64 made 256). It
+//! is not any more, because on an H100 it lost there: measured 2026-11-26
+//! (two runs of `ptxsuite run --only sgemm`, same binary), the split-K launch
+//! at 1024³ ran 30.2–30.4 TFLOP/s in Rust (its CUDA C twin 30.9–31.0), where
+//! the unsplit 128 × 64 `_whole_tiles` launch had run 32.8 TFLOP/s the day
+//! before: Rust / cuBLAS 0.807 split against 0.871 unsplit, about 7.5% lost
+//! (2048³–8192³, not split, unchanged). That is one GPU at one size: the
+//! doubled warps per SM did not pay for the zeroing and the atomic additions
+//! there, which says nothing of other GPUs or shapes. So split-K runs as its
+//! own series ([`SPLIT_K_PLAN`], `SgemmKernel::RegisterBlockedSplitK`): the
+//! 128 × 64 tile in two at every size, so that every run shows, beside the
+//! unsplit kernel, what split-K costs or gains on that GPU. The experiment
+//! measures it where each split gets at least [`SPLIT_K_MIN_TILES`] `k`
+//! tiles ([`split_k_deep_enough`]: `k > 240` on the 128 × 64 × 16 tile), so
+//! that the zeroing and the atomic additions stay small against the loop;
+//! the launcher itself runs any shape.
 //!
 //! # The entry
 //!
@@ -43,16 +55,13 @@
 //! agree with bit for bit.
 //!
 //! On an H100 (132 SMs), square products: 1024³ makes 64 blocks of 128 × 128
-//! (cost 16384) or 128 of 128 × 64 (cost 8192 / 0.9 ≈ 9102): 128 × 64; 128
-//! blocks on 132 SMs is one block per SM, and `k = 1024` is 64 tiles of 16,
-//! so it runs split-K: 256 blocks (two on each of 128 SMs), 32 `k` tiles each,
-//! through `sgemm_register_blocked_128x64_split_k`. From 2048³ the 128 × 128
-//! tile already gives every SM its share (2048³: 256 blocks, 2 for the
-//! busiest SM, cost 32768 against 4 · 8192 / 0.9 for 128 × 64), so it stays,
-//! unsplit (2048³ to 8192³: 256 to 4096 blocks, more than one per SM).
-//! Smaller products on the 128 × 64 tile split where `k` allows: 512³ (32
-//! blocks → 64), 768³ (72 → 144); 1024 × 1024 × 128 does not (4 `k` tiles a
-//! split, fewer than 8).
+//! (cost 16384) or 128 of 128 × 64 (cost 8192 / 0.9 ≈ 9102): 128 × 64,
+//! through `sgemm_register_blocked_128x64_whole_tiles`, unsplit (the split-K
+//! series runs the same tile in two: 256 blocks, two on each of 128 SMs, 32
+//! `k` tiles each). From 2048³ the 128 × 128 tile already gives every SM its
+//! share (2048³: 256 blocks, 2 for the busiest SM, cost 32768 against 4 ·
+//! 8192 / 0.9 for 128 × 64), so it stays (2048³ to 8192³: 256 to 4096
+//! blocks, more than one per SM).
 //!
 //! The efficiency of 128 × 64 (0.9) is an estimate, not a measurement: it
 //! reads 3 `float4`s from shared memory per 32 FMAs where 128 × 128 reads 4
@@ -159,7 +168,8 @@ impl TileChoice {
 /// sum does not depend on the order of the additions (see the module docs).
 pub const SPLIT_K_SPLITS: u32 = 2;
 
-/// The fewest `k` tiles a split must get for the launchers to split `k`.
+/// The fewest `k` tiles a split must get for the experiment to measure the
+/// split-K series ([`split_k_deep_enough`]).
 pub const SPLIT_K_MIN_TILES: u32 = 8;
 
 /// A register-blocked launch: the tile and how many blocks share each tile of
@@ -202,26 +212,33 @@ impl RegisterBlockedPlan {
     }
 }
 
-/// The register-blocked launch for an `m × n × k` product on a GPU of
-/// `sm_count` SMs: the tile of [`register_blocked_tile`], split in
-/// [`SPLIT_K_SPLITS`] along `k` where its grid gives no SM more than one
-/// block, the tile has a split-K entry and each split gets at least
-/// [`SPLIT_K_MIN_TILES`] `k` tiles (the module docs).
-pub fn register_blocked_plan((m, n, k): (u32, u32, u32), sm_count: u32) -> RegisterBlockedPlan {
-    let choice = register_blocked_tile((m, n, k), sm_count);
-    let one_block_per_sm = choice.blocks((m, n)) <= sm_count.max(1) as u64;
-    let deep_enough = k.div_ceil(choice.tile.depth) >= SPLIT_K_SPLITS * SPLIT_K_MIN_TILES;
-    let splits = if choice.split_k_entry.is_some() && one_block_per_sm && deep_enough {
-        SPLIT_K_SPLITS
-    } else {
-        1
-    };
-    RegisterBlockedPlan { choice, splits }
+/// The register-blocked series' launch for an `m × n × k` product on a GPU
+/// of `sm_count` SMs: the tile of [`register_blocked_tile`], never split
+/// (split-K lost at 1024³ on an H100, where it used to split: the module
+/// docs; it runs as its own series, [`SPLIT_K_PLAN`]).
+pub fn register_blocked_plan(dims: (u32, u32, u32), sm_count: u32) -> RegisterBlockedPlan {
+    RegisterBlockedPlan {
+        choice: register_blocked_tile(dims, sm_count),
+        splits: 1,
+    }
+}
+
+/// The split-K series' launch at every shape: the 128 × 64 tile (the one
+/// with a split-K entry) in [`SPLIT_K_SPLITS`] along `k`, whatever the SM count.
+pub const SPLIT_K_PLAN: RegisterBlockedPlan = RegisterBlockedPlan {
+    choice: REGISTER_BLOCKED_TILES[1],
+    splits: SPLIT_K_SPLITS,
+};
+
+/// Whether `k` gives each split of [`SPLIT_K_PLAN`] at least
+/// [`SPLIT_K_MIN_TILES`] `k` tiles: where the experiment measures the
+/// split-K series (`k > 240` on the 128 × 64 × 16 tile).
+pub fn split_k_deep_enough(k: u32) -> bool {
+    k.div_ceil(SPLIT_K_PLAN.choice.tile.depth) >= SPLIT_K_PLAN.splits * SPLIT_K_MIN_TILES
 }
 
 /// The register-blocked tile for an `m × n × k` product on a GPU of
-/// `sm_count` SMs, by the rule in the module docs (before split-K: see
-/// [`register_blocked_plan`] for the launch).
+/// `sm_count` SMs, by the rule in the module docs.
 pub fn register_blocked_tile((m, n, _k): (u32, u32, u32), sm_count: u32) -> TileChoice {
     let mut best = REGISTER_BLOCKED_TILES[0];
     for choice in &REGISTER_BLOCKED_TILES[1..] {
@@ -246,4 +263,15 @@ pub fn register_blocked_tile_of_entry(entry: &str) -> Option<TileChoice> {
 /// so that `C` must hold zeros before each launch.
 pub fn adds_into_c(entry: &str) -> bool {
     REGISTER_BLOCKED_TILES.iter().any(|c| c.split_k_entry == Some(entry))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_split_k_plan_is_the_tile_with_a_split_k_entry() {
+        assert!(SPLIT_K_PLAN.choice.split_k_entry.is_some());
+        assert_eq!(SPLIT_K_PLAN.entry((1, 1, 1)), "sgemm_register_blocked_128x64_split_k");
+    }
 }

@@ -71,10 +71,13 @@ kernel! {
     /// two per SM, twice the warps to hide latency), adding into a `C` the
     /// launcher zeroes first with `red.global.add.f32`. With two partials the
     /// sum does not depend on their order (0 + a + b = 0 + b + a exactly).
-    /// Zeroing 4 MB costs about 2 µs of a 69 µs product. The host runs it
-    /// where the unsplit grid gives no SM a second block
-    /// (`host/launchers/sgemm/tile_choice.rs`; of the experiment's sizes on
-    /// an H100, 1024³ only); measured: _to fill from the GPU run_.
+    /// Zeroing 4 MB costs about 2 µs of a 69 µs product. Measured on an H100
+    /// (2026-11-26, two runs): 30.2–30.4 TFLOP/s in Rust (CUDA C 30.9–31.0)
+    /// against 32.8 for the unsplit `_whole_tiles` launch, Rust / cuBLAS 0.807
+    /// against 0.871: about 7.5% lost there. So this series runs 1024³
+    /// unsplit, and split-K is a series of its own at every size
+    /// (`host/launchers/sgemm/tile_choice.rs`), its cost or gain on each run's
+    /// GPU in the experiment's "split-K Rust / register-blocked Rust" ratio.
     ///
     /// Ruled out from the SASS (ptxas 13, sm_90, under the launch bound):
     /// local memory and spills (none in any entry, Rust or CUDA C); narrow
@@ -155,9 +158,9 @@ kernel! {
     /// **Launch**: 1-D blocks of [`SGEMM_THREADS`](super::SGEMM_THREADS) (256) threads,
     /// a grid of `(ceil(n / 64), ceil(m / 128))`, `SGEMM_TILE_128X64.shared_bytes()`
     /// (25 088 B) of dynamic shared memory. The host picks this tile by the rule in
-    /// `host/launchers/sgemm/tile_choice.rs` (at 1024³ on an H100, there split in
-    /// two along `k`: [`sgemm_register_blocked_128x64_split_k`](super::sgemm_register_blocked_128x64_split_k);
-    /// 128 × 128 from 2048³).
+    /// `host/launchers/sgemm/tile_choice.rs` (at 1024³ on an H100, unsplit;
+    /// 128 × 128 from 2048³); the split-K series runs it in two along `k` at
+    /// every size: [`sgemm_register_blocked_128x64_split_k`](super::sgemm_register_blocked_128x64_split_k).
     ///
     /// **Expected**: where it is chosen, the busiest SM has half the work it
     /// has with 128 × 128 tiles, at somewhat lower efficiency per FMA (more
@@ -182,10 +185,11 @@ kernel! {
     /// **Indexing** and **Launch**: as [`sgemm_register_blocked_128x64`]; the
     /// host picks this entry whenever the shape allows.
     ///
-    /// **Expected**: see [`sgemm_register_blocked_128x64`] (1024³ ran this
-    /// entry until the host split `k` there: it now runs
-    /// [`sgemm_register_blocked_128x64_split_k`](super::sgemm_register_blocked_128x64_split_k);
-    /// whole-tile shapes of the 128 × 64 tile that are not split still run it).
+    /// **Expected**: see [`sgemm_register_blocked_128x64`] (the
+    /// register-blocked series runs 1024³ through this entry, never split: the
+    /// split-K launch,
+    /// [`sgemm_register_blocked_128x64_split_k`](super::sgemm_register_blocked_128x64_split_k),
+    /// measured about 7.5% slower there on an H100 and runs as its own series).
     ///
     /// # Safety
     /// As [`sgemm_register_blocked_128x64`], and the multiples above.

@@ -45,22 +45,29 @@ kernel! {
     /// **Launch**: 1-D blocks of [`SGEMM_THREADS`](super::SGEMM_THREADS) (256)
     /// threads, a grid of `(ceil(n / 64), ceil(m / 128), splits)`,
     /// `SGEMM_TILE_128X64.shared_bytes()` (25 088 B) of dynamic shared
-    /// memory; `C` holding zeros before the launch. The host picks it by the
-    /// rule in `host/launchers/sgemm/tile_choice.rs` (two splits where the 128
-    /// × 64 grid leaves every SM at most one block: on an H100, 1024³), and
-    /// its launcher zeroes `C` itself.
+    /// memory; `C` holding zeros before the launch. The host launches it as a
+    /// series of its own (`SgemmKernel::RegisterBlockedSplitK`, two splits at
+    /// every size; `host/launchers/sgemm/tile_choice.rs`), and its launcher
+    /// zeroes `C` itself. The register-blocked series never runs it (below).
     ///
     /// **Expected**: at 1024³ on an H100, four warps per scheduler instead of
     /// two for the same FMAs per SM, so more of the shared-memory and barrier
     /// latency hidden, against the zeroing (4 MB, about 2 µs of a 66 µs
     /// product) and twice the atomic additions into `C` (2 M `REDG`s, about
     /// 1.5% of the bytes the blocks load); a gain where latency, not issue,
-    /// limits the unsplit kernel (it ran 0.871 of cuBLAS there). Measured:
-    /// _to fill from the GPU run (`gpu-checks/sgemm_tiles.sh`)_. From 2048³
-    /// the unsplit grid already gives every SM two blocks and the host does
-    /// not split. On GPUs with more SMs per tile of `C` (small products) the
-    /// same reasoning holds; on a GPU whose SMs hold one block each already
-    /// busy, split-K only adds the zeroing and the atomics.
+    /// limits the unsplit kernel (it ran 0.871 of cuBLAS there).
+    ///
+    /// **Measured** on an H100, 2026-11-26 (two runs of `ptxsuite run --only
+    /// sgemm`, same binary): at 1024³ this entry ran 30.2–30.4 TFLOP/s (its
+    /// CUDA C twin 30.9–31.0), against 32.8 TFLOP/s for the unsplit 128 × 64
+    /// `_whole_tiles` launch the day before: Rust / cuBLAS 0.807 split, 0.871
+    /// unsplit, about 7.5% lost. The doubled warps did not pay for the
+    /// zeroing and the atomic additions on that GPU at that size; that is a
+    /// measurement, not a rule for other GPUs or shapes. So the
+    /// register-blocked series went back to the unsplit launch (128 × 64 at
+    /// 1024³, by the tile rule), and this entry runs as its own series beside
+    /// it, so that each run shows on its GPU what split-K costs or gains
+    /// (the sgemm experiment's "split-K Rust / register-blocked Rust" ratio).
     ///
     /// # Safety
     /// `a`: `m * k`, `b`: `k * n`, `c`: `m * n` floats, each 16-byte aligned;
