@@ -30,12 +30,12 @@
 //! It was the register-blocked series' launch where the rule's grid gave no
 //! SM a second block (1024³ on an H100: 128 blocks of 128 × 64 made 256). It
 //! is not any more, because on an H100 it lost there: measured 2026-11-26
-//! (two runs of `ptxsuite run --only sgemm`, same binary), the split-K launch
-//! at 1024³ ran 30.2–30.4 TFLOP/s in Rust (its CUDA C twin 30.9–31.0), where
-//! the unsplit 128 × 64 `_whole_tiles` launch had run 32.8 TFLOP/s the day
-//! before: Rust / cuBLAS 0.807 split against 0.871 unsplit, about 7.5% lost
-//! (2048³–8192³, not split, unchanged). That is one GPU at one size: the
-//! doubled warps per SM did not pay for the zeroing and the atomic additions
+//! beside the unsplit launch in the same run (a second run within 1%), the
+//! split-K launch at 1024³ ran 30.2 TFLOP/s in Rust (its CUDA C twin 30.9),
+//! the unsplit 128 × 64 `_whole_tiles` launch 32.9: Rust / cuBLAS 0.803 split
+//! against 0.876 unsplit, 0.917 of the unsplit speed; from 2048³, where every
+//! SM already has two or more blocks, 0.797–0.871 of it. That is one GPU:
+//! the doubled warps per SM did not pay for the zeroing and the atomic additions
 //! there, which says nothing of other GPUs or shapes. So split-K runs as its
 //! own series ([`SPLIT_K_PLAN`], `SgemmKernel::RegisterBlockedSplitK`): the
 //! 128 × 64 tile in two at every size, so that every run shows, beside the

@@ -22,7 +22,9 @@ kernel! {
     /// **Expected**: on modern GPUs one element pair per thread keeps the
     /// loads in flight but pays `log2(blockDim)` barriers per 512 elements:
     /// below the copy ceiling (the samples' later versions unroll the last
-    /// warp and loop over the grid for that reason), not yet measured here.
+    /// warp and loop over the grid for that reason). On an H100 (400 MiB,
+    /// 2026-11-26): 1676 GB/s, 0.55 of [`reduce_grid_stride_shuffle`](super::reduce_grid_stride_shuffle)'s 3037
+    /// (the CUDA C twin 1666, the OpenCL C twin 1513).
     ///
     /// # Safety
     /// `x` holds `n` floats, `partials` at least `gridDim.x`.

@@ -72,9 +72,9 @@ kernel! {
     /// launcher zeroes first with `red.global.add.f32`. With two partials the
     /// sum does not depend on their order (0 + a + b = 0 + b + a exactly).
     /// Zeroing 4 MB costs about 2 µs of a 69 µs product. Measured on an H100
-    /// (2026-11-26, two runs): 30.2–30.4 TFLOP/s in Rust (CUDA C 30.9–31.0)
-    /// against 32.8 for the unsplit `_whole_tiles` launch, Rust / cuBLAS 0.807
-    /// against 0.871: about 7.5% lost there. So this series runs 1024³
+    /// in one run beside the unsplit launch (2026-11-26): 30.2 TFLOP/s in
+    /// Rust (CUDA C 30.9) against 32.9 for the unsplit `_whole_tiles` launch,
+    /// Rust / cuBLAS 0.803 against 0.876: 0.917 of the unsplit speed. So this series runs 1024³
     /// unsplit, and split-K is a series of its own at every size
     /// (`host/launchers/sgemm/tile_choice.rs`), its cost or gain on each run's
     /// GPU in the experiment's "split-K Rust / register-blocked Rust" ratio.
@@ -125,8 +125,10 @@ kernel! {
     /// 4096³ and 45.1 at 8192³: 0.86-0.88 of cuBLAS SGEMM (FP32), 0.97 of its
     /// CUDA C twin (41.2 TFLOP/s, 0.80, before this entry); the same ratios on
     /// an H200; 0.75 of cuBLAS without the launch bounds (157 registers, one
-    /// block per SM). Without the spills: _to fill from the GPU run_ (see the
-    /// table in [`sgemm_register_blocked`]).
+    /// block per SM). Without the spills, in the run of 2026-11-26
+    /// (`docs/measured/h100-2026-11-26/sgemm-split-k-reduction`): 44.0 TFLOP/s
+    /// at 2048³, 45.5 at 4096³, 46.2 at 8192³, 0.878 / 0.883 / 0.897 of
+    /// cuBLAS and 0.961 / 0.970 / 0.971 of the CUDA C twin.
     ///
     /// # Safety
     /// As [`sgemm_register_blocked`], and the multiples above.
@@ -164,9 +166,10 @@ kernel! {
     ///
     /// **Expected**: where it is chosen, the busiest SM has half the work it
     /// has with 128 × 128 tiles, at somewhat lower efficiency per FMA (more
-    /// shared loads and staging per FMA). Measured on an H100 at 1024³:
-    /// _(to fill from the GPU run: TFLOP/s, ratio to cuBLAS, to the CUDA C twin,
-    /// and what limits it from ncu)_.
+    /// shared loads and staging per FMA). Measured on an H100 at 1024³
+    /// (2026-11-26, `_whole_tiles`): 32.9 TFLOP/s, 0.876 of cuBLAS SGEMM (37.6)
+    /// and 0.992 of the CUDA C twin, where the 128 × 128 tile (64 blocks) ran
+    /// 0.536 of cuBLAS. Not profiled with ncu at this tile yet.
     ///
     /// # Safety
     /// As [`sgemm_register_blocked`], with this tile's launch shape.
@@ -189,7 +192,7 @@ kernel! {
     /// register-blocked series runs 1024³ through this entry, never split: the
     /// split-K launch,
     /// [`sgemm_register_blocked_128x64_split_k`](super::sgemm_register_blocked_128x64_split_k),
-    /// measured about 7.5% slower there on an H100 and runs as its own series).
+    /// ran 0.917 of its speed there on an H100 and runs as its own series).
     ///
     /// # Safety
     /// As [`sgemm_register_blocked_128x64`], and the multiples above.
@@ -225,8 +228,8 @@ kernel! {
     ///
     /// **Expected**: at 4095³ near the whole-tile entry at 4096³ (the inside
     /// loop is the same but for 8 scalar loads a tile in place of 2 `float4`s):
-    /// _to fill from `gpu-checks/sgemm_tiles.sh`_; the fully guarded entry ran
-    /// 0.822 of cuBLAS there (H100, 2026-11-26). SASS (ptxas 13, sm_90, under
+    /// 45.1 TFLOP/s, 0.925 of cuBLAS and 1.044 of the CUDA C twin, where the
+    /// fully guarded entry ran 0.822 of cuBLAS (H100, 2026-11-26). SASS (ptxas 13, sm_90, under
     /// the launch bound `.maxntid 256` / `.minnctapersm 2`): 128 registers, no
     /// spills; per two `k` tiles (1024 FFMAs a thread) the inside loops run
     /// 1167 instructions, 0.877 FFMA, float by float (16 `LDG.E`) and with

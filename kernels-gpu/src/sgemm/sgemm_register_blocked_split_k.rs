@@ -57,11 +57,14 @@ kernel! {
     /// 1.5% of the bytes the blocks load); a gain where latency, not issue,
     /// limits the unsplit kernel (it ran 0.871 of cuBLAS there).
     ///
-    /// **Measured** on an H100, 2026-11-26 (two runs of `ptxsuite run --only
-    /// sgemm`, same binary): at 1024³ this entry ran 30.2–30.4 TFLOP/s (its
-    /// CUDA C twin 30.9–31.0), against 32.8 TFLOP/s for the unsplit 128 × 64
-    /// `_whole_tiles` launch the day before: Rust / cuBLAS 0.807 split, 0.871
-    /// unsplit, about 7.5% lost. The doubled warps did not pay for the
+    /// **Measured** on an H100, 2026-11-26, beside the unsplit launch in the
+    /// same run (`docs/measured/h100-2026-11-26/sgemm-split-k-reduction`;
+    /// a second run within 1%): at 1024³ this entry ran 30.2 TFLOP/s (its
+    /// CUDA C twin 30.9), the unsplit 128 × 64 `_whole_tiles` launch 32.9:
+    /// Rust / cuBLAS 0.803 split, 0.876 unsplit, split / unsplit 0.917. At
+    /// the sizes the unsplit series runs on 128 × 128 tiles it loses more:
+    /// 0.822 (2048³), 0.797 (4095³), 0.847 (4096³), 0.871 (8192³), where
+    /// every SM already has two or more blocks. The doubled warps did not pay for the
     /// zeroing and the atomic additions on that GPU at that size; that is a
     /// measurement, not a rule for other GPUs or shapes. So the
     /// register-blocked series went back to the unsplit launch (128 × 64 at

