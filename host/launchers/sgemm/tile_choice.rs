@@ -34,7 +34,16 @@
 //! split-K launch at 1024³ ran 30.2 TFLOP/s in Rust (its CUDA C twin 30.9),
 //! the unsplit 128 × 64 `_whole_tiles` launch 32.9: Rust / cuBLAS 0.803 split
 //! against 0.876 unsplit, 0.917 of the unsplit speed; from 2048³, where every
-//! SM already has two or more blocks, 0.797–0.871 of it. That is one GPU:
+//! SM already has two or more blocks, 0.797–0.871 of it. ncu (clocks
+//! unlocked; `docs/measured/h100-2026-11-26/sgemm-split-k-reduction/ncu.txt`)
+//! says why at 1024³: unsplit, 8 warps per SM (12.5% occupancy) leave no warp
+//! eligible in 39% of cycles and the issue slots 57% busy (latency); split,
+//! twice the warps (22.5%) each wait 5.9 cycles per instruction instead of
+//! 3.3, and issue stays at 55%, with the memory pipes as busy (66%) as
+//! before: the second block shares the first's shared-memory and L1 path
+//! rather than filling its stalls. From 2048³ the unsplit kernel issues in
+//! 77% of slots (IPC 3.2 of 4; 4095³ and 4096³), so issue, with 0.88 of
+//! instructions FFMA, is what limits it there. That is one GPU:
 //! the doubled warps per SM did not pay for the zeroing and the atomic additions
 //! there, which says nothing of other GPUs or shapes. So split-K runs as its
 //! own series ([`SPLIT_K_PLAN`], `SgemmKernel::RegisterBlockedSplitK`): the
