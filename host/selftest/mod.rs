@@ -16,6 +16,7 @@ mod matmul_checks;
 mod memory_claims_checks;
 mod particle_checks;
 mod peer_checks;
+mod reduction_checks;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Instant;
@@ -34,11 +35,12 @@ pub struct SelfTest {
 
 /// Every family's checks, in the order `ptxsuite selftest` runs them: each
 /// family lists its rows beside its checks; a new family adds one line here.
-const FAMILIES: [&[SelfTest]; 12] = [
+const FAMILIES: [&[SelfTest]; 13] = [
     checks::TWIN_BUILDS,
     checks::COPIES,
     cuda_std_checks::SELF_TESTS,
     checks::MATRIX_VECTOR,
+    reduction_checks::SELF_TESTS,
     matmul_checks::SELF_TESTS,
     checks::TRANSFERS,
     execution_checks::SELF_TESTS,
