@@ -48,6 +48,7 @@ pub mod reduction;
 pub mod sgemm;
 pub mod shared_memory_banks;
 pub mod streams;
+pub mod warp_sum;
 
 /// The CPU emulator (`ptx_device::emulator`), host only.
 #[cfg(not(target_arch = "nvptx64"))]

@@ -55,11 +55,7 @@ impl ReductionRunner for CudaReductionRunner<'_> {
     fn load(&mut self, x: &[f32]) -> Result<()> {
         self.buffers = None; // free the last array first
         let n = element_count(x)?;
-        let partials = ReductionKernel::ALL
-            .map(|k| k.blocks(n, self.wave))
-            .into_iter()
-            .max()
-            .unwrap_or(1);
+        let partials = ReductionKernel::most_blocks(n, self.wave);
         let gpu = self.dut.gpu();
         gpu.ensure_free_memory(4 * (x.len() as u64 + partials as u64))?;
         self.buffers = Some((

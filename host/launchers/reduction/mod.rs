@@ -62,6 +62,16 @@ impl ReductionKernel {
         }
     }
 
+    /// The most blocks (and partial sums) either kernel launches for `n`
+    /// elements: the partial sums a runner's buffer must hold.
+    pub fn most_blocks(n: u32, wave_blocks: u32) -> u32 {
+        Self::ALL
+            .map(|k| k.blocks(n, wave_blocks))
+            .into_iter()
+            .max()
+            .unwrap_or(1)
+    }
+
     /// The number of blocks (and partial sums) it launches for `n` elements,
     /// `wave_blocks` being the blocks that fill the GPU once.
     pub fn blocks(self, n: u32, wave_blocks: u32) -> u32 {

@@ -47,11 +47,7 @@ impl ReductionRunner for OpenClReductionRunner<'_> {
     fn load(&mut self, x: &[f32]) -> Result<()> {
         self.buffers = None; // free the last array first
         let n = element_count(x)?;
-        let partials = ReductionKernel::ALL
-            .map(|k| k.blocks(n, self.wave))
-            .into_iter()
-            .max()
-            .unwrap_or(1);
+        let partials = ReductionKernel::most_blocks(n, self.wave);
         let (context, queue) = (self.side.context(), self.side.queue());
         self.buffers = Some((
             ClBuffer::from_host(context, queue, x)?,

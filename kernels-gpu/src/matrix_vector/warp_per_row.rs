@@ -1,7 +1,7 @@
-use super::warp_shuffle::warp_sum;
 use crate::device::{
     F32x4, GlobalMutPtr, GlobalPtr, WARP_SIZE, block_dim_x, block_idx_x, fma, grid_dim_x, thread_idx_x,
 };
+use crate::warp_sum::warp_sum;
 
 kernel! {
     /// Beyond the whitepaper: one *warp* per row, 128-bit loads, shuffle

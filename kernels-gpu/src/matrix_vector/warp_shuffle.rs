@@ -1,19 +1,9 @@
 use super::strided_partial_dot;
 use crate::device::{
-    GlobalMutPtr, GlobalPtr, WARP_SIZE, block_dim_x, block_idx_x, dynamic_shared_memory, grid_dim_x, shfl_down_sync,
-    sync_threads, thread_idx_x,
+    GlobalMutPtr, GlobalPtr, WARP_SIZE, block_dim_x, block_idx_x, dynamic_shared_memory, grid_dim_x, sync_threads,
+    thread_idx_x,
 };
-
-/// Sum over the 32 lanes of a warp; lane 0 holds the total.
-#[inline(always)]
-pub(super) fn warp_sum(mut value: f32) -> f32 {
-    let mut offset = WARP_SIZE / 2;
-    while offset > 0 {
-        value += shfl_down_sync(value, offset);
-        offset /= 2;
-    }
-    value
-}
+use crate::warp_sum::warp_sum;
 
 kernel! {
     /// Whitepaper Listing 7 in its modern form: each warp reduces its 32

@@ -1,18 +1,8 @@
 use crate::device::{
     F32x4, GlobalMutPtr, GlobalPtr, WARP_SIZE, block_dim_x, block_idx_x, dynamic_shared_memory, grid_dim_x,
-    shfl_down_sync, sync_threads, thread_idx_x,
+    sync_threads, thread_idx_x,
 };
-
-/// Sum over the 32 lanes of a warp with `shfl.sync.down`; lane 0 holds the total.
-#[inline(always)]
-fn warp_sum(mut value: f32) -> f32 {
-    let mut offset = WARP_SIZE / 2;
-    while offset > 0 {
-        value += shfl_down_sync(value, offset);
-        offset /= 2;
-    }
-    value
-}
+use crate::warp_sum::warp_sum;
 
 kernel! {
     /// Grid-stride sum per thread, then a warp-shuffle tree (the CUDA
