@@ -25,10 +25,14 @@ kernel! {
     /// the rows left a 12800-row matrix at 1.5 rows per warp: the second round
     /// ran half the warps); no shared memory.
     ///
-    /// **Expected**: close to the copy ceiling for the bytes of `M`: on an H100
-    /// 0.095 ms at 60989 × 1100 (2814 GB/s, 94.5% of the copy ceiling, faster
-    /// than cuBLAS SGEMV's 2743 GB/s) and 0.159 ms at 12800 × 8192 (2641 GB/s,
-    /// 88%; SGEMV 2832 GB/s).
+    /// **Expected**: close to the copy ceiling for the bytes of `M`. On an H100
+    /// (the full run of 2026-11-26, `docs/measured/h100-2026-11-26/full`):
+    /// 0.092 ms at 60989 × 1100 (2924 GB/s, 98.2% of the copy ceiling, ahead
+    /// of cuBLAS SGEMV's 2753 GB/s) and 0.147 ms at 12800 × 8192 (2849 GB/s,
+    /// 95.0%; SGEMV 2782 GB/s). At 12800 × 8192 it and SGEMV trade places
+    /// between runs (2860 against 2877, 2889 against 2872 in two later runs):
+    /// 12800 rows are 1.5 rounds of the GPU's resident warps, so the last
+    /// round runs half of them.
     ///
     /// # Safety
     /// `m`: `width * height` floats, `v`: `width`, `w`: `height`; `m` and `v`
