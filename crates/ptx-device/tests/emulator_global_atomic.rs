@@ -63,6 +63,24 @@ fn atomic_add_hands_every_thread_a_distinct_old_value() {
     }
 }
 
+/// `add_partials` in the emulator: two blocks, block 0 adding `first[i]` and
+/// block 1 `second[i]` into element `i` of sums that start at +0.
+fn sums_of_partials(first: &[f32], second: &[f32]) -> Vec<f32> {
+    let n = first.len();
+    assert_eq!(second.len(), n);
+    let partials: Vec<f32> = first.iter().chain(second).copied().collect();
+    let mut sums = vec![0.0f32; n];
+    let mut emulator = Emulator::new();
+    let (sums_ptr, partials_ptr) = (emulator.global_mut(&mut sums), emulator.global(&partials));
+    let config = LaunchConfig::new(Dim3::x(2), Dim3::x(n as u32), 0);
+    // SAFETY: `sums` holds blockDim.x = n f32s, `partials` grid × block = 2n.
+    emulator
+        .launch(config, || unsafe { add_partials(sums_ptr, partials_ptr) })
+        .unwrap();
+    drop(emulator);
+    sums
+}
+
 /// Two partials per element, chosen so that their sum rounds: (0 + a) + b must
 /// be a + b, the one rounding, whichever partial lands first.
 #[test]
@@ -71,16 +89,7 @@ fn two_partials_added_into_zero_equal_their_sum_bit_for_bit() {
     let a: Vec<f32> = (0..n).map(|i| 1.0 + i as f32 * f32::EPSILON * 0.75).collect();
     let b: Vec<f32> = (0..n).map(|i| (i as f32 + 0.1).sqrt() * 1e-3 - 0.031).collect();
     for (first, second) in [(&a, &b), (&b, &a)] {
-        let partials: Vec<f32> = first.iter().chain(second.iter()).copied().collect();
-        let mut sums = vec![0.0f32; n];
-        let mut emulator = Emulator::new();
-        let (sums_ptr, partials_ptr) = (emulator.global_mut(&mut sums), emulator.global(&partials));
-        let config = LaunchConfig::new(Dim3::x(2), Dim3::x(n as u32), 0);
-        // SAFETY: `sums` holds blockDim.x = 64 f32s, `partials` grid × block = 128.
-        emulator
-            .launch(config, || unsafe { add_partials(sums_ptr, partials_ptr) })
-            .unwrap();
-        drop(emulator);
+        let sums = sums_of_partials(first, second);
         for i in 0..n {
             assert_eq!(sums[i].to_bits(), (a[i] + b[i]).to_bits(), "element {i}");
         }
@@ -141,17 +150,9 @@ fn subnormals_flush_and_negative_zeros_do_not_survive_the_zero() {
         (-0.0, -0.0, 0.0),         // +0 + -0 = +0, then +0 + -0 = +0
         (tiny, tiny, 2.0 * tiny),  // normal numbers are added as usual
     ];
-    let n = cases.len();
-    let partials: Vec<f32> = cases.iter().map(|c| c.0).chain(cases.iter().map(|c| c.1)).collect();
-    let mut sums = vec![0.0f32; n];
-    let mut emulator = Emulator::new();
-    let (sums_ptr, partials_ptr) = (emulator.global_mut(&mut sums), emulator.global(&partials));
-    let config = LaunchConfig::new(Dim3::x(2), Dim3::x(n as u32), 0);
-    // SAFETY: `sums` holds blockDim.x f32s, `partials` grid × block.
-    emulator
-        .launch(config, || unsafe { add_partials(sums_ptr, partials_ptr) })
-        .unwrap();
-    drop(emulator);
+    let first: Vec<f32> = cases.iter().map(|c| c.0).collect();
+    let second: Vec<f32> = cases.iter().map(|c| c.1).collect();
+    let sums = sums_of_partials(&first, &second);
     for (sum, (a, b, expected)) in sums.iter().zip(cases) {
         assert_eq!(sum.to_bits(), expected.to_bits(), "{a:e} + {b:e} into +0 gave {sum:e}");
     }
