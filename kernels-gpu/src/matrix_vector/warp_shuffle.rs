@@ -1,9 +1,6 @@
 use super::strided_partial_dot;
-use crate::device::{
-    GlobalMutPtr, GlobalPtr, WARP_SIZE, block_dim_x, block_idx_x, dynamic_shared_memory, grid_dim_x, sync_threads,
-    thread_idx_x,
-};
-use crate::warp_sum::warp_sum;
+use crate::device::{GlobalMutPtr, GlobalPtr, block_idx_x, dynamic_shared_memory, grid_dim_x, sync_threads};
+use crate::warp_sum::block_sum;
 
 kernel! {
     /// Whitepaper Listing 7 in its modern form: each warp reduces its 32
@@ -30,25 +27,14 @@ kernel! {
     /// # Safety
     /// As Listing 4; `blockDim.x` a multiple of 32.
     pub unsafe fn matvec_warp_shuffle(m: GlobalPtr<f32>, width: u32, height: u32, v: GlobalPtr<f32>, w: GlobalMutPtr<f32>) {
-        let warp_sums = dynamic_shared_memory::<f32>();
-        let tid = thread_idx_x();
-        let (warp, lane) = ((tid / WARP_SIZE) as usize, tid % WARP_SIZE);
-        let warps = block_dim_x() / WARP_SIZE;
         let mut y = block_idx_x();
         while y < height {
-            // SAFETY: y < height; shared indices are < warps <= blockDim.x / 32.
+            // SAFETY: y < height; the launch gives blockDim.x / 32 floats of shared memory and a
+            // multiple of 32 threads; the barrier below ends the row's use of them.
             unsafe {
-                let sum = warp_sum(strided_partial_dot(m, width, y, v));
-                if lane == 0 {
-                    warp_sums.store(warp, sum);
-                }
-                sync_threads();
-                if warp == 0 {
-                    let first = if tid < warps { warp_sums.load(tid as usize) } else { 0.0 };
-                    let total = warp_sum(first);
-                    if tid == 0 {
-                        w.store(y as isize, total);
-                    }
+                let sum = strided_partial_dot(m, width, y, v);
+                if let Some(total) = block_sum(sum, dynamic_shared_memory::<f32>()) {
+                    w.store(y as isize, total);
                 }
                 sync_threads();
             }

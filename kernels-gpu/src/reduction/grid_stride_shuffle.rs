@@ -1,8 +1,7 @@
 use crate::device::{
-    F32x4, GlobalMutPtr, GlobalPtr, WARP_SIZE, block_dim_x, block_idx_x, dynamic_shared_memory, grid_dim_x,
-    sync_threads, thread_idx_x,
+    F32x4, GlobalMutPtr, GlobalPtr, block_dim_x, block_idx_x, dynamic_shared_memory, grid_dim_x, thread_idx_x,
 };
-use crate::warp_sum::warp_sum;
+use crate::warp_sum::block_sum;
 
 kernel! {
     /// Grid-stride sum per thread, then a warp-shuffle tree (the CUDA
@@ -38,12 +37,8 @@ kernel! {
     /// `x` holds `n` floats from a 16-byte aligned start (any device
     /// allocation's), `partials` at least `gridDim.x`.
     pub unsafe fn reduce_grid_stride_shuffle(x: GlobalPtr<f32>, n: u32, partials: GlobalMutPtr<f32>) {
-        let warp_sums = dynamic_shared_memory::<f32>();
-        let tid = thread_idx_x();
-        let (warp, lane) = ((tid / WARP_SIZE) as usize, tid % WARP_SIZE);
-        let warps = block_dim_x() / WARP_SIZE;
         let step = grid_dim_x() as u64 * block_dim_x() as u64;
-        let first = block_idx_x() as u64 * block_dim_x() as u64 + tid as u64;
+        let first = block_idx_x() as u64 * block_dim_x() as u64 + thread_idx_x() as u64;
         let x4: GlobalPtr<F32x4> = x.cast();
         let vectors = n as u64 / 4;
         let mut v = first;
@@ -58,20 +53,10 @@ kernel! {
             // SAFETY: 4 · vectors + first < n.
             sum += unsafe { x.load((4 * vectors + first) as isize) };
         }
-        // SAFETY: shared indices are < warps <= blockDim.x / 32; blockIdx.x < gridDim.x <= partials' length.
-        unsafe {
-            let sum = warp_sum(sum);
-            if lane == 0 {
-                warp_sums.store(warp, sum);
-            }
-            sync_threads();
-            if warp == 0 {
-                let first = if tid < warps { warp_sums.load(tid as usize) } else { 0.0 };
-                let total = warp_sum(first);
-                if tid == 0 {
-                    partials.store(block_idx_x() as isize, total);
-                }
-            }
+        // SAFETY: the launch gives blockDim.x / 32 floats of shared memory and a multiple of 32 threads.
+        if let Some(total) = unsafe { block_sum(sum, dynamic_shared_memory::<f32>()) } {
+            // SAFETY: blockIdx.x < gridDim.x <= partials' length.
+            unsafe { partials.store(block_idx_x() as isize, total) };
         }
     }
 }
