@@ -1,8 +1,9 @@
 // Issue #29 goal 2: where does the staged copy-and-execute pipeline (Best
 // Practices Guide §3.1.2, Listing 3.3b) lose time against the guide's model
 // (transfer alone + kernel alone / nStreams) as streams are added? The suite's
-// pipeline (host/launchers/streams/staged_pipeline.rs) rises about 40 µs a
-// chunk above the model on an H100; its OpenCL twin about 7. This program
+// pipeline (host/launchers/streams/staged_pipeline.rs), timed as runs queued
+// back to back, rose about 40 µs a chunk above the model on an H100; its
+// OpenCL twin, each run timed alone, about 7. This program
 // rebuilds it in CUDA C with the suite's sizes (256 MiB of f32 from pinned
 // memory, fma_chain with 1182 iterations, at most one full wave of 256-thread
 // blocks) and measures, per stream count:
@@ -11,8 +12,12 @@
 //   breadth     every upload issued first, then every kernel;
 //   one-copy    every upload on one stream, each kernel on its own stream
 //               after an event of its upload;
-// and, for the depth order at 16 streams, each upload's and kernel's start
-// and end from timing events beside them (µs from the run's start).
+// each sample five runs queued back to back; then the depth order with one
+// run a sample, samples back to back (depth-1) and each from an idle GPU, its
+// start held behind a 1 ms sleep (idle-1); five depth runs at 16 streams
+// queued at once, each run's length; and, for the depth order at 16 streams,
+// each upload's and kernel's start and end from timing events beside them
+// (µs from the run's start).
 // Build and run on one GPU:
 //   nvcc -O2 -arch=sm_90 -o /tmp/staged gpu-checks/staged_timeline.cu && /tmp/staged
 #include <algorithm>
@@ -68,7 +73,6 @@ static void kernel(const Chunk &c, cudaStream_t s) {
 }
 
 enum Order { COPIES, DEPTH, BREADTH, ONE_COPY, KERNEL_ALONE };
-static const char *names[] = {"copies", "depth", "breadth", "one-copy", "kernel"};
 
 // One fenced run: every stream waits for the start, the main stream for every stream.
 static void enqueue(Order order, unsigned n) {
@@ -109,21 +113,27 @@ static void enqueue(Order order, unsigned n) {
     }
 }
 
-// Median of 9 samples, each 5 fenced runs between two timing events on the main stream, in ms per run.
-static double time_ms(Order order, unsigned n) {
+// Median of 9 samples, each `runs` fenced runs between two timing events on the main stream, in ms per
+// run. With `from_idle`, each sample starts from an idle GPU (a host synchronize), its start event held
+// behind a 1 ms sleep on the main stream so that the whole sample is queued before it fires.
+static double time_ms(Order order, unsigned n, int runs = 5, bool from_idle = false) {
     cudaEvent_t a, b;
     CHECK(cudaEventCreate(&a));
     CHECK(cudaEventCreate(&b));
     enqueue(order, n);
     std::vector<double> ms;
     for (int s = 0; s < 9; ++s) {
+        if (from_idle) {
+            CHECK(cudaDeviceSynchronize());
+            sleeper<<<1, 1, 0, main_stream>>>(1000000ull);
+        }
         CHECK(cudaEventRecord(a, main_stream));
-        for (int r = 0; r < 5; ++r) enqueue(order, n);
+        for (int r = 0; r < runs; ++r) enqueue(order, n);
         CHECK(cudaEventRecord(b, main_stream));
         CHECK(cudaEventSynchronize(b));
         float t;
         CHECK(cudaEventElapsedTime(&t, a, b));
-        ms.push_back(t / 5);
+        ms.push_back(t / runs);
     }
     std::sort(ms.begin(), ms.end());
     CHECK(cudaEventDestroy(a));
@@ -155,14 +165,40 @@ int main() {
 
     const double copy1 = time_ms(COPIES, 1), kernel1 = time_ms(KERNEL_ALONE, 1);
     printf("upload alone %.3f ms (%.1f GB/s), kernel alone %.3f ms\n", copy1, N * 4 / copy1 / 1e6, kernel1);
-    printf("%3s %9s %9s %9s %9s %9s %9s   (ms; ratios to the model)\n", "n", "model", "copies", "kernels", "depth",
-           "breadth", "one-copy");
+    printf("%3s %9s %9s %9s %9s %9s %9s %9s %9s   (ms; ratios to the model)\n", "n", "model", "copies", "kernels",
+           "depth", "breadth", "one-copy", "depth-1", "idle-1");
     for (unsigned n : {1u, 2u, 4u, 8u, 12u, 16u}) {
         const double model = std::max(copy1, kernel1) + std::min(copy1, kernel1) / n;
         const double c = time_ms(COPIES, n), k = time_ms(KERNEL_ALONE, n), d = time_ms(DEPTH, n),
                      b = time_ms(BREADTH, n), o = time_ms(ONE_COPY, n);
-        printf("%3u %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f   %.3f %.3f %.3f\n", n, model, c, k, d, b, o, d / model,
-               b / model, o / model);
+        // depth-1: one run per sample, samples back to back; idle-1: one run per sample, from idle, held.
+        const double d1 = time_ms(DEPTH, n, 1), i1 = time_ms(DEPTH, n, 1, true);
+        printf("%3u %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f   %.3f %.3f %.3f %.3f %.3f\n", n, model, c, k, d, b,
+               o, d1, i1, d / model, b / model, o / model, d1 / model, i1 / model);
+    }
+
+    // Five depth-order runs at 16 streams queued back to back from idle, an event on the main stream after
+    // each run's fence: the length of each run in the queue.
+    {
+        cudaEvent_t marks[6];
+        for (auto &e : marks) CHECK(cudaEventCreate(&e));
+        for (int rep = 0; rep < 2; ++rep) {
+            CHECK(cudaDeviceSynchronize());
+            sleeper<<<1, 1, 0, main_stream>>>(1000000ull);
+            CHECK(cudaEventRecord(marks[0], main_stream));
+            for (int r = 0; r < 5; ++r) {
+                enqueue(DEPTH, 16);
+                CHECK(cudaEventRecord(marks[r + 1], main_stream));
+            }
+            CHECK(cudaEventSynchronize(marks[5]));
+            printf("five queued runs (16 streams), ms each:");
+            for (int r = 0; r < 5; ++r) {
+                float t;
+                CHECK(cudaEventElapsedTime(&t, marks[r], marks[r + 1]));
+                printf(" %.3f", t);
+            }
+            printf("\n");
+        }
     }
 
     // The upload rate while one long kernel runs on another stream: full wave of fma_chain, one block

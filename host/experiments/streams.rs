@@ -280,7 +280,8 @@ impl<'r> StreamsBench<'r> {
     }
 
     /// Listing 3.3b for 1..=16 streams in each [`UploadOrder`], each sample
-    /// `reps` fenced pipeline runs between two events: milliseconds per run,
+    /// `reps` pipeline runs, each timed alone from an idle GPU
+    /// ([`StagedRunner::time_runs_ms`]): milliseconds per run,
     /// by order (as in `UploadOrder::ALL`) and stream count. Every count is
     /// timed in rounds, one sample of each count and order per round, so
     /// that a transient slowdown (a descheduled host thread, a clock step)
@@ -469,8 +470,11 @@ fn describe(
     }
     result.notes.push(format!(
         "checked: the sequential result every {CHECK_STRIDE}th element against the CPU reference (bit for bit), \
-         every staged result in full against the sequential one; each sample times up to {} fenced pipeline \
-         runs between two events (streams, events and buffers made before any timing); the counts are timed \
+         every staged result in full against the sequential one; each sample is up to {} pipeline runs, each \
+         timed alone from an idle GPU, its start event held behind a 1 ms spin until the whole run is \
+         queued (runs queued back to back took up to 1.14 of the model at 16 streams on an H100: the runs \
+         queued first are slowed while the host enqueues the later ones); streams, events and buffers are \
+         made before any timing; the counts are timed \
          in {} rounds of one sample each, so a passing disturbance lands on one sample of several counts. \
          What the model leaves out: each chunk's launch and copy set-up (a few µs, times nStreams), the \
          chunks' copies and kernels sharing device memory, and clocks that move with power",

@@ -73,7 +73,8 @@ pub trait StagedRunner {
     /// Per-run milliseconds of each sample of `step`
     /// ([`timed_launches`](crate::timing::timed_launches): probed, paced, warmed up).
     fn time(&mut self, step: PipelineStep, settings: &RunSettings) -> Result<Vec<f64>>;
-    /// The milliseconds of one sample of `runs` back-to-back runs of `step` (no warm-up).
+    /// The milliseconds of `runs` runs of `step`, each timed alone and waited for before the next is
+    /// enqueued (no warm-up): the pipeline's time from an idle GPU, as the guide's model describes one run.
     fn time_runs_ms(&mut self, step: PipelineStep, runs: u32) -> Result<f64>;
     /// Fills the device array with `value` (so that an element the pipeline misses fails the check).
     fn fill_data(&mut self, value: f32) -> Result<()>;

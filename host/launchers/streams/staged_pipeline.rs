@@ -1,20 +1,31 @@
 //! The streams and events of Listing 3.3b on the CUDA context.
 //!
 //! Where it stands against the guide's model (transfer alone + kernel alone /
-//! nStreams; issue #29 goal 2, not met): on an H100 it rises from 1.00 at one
-//! stream to 1.09–1.14 at 16, about 30–40 µs a chunk, while the OpenCL twin
-//! stays within 1.02. What is ruled out (`gpu-checks/staged_timeline.cu`,
-//! `gpu-checks/streams_timeline.sh`, runs in
-//! `docs/measured/h100-2026-11-26/staged-timeline.txt`): the chunked uploads
-//! alone (1% over one upload) and kernels alone (2.4%); the kernels slowing
-//! the uploads (54.9 GB/s during a full-wave kernel, 54.8 alone); the issue
-//! order (all uploads first: the same); the hardware connections
-//! (`CUDA_DEVICE_MAX_CONNECTIONS=32`: 1.127 against 1.136 at 16). One run
-//! traced with events took 1.02 of the model; the timed loop of fenced runs
-//! 1.09, so the loss lies between runs or in the fences. In that trace the
-//! copy engine served the uploads in the order 0, 4, 8, 12, 1, 5, … and
-//! stream i + 8 started only when stream i's kernel ended (16 streams over 8
-//! hardware queues).
+//! nStreams; issue #29 goal 2): the runner times each run alone, from an idle
+//! GPU, its start event held behind a 1 ms spin so that the whole run is
+//! queued before it fires ([`CudaStagedRunner`](super::CudaStagedRunner)),
+//! as the OpenCL twin times its runs (a `clFinish` after each). On an H100
+//! (2026-11-26, two runs of `streams`) that gave 1.001–1.022 of the model at
+//! 1–16 streams in Listing 3.3b's order (1.001–1.035 with each upload after
+//! the previous one), and 5.15 ms at 16 streams against the OpenCL twin's
+//! 5.24.
+//!
+//! Timed as before, ten fenced runs queued back to back between two events,
+//! the same pipeline took 1.13–1.14 of the model at 16 streams in the same
+//! call (1.21 in the chained order). `gpu-checks/staged_timeline.cu` shows
+//! where that goes: five runs queued at once took 5.45, 5.44, 5.38, 5.35 and
+//! 5.30 ms, one run from idle 5.28; the runs queued first, while the host is
+//! still enqueuing the later ones, are the slow ones (the mechanism is not
+//! established further). Ruled out before
+//! (`docs/measured/h100-2026-11-26/staged-timeline.txt`): the chunked uploads
+//! alone (1% over one upload) and kernels alone (2.4%); the issue order (all
+//! uploads first: the same); the hardware connections
+//! (`CUDA_DEVICE_MAX_CONNECTIONS=32`: 1.127 against 1.136 at 16). What is
+//! left at 16 streams is the uploads' own slowdown beside the kernels: 16
+//! chunk uploads ran at 52.7 GB/s during a full-wave kernel against 54.5
+//! alone on one H100 (54.9 and 54.8 on another), and the copy engine serves
+//! the uploads in the order 0, 4, 8, 12, 1, 5, … (16 streams over 8 hardware
+//! queues: stream i + 8 starts only when stream i's kernel has ended).
 
 use std::sync::Arc;
 
