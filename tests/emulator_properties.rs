@@ -5,7 +5,9 @@
 mod support;
 
 use kernels_gpu::global_memory::{offset_copy, shift_copy, stride_copy};
-use kernels_gpu::matrix_vector::{matvec_tree_sequential, matvec_warp_per_row, matvec_warp_shuffle};
+use kernels_gpu::matrix_vector::{
+    matvec_tree_sequential, matvec_warp_per_row, matvec_warp_shuffle, warp_per_row_block,
+};
 use ptxsuite::device::{Dim3, F32x4};
 use ptxsuite::emulator::{Emulator, LaunchConfig};
 use ptxsuite::reference;
@@ -116,6 +118,50 @@ fn matrix_vector_versions_agree_with_the_reference_on_random_shapes() {
             if let Some(why) = reference::matvec_mismatch(&w, &expected, &scale, width as usize) {
                 panic!("case {case} {name} ({height}x{width} on {blocks}x{block}): {why}");
             }
+        }
+    }
+}
+
+#[test]
+fn warp_per_row_splits_random_wide_rows_and_agrees_with_the_reference() {
+    let mut rng = Shapes(11);
+    for case in 0..CASES / 4 {
+        // Widths where warps_per_row gives 1 to 8 warps (and odd ones, read as floats), few rows,
+        // blocks of 1 to 8 warps (block_row_parts fits the pieces to them) and a grid too small
+        // for the rows, so that the block-wide loop over groups of rows runs.
+        let width = if case % 2 == 0 {
+            4 * rng.pick(225, 2250)
+        } else {
+            rng.pick(900, 9000)
+        };
+        let height = rng.pick(1, 12);
+        let (blocks, block) = (rng.pick(1, 3), 32 << rng.pick(0, 3));
+        let elements = (width * height) as usize;
+        let (m_values, v_values) = (
+            values(elements, 2000 + case as u64),
+            values(width as usize, 3000 + case as u64),
+        );
+        let mut m_store = aligned_floats(elements, |i| m_values[i]);
+        let mut v_store = aligned_floats(width as usize, |i| v_values[i]);
+        let floats = F32x4::as_floats_mut;
+        let m = floats(&mut m_store)[..elements].to_vec();
+        let v = floats(&mut v_store)[..width as usize].to_vec();
+        let (expected, scale) = reference::matvec(&m, width as usize, height as usize, &v);
+        let mut w = vec![f32::NAN; height as usize];
+        {
+            let mut emu = Emulator::new();
+            let pm = emu.global(&floats(&mut m_store)[..elements]);
+            let pv = emu.global(&floats(&mut v_store)[..width as usize]);
+            let pw = emu.global_mut(&mut w);
+            // The launcher's shared memory for this block: a float per warp where rows are split.
+            let (_, shared_bytes) = warp_per_row_block(width, block);
+            let config = LaunchConfig::new(Dim3::x(blocks), Dim3::x(block), shared_bytes as usize);
+            // SAFETY: checked by the emulator.
+            emu.launch(config, || unsafe { matvec_warp_per_row(pm, width, height, pv, pw) })
+                .unwrap_or_else(|e| panic!("case {case} ({height}x{width} on {blocks}x{block}): {e}"));
+        }
+        if let Some(why) = reference::matvec_mismatch(&w, &expected, &scale, width as usize) {
+            panic!("case {case} ({height}x{width} on {blocks}x{block}): {why}");
         }
     }
 }

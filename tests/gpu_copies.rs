@@ -354,6 +354,49 @@ fn gpu_matvec_versions_and_cublas_match_reference() {
     }
 }
 
+/// `matvec_warp_per_row`'s Rust kernel and CUDA C twin add the same products
+/// in the same order, whether a row has one warp (1100 columns; 8190, read as
+/// floats) or several (2 at 2056, 4 at 4100, 8 at 8192, pieces summed through
+/// shared memory): their results agree bit for bit, and with the reference.
+#[test]
+fn gpu_matvec_warp_per_row_twins_agree_bit_for_bit() {
+    use ptxsuite::launchers::{MatVecVersion, matvec};
+    let Some(dut) = gpu_or_skip("gpu_matvec_warp_per_row_twins_agree_bit_for_bit") else {
+        return;
+    };
+    if !implementations(&dut).contains(&Implementation::CudaC) {
+        note_skipped("warp-per-row twins' bit-for-bit check skipped: no CUDA C twins");
+        return;
+    }
+    for (width, height) in [(1100u32, 6099u32), (8190, 77), (2056, 301), (4100, 77), (8192, 1000)] {
+        let m_host: Vec<f32> = (0..(width * height) as usize)
+            .map(|i| ((i * 37) % 101) as f32 / 50.0 - 1.0)
+            .collect();
+        let v_host: Vec<f32> = (0..width as usize)
+            .map(|i| ((i * 13) % 17) as f32 / 8.0 - 1.0)
+            .collect();
+        let (expected, scale) = reference::matvec(&m_host, width as usize, height as usize, &v_host);
+        let m = DeviceBuffer::from_host(dut.gpu(), &m_host).unwrap();
+        let v = DeviceBuffer::from_host(dut.gpu(), &v_host).unwrap();
+        let mut w = DeviceBuffer::<f32>::uninit(dut.gpu(), height as usize).unwrap();
+        let [rust, cuda_c] = [Implementation::Rust, Implementation::CudaC].map(|imp| {
+            w.fill(f32::NAN).unwrap();
+            matvec(&dut, imp, MatVecVersion::WarpPerRow, &m, width, height, &v, &mut w).unwrap();
+            let got = w.to_host().unwrap();
+            if let Some(why) = reference::matvec_mismatch(&got, &expected, &scale, width as usize) {
+                panic!("{imp:?} {height}x{width}: {why}");
+            }
+            got
+        });
+        if let Some(y) = (0..height as usize).find(|&y| rust[y].to_bits() != cuda_c[y].to_bits()) {
+            panic!(
+                "{height}x{width}, row {y}: Rust {} against CUDA C {}",
+                rust[y], cuda_c[y]
+            );
+        }
+    }
+}
+
 /// The batched-copies family's runner: the whole source lands on the device
 /// whatever the piece (a short last piece included), the device cleared first.
 #[test]

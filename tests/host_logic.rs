@@ -186,6 +186,16 @@ fn matvec_shapes_follow_the_versions() {
     );
     let small = matvec_shape(MatVecVersion::WarpPerRow, 1100, 20, (22000, 1100, 20), 1056).unwrap();
     assert_eq!(small.grid.x, 3, "8 warps per block: 20 rows need 3 blocks");
+    // Wide rows are split among warps_per_row(width) warps, which share their sums in shared memory.
+    for (width, grid, shared_bytes) in [(8192, 12800, 32), (4096, 6400, 32), (2048, 3200, 32), (8190, 1600, 0)] {
+        let lens = (width as usize * 12800, width as usize, 12800);
+        let split = matvec_shape(MatVecVersion::WarpPerRow, width, 12800, lens, 1056).unwrap();
+        assert_eq!(
+            (split.grid.x, split.block.x, split.shared_bytes),
+            (grid, 256, shared_bytes),
+            "width {width}"
+        );
+    }
     let few_rows = matvec_shape(MatVecVersion::TreeSequential, 1100, 10, (11000, 1100, 10), 1056).unwrap();
     assert_eq!(few_rows.grid.x, 10, "one block per row at most");
     assert!(matvec_shape(MatVecVersion::WarpShuffle, 1100, 10, (10999, 1100, 10), 1056).is_err());

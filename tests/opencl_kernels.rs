@@ -400,9 +400,21 @@ fn opencl_matvec_versions_match_reference_on_ragged_shapes() {
         ..
     } in targets_or_skip("opencl_matvec_versions_match_reference_on_ragged_shapes")
     {
-        // Widths below, at and past the chunk and vector sizes, odd and multiples of 4;
-        // heights not multiples of 256 or 32.
-        for (width, height) in [(1, 1), (3, 37), (37, 300), (8, 513), (100, 33), (1100, 61), (256, 257)] {
+        // Widths below, at and past the chunk and vector sizes, odd and multiples of 4; rows the
+        // warp-per-row version splits among 2 (2056: pieces of 264 and 250 float4s), 4 (4100: the last
+        // piece 233) and 8 warps (8192); heights not multiples of 256, 32 or the rows per work-group.
+        for (width, height) in [
+            (1, 1),
+            (3, 37),
+            (37, 300),
+            (8, 513),
+            (100, 33),
+            (1100, 61),
+            (256, 257),
+            (2056, 9),
+            (4100, 7),
+            (8192, 5),
+        ] {
             let m = floats(width * height, width);
             let v = floats(width, height);
             let (expected, scale) = reference::matvec(&m, width, height, &v);
@@ -508,7 +520,8 @@ fn opencl_matvec_sub_group_code_runs_with_one_item_sub_groups() {
         let source = format!("{ONE_ITEM_SUB_GROUPS}\n{}", ptxsuite::opencl::OPENCL_C_SOURCE);
         let twins =
             OpenClTwins::build_source(&context, &source, "-D MATVEC_SUB_GROUPS", MatvecReduction::SubGroups).unwrap();
-        for (width, height) in [(37, 300), (100, 33), (1, 5)] {
+        // 4100 and 8192: rows split among 4 and 8 one-item sub-groups, summed through __local memory.
+        for (width, height) in [(37, 300), (100, 33), (1, 5), (4100, 7), (8192, 3)] {
             let (m, v) = (floats(width * height, 7), floats(width, 8));
             let (expected, scale) = reference::matvec(&m, width, height, &v);
             let m_dev = ClBuffer::from_host(&context, &queue, &m).unwrap();

@@ -352,35 +352,25 @@ fn opencl_nd_ranges_count_work_items_not_groups() {
 fn opencl_matvec_launches_mirror_the_cuda_shapes_with_local_arguments() {
     let lens = (1100 * 61, 1100, 61);
     for version in MatVecVersion::ALL {
-        for reduction in [MatvecReduction::LocalMemory, MatvecReduction::SubGroups] {
-            let (range, local) = matvec_launch(version, reduction, 1100, 61, lens, 10).unwrap();
-            assert_eq!(range.local, Some([256, 1, 1]), "{version:?}");
-            let groups = range.global[0] / 256;
-            let expected_groups = match version {
-                MatVecVersion::RowPerThread | MatVecVersion::GridStrideRows => 1, // ceil(61 / 256), within the wave
-                MatVecVersion::WarpPerRow => 8,                                   // ceil(61 / 8 warps)
-                _ => 10,                                                          // min(61 rows, wave of 10)
-            };
-            assert_eq!(groups, expected_groups, "{version:?}");
-            let expected_local = match (version, reduction) {
-                (MatVecVersion::RowPerThread | MatVecVersion::GridStrideRows, _) => None,
-                (MatVecVersion::WarpPerRow, MatvecReduction::SubGroups) => None,
-                _ => Some(LocalMemory(1024)),
-            };
-            assert_eq!(local, expected_local, "{version:?} {reduction:?}");
-        }
+        let (range, local) = matvec_launch(version, 1100, 61, lens, 10).unwrap();
+        assert_eq!(range.local, Some([256, 1, 1]), "{version:?}");
+        let groups = range.global[0] / 256;
+        let expected_groups = match version {
+            MatVecVersion::RowPerThread | MatVecVersion::GridStrideRows => 1, // ceil(61 / 256), within the wave
+            MatVecVersion::WarpPerRow => 8,                                   // ceil(61 / 8 warps)
+            _ => 10,                                                          // min(61 rows, wave of 10)
+        };
+        assert_eq!(groups, expected_groups, "{version:?}");
+        let expected_local = match version {
+            MatVecVersion::RowPerThread | MatVecVersion::GridStrideRows => None,
+            _ => Some(LocalMemory(1024)),
+        };
+        assert_eq!(local, expected_local, "{version:?}");
     }
-    assert!(
-        matvec_launch(
-            MatVecVersion::RowPerThread,
-            MatvecReduction::LocalMemory,
-            10,
-            10,
-            (99, 10, 10),
-            1
-        )
-        .is_err()
-    );
+    // 8192 columns: 8 warps per row, a row per work-group, as the CUDA grid.
+    let (range, local) = matvec_launch(MatVecVersion::WarpPerRow, 8192, 61, (8192 * 61, 8192, 61), 10).unwrap();
+    assert_eq!((range.global[0] / 256, local), (61, Some(LocalMemory(1024))));
+    assert!(matvec_launch(MatVecVersion::RowPerThread, 10, 10, (99, 10, 10), 1).is_err());
 }
 
 #[test]

@@ -137,39 +137,101 @@ extern "C" __global__ void matvec_warp_shuffle(const float *m, unsigned int widt
     }
 }
 
-// Beyond the whitepaper: one warp per row, float4 loads, shuffle reduction.
+// Warps that share a row in matvec_warp_per_row: the largest of 8, 4, 2 whose pieces hold at least 256
+// float4s (4 KB), else 1; 1 when width % 4 != 0. As kernels-gpu's warps_per_row
+// (kernels-gpu/src/matrix_vector/warp_per_row.rs), which the launcher sizes the grid with.
+__device__ __forceinline__ unsigned int warps_per_row(unsigned int width)
+{
+    if (width % 4 != 0)
+        return 1;
+    unsigned int warps = 8;
+    while (warps > 1 && (width / 4) / warps < 256)
+        warps /= 2;
+    return warps;
+}
+
+// warps_per_row, halved until it divides the block's warps (the suite's 8 take it as it is); as block_row_parts.
+__device__ __forceinline__ unsigned int block_row_parts(unsigned int width, unsigned int block_warps)
+{
+    unsigned int parts = warps_per_row(width);
+    while (parts > 1 && block_warps % parts != 0)
+        parts /= 2;
+    return parts;
+}
+
+// One lane's sum over float4s x, x + 32, ... < end of a row or a piece of one (m4 and v4 at its float4 0):
+// four loads of M in flight, then the rest one at a time; FMAs in column order, x, y, z, w (as the Rust
+// float4_dot).
+__device__ __forceinline__ float float4_dot(const float4 *m4, const float4 *v4, unsigned int x, unsigned int end)
+{
+    float sum = 0.0f;
+    for (; x + 3 * 32 < end; x += 4 * 32) {  // four loads of M in flight per lane
+        float4 a[4];
+        for (int k = 0; k < 4; k++)
+            a[k] = m4[x + k * 32];
+        for (int k = 0; k < 4; k++) {
+            float4 b = v4[x + k * 32];
+            sum = fmaf(a[k].w, b.w, fmaf(a[k].z, b.z, fmaf(a[k].y, b.y, fmaf(a[k].x, b.x, sum))));
+        }
+    }
+    for (; x < end; x += 32) {
+        float4 a = m4[x], b = v4[x];
+        sum = fmaf(a.w, b.w, fmaf(a.z, b.z, fmaf(a.y, b.y, fmaf(a.x, b.x, sum))));
+    }
+    return sum;
+}
+
+// Beyond the whitepaper: a warp per row (warps_per_row warps per wide row, each a contiguous piece of
+// ceil(n4 / parts) float4s rounded up to 8), float4 loads, shuffle reduction. With one warp per row: no
+// shared memory, no barrier. With several: the pieces' sums go through shared memory (blockDim.x / 32
+// floats) and lane 0 of the row's first warp adds them in piece order, between two barriers; the loop over
+// the block's groups of rows is the same for every warp of the block. As the Rust kernel, bit for bit.
 extern "C" __global__ void matvec_warp_per_row(const float *m, unsigned int width, unsigned int height,
                                                const float *v, float *w)
 {
-    unsigned int lane = threadIdx.x % 32, warps_per_block = blockDim.x / 32;
-    unsigned int warps = gridDim.x * warps_per_block;
-    bool vectorized = width % 4 == 0;
-    for (unsigned int y = blockIdx.x * warps_per_block + threadIdx.x / 32; y < height; y += warps) {
-        long long row = (long long)y * width;
-        float sum = 0.0f;
-        if (vectorized) {
-            const float4 *m4 = reinterpret_cast<const float4 *>(m) + row / 4;
-            const float4 *v4 = reinterpret_cast<const float4 *>(v);
-            unsigned int x = lane, n4 = width / 4;
-            for (; x + 3 * 32 < n4; x += 4 * 32) {  // four loads of M in flight per lane
-                float4 a[4];
-                for (int k = 0; k < 4; k++)
-                    a[k] = m4[x + k * 32];
-                for (int k = 0; k < 4; k++) {
-                    float4 b = v4[x + k * 32];
-                    sum = fmaf(a[k].w, b.w, fmaf(a[k].z, b.z, fmaf(a[k].y, b.y, fmaf(a[k].x, b.x, sum))));
-                }
+    extern __shared__ float pieces[];
+    unsigned int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps_per_block = blockDim.x / 32;
+    unsigned int parts = block_row_parts(width, warps_per_block);
+    const float4 *v4 = reinterpret_cast<const float4 *>(v);
+    if (parts == 1) {
+        unsigned int warps = gridDim.x * warps_per_block;
+        for (unsigned int y = blockIdx.x * warps_per_block + warp; y < height; y += warps) {
+            long long row = (long long)y * width;
+            float sum = 0.0f;
+            if (width % 4 == 0) {
+                sum = float4_dot(reinterpret_cast<const float4 *>(m) + row / 4, v4, lane, width / 4);
+            } else {
+                for (unsigned int x = lane; x < width; x += 32)
+                    sum = fmaf(m[row + x], v[x], sum);
             }
-            for (; x < n4; x += 32) {
-                float4 a = m4[x], b = v4[x];
-                sum = fmaf(a.w, b.w, fmaf(a.z, b.z, fmaf(a.y, b.y, fmaf(a.x, b.x, sum))));
-            }
-        } else {
-            for (unsigned int x = lane; x < width; x += 32)
-                sum = fmaf(m[row + x], v[x], sum);
+            sum = warp_sum(sum);
+            if (lane == 0)
+                w[y] = sum;
         }
-        sum = warp_sum(sum);
+        return;
+    }
+    // parts > 1 only where width % 4 == 0: float4 pieces.
+    unsigned int rows_per_block = warps_per_block / parts, part = warp % parts, n4 = width / 4;
+    unsigned int per = ((n4 + parts - 1) / parts + 7) / 8 * 8;
+    unsigned int begin = min(n4, part * per), end = min(n4, begin + per);
+    for (unsigned int first = blockIdx.x * rows_per_block; first < height; first += gridDim.x * rows_per_block) {
+        unsigned int y = first + warp / parts;
+        float sum = 0.0f;
+        if (y < height) {
+            // Pointers at the piece, indices from 0 (not x from begin + lane to end): 34 registers on sm_90
+            // instead of 44, which would leave 40 warps per SM instead of 48 at one warp per row.
+            const float4 *row4 = reinterpret_cast<const float4 *>(m) + (long long)y * n4 + begin;
+            sum = warp_sum(float4_dot(row4, v4 + begin, lane, end - begin));
+        }
         if (lane == 0)
-            w[y] = sum;
+            pieces[warp] = sum;
+        __syncthreads();
+        if (lane == 0 && part == 0 && y < height) {
+            float total = pieces[warp];
+            for (unsigned int p = 1; p < parts; p++)
+                total += pieces[warp + p];
+            w[y] = total;
+        }
+        __syncthreads();
     }
 }

@@ -20,6 +20,7 @@ use crate::report::{
     Series, SeriesKey, Waiver, Work, XTicks, point_cell, slower_by,
 };
 use crate::testbed::Implementation;
+use kernels_gpu::matrix_vector::{warp_per_row_block, warps_per_row};
 
 pub struct Matvec;
 
@@ -194,12 +195,21 @@ fn merge_ceiling(result: &mut ExperimentResult, ceiling: Vec<Series>) {
 /// The setup and the notes: the shapes and grids, the check, where a grid leaves SMs idle.
 fn describe(ctx: &RunContext<'_>, result: &mut ExperimentResult, shapes: &[(u32, u32); 2]) {
     let large_height = shapes[1].1;
+    let rows = |width: u32| warp_per_row_block(width, MATVEC_BLOCK_THREADS).0;
     result.setup.push(format!(
         "shapes (height x width): {} x {} (the whitepaper's) and {large_height} x {LARGE_WIDTH} (M fills the \
          run's buffer size); {MATVEC_BLOCK_THREADS} threads per block; grid-stride versions launch one full wave \
-         of blocks, the warp-per-row version one block per 8 rows (one row per warp); the Rust versions also on the whitepaper's grid ({PAPER_WORK_GROUPS} blocks for Listings \
-         3–7, one thread per row for Listing 2) at its shape",
-        WHITEPAPER_SHAPE.1, WHITEPAPER_SHAPE.0
+         of blocks, the warp-per-row version one block per {} rows at width {} and per {} at {LARGE_WIDTH} \
+         (warps per row: {} and {}; several warps read contiguous pieces of a row, at least 4 KB each); the Rust \
+         versions also on the whitepaper's grid ({PAPER_WORK_GROUPS} blocks for Listings 3–7, one thread per row \
+         for Listing 2) at its shape",
+        WHITEPAPER_SHAPE.1,
+        WHITEPAPER_SHAPE.0,
+        rows(WHITEPAPER_SHAPE.0),
+        WHITEPAPER_SHAPE.0,
+        rows(LARGE_WIDTH),
+        warps_per_row(WHITEPAPER_SHAPE.0),
+        warps_per_row(LARGE_WIDTH)
     ));
     result.notes.push(
         "results checked per row against an f64 CPU reference within γ_width·Σ|m·v| (the worst-case f32 \

@@ -208,18 +208,47 @@ __kernel void matvec_warp_shuffle(__global const float *m, uint width, uint heig
 
 #endif
 
-// One row's share for this lane (`lane` of `lanes`): float4 loads when rows start
-// 16-byte aligned (width % 4 == 0), else floats; same FMA order as the Rust kernel.
+// Warps (sub-groups, 32-work-item segments) that share a row in matvec_warp_per_row: the largest of 8, 4,
+// 2 whose pieces hold at least 256 float4s (4 KB), else 1; 1 when width % 4 != 0. As kernels-gpu's
+// warps_per_row (kernels-gpu/src/matrix_vector/warp_per_row.rs), which the launcher sizes the NDRange with.
+uint warps_per_row(uint width)
+{
+    if (width % 4 != 0)
+        return 1;
+    uint warps = 8;
+    while (warps > 1 && (width / 4) / warps < 256)
+        warps /= 2;
+    return warps;
+}
+
+// warps_per_row, halved until it divides the work-group's warps (the suite's 8 take it as it is; other
+// sub-group counts may not); as the Rust block_row_parts.
+uint block_row_parts(uint width, uint block_warps)
+{
+    uint parts = warps_per_row(width);
+    while (parts > 1 && block_warps % parts != 0)
+        parts /= 2;
+    return parts;
+}
+
+// Piece `part` of `parts` of row y for this lane (`lane` of `lanes`): float4s
+// [part * per, min((part + 1) * per, width / 4)), per = ceil(width / 4 / parts)
+// rounded up to 8, when rows start 16-byte aligned (width % 4 == 0), the lane
+// reading the piece's float4s lane, lane + lanes, ...; else (one piece) floats.
+// Four float4 loads in flight per lane, then one at a time; same FMA order as
+// the Rust kernel.
 float warp_row_partial(__global const float *m, uint width, uint y, __global const float *v,
-                              uint lane, uint lanes)
+                       uint lane, uint lanes, uint part, uint parts)
 {
     long row = (long)y * width;
     float sum = 0.0f;
     if (width % 4 == 0) {
-        __global const float4 *m4 = (__global const float4 *)(m + row);
-        __global const float4 *v4 = (__global const float4 *)v;
-        uint x = lane, n4 = width / 4;
-        for (; x + 3 * lanes < n4; x += 4 * lanes) {  // four loads of M in flight per lane
+        uint n4 = width / 4, per = ((n4 + parts - 1) / parts + 7) / 8 * 8;
+        uint begin = min(n4, part * per), end = min(n4, begin + per) - begin;
+        __global const float4 *m4 = (__global const float4 *)(m + row) + begin;  // the piece's float4 0
+        __global const float4 *v4 = (__global const float4 *)v + begin;
+        uint x = lane;
+        for (; x + 3 * lanes < end; x += 4 * lanes) {  // four loads of M in flight per lane
             float4 a[4];
             for (int k = 0; k < 4; k++)
                 a[k] = m4[x + k * lanes];
@@ -228,7 +257,7 @@ float warp_row_partial(__global const float *m, uint width, uint y, __global con
                 sum = fma(a[k].w, b.w, fma(a[k].z, b.z, fma(a[k].y, b.y, fma(a[k].x, b.x, sum))));
             }
         }
-        for (; x < n4; x += lanes) {
+        for (; x < end; x += lanes) {
             float4 a = m4[x], b = v4[x];
             sum = fma(a.w, b.w, fma(a.z, b.z, fma(a.y, b.y, fma(a.x, b.x, sum))));
         }
@@ -241,43 +270,76 @@ float warp_row_partial(__global const float *m, uint width, uint y, __global con
 
 #if defined(MATVEC_SUB_GROUPS)
 
-// Beyond the whitepaper: one sub-group per row, float4 loads, sub-group
-// reduction; no __local memory and no work-group barrier. The launcher passes
-// no __local argument in this build.
+// Beyond the whitepaper: one sub-group per row (block_row_parts sub-groups per
+// wide row, each a piece), float4 loads, sub-group reduction. With one
+// sub-group per row: no __local memory and no work-group barrier. With several:
+// each sub-group's sum goes to `pieces` (a float per sub-group: the launcher
+// passes local_size * 4 bytes), a barrier, the row's first sub-group adds them
+// in piece order and stores the row, a barrier; the loop over the work-group's
+// groups of rows is the same for every sub-group of the work-group.
 __kernel void matvec_warp_per_row(__global const float *m, uint width, uint height,
-                                  __global const float *v, __global float *w)
+                                  __global const float *v, __global float *w,
+                                  __local float *pieces)
 {
     uint lane = get_sub_group_local_id(), lanes = get_sub_group_size();
-    uint rows_per_group = get_num_sub_groups();
+    uint team = get_sub_group_id(), teams = get_num_sub_groups();
+    uint parts = block_row_parts(width, teams);
+    uint rows_per_group = teams / parts, part = team % parts;
     uint team_count = get_num_groups(0) * rows_per_group;
-    for (uint y = get_group_id(0) * rows_per_group + get_sub_group_id(); y < height; y += team_count) {
-        float total = sub_group_reduce_add(warp_row_partial(m, width, y, v, lane, lanes));
+    if (parts == 1) {
+        for (uint y = get_group_id(0) * rows_per_group + team; y < height; y += team_count) {
+            float total = sub_group_reduce_add(warp_row_partial(m, width, y, v, lane, lanes, 0, 1));
+            if (lane == 0)
+                w[y] = total;
+        }
+        return;
+    }
+    for (uint first_row = get_group_id(0) * rows_per_group; first_row < height; first_row += team_count) {
+        uint y = first_row + team / parts;
+        float sum = 0.0f;
+        if (y < height)
+            sum = sub_group_reduce_add(warp_row_partial(m, width, y, v, lane, lanes, part, parts));
         if (lane == 0)
+            pieces[team] = sum;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lane == 0 && part == 0 && y < height) {
+            float total = pieces[team];
+            for (uint p = 1; p < parts; p++)
+                total += pieces[team + p];
             w[y] = total;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
     }
 }
 
 #else
 
 // Beyond the whitepaper, without sub-groups: each 32-work-item segment
-// handles one row, as a warp does in the Rust kernel, and reduces it in
-// __local memory with work-group barriers (so rows advance in step across the
-// work-group: the loop runs over the work-group's rounds of rows, the same
-// count for every work-item, and a segment past the last row adds zeros).
-// Needs `local_size * 4` bytes of __local memory.
+// handles one row (block_row_parts segments per wide row, each a piece), as a
+// warp does in the Rust kernel, and reduces it in __local memory with
+// work-group barriers (so rows advance in step across the work-group: the loop
+// runs over the work-group's groups of rows, the same count for every
+// work-item, and a segment past the last row adds zeros); the row's first
+// segment then adds the segments' totals in piece order. Needs
+// `local_size * 4` bytes of __local memory.
 __kernel void matvec_warp_per_row(__global const float *m, uint width, uint height,
                                   __global const float *v, __global float *w,
                                   __local float *scratch)
 {
-    uint tid = get_local_id(0), lane = tid % WARP_SIZE;
-    uint rows_per_group = get_local_size(0) / WARP_SIZE;
+    uint tid = get_local_id(0), lane = tid % WARP_SIZE, warp = tid / WARP_SIZE;
+    uint parts = block_row_parts(width, get_local_size(0) / WARP_SIZE);
+    uint rows_per_group = get_local_size(0) / WARP_SIZE / parts, part = warp % parts;
     uint team_count = get_num_groups(0) * rows_per_group;
     for (uint first_row = get_group_id(0) * rows_per_group; first_row < height; first_row += team_count) {
-        uint y = first_row + tid / WARP_SIZE;
-        float sum = y < height ? warp_row_partial(m, width, y, v, lane, WARP_SIZE) : 0.0f;
+        uint y = first_row + warp / parts;
+        float sum = y < height ? warp_row_partial(m, width, y, v, lane, WARP_SIZE, part, parts) : 0.0f;
         segment_sum(scratch, tid, sum);
-        if (lane == 0 && y < height)
-            w[y] = scratch[tid];
+        if (lane == 0 && part == 0 && y < height) {
+            float total = scratch[tid];
+            for (uint p = 1; p < parts; p++)
+                total += scratch[tid + p * WARP_SIZE];
+            w[y] = total;
+        }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 }

@@ -14,7 +14,7 @@ use kernels_gpu::device::{Dim3, GlobalMutPtr, GlobalPtr, KernelSignature, Signat
 use kernels_gpu::matrix_vector::{
     matvec_block_serial_sum_params, matvec_grid_stride_rows_params, matvec_row_per_thread_params,
     matvec_tree_interleaved_params, matvec_tree_sequential_params, matvec_warp_per_row_params,
-    matvec_warp_shuffle_params,
+    matvec_warp_shuffle_params, warp_per_row_block,
 };
 use serde::{Deserialize, Serialize};
 
@@ -60,7 +60,8 @@ pub enum MatVecVersion {
     TreeInterleaved,
     TreeSequential,
     WarpShuffle,
-    /// Beyond the whitepaper: a warp per row, 128-bit loads, no block barrier.
+    /// Beyond the whitepaper: a warp per row (`warps_per_row(width)` warps per wide row), 128-bit loads, no
+    /// block barrier where a row has one warp.
     WarpPerRow,
 }
 
@@ -152,8 +153,12 @@ pub fn matvec_shape(
     let (grid, shared_bytes) = match version {
         MatVecVersion::RowPerThread => (thread_blocks, 0),
         MatVecVersion::GridStrideRows => (thread_blocks.min(wave), 0),
-        // One row per warp: the block scheduler balances the rows (see the kernel's documentation).
-        MatVecVersion::WarpPerRow => (height.div_ceil(block / 32), 0),
+        // One group of rows per block (a row per warp at width 1100, a row per block at 8192): the
+        // block scheduler balances the rows (see the kernel's documentation).
+        MatVecVersion::WarpPerRow => {
+            let (rows_per_block, shared_bytes) = warp_per_row_block(width, block);
+            (height.div_ceil(rows_per_block), shared_bytes)
+        }
         _ => (height.min(wave), block * 4),
     };
     Ok(LaunchShape {

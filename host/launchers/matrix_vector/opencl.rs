@@ -1,6 +1,6 @@
 use crate::error::Result;
 use crate::launchers::{MatVecVersion, matvec_shape};
-use crate::opencl::{ClBuffer, ClQueue, LocalMemory, MatvecReduction, NdRange, OpenClTwins};
+use crate::opencl::{ClBuffer, ClQueue, LocalMemory, NdRange, OpenClTwins};
 
 use crate::launchers::opencl_nd_range::nd_range;
 
@@ -12,12 +12,13 @@ pub(in crate::launchers) const OPENCL_C_KERNELS: &[&str] = super::PTX_ENTRIES;
 
 /// The NDRange of a matrix-vector version and its __local argument, after the
 /// CUDA launcher's checks ([`matvec_shape`]): the same work-groups of 256 and
-/// grids; Listings 4-7 take `256 * 4` bytes of __local memory as their last
-/// argument, and so does the warp-per-row version when built without
-/// sub-groups (its per-warp reductions then go through __local memory).
+/// grids (the warp-per-row version's from `warps_per_row(width)`, as in CUDA);
+/// Listings 4-7 take `256 * 4` bytes of __local memory as their last argument,
+/// and so does the warp-per-row version in both builds: without sub-groups its
+/// per-warp reductions go through __local memory, with sub-groups the pieces
+/// of a row shared by several sub-groups do (a float per sub-group).
 pub fn matvec_launch(
     version: MatVecVersion,
-    reduction: MatvecReduction,
     width: u32,
     height: u32,
     lens: (usize, usize, usize),
@@ -26,10 +27,7 @@ pub fn matvec_launch(
     let shape = matvec_shape(version, width, height, lens, wave_groups)?;
     let local = match version {
         MatVecVersion::RowPerThread | MatVecVersion::GridStrideRows => None,
-        MatVecVersion::WarpPerRow => match reduction {
-            MatvecReduction::SubGroups => None,
-            MatvecReduction::LocalMemory => Some(LocalMemory(shape.block.x as usize * size_of::<f32>())),
-        },
+        MatVecVersion::WarpPerRow => Some(LocalMemory(shape.block.x as usize * size_of::<f32>())),
         MatVecVersion::BlockSerialSum
         | MatVecVersion::TreeInterleaved
         | MatVecVersion::TreeSequential
@@ -53,17 +51,10 @@ pub fn matvec(
     w: &mut ClBuffer<f32>,
     wave_groups: u32,
 ) -> Result<()> {
-    let (range, local) = matvec_launch(
-        version,
-        twins.reduction(),
-        width,
-        height,
-        (m.len(), v.len(), w.len()),
-        wave_groups,
-    )?;
+    let (range, local) = matvec_launch(version, width, height, (m.len(), v.len(), w.len()), wave_groups)?;
     let kernel = twins.kernel_of(version.signature())?;
     // SAFETY: (const float*, uint, uint, const float*, float*[, __local float*]) is every version's signature
-    // in the build whose reduction matvec_launch was told; the shape check proved the buffers hold the
+    // in both builds (sub-groups or not), the __local argument where matvec_launch gives one; the shape check proved the buffers hold the
     // matrix, vector and result, and the __local size matches the work-group.
     unsafe {
         match &local {

@@ -24,7 +24,10 @@ pub use grid_stride_rows::{matvec_grid_stride_rows, matvec_grid_stride_rows_para
 pub use row_per_thread::{matvec_row_per_thread, matvec_row_per_thread_params};
 pub use tree_interleaved::{matvec_tree_interleaved, matvec_tree_interleaved_params};
 pub use tree_sequential::{matvec_tree_sequential, matvec_tree_sequential_params};
-pub use warp_per_row::{matvec_warp_per_row, matvec_warp_per_row_params};
+pub use warp_per_row::{
+    MAX_WARPS_PER_ROW, MIN_WARP_PIECE_FLOAT4S, block_row_parts, matvec_warp_per_row, matvec_warp_per_row_params,
+    warp_per_row_block, warps_per_row,
+};
 pub use warp_shuffle::{matvec_warp_shuffle, matvec_warp_shuffle_params};
 
 use crate::device::{GlobalPtr, block_dim_x, fma, thread_idx_x};
