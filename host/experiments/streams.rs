@@ -236,6 +236,33 @@ struct Phases {
     sequential_failure: Option<String>,
 }
 
+/// How far Listing 3.3a (the upload, then the kernel, on one stream) may lie
+/// from the sum of the two timed alone: the model's inputs must describe the
+/// pipeline they predict (within 0.5% on H100s, where they agree).
+const PHASES_AGREE: f64 = 0.02;
+
+/// Why the model cannot be trusted, if its inputs disagree with the
+/// sequential run: a transfer or kernel timed alone under other conditions
+/// (once on an H100 the upload alone took 5.25 ms, 8% over its usual 4.87,
+/// while the sequential run's upload took 4.93, so that every stream count
+/// measured 0.95–0.97 of a model that was too slow).
+fn phases_disagree(phases: &Phases) -> Option<String> {
+    let parts_ms = phases.transfer_ms + phases.kernel_ms;
+    let ratio = phases.sequential_ms / parts_ms;
+    ((ratio - 1.0).abs() > PHASES_AGREE || !ratio.is_finite()).then(|| {
+        format!(
+            "the model's inputs disagree with the pipeline: the transfer alone ({:.3} ms) and the kernel alone \
+             ({:.3} ms) add up to {parts_ms:.3} ms, but Listing 3.3a, the two in sequence, took {:.3} ms \
+             ({:+.1}%, beyond ±{:.0}%)",
+            phases.transfer_ms,
+            phases.kernel_ms,
+            phases.sequential_ms,
+            100.0 * (ratio - 1.0),
+            100.0 * PHASES_AGREE
+        )
+    })
+}
+
 /// Listing 3.1's times: host work alone, and while the GPU copies and computes.
 struct HostOverlap {
     alone_ms: f64,
@@ -332,6 +359,7 @@ impl<'r> StreamsBench<'r> {
             "model: max + min / nStreams",
         );
         let work = Work::bytes(self.len as u64, self.bytes);
+        let inputs_disagree = phases_disagree(phases);
         for n in (1..=MAX_STREAMS).take_while(|n| !samples[0][*n as usize - 1].is_empty()) {
             let predicted = staged_model_ms(phases.transfer_ms, phases.kernel_ms, n);
             model.points.extend(Point::timed(
@@ -339,7 +367,7 @@ impl<'r> StreamsBench<'r> {
                 &Metric::Time,
                 work,
                 &[predicted],
-                None,
+                inputs_disagree.clone(),
             ));
         }
         Ok((staged, model))
@@ -457,7 +485,7 @@ fn describe(
             .iter()
             .filter_map(|p| Some((p.at.value()?, p.median()?)))
             .min_by(|a, b| a.1.total_cmp(&b.1));
-        if let Some((n, ms)) = best {
+        if let (Some((n, ms)), None) = (best, phases_disagree(phases)) {
             let predicted = staged_model_ms(transfer_ms, kernel_ms, n as u32);
             result.notes.push(format!(
                 "best {}: {n} streams, {ms:.3} ms vs the model's {predicted:.3} ms ({:+.1}%); overlap efficiency \
@@ -640,6 +668,13 @@ fn claims() -> Vec<Claim> {
 /// BPG §3.1.2: the staged pipeline against the guide's model at every stream count.
 fn staged_model_row(result: &ExperimentResult) -> Option<LedgerRow> {
     let model = result.variant("fma_chain", Implementation::Model, STAGED)?;
+    if let Some(why) = model
+        .points
+        .iter()
+        .find_map(|p| p.status.reason().filter(|_| p.status.is_failed()))
+    {
+        return Some(claims()[0].failed(why.to_string(), None));
+    }
     // Measured over modelled at every count of `order`'s series, with spreads.
     let ratios = |order: UploadOrder| -> Option<Vec<(i64, Spread)>> {
         let staged = result.variant("fma_chain", Implementation::Rust, order_variant(order))?;
@@ -786,8 +821,10 @@ fn ordinary_memory_row(result: &ExperimentResult) -> Option<LedgerRow> {
 #[cfg(test)]
 mod tests {
     use super::super::ledger_fixtures::series;
-    use super::{OVERLAP_MODEL_MS, STAGED, STAGED_CHAINED, ordinary_memory_row, staged_model_row};
-    use crate::report::{ExperimentResult, Metric, Verdict};
+    use super::{
+        OVERLAP_MODEL_MS, Phases, STAGED, STAGED_CHAINED, ordinary_memory_row, phases_disagree, staged_model_row,
+    };
+    use crate::report::{ExperimentResult, Metric, Status, Verdict};
     use crate::testbed::Implementation;
 
     /// The ordinary-memory pipeline at 1, 2 and 16 queues (ms), with the full-overlap model beside each.
@@ -848,6 +885,41 @@ mod tests {
             "1.10x and 1.15x past 10%: {}",
             row.measured
         );
+    }
+
+    fn phases(transfer_ms: f64, kernel_ms: f64, sequential_ms: f64) -> Phases {
+        Phases {
+            transfer_ms,
+            kernel_ms,
+            iterations: 1,
+            sequential_ms,
+            sequential_result: Vec::new(),
+            sequential_failure: None,
+        }
+    }
+
+    #[test]
+    fn the_model_fails_where_its_inputs_do_not_add_up_to_the_sequential_run() {
+        // Two H100 runs: 4.869 + 2.904 against 7.794 ms (agree); 5.253 + 3.171 against 8.096 (-3.9%).
+        assert_eq!(phases_disagree(&phases(4.869, 2.904, 7.794)), None);
+        let why = phases_disagree(&phases(5.253, 3.171, 8.096)).expect("disagree");
+        assert!(why.contains("add up to 8.424 ms") && why.contains("-3.9%"), "{why}");
+        assert!(phases_disagree(&phases(4.9, 2.9, 7.9)).is_none(), "+1.3% is within 2%");
+        assert!(phases_disagree(&phases(4.9, 2.9, 8.0)).is_some(), "+2.6% is not");
+    }
+
+    #[test]
+    fn a_failed_model_fails_the_staged_row() {
+        let at = |ms: [f64; 3]| -> Vec<(i64, f64)> { [1, 8, 16].into_iter().zip(ms).collect() };
+        let mut model = series("fma_chain", Implementation::Model, STAGED, &at([10.0, 6.0, 5.0]), &[]);
+        for point in &mut model.points {
+            point.status = Status::Failed("the model's inputs disagree".into());
+            point.value = None;
+        }
+        let listed = series("fma_chain", Implementation::Rust, STAGED, &at([10.0, 6.1, 5.1]), &[]);
+        let result = super::super::ledger_fixtures::result("streams", Metric::Time, vec![listed, model]);
+        let row = staged_model_row(&result).expect("a row");
+        assert_eq!(row.verdict, Verdict::Failed, "{}", row.measured);
     }
 
     #[test]
