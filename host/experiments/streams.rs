@@ -498,9 +498,9 @@ fn describe(
     }
     result.notes.push(format!(
         "checked: the sequential result every {CHECK_STRIDE}th element against the CPU reference (bit for bit), \
-         every staged result in full against the sequential one; each sample is up to {} pipeline runs, each \
-         timed alone from an idle GPU, its start event held behind a 1 ms spin until the whole run is \
-         queued (runs queued back to back took up to 1.14 of the model at 16 streams on an H100: the runs \
+         every staged result in full against the sequential one; on CUDA each sample is up to {} runs (of the \
+         transfer, the kernel, Listing 3.3a or the pipeline), each timed alone from an idle GPU, its start \
+         event held behind a 1 ms spin until the whole run is queued (runs queued back to back took up to 1.14 of the model at 16 streams on an H100: the runs \
          queued first are slowed while the host enqueues the later ones); streams, events and buffers are \
          made before any timing; the counts are timed \
          in {} rounds of one sample each, so a passing disturbance lands on one sample of several counts. \
