@@ -4,11 +4,15 @@
 //! nStreams; issue #29 goal 2): the runner times each run alone, from an idle
 //! GPU, its start event held behind a 1 ms spin so that the whole run is
 //! queued before it fires ([`CudaStagedRunner`](super::CudaStagedRunner)),
-//! as the OpenCL twin times its runs (a `clFinish` after each). On an H100
-//! (2026-11-26, two runs of `streams`) that gave 1.001–1.022 of the model at
-//! 1–16 streams in Listing 3.3b's order (1.001–1.035 with each upload after
-//! the previous one), and 5.15 ms at 16 streams against the OpenCL twin's
-//! 5.24.
+//! as the OpenCL twin times its runs (a `clFinish` after each); the transfer
+//! and the kernel alone, the model's inputs, are timed the same way. On an
+//! H100 (2026-11-26, `docs/measured/h100-2026-11-26/streams-matvec` and its
+//! repeat) that gave 0.990–1.019 and 0.993–1.005 of the model at 1–16
+//! streams in Listing 3.3b's order (at most 1.030 and 1.022 with each upload
+//! after the previous one); at 16 streams 5.307 ms against the OpenCL twin's
+//! 5.255 in the first run (the CUDA spread reaching below OpenCL's), 5.162
+//! against 5.245 in the repeat, and the CUDA pipeline faster at every
+//! count below 14 in both.
 //!
 //! Timed as before, ten fenced runs queued back to back between two events,
 //! the same pipeline took 1.13–1.14 of the model at 16 streams in the same

@@ -113,9 +113,17 @@ kernel! {
     /// half the warps), and `blockDim.x / 32 * 4` bytes of dynamic shared
     /// memory where `parts > 1` (none at `parts == 1`).
     ///
-    /// **Expected**: close to the copy ceiling for the bytes of `M`. From
-    /// `gpu-checks/matvec_variants.cu` on an H100 (2026-11-26, GB/s, median of
-    /// 9), the pieces per row this kernel chooses beside cuBLAS SGEMV:
+    /// **Expected**: close to the copy ceiling for the bytes of `M`, and ahead
+    /// of cuBLAS SGEMV on both of the experiment's shapes. In the suite on an
+    /// H100 (`docs/measured/h100-2026-11-26/streams-matvec`, GB/s, median of
+    /// 11): 2915 at 60989 × 1100 (97.8% of the copy ceiling's 2980; SGEMV
+    /// 2746) and 3087 at 12800 × 8192 (SGEMV 2877; the copy ceiling 2998
+    /// counts a read and a write, this kernel only reads); the repeat run
+    /// within 0.1%. One warp per row had given 2860–2890 at 12800 × 8192,
+    /// where SGEMV and it traded places between runs: 12800 rows were two
+    /// rounds of the 48 resident warps per SM and a last round of 128 rows.
+    /// Why the pieces: `gpu-checks/matvec_variants.cu` on an H100
+    /// (2026-11-26, GB/s, median of 9; `docs/measured/h100-2026-11-26/matvec-variants.txt`):
     ///
     /// | variant | 60989 × 1100 | 12800 × 8192 |
     /// |---|---|---|
