@@ -45,7 +45,18 @@
 //! 77% of slots (IPC 3.2 of 4; 4095³ and 4096³), so issue, with 0.88 of
 //! instructions FFMA, is what limits it there. That is one GPU:
 //! the doubled warps per SM did not pay for the zeroing and the atomic additions
-//! there, which says nothing of other GPUs or shapes. So split-K runs as its
+//! there, which says nothing of other GPUs or shapes. Where the cycles go at
+//! 4096³ (ncu's stall reasons per issued instruction,
+//! `docs/measured/h100-2026-11-26/sgemm-stalls.txt`): 4.75 cycles between a
+//! warp's instructions, of which 1 issuing and 2.02 ready but not selected
+//! (4 warps a scheduler), 0.55 at the barrier, 0.55 in dispatch and 0.40
+//! waiting on shared-memory loads. What cuBLAS runs instead at 1024³ (the
+//! same file): `sm80_xmma_gemm_f32f32_..._tilesize128x64x8_stage3_warpsize2x2x1_ffma`,
+//! 128 blocks of 128 threads with 224 registers each (one block, 4 warps, per
+//! SM: 6.25% occupancy), three shared-memory stages (sm_80's `cp.async`,
+//! which this suite's sm_75 PTX cannot state), issue slots 66% busy where the
+//! Rust kernel's 8 warps keep them 57% busy: it hides latency by
+//! instructions in flight per warp, not by warps. So split-K runs as its
 //! own series ([`SPLIT_K_PLAN`], `SgemmKernel::RegisterBlockedSplitK`): the
 //! 128 × 64 tile in two at every size, so that every run shows, beside the
 //! unsplit kernel, what split-K costs or gains on that GPU. The experiment
