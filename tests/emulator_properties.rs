@@ -80,6 +80,20 @@ fn copies_agree_with_the_reference_on_random_shapes() {
     }
 }
 
+/// A random `height × width` matrix (values seeded by `seed`) and vector
+/// (`1000 + seed`) in 16-byte-aligned storage, for the float4 path of
+/// warp-per-row, and their reference product with its error scale.
+fn aligned_matvec(width: u32, height: u32, seed: u64) -> (Vec<F32x4>, Vec<F32x4>, Vec<f32>, Vec<f64>) {
+    let elements = (width * height) as usize;
+    let (m_values, v_values) = (values(elements, seed), values(width as usize, 1000 + seed));
+    let mut m_store = aligned_floats(elements, |i| m_values[i]);
+    let mut v_store = aligned_floats(width as usize, |i| v_values[i]);
+    let m = F32x4::as_floats_mut(&mut m_store)[..elements].to_vec();
+    let v = F32x4::as_floats_mut(&mut v_store)[..width as usize].to_vec();
+    let (expected, scale) = reference::matvec(&m, width as usize, height as usize, &v);
+    (m_store, v_store, expected, scale)
+}
+
 #[test]
 fn matrix_vector_versions_agree_with_the_reference_on_random_shapes() {
     let mut rng = Shapes(7);
@@ -87,18 +101,9 @@ fn matrix_vector_versions_agree_with_the_reference_on_random_shapes() {
         let (width, height) = (rng.pick(1, 300), rng.pick(1, 40));
         // Powers of two: the tree reduction's contract (the suite launches 256).
         let (blocks, block) = (rng.pick(1, 4), 32 << rng.pick(0, 2));
-        // 16-byte-aligned storage for the float4 path of warp-per-row.
         let elements = (width * height) as usize;
-        let (m_values, v_values) = (
-            values(elements, case as u64),
-            values(width as usize, 1000 + case as u64),
-        );
-        let mut m_store = aligned_floats(elements, |i| m_values[i]);
-        let mut v_store = aligned_floats(width as usize, |i| v_values[i]);
+        let (mut m_store, mut v_store, expected, scale) = aligned_matvec(width, height, case as u64);
         let floats = F32x4::as_floats_mut;
-        let m = floats(&mut m_store)[..elements].to_vec();
-        let v = floats(&mut v_store)[..width as usize].to_vec();
-        let (expected, scale) = reference::matvec(&m, width as usize, height as usize, &v);
         for (name, version) in [
             ("tree_sequential", matvec_tree_sequential as unsafe fn(_, _, _, _, _)),
             ("warp_shuffle", matvec_warp_shuffle),
@@ -137,16 +142,8 @@ fn warp_per_row_splits_random_wide_rows_and_agrees_with_the_reference() {
         let height = rng.pick(1, 12);
         let (blocks, block) = (rng.pick(1, 3), 32 << rng.pick(0, 3));
         let elements = (width * height) as usize;
-        let (m_values, v_values) = (
-            values(elements, 2000 + case as u64),
-            values(width as usize, 3000 + case as u64),
-        );
-        let mut m_store = aligned_floats(elements, |i| m_values[i]);
-        let mut v_store = aligned_floats(width as usize, |i| v_values[i]);
+        let (mut m_store, mut v_store, expected, scale) = aligned_matvec(width, height, 2000 + case as u64);
         let floats = F32x4::as_floats_mut;
-        let m = floats(&mut m_store)[..elements].to_vec();
-        let v = floats(&mut v_store)[..width as usize].to_vec();
-        let (expected, scale) = reference::matvec(&m, width as usize, height as usize, &v);
         let mut w = vec![f32::NAN; height as usize];
         {
             let mut emu = Emulator::new();

@@ -297,13 +297,18 @@ fn gpu_vector_and_driver_copies_match_reference() {
     assert!(matches!(err, Error::InvalidLaunch { .. }), "{err}");
 }
 
-#[test]
-fn gpu_matvec_versions_and_cublas_match_reference() {
-    use ptxsuite::launchers::{MatVecVersion, matvec};
-    let Some(dut) = gpu_or_skip("gpu_matvec_versions_and_cublas_match_reference") else {
-        return;
-    };
-    for (width, height) in [(1100u32, 6099u32), (333, 1000), (4096, 257)] {
+/// A matrix-vector product's inputs on the device, its output buffer and its
+/// CPU reference (with the error scale `reference::matvec_mismatch` reads).
+struct MatVecCase {
+    m: DeviceBuffer<f32>,
+    v: DeviceBuffer<f32>,
+    w: DeviceBuffer<f32>,
+    expected: Vec<f32>,
+    scale: Vec<f64>,
+}
+
+impl MatVecCase {
+    fn new(dut: &DeviceUnderTest, width: u32, height: u32) -> Self {
         let m_host: Vec<f32> = (0..(width * height) as usize)
             .map(|i| ((i * 37) % 101) as f32 / 50.0 - 1.0)
             .collect();
@@ -311,9 +316,30 @@ fn gpu_matvec_versions_and_cublas_match_reference() {
             .map(|i| ((i * 13) % 17) as f32 / 8.0 - 1.0)
             .collect();
         let (expected, scale) = reference::matvec(&m_host, width as usize, height as usize, &v_host);
-        let m = DeviceBuffer::from_host(dut.gpu(), &m_host).unwrap();
-        let v = DeviceBuffer::from_host(dut.gpu(), &v_host).unwrap();
-        let mut w = DeviceBuffer::<f32>::uninit(dut.gpu(), height as usize).unwrap();
+        Self {
+            m: DeviceBuffer::from_host(dut.gpu(), &m_host).unwrap(),
+            v: DeviceBuffer::from_host(dut.gpu(), &v_host).unwrap(),
+            w: DeviceBuffer::<f32>::uninit(dut.gpu(), height as usize).unwrap(),
+            expected,
+            scale,
+        }
+    }
+}
+
+#[test]
+fn gpu_matvec_versions_and_cublas_match_reference() {
+    use ptxsuite::launchers::{MatVecVersion, matvec};
+    let Some(dut) = gpu_or_skip("gpu_matvec_versions_and_cublas_match_reference") else {
+        return;
+    };
+    for (width, height) in [(1100u32, 6099u32), (333, 1000), (4096, 257)] {
+        let MatVecCase {
+            m,
+            v,
+            mut w,
+            expected,
+            scale,
+        } = MatVecCase::new(&dut, width, height);
         for imp in implementations(&dut) {
             for version in MatVecVersion::ALL {
                 w.fill(f32::NAN).unwrap();
@@ -369,16 +395,13 @@ fn gpu_matvec_warp_per_row_twins_agree_bit_for_bit() {
         return;
     }
     for (width, height) in [(1100u32, 6099u32), (8190, 77), (2056, 301), (4100, 77), (8192, 1000)] {
-        let m_host: Vec<f32> = (0..(width * height) as usize)
-            .map(|i| ((i * 37) % 101) as f32 / 50.0 - 1.0)
-            .collect();
-        let v_host: Vec<f32> = (0..width as usize)
-            .map(|i| ((i * 13) % 17) as f32 / 8.0 - 1.0)
-            .collect();
-        let (expected, scale) = reference::matvec(&m_host, width as usize, height as usize, &v_host);
-        let m = DeviceBuffer::from_host(dut.gpu(), &m_host).unwrap();
-        let v = DeviceBuffer::from_host(dut.gpu(), &v_host).unwrap();
-        let mut w = DeviceBuffer::<f32>::uninit(dut.gpu(), height as usize).unwrap();
+        let MatVecCase {
+            m,
+            v,
+            mut w,
+            expected,
+            scale,
+        } = MatVecCase::new(&dut, width, height);
         let [rust, cuda_c] = [Implementation::Rust, Implementation::CudaC].map(|imp| {
             w.fill(f32::NAN).unwrap();
             matvec(&dut, imp, MatVecVersion::WarpPerRow, &m, width, height, &v, &mut w).unwrap();
