@@ -212,14 +212,14 @@ fn warp_per_row_splits_wide_rows_and_sums_in_its_documented_order() {
         (8188, 5),
         (8192, 13),
     ] {
+        let m: Vec<f32> = (0..(width * height) as usize).map(m_value).collect();
+        let v: Vec<f32> = (0..width as usize).map(v_value).collect();
         for block in [256, 128, 96] {
             let parts = block_row_parts(width, block / 32);
             let (rows_per_block, shared_bytes) = warp_per_row_block(width, block);
             assert_eq!(rows_per_block, block / 32 / parts);
             let blocks = height.div_ceil(rows_per_block).div_ceil(2);
             let got = run_with_shared(matvec_warp_per_row, shared_bytes as usize, width, height, blocks, block);
-            let m: Vec<f32> = (0..(width * height) as usize).map(m_value).collect();
-            let v: Vec<f32> = (0..width as usize).map(v_value).collect();
             for (y, value) in got.iter().enumerate() {
                 let model = warp_per_row_model(&m, &v, width as usize, y, parts as usize);
                 assert_eq!(
