@@ -500,10 +500,10 @@ fn describe(
         "checked: the sequential result every {CHECK_STRIDE}th element against the CPU reference (bit for bit), \
          every staged result in full against the sequential one; on CUDA each sample is up to {} runs (of the \
          transfer, the kernel, Listing 3.3a or the pipeline), each timed alone from an idle GPU, its start \
-         event held behind a 1 ms spin until the whole run is queued (runs queued back to back took up to 1.14 of the model at 16 streams on an H100: the runs \
-         queued first are slowed while the host enqueues the later ones); streams, events and buffers are \
-         made before any timing; the counts are timed \
-         in {} rounds of one sample each, so a passing disturbance lands on one sample of several counts. \
+         event held behind a 1 ms spin until the whole run is queued (runs queued back to back took up to \
+         1.14 of the model at 16 streams on an H100: the runs queued first are slowed while the host \
+         enqueues the later ones); streams, events and buffers are made before any timing; the counts are \
+         timed in {} rounds of one sample each, so a passing disturbance lands on one sample of several counts. \
          What the model leaves out: each chunk's launch and copy set-up (a few µs, times nStreams), the \
          chunks' copies and kernels sharing device memory, and clocks that move with power",
         ctx.settings.reps,

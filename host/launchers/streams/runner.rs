@@ -70,8 +70,9 @@ pub trait StagedRunner {
     fn wait(&mut self) -> Result<()>;
     /// The time of one run of `step` after a warm-up, in milliseconds ([`probe_ms`](crate::timing::probe_ms)).
     fn probe_ms(&mut self, step: PipelineStep) -> Result<f64>;
-    /// Per-run milliseconds of each sample of `step`
-    /// ([`timed_launches`](crate::timing::timed_launches): probed, paced, warmed up).
+    /// Per-run milliseconds of each sample of `step`, probed, paced and warmed up as
+    /// [`timed_launches`](crate::timing::timed_launches), each run waited for before the next is enqueued
+    /// (as [`Self::time_runs_ms`]).
     fn time(&mut self, step: PipelineStep, settings: &RunSettings) -> Result<Vec<f64>>;
     /// The milliseconds of `runs` runs of `step`, each timed alone and waited for before the next is
     /// enqueued (no warm-up): the pipeline's time from an idle GPU, as the guide's model describes one run.
