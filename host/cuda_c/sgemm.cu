@@ -182,90 +182,131 @@ __device__ __forceinline__ void register_blocked_tiles(const E *a, const E *b, f
 
     // The strips of the tile at k0: guarded (load_strip's guards), or, unguarded, a tile inside A and B (the
     // caller's contract) as float4s (Vector) or float by float.
+    // The unguarded loads' per-thread starts, A[block_row + a_row][a_k] and B[b_k][block_col + b_col] (the Rust
+    // a_thread, b_thread): each tile's loads are one offset from them. Formed for every block (as pointers, so
+    // that the loads stay ld.global); only the unguarded cases read through them, where the caller's contract
+    // puts them inside A and B.
+    const E *a_thread = a + (block_row + a_row) * k + a_k;
+    const E *b_thread = b + b_k * n + block_col + b_col;
     auto strips = [&](size_t k0, bool guarded, float4 *a_strips, float4 *b_strips) {
 #pragma unroll
         for (int s = 0; s < T::A_STRIPS; ++s) {
-            size_t a_at = k0 + a_k + 8 * s, a_index = (block_row + a_row) * k + a_at;
+            size_t a_at = k0 + a_k + 8 * s, a_index = (block_row + a_row) * k + a_at, at = k0 + 8 * s;
             a_strips[s] = guarded  ? load_strip(a, a_index, a_row_inside, a_at, k_end, vector_a)
-                          : Vector ? load4(a, a_index)
-                                   : make_float4(load1(a, a_index), load1(a, a_index + 1), load1(a, a_index + 2),
-                                                 load1(a, a_index + 3));
+                          : Vector ? load4(a_thread, at)
+                                   : make_float4(load1(a_thread, at), load1(a_thread, at + 1),
+                                                 load1(a_thread, at + 2), load1(a_thread, at + 3));
         }
 #pragma unroll
         for (int s = 0; s < T::B_STRIPS; ++s) {
             size_t b_at = k0 + b_k + T::B_PASS_ROWS * s, b_index = b_at * n + block_col + b_col;
+            size_t at = (k0 + T::B_PASS_ROWS * s) * n;
             b_strips[s] = guarded  ? load_strip(b, b_index, b_at < k_end, block_col + b_col, n, vector_b)
-                          : Vector ? load4(b, b_index)
-                                   : make_float4(load1(b, b_index), load1(b, b_index + 1), load1(b, b_index + 2),
-                                                 load1(b, b_index + 3));
+                          : Vector ? load4(b_thread, at)
+                                   : make_float4(load1(b_thread, at), load1(b_thread, at + 1),
+                                                 load1(b_thread, at + 2), load1(b_thread, at + 3));
         }
     };
     // The tile loops' loads: guarded in the GUARDED case only.
     auto fetch = [&](size_t k0, float4 *a_strips, float4 *b_strips) { strips(k0, Guarded, a_strips, b_strips); };
-    auto multiply = [&](size_t stage) {
+    // One k step's fragments (A's column kk, B's row kk of this thread's strips) from `stage`.
+    struct Fragments {
+        float a[T::TM], b[T::TN];
+    };
+    auto fragments = [&](size_t stage, int kk) {
+        Fragments f;
         const float4 *a_frags = shared4 + (stage * T::STAGE + 4 * ty) / 4;
         const float4 *b_frags = shared4 + (stage * T::STAGE + T::A_TILE + 4 * tx) / 4;
 #pragma unroll
-        for (int kk = 0; kk < T::BK; ++kk) {
-            float a_frag[T::TM], b_frag[T::TN];
-#pragma unroll
-            for (int s = 0; s < T::TM / 4; ++s) {
-                float4 strip = a_frags[(kk * T::A_PITCH + s * T::BM / 2) / 4];
-                a_frag[4 * s] = strip.x, a_frag[4 * s + 1] = strip.y, a_frag[4 * s + 2] = strip.z,
-                           a_frag[4 * s + 3] = strip.w;
-            }
-#pragma unroll
-            for (int s = 0; s < T::TN / 4; ++s) {
-                float4 strip = b_frags[(kk * T::BN + s * T::BN / 2) / 4];
-                b_frag[4 * s] = strip.x, b_frag[4 * s + 1] = strip.y, b_frag[4 * s + 2] = strip.z,
-                           b_frag[4 * s + 3] = strip.w;
-            }
-#pragma unroll
-            for (int i = 0; i < T::TM; ++i)
-#pragma unroll
-                for (int j = 0; j < T::TN; ++j)
-                    acc[i][j] = fmaf(a_frag[i], b_frag[j], acc[i][j]);
+        for (int s = 0; s < T::TM / 4; ++s) {
+            float4 strip = a_frags[(kk * T::A_PITCH + s * T::BM / 2) / 4];
+            f.a[4 * s] = strip.x, f.a[4 * s + 1] = strip.y, f.a[4 * s + 2] = strip.z, f.a[4 * s + 3] = strip.w;
         }
+#pragma unroll
+        for (int s = 0; s < T::TN / 4; ++s) {
+            float4 strip = b_frags[(kk * T::BN + s * T::BN / 2) / 4];
+            f.b[4 * s] = strip.x, f.b[4 * s + 1] = strip.y, f.b[4 * s + 2] = strip.z, f.b[4 * s + 3] = strip.w;
+        }
+        return f;
+    };
+    auto fma_step = [&](const Fragments &f) {
+#pragma unroll
+        for (int i = 0; i < T::TM; ++i)
+#pragma unroll
+            for (int j = 0; j < T::TN; ++j)
+                acc[i][j] = fmaf(f.a[i], f.b[j], acc[i][j]);
+    };
+    // A stage's first BK - 1 k steps, each step's FMAs after the next step's fragments are requested; returns
+    // the last step's fragments, whose FMAs the caller runs after staging the next tile, the barrier and the
+    // request of the next stage's first fragments (the Rust multiply_stage).
+    auto multiply_stage = [&](size_t stage, Fragments current) {
+#pragma unroll
+        for (int kk = 0; kk < T::BK - 1; ++kk) {
+            Fragments next = fragments(stage, kk + 1);
+            fma_step(current);
+            current = next;
+        }
+        return current;
     };
     float4 a_strips[T::A_STRIPS], b_strips[T::B_STRIPS];
     // The loop's tiles: every tile (GUARDED), or the whole ones.
-    size_t tiles = Guarded ? (k_end - k_begin + T::BK - 1) / T::BK : (k_end - k_begin) / T::BK;
-    // One tile: fetch the next one, multiply this stage, store the next into the other stage.
-    auto step = [&](size_t tile, size_t stage) {
-        // Guarded: past the last tile every strip is outside A and B (zeros, no loads). Otherwise: the
-        // prefetch past the last whole tile loads that one again (never multiplied), so no branch skips loads.
-        size_t next = !Guarded && tile + 1 >= tiles ? tiles - 1 : tile + 1;
+    // The tiles as unsigned int (k is), so the whole-tile loop compares 32-bit values.
+    unsigned int tiles = Guarded ? (k_end - k_begin + T::BK - 1) / T::BK : (k_end - k_begin) / T::BK;
+    Fragments first;
+    // One tile: fetch the tile at next_k0, multiply this stage but its last k step, store the fetched tile into
+    // the other stage, pass the barrier, request its first fragments, then the last k step's FMAs.
+    auto step = [&](size_t stage, size_t next_k0) {
         float4 next_a[T::A_STRIPS], next_b[T::B_STRIPS];
-        fetch(k_begin + next * T::BK, next_a, next_b);
-        multiply(stage);
+        fetch(next_k0, next_a, next_b);
+        Fragments last = multiply_stage(stage, first);
         stage_tiles<T>(shared, 1 - stage, a_row, a_k, b_k, b_col, next_a, next_b);
         __syncthreads();
+        first = fragments(1 - stage, 0);
+        fma_step(last);
     };
+    auto k0 = [&](unsigned int tile) { return k_begin + (size_t)tile * T::BK; };
     if (Guarded) {
         fetch(k_begin, a_strips, b_strips);
         stage_tiles<T>(shared, 0, a_row, a_k, b_k, b_col, a_strips, b_strips);
         __syncthreads();
-        for (size_t tile = 0; tile < tiles; ++tile)
-            step(tile, tile % 2);
+        first = fragments(0, 0);
+        // Past the last tile every strip is outside A and B (or past the span): zeros, no loads.
+        for (unsigned int tile = 0; tile < tiles; ++tile)
+            step(tile % 2, k0(tile + 1));
     } else {
         // Whole tiles have at least one k tile, but a split's span may be empty.
         if ((WholeK && !SplitK) || tiles > 0) {
             fetch(k_begin, a_strips, b_strips);
-            stage_tiles<T>(shared, 0, a_row, a_k, b_k, b_col, a_strips, b_strips);
-            __syncthreads();
-            // Two tiles per trip, so each stage's shared-memory offsets are constants.
-            for (size_t tile = 0; tile < tiles; tile += 2) {
-                step(tile, 0);
-                if (tile + 1 < tiles)
-                    step(tile + 1, 1);
+            // Two tiles per trip with constant stages; an odd count runs its first tile alone, from stage 1, so
+            // that the pairs after it run stages 0 and 1 (the Rust loop says what this measured). The prefetch
+            // past the last whole tile loads that one again (never multiplied), so no branch skips loads.
+            // (The first stage a constant in each branch: with the stage chosen at run time, the Rust build
+            // spilled 16 bytes.)
+            unsigned int tile = 0, last_tile = tiles > 0 ? tiles - 1 : 0;
+            if (tiles % 2 == 1) {
+                stage_tiles<T>(shared, 1, a_row, a_k, b_k, b_col, a_strips, b_strips);
+                __syncthreads();
+                first = fragments(1, 0);
+                step(1, k0(1 < last_tile ? 1 : last_tile));
+                tile = 1;
+            } else {
+                stage_tiles<T>(shared, 0, a_row, a_k, b_k, b_col, a_strips, b_strips);
+                __syncthreads();
+                first = fragments(0, 0);
+            }
+            for (; tile < tiles; tile += 2) {
+                step(0, k0(tile + 1));
+                step(1, k0(tile + 2 < last_tile ? tile + 2 : last_tile));
             }
         }
         if (!WholeK && (k_end - k_begin) % T::BK != 0) {
-            // The partial last k tile, guarded, not overlapped: after the last barrier no thread reads a stage.
-            strips(k_begin + tiles * T::BK, true, a_strips, b_strips);
+            // The partial last k tile, guarded, not overlapped. The loop's last step read stage 0's first
+            // fragments after its barrier (when the tiles are even), so a barrier comes first.
+            __syncthreads();
+            strips(k0(tiles), true, a_strips, b_strips);
             stage_tiles<T>(shared, 0, a_row, a_k, b_k, b_col, a_strips, b_strips);
             __syncthreads();
-            multiply(0);
+            fma_step(multiply_stage(0, fragments(0, 0)));
         }
     }
 
