@@ -13,7 +13,7 @@ for case in "1024 sgemm_register_blocked_128x64_whole_tiles 0" "4096 sgemm_regis
     set -- $case
     size=$1 kernel=$2 skip=$3
     start=$(date +%s)
-    timeout 240 "$ncu" --clock-control none --section LaunchStats --section SchedulerStats --section WarpStateStats \
+    timeout 150 "$ncu" --clock-control none --section LaunchStats --section SchedulerStats --section WarpStateStats \
         --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio,sm__inst_executed_pipe_fma.sum,smsp__inst_executed.sum" \
         -k "regex:^${kernel}\$" -s "$skip" -c 1 \
         ./.gpu/ptxsuite run --only sgemm --impl rust,cublas --reps 1 --samples 1 --out "/tmp/ncu_run_$size" \
