@@ -56,7 +56,15 @@
 //! SM: 6.25% occupancy), three shared-memory stages (sm_80's `cp.async`,
 //! which this suite's sm_75 PTX cannot state), issue slots 66% busy where the
 //! Rust kernel's 8 warps keep them 57% busy: it hides latency by
-//! instructions in flight per warp, not by warps. So split-K runs as its
+//! instructions in flight per warp, not by warps. (Not by `cp.async` itself:
+//! a three-stage `cp.async` kernel in that shape ran 0.76–0.80 of cuBLAS in
+//! CUDA C, `docs/measured/h100-2026-11-26/sgemm-variants.txt`. Since bdcc630
+//! the register-blocked body keeps more in flight per warp by
+//! double-buffering its fragments across the barrier: 0.930–0.940 of cuBLAS
+//! at every size but 4095³ (0.911), issue 82% busy at 4096³ and the barrier
+//! and shared-memory stalls down from 0.55 and 0.40 cycles per instruction to
+//! 0.38 and 0.23, `sgemm-stalls-pipelined.txt`; at 1024³ one tile of
+//! prefetch leaves 0.46 cycles per instruction waiting on global loads.) So split-K runs as its
 //! own series ([`SPLIT_K_PLAN`], `SgemmKernel::RegisterBlockedSplitK`): the
 //! 128 × 64 tile in two at every size, so that every run shows, beside the
 //! unsplit kernel, what split-K costs or gains on that GPU. The experiment

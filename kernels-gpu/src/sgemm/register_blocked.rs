@@ -630,10 +630,10 @@ pub(crate) unsafe fn register_blocked<E: Staged, T: TileShape, X: Edges, O: Outp
 /// otherwise [`Guarded`]. The test is uniform over the block, so no warp
 /// diverges; ptxas allocates registers for the kernel as a whole, so the
 /// three paths share one allocation. Under the sm_90 launch bound it fits all
-/// three in 128 registers without spills, and each loop's SASS is that of its
-/// own entry: the inside loops 1167 instructions per two tiles (the
-/// whole-tile entry's 1165), the guarded loop 651 a tile (its entry's 663):
-/// no loss from sharing here (the figures per entry are in
+/// three in 128 registers without spills, and each loop's SASS is close to
+/// that of its own entry: the inside loops 1129 instructions per two tiles
+/// with `float4`s (the whole-tile entry's 1131), the guarded loop 645 a tile
+/// (its entry's 659) (ptxas 13; the figures per entry are in
 /// [`super::sgemm_register_blocked_guarded_edges`]).
 ///
 /// # Safety

@@ -18,7 +18,11 @@ kernel! {
     /// half a tile apart, which keeps the `float4` reads of a warp conflict-free.
     /// Global loads are one `float4` of `A` and one of `B` per thread and tile,
     /// issued before the current tile's FMAs and stored into the other shared
-    /// buffer after them (one barrier per tile). Rows of `A` (`k % 4 == 0`), of
+    /// buffer after them (one barrier per tile). The fragments are
+    /// double-buffered in registers too: each k step's FMAs come after the
+    /// next step's shared-memory loads, and a tile's last step after the next
+    /// tile is stored, the barrier passed and its first fragments requested, so
+    /// no warp waits on a shared-memory load after the barrier. Rows of `A` (`k % 4 == 0`), of
     /// `B` and `C` (`n % 4 == 0`) that start 16-byte aligned are accessed as
     /// `float4`; otherwise, uniformly for the whole launch, as single floats.
     ///
@@ -45,26 +49,40 @@ kernel! {
     /// emulator tests hold both to, bit for bit.
     ///
     /// What limits the register-blocked SGEMM, per size of the `sgemm`
-    /// experiment (H100 SXM, 132 SMs; "before": one run of 2026-11-25, every
-    /// size on the 128 × 128 tile, its whole-tile entry spilling 40 bytes
-    /// under the driver's JIT; "after": `gpu-checks/sgemm_tiles.sh` on another
-    /// H100 on 2026-11-26, the `_guarded_edges` build, published as
-    /// `docs/measured/h100-2026-11-26/sgemm-guarded-edges`):
+    /// experiment (H100 SXM, 132 SMs, 1980 MHz; TFLOP/s, then / cuBLAS SGEMM
+    /// and / the CUDA C twin of the same run). "Before": the full run of
+    /// 266b596 (`docs/measured/h100-2026-11-26/full-final`), two stages
+    /// through registers, fragments read just before their FMAs; "after": the
+    /// full run of bdcc630 (`full-sgemm-pipelined`), fragments double-buffered
+    /// across the barrier; two more `run --only sgemm` of the same code on
+    /// another H100 gave 0.929–0.932, 0.929–0.936, 0.909–0.910, 0.929–0.930
+    /// and 0.934–0.940 of cuBLAS. The stall figures are ncu's
+    /// (`--clock-control none`, `gpu-checks/sgemm_stalls.sh`): cycles a warp
+    /// waits per issued instruction, by reason (`sgemm-stalls.txt` before,
+    /// `sgemm-stalls-pipelined.txt` after).
     ///
-    /// | m = n = k | tile, entry, blocks | before: TFLOP/s, / cuBLAS, / CUDA C | after | what limits it |
+    /// | m = n = k | tile, entry, blocks | before | after | what limits it (after) |
     /// |---:|---|---|---|---|
-    /// | 1024 | 128 × 64, `_128x64_whole_tiles`, 128 | 19.3, 0.536, 0.945 (64 blocks) | 32.8, 0.871, 0.992 | before: 64 blocks on 132 SMs, half the GPU idle; after: one block (8 warps) on 128 SMs, two warps per scheduler to hide shared-memory and barrier latency; not yet profiled (`NCU=1 gpu-checks/sgemm_tiles.sh`) |
-    /// | 2048 | 128 × 128, `_whole_tiles`, 256 | 43.1, 0.867, 0.966 | 44.0, 0.874, 0.964 | a single wave (264 slots of two blocks per SM); per-SM issue and latency as at 4096³ |
-    /// | 4095 | 128 × 128, `_guarded_edges` (before: guarded), 1024 | 40.2, 0.820, 0.954; 2026-11-26: 0.822, 0.961 | 45.1, 0.923, 1.042 | before: every block guarded, one tile per trip with run-time stage offsets (SASS: 663 instructions per tile, 0.772 FFMA); after: the 961 blocks inside `C` run the whole-tile loop float by float (1167 per two tiles, 0.877 FFMA, against 1165 and 0.879 at 4096³), the 63 edge blocks the guarded one; rows not 16-byte aligned: 8 scalar global loads a tile instead of 2 `LDG.128`; two aligned `LDG.128` and a shift instead were tried and measured slower (Rust 30.1, CUDA C 33.8 TFLOP/s, 0.613 of cuBLAS; H100, 2026-11-26) |
-    /// | 4096 | 128 × 128, `_whole_tiles`, 1024 | 44.7, 0.864, 0.972 | 45.6, 0.883, 0.970 | issue and latency: per tile 512 FFMAs among about 600 instructions (32 `LDS.128`, staging, addresses), so issue alone caps it near 85% of the FP32 peak; four warps per scheduler (two blocks of 128 registers) and a barrier every 8 `k` steps; not yet profiled (`NCU=1 gpu-checks/sgemm_tiles.sh`) |
-    /// | 8192 | 128 × 128, `_whole_tiles`, 4096 | 45.2, 0.877, 0.975 | 46.5, 0.903, 0.970 | as 4096³ |
+    /// | 1024 | 128 × 64, `_128x64_whole_tiles`, 128 | 32.9, 0.873, 0.996 | 35.1, 0.935, 1.019 | latency: one block (8 warps) on 128 of 132 SMs, two warps per scheduler; issue 60% of cycles, 3.31 cycles per instruction of which 0.46 waiting on the global loads (one tile ahead is not enough here), 0.37 on shared memory, 0.25 at the barrier |
+    /// | 2048 | 128 × 128, `_whole_tiles`, 256 | 44.0, 0.875, 0.961 | 46.8, 0.930, 1.031 | as 4096³, in a single wave (264 slots of two blocks per SM) |
+    /// | 4095 | 128 × 128, `_guarded_edges`, 1024 | 45.1, 0.917, 1.043 | 44.4, 0.911, 0.981 | as 4096³ for the 961 blocks inside `C`, but float by float: rows not 16-byte aligned take 8 scalar global loads a tile instead of 2 `LDG.128`; the 63 edge blocks run the guarded loop (one tile a trip, run-time stage offsets) |
+    /// | 4096 | 128 × 128, `_whole_tiles`, 1024 | 45.6, 0.883, 0.970 | 48.2, 0.936, 1.035 | issue: 82% of cycles issue (before 77%), 4.67 cycles per instruction (4.75): 1 issuing, 2.23 ready but not selected, 0.60 dispatch, 0.38 barrier (0.55), 0.23 shared memory (0.40); the loop is 0.905 FFMA (1024 of 1131 SASS instructions per two tiles), so 0.82 × 0.905 = 74% of the FP32 peak, as measured (72%) |
+    /// | 8192 | 128 × 128, `_whole_tiles`, 4096 | 46.3, 0.891, 0.971 | 48.4, 0.940, 1.030 | as 4096³ |
     ///
-    /// The ratios to cuBLAS are of the same run; cuBLAS SGEMM ran 36.0, 49.7,
-    /// 49.1, 51.7 and 51.5 TFLOP/s before and 37.7, 50.3, 48.8, 51.6 and 51.6
-    /// after (about 77% of the FP32 peak at 1980 MHz from 2048³). At 4095³ the
-    /// CUDA C twin (0.885 of cuBLAS) is now the slower: its `_guarded_edges`
-    /// cases are `__noinline__` functions that ptxas inlines again, and its
-    /// inside loop issues 1187 instructions per two tiles against Rust's 1167.
+    /// cuBLAS SGEMM ran 37.7, 50.3, 49.1, 51.6 and 51.9 TFLOP/s before and
+    /// 37.6, 50.3, 48.8, 51.5 and 51.5 after (about 77% of the FP32 peak from
+    /// 2048³). What chose the change (`gpu-checks/sgemm_variants.cu`,
+    /// `docs/measured/h100-2026-11-26/sgemm-variants.txt`): in CUDA C, the
+    /// same design with fragments double-buffered ran 0.94 of cuBLAS from
+    /// 2048³ where the twin ran 0.90, while a three-stage `cp.async`
+    /// pipeline in cuBLAS's own shape (128 × 64 × 8, 128 threads) ran only
+    /// 0.76–0.80: cuBLAS's lead is not the asynchronous copies. What the port
+    /// needed is in the body's comments (`register_blocked.rs`): addresses as
+    /// a register plus an immediate, per-thread load pointers, an
+    /// unconditional pair loop; each was measured. Toward 0.95 and past it:
+    /// fewer non-FFMA instructions per tile (8 × 16 per thread halves the
+    /// shared loads per FMA, at about 170 registers and one block per SM) and,
+    /// at 1024³, loads more than one tile ahead.
     ///
     /// Split-K at 1024³: [`sgemm_register_blocked_128x64_split_k`](super::sgemm_register_blocked_128x64_split_k)
     /// runs two blocks per 128 × 64 tile, each over half of `k` (256 blocks,
@@ -80,16 +98,17 @@ kernel! {
     /// GPU in the experiment's "split-K Rust / register-blocked Rust" ratio.
     ///
     /// Ruled out from the SASS (ptxas 13, sm_90, under the launch bound):
-    /// local memory and spills (none in any entry, Rust or CUDA C); narrow
+    /// local memory and spills (none in any Rust entry; the CUDA C twin's
+    /// fully guarded `sgemm_register_blocked` and `hgemm_f16_storage` spill
+    /// 16 bytes, its other entries none); narrow
     /// accesses on the whole-tile path (`LDG.128`, `LDS.128`, `STS.128` for
     /// `B`, `STG.128`); shared-memory bank conflicts (a warp's transposing
     /// stores of `A` cover 16 rows × 2 `k` strips, rows 4 banks apart; its
     /// fragment loads read 2 distinct `float4`s of `A`, broadcast, and 16
     /// contiguous ones of `B`, the minimum two wavefronts); and the grid's
     /// fill from 2048³ (the busiest SM has about 3% more blocks than the
-    /// average). What remains is per-SM: issue slots and stalls on shared
-    /// memory and barriers, which `gpu-checks/sgemm_tiles.sh` with `NCU=1`
-    /// measures at 1024³ and 4096³.
+    /// average). What remains is per-SM: issue slots (from 2048³) and
+    /// latency (1024³), in the table above.
     ///
     /// # Safety
     /// `a`: `m * k`, `b`: `k * n`, `c`: `m * n` floats, each 16-byte aligned; the launch shape above.
@@ -128,7 +147,10 @@ kernel! {
     /// block per SM). Without the spills, in the run of 2026-11-26
     /// (`docs/measured/h100-2026-11-26/sgemm-split-k-reduction`): 44.0 TFLOP/s
     /// at 2048³, 45.5 at 4096³, 46.2 at 8192³, 0.878 / 0.883 / 0.897 of
-    /// cuBLAS and 0.961 / 0.970 / 0.971 of the CUDA C twin.
+    /// cuBLAS and 0.961 / 0.970 / 0.971 of the CUDA C twin. With the
+    /// fragments double-buffered (`full-sgemm-pipelined`): 46.8, 48.2 and
+    /// 48.4 TFLOP/s, 0.930 / 0.936 / 0.940 of cuBLAS, 1.031 / 1.035 / 1.030
+    /// of the twin.
     ///
     /// # Safety
     /// As [`sgemm_register_blocked`], and the multiples above.
@@ -169,7 +191,9 @@ kernel! {
     /// shared loads and staging per FMA). Measured on an H100 at 1024³
     /// (2026-11-26, `_whole_tiles`): 32.9 TFLOP/s, 0.876 of cuBLAS SGEMM (37.6)
     /// and 0.992 of the CUDA C twin, where the 128 × 128 tile (64 blocks) ran
-    /// 0.536 of cuBLAS. Not profiled with ncu at this tile yet.
+    /// 0.536 of cuBLAS; with fragments double-buffered (`full-sgemm-pipelined`):
+    /// 35.1 TFLOP/s, 0.935 of cuBLAS, 1.019 of the twin. What limits it there
+    /// (ncu): latency, two warps per scheduler (see [`sgemm_register_blocked`]'s table).
     ///
     /// # Safety
     /// As [`sgemm_register_blocked`], with this tile's launch shape.
@@ -227,18 +251,21 @@ kernel! {
     /// for the 128 × 128 tile whenever the shape is not made of whole tiles.
     ///
     /// **Expected**: at 4095³ near the whole-tile entry at 4096³ (the inside
-    /// loop is the same but for 8 scalar loads a tile in place of 2 `float4`s):
-    /// 45.1 TFLOP/s, 0.925 of cuBLAS and 1.044 of the CUDA C twin, where the
-    /// fully guarded entry ran 0.822 of cuBLAS (H100, 2026-11-26). SASS (ptxas 13, sm_90, under
-    /// the launch bound `.maxntid 256` / `.minnctapersm 2`): 128 registers, no
-    /// spills; per two `k` tiles (1024 FFMAs a thread) the inside loops run
-    /// 1167 instructions, 0.877 FFMA, float by float (16 `LDG.E`) and with
-    /// `float4`s (4 `LDG.E.128`) alike, where [`sgemm_register_blocked_whole_tiles`]
-    /// runs 1165 (0.879) and the guarded loop 2 × 663 (0.772); the guarded
-    /// loop inside this entry is 651 instructions a tile. The CUDA C twin
-    /// (NVRTC's compiler, the same ptxas): 128 registers, no spills, 1187
-    /// (0.863) float by float and 1175 (0.871) with `float4`s, where its
-    /// whole-tile entry runs 1153 (0.888).
+    /// loop is the same but for 8 scalar loads a tile in place of 2 `float4`s).
+    /// With two stages and fragments read just before their FMAs: 45.1
+    /// TFLOP/s, 0.925 of cuBLAS and 1.044 of the CUDA C twin, where the fully
+    /// guarded entry ran 0.822 of cuBLAS (H100, 2026-11-26); with fragments
+    /// double-buffered (`full-sgemm-pipelined`): 44.4 TFLOP/s, 0.911 of
+    /// cuBLAS and 0.981 of the twin, the one size the change did not speed
+    /// up (the whole-tile entry, whose loop its inside blocks run, gained 5–6%).
+    /// SASS (ptxas 13, sm_90, under the launch bound `.maxntid 256` /
+    /// `.minnctapersm 2`): 128 registers, no spills; per two `k` tiles (1024
+    /// FFMAs a thread) the inside loops run 1140 instructions float by float
+    /// (0.898 FFMA, 16 `LDG.E`) and 1129 with `float4`s (0.907), where
+    /// [`sgemm_register_blocked_whole_tiles`] runs 1131 (0.905); the guarded
+    /// loop runs 645 a tile (0.794). The CUDA C twin (NVRTC's compiler, the
+    /// same ptxas): 1147 float by float, 1134 with `float4`s, 673 guarded; its
+    /// whole-tile entry 1126.
     ///
     /// # Safety
     /// As [`sgemm_register_blocked`].
