@@ -14,8 +14,9 @@ pub enum UploadOrder {
     /// engines may run the uploads side by side, sharing the link, so that the first chunk (and its
     /// kernel) arrives late: the guide's model assumes one chunk on the link at a time.
     AsListed,
-    /// Each upload waits for the previous chunk's (an event recorded after it on its stream): the
-    /// link carries the chunks one at a time, in order, and each kernel starts as its chunk lands.
+    /// Each upload after the previous chunk's: the uploads one after another on one upload stream,
+    /// each chunk's kernel on its stream after its upload's event. The link carries the chunks one at
+    /// a time, in order, and each kernel starts as its chunk lands (CUDA only).
     Chained,
 }
 

@@ -9,10 +9,15 @@
 //! H100 (2026-11-26, `docs/measured/h100-2026-11-26/streams-matvec` and its
 //! repeat) that gave 0.990–1.019 and 0.993–1.005 of the model at 1–16
 //! streams in Listing 3.3b's order (at most 1.030 and 1.022 with each upload
-//! after the previous one); at 16 streams 5.307 ms against the OpenCL twin's
-//! 5.255 in the first run (the CUDA spread reaching below OpenCL's), 5.162
-//! against 5.245 in the repeat, and the CUDA pipeline faster at every
-//! count below 14 in both.
+//! after the previous one, then on its chunk's stream); at 16 streams 5.307 ms
+//! against the OpenCL twin's 5.255 in the first run (the CUDA spread reaching
+//! below OpenCL's), 5.162 against 5.245 in the repeat, and the CUDA pipeline
+//! faster at every count below 14 in both. With the chained uploads on one
+//! upload stream (`streams-upload-stream` and its repeat, another H100, the
+//! same day): at most 1.018 and 1.019 of the model chained, 1.021 and 1.021
+//! as listed; at 16 streams 5.176 and 5.160 ms as listed against OpenCL's
+//! 5.259 and 5.269, and the CUDA pipeline faster than OpenCL's at every count
+//! in both runs (at most 0.985 and 0.984 of its time).
 //!
 //! Timed as before, ten fenced runs queued back to back between two events,
 //! the same pipeline took 1.13–1.14 of the model at 16 streams in the same
@@ -44,9 +49,20 @@ use crate::testbed::DeviceUnderTest;
 /// all created once, outside every timed region.
 pub struct StagedPipeline {
     streams: Vec<Arc<CudaStream>>,
+    /// [`UploadOrder::Chained`]: every chunk's upload, in order, on this one
+    /// stream: the copy engine gets them as one in-order queue, with no
+    /// cross-stream waits between uploads and no kernel ahead of any upload.
+    /// With each upload on its chunk's stream instead, after the previous
+    /// upload's event, the series ran up to 1.030–1.035 of the model at 14–16
+    /// streams in two of three runs on an H100 (2026-11-26); with this stream,
+    /// at most 1.018 and 1.019 in two runs (`streams-upload-stream` and its
+    /// repeat). Which queueing cost the other order its 1–2% is not
+    /// established (16 streams share 8 hardware queues, so an upload there
+    /// can sit behind an earlier chunk's kernel).
+    uploads: Arc<CudaStream>,
     start: CudaEvent,
     done: Vec<CudaEvent>,
-    /// One per stream: its chunk's upload is complete ([`UploadOrder::Chained`]).
+    /// One per chunk: its upload is complete ([`UploadOrder::Chained`]).
     uploaded: Vec<CudaEvent>,
 }
 
@@ -58,6 +74,7 @@ impl StagedPipeline {
             streams: (0..streams)
                 .map(|_| ctx.new_stream().during("cuStreamCreate"))
                 .collect::<Result<_>>()?,
+            uploads: ctx.new_stream().during("cuStreamCreate")?,
             start: ctx.new_event(no_timing).during("cuEventCreate")?,
             done: (0..streams)
                 .map(|_| ctx.new_event(no_timing).during("cuEventCreate"))
@@ -71,7 +88,11 @@ impl StagedPipeline {
     /// Enqueues the staged pipeline once over `n` streams, its uploads in
     /// `order`, fenced by the device's stream: every chunk waits for what
     /// came before on it, and it waits for every chunk, so consecutive runs
-    /// never overlap.
+    /// never overlap. [`UploadOrder::AsListed`]: each chunk's upload and
+    /// kernel on its stream (Listing 3.3b); [`UploadOrder::Chained`]: the
+    /// uploads one after another on the upload stream, each chunk's kernel on
+    /// its stream after its upload's event (the last kernel waits for the
+    /// last upload, so the fence covers the upload stream too).
     pub fn enqueue(
         &self,
         dut: &DeviceUnderTest,
@@ -83,20 +104,24 @@ impl StagedPipeline {
         let main = dut.gpu().stream();
         let n = (n as usize).clamp(1, self.streams.len());
         self.start.record(main).during("cuEventRecord")?;
+        let chained = order == UploadOrder::Chained;
         for stream in &self.streams[..n] {
             stream.wait(&self.start).during("cuStreamWaitEvent")?;
         }
+        if chained {
+            self.uploads.wait(&self.start).during("cuStreamWaitEvent")?;
+        }
         for (i, chunk) in chunk_ranges(data.len(), n as u32, 256).into_iter().enumerate() {
             let stream = &self.streams[i];
-            let chained = order == UploadOrder::Chained;
-            if chained && i > 0 {
-                stream.wait(&self.uploaded[i - 1]).during("cuStreamWaitEvent")?;
-            }
-            // SAFETY: neither buffer is touched by the host until the caller waits for the device's stream,
-            // which waits for every chunk below.
-            unsafe { host.upload_async(chunk.clone(), data, stream)? };
             if chained {
-                self.uploaded[i].record(stream).during("cuEventRecord")?;
+                // SAFETY: neither buffer is touched by the host until the caller waits for the device's
+                // stream, which waits for every chunk's kernel, and each kernel for its chunk's upload.
+                unsafe { host.upload_async(chunk.clone(), data, &self.uploads)? };
+                self.uploaded[i].record(&self.uploads).during("cuEventRecord")?;
+                stream.wait(&self.uploaded[i]).during("cuStreamWaitEvent")?;
+            } else {
+                // SAFETY: as above; here each upload is on its chunk's stream, before its kernel.
+                unsafe { host.upload_async(chunk.clone(), data, stream)? };
             }
             fma_chain(dut, stream, data, chunk, iterations)?;
         }
