@@ -375,15 +375,15 @@ pub(crate) unsafe fn register_blocked<E: Staged, T: TileShape, X: Edges, O: Outp
     let (a_row, a_k) = (tid / 2, tid % 2 * 4);
     let (b_k, b_col) = (tid / (T::BN / 4), tid % (T::BN / 4) * 4);
     let a_row_inside = block_row + a_row < m;
-    // Every strip of the tile at k0: guarded (load_strip's guards) with `guarded`;
-    // otherwise the tile lies inside A and B (the caller's contract), loaded as
-    // float4s with X::VECTOR, float by float without.
     // The unguarded loads' per-thread starts, A[block_row + a_row][a_k] and B[b_k][block_col + b_col],
     // so that each tile's loads are one offset from them (measured on an H100: 1.3% faster at
     // 2048³ than indexing from A's and B's bases each tile). Formed with wrapping arithmetic for every
     // block; only the unguarded cases read through them, where the caller's contract puts them inside.
     let a_thread = GlobalPtr::from_raw(a.as_raw().wrapping_add((block_row + a_row) * k + a_k));
     let b_thread = GlobalPtr::from_raw(b.as_raw().wrapping_add(b_k * n + block_col + b_col));
+    // Every strip of the tile at k0: guarded (load_strip's guards) with `guarded`;
+    // otherwise the tile lies inside A and B (the caller's contract), loaded as
+    // float4s with X::VECTOR, float by float without.
     let strips = |k0: usize, guarded: bool| {
         let (mut a_strips, mut b_strips) = ([[0.0f32; 4]; 2], [[0.0f32; 4]; 2]);
         unroll!(for s in 0..T::A_STRIPS, at most 2 {
@@ -475,7 +475,7 @@ pub(crate) unsafe fn register_blocked<E: Staged, T: TileShape, X: Edges, O: Outp
         (a_frag, b_frag)
     };
     // One k step's TM × TN FMAs.
-    let fma_step = |(a_frag, b_frag): ([f32; 8], [f32; 8]), acc: &mut [[f32; 8]; 8]| {
+    let fma_step = |(a_frag, b_frag): Fragments, acc: &mut [[f32; 8]; 8]| {
         unroll!(for i in 0..T::TM, at most 8 {
             unroll!(for j in 0..T::TN, at most 8 {
                 acc[i][j] = fma(a_frag[i], b_frag[j], acc[i][j]);
