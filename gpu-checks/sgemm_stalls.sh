@@ -20,5 +20,7 @@ for case in "1024 sgemm_register_blocked_128x64_whole_tiles 0" "4096 sgemm_regis
         > "/tmp/ncu_$size.txt" 2>&1
     echo "== ncu $kernel at ${size}³ (exit $?, $(( $(date +%s) - start )) s)" | tee -a "$report"
     grep -E "==ERROR==|==WARNING==" "/tmp/ncu_$size.txt" | head -n 3 | tee -a "$report"
-    sed -n '/^  sgemm_register_blocked/,$p' "/tmp/ncu_$size.txt" | grep -vE "^\s*-+$|OPT|INF|^\s*$" >> "$report"
+    # From ncu's header line of the profiled launch ("  <kernel> (grid)x(block), Context ..."), not from the
+    # run's own lines, which also start with the kernel's name.
+    sed -n "/^  ${kernel} (/,\$p" "/tmp/ncu_$size.txt" | grep -vE "^\s*-+$|OPT|INF|^\s*$" >> "$report"
 done

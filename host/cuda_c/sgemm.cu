@@ -180,14 +180,14 @@ __device__ __forceinline__ void register_blocked_tiles(const E *a, const E *b, f
         for (int j = 0; j < T::TN; ++j)
             acc[i][j] = 0.0f;
 
-    // The strips of the tile at k0: guarded (load_strip's guards), or, unguarded, a tile inside A and B (the
-    // caller's contract) as float4s (Vector) or float by float.
     // The unguarded loads' per-thread starts, A[block_row + a_row][a_k] and B[b_k][block_col + b_col] (the Rust
     // a_thread, b_thread): each tile's loads are one offset from them. Formed for every block (as pointers, so
     // that the loads stay ld.global); only the unguarded cases read through them, where the caller's contract
     // puts them inside A and B.
     const E *a_thread = a + (block_row + a_row) * k + a_k;
     const E *b_thread = b + b_k * n + block_col + b_col;
+    // The strips of the tile at k0: guarded (load_strip's guards), or, unguarded, a tile inside A and B (the
+    // caller's contract) as float4s (Vector) or float by float.
     auto strips = [&](size_t k0, bool guarded, float4 *a_strips, float4 *b_strips) {
 #pragma unroll
         for (int s = 0; s < T::A_STRIPS; ++s) {
@@ -300,8 +300,8 @@ __device__ __forceinline__ void register_blocked_tiles(const E *a, const E *b, f
             }
         }
         if (!WholeK && (k_end - k_begin) % T::BK != 0) {
-            // The partial last k tile, guarded, not overlapped. The loop's last step read stage 0's first
-            // fragments after its barrier (when the tiles are even), so a barrier comes first.
+            // The partial last k tile, guarded, not overlapped. The loop's last step (stage 1) read stage 0's
+            // first fragments after its barrier, so a barrier comes first.
             __syncthreads();
             strips(k0(tiles), true, a_strips, b_strips);
             stage_tiles<T>(shared, 0, a_row, a_k, b_k, b_col, a_strips, b_strips);

@@ -564,8 +564,8 @@ pub(crate) unsafe fn register_blocked<E: Staged, T: TileShape, X: Edges, O: Outp
         }
         if !X::WHOLE_K && !(k_end - k_begin).is_multiple_of(T::BK) {
             // The partial last k tile, guarded (zeros past k), not overlapped with
-            // anything. The loop's last step read stage 0's first fragments after
-            // its barrier (when the tiles are even), so a barrier comes first.
+            // anything. The loop's last step (stage 1) read stage 0's first fragments
+            // after its barrier, so a barrier comes first.
             sync_threads();
             stage_tiles(0, strips(k_begin + tiles as usize * T::BK, true));
             sync_threads();
